@@ -1,0 +1,38 @@
+"""Exceptions raised for bad user input.
+
+Every error a user can cause by typing something (a card, a range, a game name, a parameter, a
+file) is a :class:`PokerlabError`. The CLI prints its message on one line and exits with code 2.
+"""
+
+from __future__ import annotations
+
+__all__ = ["PokerlabError", "ParseError", "FileFormatError"]
+
+
+class PokerlabError(ValueError):
+    """Bad input from the user: the message names the offending token."""
+
+
+class ParseError(PokerlabError):
+    """A string (card, range, bet size, ...) that could not be parsed.
+
+    Parameters
+    ----------
+    message:
+        What is wrong.
+    token:
+        The offending piece of the input.
+    position:
+        Character offset of ``token`` in the original string, or -1 when unknown.
+    """
+
+    def __init__(self, message: str, token: str = "", position: int = -1) -> None:
+        self.token = token
+        self.position = position
+        where = f" at position {position}" if position >= 0 else ""
+        shown = f" {token!r}{where}" if token else where
+        super().__init__(f"{message}:{shown}" if shown else message)
+
+
+class FileFormatError(PokerlabError):
+    """A strategy or checkpoint file that is truncated, altered or of an unknown version."""
