@@ -1,0 +1,1 @@
+"""Cards, ranges, hand evaluation, equity and preflop tables."""

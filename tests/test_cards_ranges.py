@@ -1,0 +1,155 @@
+"""Range parsing, formatting and board removal."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pokerlab.cards.deck import CLASS_COMBOS, COMBO_CLASS, class_name, parse_cards, parse_class
+from pokerlab.cards.ranges import (
+    combo_count,
+    format_range,
+    parse_range,
+    range_grid,
+    remove_blocked,
+)
+from pokerlab.errors import ParseError
+
+
+def _class_names(weights: np.ndarray) -> set[str]:
+    return {class_name(int(c)) for c in np.unique(COMBO_CLASS[weights > 0])}
+
+
+@pytest.mark.parametrize(
+    ("text", "combos", "classes"),
+    [
+        ("QQ+", 18, {"QQ", "KK", "AA"}),
+        ("A2s+", 48, {f"A{r}s" for r in "23456789TJQK"}),
+        ("KTo+", 36, {"KTo", "KJo", "KQo"}),
+        ("76s", 4, {"76s"}),
+        ("AhKh", 1, {"AKs"}),
+        ("22-55", 24, {"22", "33", "44", "55"}),
+        ("55-22", 24, {"22", "33", "44", "55"}),
+        ("T9s-65s", 20, {"T9s", "98s", "87s", "76s", "65s"}),
+        ("A5s-A2s", 16, {"A5s", "A4s", "A3s", "A2s"}),
+        ("AK", 16, {"AKs", "AKo"}),
+        ("AT+", 64, {"AKs", "AQs", "AJs", "ATs", "AKo", "AQo", "AJo", "ATo"}),
+        ("random", 1326, None),
+        ("any", 1326, None),
+        ("", 0, set()),
+        ("aks, kk", 10, {"AKs", "KK"}),
+        ("  QQ+ ,AKs  ", 22, {"QQ", "KK", "AA", "AKs"}),
+        ("AA+", 6, {"AA"}),
+        ("AKs+", 4, {"AKs"}),
+    ],
+)
+def test_valid_ranges(text: str, combos: int, classes: set[str] | None) -> None:
+    w = parse_range(text)
+    assert w.shape == (1326,)
+    assert combo_count(w) == combos
+    if classes is not None:
+        assert _class_names(w) == classes
+
+
+def test_weights_and_overrides() -> None:
+    w = parse_range("AKs:0.5, AhKh")
+    assert combo_count(w) == pytest.approx(2.5)
+    w = parse_range("QQ+, KK:0.25")
+    assert sorted(set(w[w > 0])) == [0.25, 1.0]
+    assert combo_count(w) == pytest.approx(12 + 1.5)
+
+
+def test_spec_example() -> None:
+    w = parse_range("QQ+, A2s+, KTo+, 76s, AhKh, 22-55, T9s-65s, AKs:0.5")
+    # QQ+ 18, A2s..AQs 44 (AKs at 0.5: 2), KTo+ 36, 22-55 24, T9s-65s 20 (76s inside)
+    assert combo_count(w) == pytest.approx(18 + 44 + 2 + 36 + 24 + 20)
+
+
+@pytest.mark.parametrize(
+    ("text", "token", "position"),
+    [
+        ("QQ+, AKx", "AKx", 5),
+        ("AA, KK, 1Ts", "1Ts", 8),
+        ("AAs", "AAs", 0),
+        ("AKs:1.5", "1.5", 4),
+        ("AKs:half", "half", 4),
+        ("AA,,KK", ",", 3),
+        ("A2s-K3s", "A2s-K3s", 0),
+        ("AKs-AQo", "AKs-AQo", 0),
+        ("22-AKs", "22-AKs", 0),
+        ("AsAs", "AsAs", 0),
+        ("AsXd", "AsXd", 0),
+        ("QQ+, AK, ", ",", 7),
+        ("QQ++", "QQ++", 0),
+    ],
+)
+def test_invalid_ranges_name_token_and_position(text: str, token: str, position: int) -> None:
+    with pytest.raises(ParseError) as err:
+        parse_range(text)
+    assert err.value.token == token
+    assert err.value.position == position
+    assert repr(token) in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("random", "random"),
+        ("AA, KK, QQ", "QQ+"),
+        ("TT, JJ, QQ, KK, AA, A2s+, A2o+", "TT+, A2+"),
+        ("T9s, 98s, 87s, 76s", "T9s-76s"),
+        ("AKs, AKo", "AK"),
+        ("55, 44, 33", "55-33"),
+        ("AhKh", "AhKh"),
+        ("AKs:0.5", "AKs:0.5"),
+        ("KQs, KJs, KTs", "KTs+"),
+        ("K8s, K7s", "K8s-K7s"),
+    ],
+)
+def test_format_is_short(text: str, expected: str) -> None:
+    assert format_range(parse_range(text)) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "QQ+, A2s+, KTo+, 76s, AhKh, 22-55, T9s-65s, AKs:0.5",
+        "66+,A8s+,K9s+,Q9s+,J9s+,T8s+,97s+,86s+,75s+,64s+,A9o+,KTo+,QTo+,JTo",
+        "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+",
+        "AA:0.1, KK:0.2, AsKs:0.3, AdKd:0.3, 72o:0.75",
+    ],
+)
+def test_round_trip(text: str) -> None:
+    w = parse_range(text)
+    assert np.array_equal(parse_range(format_range(w)), w)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 168), st.sampled_from([0.0, 0.25, 0.5, 1.0])), max_size=60),
+    st.lists(st.tuples(st.integers(0, 1325), st.floats(0.0, 1.0)), max_size=20),
+)
+def test_round_trip_property(
+    classes: list[tuple[int, float]], combos: list[tuple[int, float]]
+) -> None:
+    w = np.zeros(1326)
+    for c, x in classes:
+        w[CLASS_COMBOS[c]] = x
+    for k, x in combos:
+        w[k] = x
+    assert np.array_equal(parse_range(format_range(w)), w)
+
+
+def test_remove_blocked_and_grid() -> None:
+    w = parse_range("AA, AKs")
+    board = parse_cards("Ah7c2d")
+    left = remove_blocked(w, board)
+    assert combo_count(left) == 3 + 3  # AA loses the 3 combos with Ah; AKs loses AhKh
+    assert combo_count(w) == 10  # input unchanged
+    grid = range_grid(parse_range("AA, AKs, AhKd"))
+    assert grid[0, 0] == 1.0 and grid[0, 1] == 1.0
+    assert grid[1, 0] == pytest.approx(1 / 12)
+    assert grid.sum() == pytest.approx(2 + 1 / 12)
+    assert parse_class("AKo") == 13
