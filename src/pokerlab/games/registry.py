@@ -1,0 +1,54 @@
+"""The game registry: ``load_game(name, **params)``.
+
+Built-in games register here; users can add theirs with :func:`register_game` so that files and
+the CLI can name them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pokerlab.errors import PokerlabError
+from pokerlab.games.base import HistoryGame
+from pokerlab.games.kuhn import KuhnGame
+from pokerlab.games.limit import LeducGame
+
+__all__ = ["load_game", "register_game", "game_names"]
+
+_REGISTRY: dict[str, Callable[..., HistoryGame]] = {
+    "kuhn": KuhnGame,
+    "leduc": LeducGame,
+}
+
+
+def register_game(name: str, factory: Callable[..., HistoryGame]) -> None:
+    """Make ``load_game(name, **params)`` call ``factory(**params)``."""
+    _REGISTRY[name.lower()] = factory
+
+
+def game_names() -> list[str]:
+    """Names of the registered games."""
+    return sorted(_REGISTRY)
+
+
+def load_game(name: str, **params: Any) -> HistoryGame:
+    """The game called ``name`` with ``params`` (for example ``load_game("kuhn", players=3)``).
+
+    Games are cached per (name, params), so repeated loads share compiled trees.
+    """
+    key = name.lower().strip()
+    if key not in _REGISTRY:
+        raise PokerlabError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
+    cache_key = (key, tuple(sorted(params.items())))
+    game = _CACHE.get(cache_key)
+    if game is None:
+        try:
+            game = _REGISTRY[key](**params)
+        except TypeError as exc:
+            raise PokerlabError(f"bad parameters for game {name!r}: {exc}") from None
+        _CACHE[cache_key] = game
+    return game
+
+
+_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], HistoryGame] = {}

@@ -1,0 +1,208 @@
+"""The verb set every solver shares: step, solve, average_strategy, state_dict.
+
+Subclasses implement :meth:`Solver._run` (advance the iterations) and the array access; the
+stopping logic, timing, progress callbacks and checkpoint metadata live here once.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pokerlab.errors import PokerlabError
+from pokerlab.evaluate.exploitability import exploitability
+from pokerlab.strategy import Strategy
+from pokerlab.tree.compiled import CompiledGame
+
+__all__ = ["Progress", "Solver", "STATE_FORMAT"]
+
+#: Version of the dictionaries returned by :meth:`Solver.state_dict`.
+STATE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What a solver reports to its callback after each chunk of iterations.
+
+    ``seconds`` is the time spent in solver iterations (not in exploitability checks, not in JIT
+    compilation); ``exploitability`` is NaN when it was not computed at this point.
+    """
+
+    iterations: int
+    seconds: float
+    nodes_touched: int
+    exploitability: float
+
+    def to_dict(self) -> dict[str, float | int]:
+        return {
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "nodes_touched": self.nodes_touched,
+            "exploitability": self.exploitability,
+        }
+
+
+#: A callback gets the progress; returning True stops the solve.
+Callback = Callable[[Progress], bool | None]
+
+
+class Solver(ABC):
+    """Base class: one verb set for every solver (full-width and sampled)."""
+
+    algorithm: str = "solver"
+
+    def __init__(self, compiled: CompiledGame) -> None:
+        self.compiled = compiled
+        self.iterations = 0
+        self.nodes_touched = 0
+        self.seconds = 0.0
+
+    @property
+    def game(self) -> Any:
+        return self.compiled.game
+
+    # --- to implement -------------------------------------------------------------------------
+    @abstractmethod
+    def _run(self, iterations: int) -> int:
+        """Advance ``iterations`` iterations; return the nodes touched."""
+
+    @abstractmethod
+    def strategy_sum(self) -> np.ndarray:
+        """The cumulative (discounted) strategy sums in the solver-array layout."""
+
+    @abstractmethod
+    def current_strategy(self) -> Strategy:
+        """The strategy of the current iteration (regret matching on cumulative regrets)."""
+
+    @abstractmethod
+    def _arrays(self) -> dict[str, np.ndarray]:
+        """The arrays that make up the solver's state (for checkpoints)."""
+
+    @abstractmethod
+    def _config(self) -> dict[str, Any]:
+        """Constructor settings that must match when a state is loaded."""
+
+    def _extra_state(self) -> dict[str, Any]:
+        return {}
+
+    def _load_extra_state(self, state: dict[str, Any]) -> None:
+        return None
+
+    # --- the verb set -------------------------------------------------------------------------
+    def step(self, iterations: int = 1) -> None:
+        """Run ``iterations`` more iterations."""
+        if iterations < 0:
+            raise PokerlabError(f"iterations must be >= 0, got {iterations}")
+        if iterations == 0:
+            return
+        start = time.perf_counter()
+        self.nodes_touched += int(self._run(iterations))
+        self.iterations += iterations
+        self.seconds += time.perf_counter() - start
+
+    def average_strategy(self) -> Strategy:
+        """The normalised average strategy: what converges to equilibrium."""
+        return Strategy(self.compiled, self.compiled.normalise(self.strategy_sum()))
+
+    def exploitability(self) -> float:
+        """Exploitability of the current average strategy."""
+        return exploitability(self.compiled, self.average_strategy())
+
+    def solve(
+        self,
+        iterations: int | None = None,
+        target_exploitability: float | None = None,
+        seconds: float | None = None,
+        callback: Callback | None = None,
+        check_every: int | None = None,
+    ) -> Progress:
+        """Iterate until a limit is met: ``iterations`` more iterations, exploitability at or
+        below ``target_exploitability`` (checked every ``check_every`` iterations), ``seconds`` of
+        solving time, or the callback returning True. At least one limit is required.
+        Returns the final progress (with the exploitability measured at the end).
+        """
+        if iterations is None and target_exploitability is None and seconds is None:
+            raise PokerlabError("solve needs iterations, target_exploitability or seconds")
+        if iterations is not None and iterations < 0:
+            raise PokerlabError(f"iterations must be >= 0, got {iterations}")
+        if target_exploitability is not None and not target_exploitability > 0:
+            raise PokerlabError(
+                f"target_exploitability must be > 0, got {target_exploitability}"
+            )
+        if seconds is not None and not seconds > 0:
+            raise PokerlabError(f"seconds must be > 0, got {seconds}")
+        every = check_every or self.default_check_every()
+        if every < 1:
+            raise PokerlabError(f"check_every must be >= 1, got {every}")
+        limit = math.inf if iterations is None else iterations
+        done = 0
+        start_seconds = self.seconds
+        expl = math.nan
+        while True:
+            if target_exploitability is not None or callback is not None:
+                expl = self.exploitability() if self.iterations > 0 else math.nan
+            progress = Progress(self.iterations, self.seconds, self.nodes_touched, expl)
+            if callback is not None and callback(progress):
+                break
+            if target_exploitability is not None and expl <= target_exploitability:
+                break
+            if done >= limit:
+                break
+            if seconds is not None and self.seconds - start_seconds >= seconds:
+                break
+            chunk = int(min(every, limit - done))
+            self.step(chunk)
+            done += chunk
+        if math.isnan(expl) and self.compiled.num_players == 2 and self.compiled.game.zero_sum:
+            expl = self.exploitability()
+        return Progress(self.iterations, self.seconds, self.nodes_touched, expl)
+
+    def default_check_every(self) -> int:
+        return 10
+
+    # --- checkpoints --------------------------------------------------------------------------
+    def state_dict(self) -> dict[str, Any]:
+        """Everything needed to resume exactly: arrays, counters, settings, game identity."""
+        return {
+            "format": STATE_FORMAT,
+            "algorithm": self.algorithm,
+            "game": self.compiled.game.name,
+            "game_params": dict(self.compiled.game.params),
+            "representation": self.compiled.kind,
+            "config": self._config(),
+            "iterations": self.iterations,
+            "nodes_touched": self.nodes_touched,
+            "seconds": self.seconds,
+            "arrays": {k: v.copy() for k, v in self._arrays().items()},
+            "extra": self._extra_state(),
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        """Restore a state produced by :meth:`state_dict` of a solver with the same settings."""
+        if state.get("format") != STATE_FORMAT:
+            raise PokerlabError(f"unsupported solver state format {state.get('format')!r}")
+        mine = (self.algorithm, self.compiled.game.name, dict(self.compiled.game.params))
+        theirs = (state.get("algorithm"), state.get("game"), state.get("game_params"))
+        if mine != theirs:
+            raise PokerlabError(f"state is for {theirs}, this solver is {mine}")
+        if state.get("config") != self._config():
+            raise PokerlabError(
+                f"state settings {state.get('config')} differ from this solver's {self._config()}"
+            )
+        arrays = self._arrays()
+        incoming = state["arrays"]
+        for name, arr in arrays.items():
+            if name not in incoming or incoming[name].shape != arr.shape:
+                raise PokerlabError(f"state array {name!r} is missing or has the wrong shape")
+        for name, arr in arrays.items():
+            arr[...] = incoming[name]
+        self.iterations = int(state["iterations"])
+        self.nodes_touched = int(state["nodes_touched"])
+        self.seconds = float(state["seconds"])
+        self._load_extra_state(state.get("extra", {}))
