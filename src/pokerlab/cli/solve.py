@@ -77,7 +77,10 @@ def solve(
     else:
         the_game = load_game(game, **params)
         solver = make_solver(
-            the_game, algorithm, alternating=not simultaneous, prune=prune,
+            the_game,
+            algorithm,
+            alternating=not simultaneous,
+            prune=prune,
             linear_until=linear_until,
         )
         algorithm = solver.algorithm
@@ -127,8 +130,10 @@ def solve(
             )
         except KeyboardInterrupt:
             save_ckpt()
-            console.print(f"interrupted: checkpoint saved to {ckpt_path} at iteration "
-                          f"{solver.iterations}; resume with --resume {ckpt_path}")
+            console.print(
+                f"interrupted: checkpoint saved to {ckpt_path} at iteration "
+                f"{solver.iterations}; resume with --resume {ckpt_path}"
+            )
             raise typer.Exit(130) from None
     if checkpoint_every:
         save_ckpt()
@@ -136,8 +141,12 @@ def solve(
     values = expected_values(solver.compiled, strategy)
     if out is not None:
         save_strategy(
-            out, strategy, algorithm=algorithm, iterations=solver.iterations,
-            exploitability=result.exploitability, seed=None,
+            out,
+            strategy,
+            algorithm=algorithm,
+            iterations=solver.iterations,
+            exploitability=result.exploitability,
+            seed=None,
         )
     summary = {
         "game": solver.game.name,
@@ -160,8 +169,10 @@ def solve(
     table, left_out = strategy_table(strategy, max_rows=max_rows, title="average strategy")
     console.print(table)
     if left_out:
-        console.print(f"... {left_out} more information sets (--max-rows 0 prints all"
-                      + (f"; or pokerlab show {out})" if out else ")"))
+        console.print(
+            f"... {left_out} more information sets (--max-rows 0 prints all"
+            + (f"; or pokerlab show {out})" if out else ")")
+        )
     expl = "n/a" if math.isnan(result.exploitability) else f"{result.exploitability:.3g}"
     console.print(
         f"[bold]{solver.game.name}[/] {algorithm}: {solver.iterations} iterations in "
@@ -174,7 +185,9 @@ def solve(
 @app.command()
 def show(
     file: Path = typer.Argument(..., help="A strategy file written by `pokerlab solve --out`."),
-    contains: str | None = typer.Option(None, help="Only information sets whose key contains this."),
+    contains: str | None = typer.Option(
+        None, help="Only information sets whose key contains this."
+    ),
     max_rows: int = typer.Option(0, help="Rows to print (0: all)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
@@ -187,8 +200,12 @@ def show(
         table = {k: v for k, v in strategy.items() if not contains or contains in k}
         print_json({"metadata": meta, "strategy": table})
         return
-    table, left_out = strategy_table(strategy, contains=contains, max_rows=max_rows,
-                                     title=f"{meta['game']} {meta.get('algorithm', '')}")
+    table, left_out = strategy_table(
+        strategy,
+        contains=contains,
+        max_rows=max_rows,
+        title=f"{meta['game']} {meta.get('algorithm', '')}",
+    )
     console.print(table)
     if left_out:
         console.print(f"... {left_out} more")

@@ -58,7 +58,7 @@ class History(ABC):
         """Pairs (outcome, probability) at a chance node; probabilities sum to 1."""
 
     def sample_chance(self, rng: np.random.Generator) -> int:
-        """Draw one chance outcome with ``rng`` (override when the outcomes are too many to list)."""
+        """Draw one chance outcome with ``rng`` (override when outcomes are too many to list)."""
         outcomes = self.chance_outcomes()
         probs = np.array([p for _, p in outcomes], dtype=np.float64)
         return outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0]

@@ -79,9 +79,15 @@ def _digest(arrays: dict[str, np.ndarray]) -> str:
     return h.hexdigest()
 
 
-def _write(path: str | os.PathLike[str], arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
-    meta = dict(meta, version=FILE_FORMAT_VERSION, sha256=_digest(arrays),
-                created=time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+def _write(
+    path: str | os.PathLike[str], arrays: dict[str, np.ndarray], meta: dict[str, Any]
+) -> None:
+    meta = dict(
+        meta,
+        version=FILE_FORMAT_VERSION,
+        sha256=_digest(arrays),
+        created=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    )
     buf = io.BytesIO()
     payload = dict(arrays)
     payload["__meta__"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
@@ -89,7 +95,9 @@ def _write(path: str | os.PathLike[str], arrays: dict[str, np.ndarray], meta: di
     atomic_write_bytes(path, buf.getvalue())
 
 
-def _read(path: str | os.PathLike[str], expected: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+def _read(
+    path: str | os.PathLike[str], expected: str
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     p = Path(path)
     if not p.is_file():
         raise FileFormatError(f"no such file: {str(p)!r}")
@@ -123,16 +131,13 @@ def _game_for(meta: dict[str, Any], game: HistoryGame | None) -> HistoryGame:
     if game is not None:
         if game.name != meta.get("game") or dict(game.params) != meta.get("game_params"):
             raise FileFormatError(
-                f"file is for game {meta.get('game')!r} {meta.get('game_params')}, "
-                f"not {game!r}"
+                f"file is for game {meta.get('game')!r} {meta.get('game_params')}, not {game!r}"
             )
         return game
     return load_game(meta["game"], **meta.get("game_params", {}))
 
 
-def save_strategy(
-    path: str | os.PathLike[str], strategy: Strategy, **metadata: Any
-) -> None:
+def save_strategy(path: str | os.PathLike[str], strategy: Strategy, **metadata: Any) -> None:
     """Save ``strategy`` with its game identity; extra ``metadata`` (algorithm, iterations, seed,
     exploitability...) is stored as JSON and returned by :func:`read_metadata`."""
     game = strategy.game

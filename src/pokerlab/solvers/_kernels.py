@@ -232,15 +232,35 @@ def public_cfr_run(
             for i in range(2):
                 discount_range(regrets, strat_sum, ranges[i, 0], ranges[i, 1], a, b, g)
                 touched += public_cfr_pass(
-                    t, regrets, strat_sum, sigma, reach, cfv, live, cards_sum,
-                    i == 0, i == 1, floor, prune,
+                    t,
+                    regrets,
+                    strat_sum,
+                    sigma,
+                    reach,
+                    cfv,
+                    live,
+                    cards_sum,
+                    i == 0,
+                    i == 1,
+                    floor,
+                    prune,
                 )
         else:
             for i in range(2):
                 discount_range(regrets, strat_sum, ranges[i, 0], ranges[i, 1], a, b, g)
             touched += public_cfr_pass(
-                t, regrets, strat_sum, sigma, reach, cfv, live, cards_sum,
-                True, True, floor, prune,
+                t,
+                regrets,
+                strat_sum,
+                sigma,
+                reach,
+                cfv,
+                live,
+                cards_sum,
+                True,
+                True,
+                floor,
+                prune,
             )
     return touched
 
@@ -387,15 +407,35 @@ def history_cfr_run(
                 update[:] = False
                 update[i] = True
                 touched += history_cfr_pass(
-                    t, regrets, strat_sum, sigma, inst, reach, chance_reach, values, update,
-                    ranges, floor, prune,
+                    t,
+                    regrets,
+                    strat_sum,
+                    sigma,
+                    inst,
+                    reach,
+                    chance_reach,
+                    values,
+                    update,
+                    ranges,
+                    floor,
+                    prune,
                 )
         else:
             for i in range(num_players):
                 discount_range(regrets, strat_sum, ranges[i, 0], ranges[i, 1], a, b, g)
             update[:] = True
             touched += history_cfr_pass(
-                t, regrets, strat_sum, sigma, inst, reach, chance_reach, values, update,
-                ranges, floor, prune,
+                t,
+                regrets,
+                strat_sum,
+                sigma,
+                inst,
+                reach,
+                chance_reach,
+                values,
+                update,
+                ranges,
+                floor,
+                prune,
             )
     return touched

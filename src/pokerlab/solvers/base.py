@@ -132,9 +132,7 @@ class Solver(ABC):
         if iterations is not None and iterations < 0:
             raise PokerlabError(f"iterations must be >= 0, got {iterations}")
         if target_exploitability is not None and not target_exploitability > 0:
-            raise PokerlabError(
-                f"target_exploitability must be > 0, got {target_exploitability}"
-            )
+            raise PokerlabError(f"target_exploitability must be > 0, got {target_exploitability}")
         if seconds is not None and not seconds > 0:
             raise PokerlabError(f"seconds must be > 0, got {seconds}")
         every = check_every or self.default_check_every()

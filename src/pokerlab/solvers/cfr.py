@@ -78,14 +78,36 @@ class CFRSolver(Solver):
         first = self.iterations + 1
         if isinstance(tree, PublicTree):
             return K.public_cfr_run(
-                tree.arrays, self.regrets, self.strat_sum, self._sigma, self._reach, self._cfv,
-                self._live, self._cards, self._ranges, self._params, first, iterations,
-                self.alternating, self.prune,
+                tree.arrays,
+                self.regrets,
+                self.strat_sum,
+                self._sigma,
+                self._reach,
+                self._cfv,
+                self._live,
+                self._cards,
+                self._ranges,
+                self._params,
+                first,
+                iterations,
+                self.alternating,
+                self.prune,
             )
         return K.history_cfr_run(
-            tree.arrays, self.regrets, self.strat_sum, self._sigma, self._inst, self._reach,
-            self._chance, self._values, self._ranges, self._params, first, iterations,
-            self.alternating, self.prune,
+            tree.arrays,
+            self.regrets,
+            self.strat_sum,
+            self._sigma,
+            self._inst,
+            self._reach,
+            self._chance,
+            self._values,
+            self._ranges,
+            self._params,
+            first,
+            iterations,
+            self.alternating,
+            self.prune,
         )
 
     def strategy_sum(self) -> np.ndarray:

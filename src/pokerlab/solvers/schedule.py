@@ -89,9 +89,7 @@ def schedule_by_name(name: str, **overrides: float | int | bool | None) -> Disco
     """The named schedule (``cfr``, ``cfr+``, ``linear``, ``dcfr``) with optional overrides."""
     key = name.lower().replace("_", "").replace("plus", "+")
     if key not in SCHEDULES:
-        raise PokerlabError(
-            f"unknown algorithm {name!r}; choose one of {', '.join(SCHEDULES)}"
-        )
+        raise PokerlabError(f"unknown algorithm {name!r}; choose one of {', '.join(SCHEDULES)}")
     base = asdict(SCHEDULES[key])
     for k, v in overrides.items():
         if v is None and k != "linear_until":

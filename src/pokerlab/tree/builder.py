@@ -79,7 +79,9 @@ def build_limit_tree(rules: LimitRules) -> PublicTree:
         player = len(actions) % 2  # player 0 opens every round
         n = nodes.add(DECISION, player, board_id(board), 0.0, history)
         facing = contrib[1 - player] > contrib[player]
-        legal = ([FOLD] if facing else []) + [CALL] + ([RAISE] if bets < rules.max_bets[rnd] else [])
+        legal = (
+            ([FOLD] if facing else []) + [CALL] + ([RAISE] if bets < rules.max_bets[rnd] else [])
+        )
         names = rules.labels_fold_call_raise if facing else rules.labels_check_bet
         labels = tuple(names[a] if facing else names[a - 1] for a in legal)
         nodes.labels[n] = labels
@@ -101,9 +103,7 @@ def build_limit_tree(rules: LimitRules) -> PublicTree:
                 if not closes:
                     kid = build(rnd, actions + "c", h, (new[0], new[1]), bets, board, chance)
                 elif rnd + 1 == rules.num_rounds:
-                    kid = nodes.add(
-                        SHOWDOWN, -1, board_id(board), new[0] * chance * deal_scale, h
-                    )
+                    kid = nodes.add(SHOWDOWN, -1, board_id(board), new[0] * chance * deal_scale, h)
                 else:
                     kid = deal(rnd + 1, h + "/", (new[0], new[1]), board, chance)
             kids.append(kid)

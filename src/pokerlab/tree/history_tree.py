@@ -22,8 +22,14 @@ import numpy as np
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import History, HistoryGame
 
-__all__ = ["H_DECISION", "H_CHANCE", "H_TERMINAL", "HistoryArrays", "HistoryTree",
-           "compile_history_tree"]
+__all__ = [
+    "H_DECISION",
+    "H_CHANCE",
+    "H_TERMINAL",
+    "HistoryArrays",
+    "HistoryTree",
+    "compile_history_tree",
+]
 
 H_DECISION, H_CHANCE, H_TERMINAL = 0, 1, 2
 
