@@ -1,1 +1,1 @@
-"""interop."""
+"""Optional bridges to other tools (OpenSpiel)."""

@@ -115,7 +115,7 @@ def public_cfr_pass(
         live[0, p] = True
     n = 0
     while n < num_nodes:
-        if not (live[n, 0] or live[n, 1]):
+        if prune and not (live[n, 0] or live[n, 1]):
             for m in range(n + 1, t.subtree_end[n]):
                 live[m, 0] = False
                 live[m, 1] = False
