@@ -251,14 +251,14 @@ def score_all_flush_masks() -> np.ndarray:
 
 
 # --- evaluation -----------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _lookup(key: np.uint64, disp: np.ndarray, values: np.ndarray) -> int:
     """Value of a non-flush hand from the rank part of its key."""
     h = (key & RANK_MASK) * HASH_MULT
     return values[((h >> SLOT_SHIFT) & SLOT_MASK) ^ np.uint64(disp[h >> BUCKET_SHIFT])]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _flush_suit(f: np.uint64) -> np.uint64:
     """Suit whose counter bit is set in ``f`` (exactly one is)."""
     x = f >> U51  # bits 0, 4, 8, 12
@@ -269,7 +269,7 @@ def _flush_suit(f: np.uint64) -> np.uint64:
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _value_from_key_mask(
     key: np.uint64, mask: np.uint64, flush: np.ndarray, disp: np.ndarray, values: np.ndarray
 ) -> int:
@@ -399,8 +399,38 @@ def count_showdowns(
             c = deck[j]
             ck = card_key[c]
             cb = card_bit[c]
-            r1 = _value_from_key_mask(a1 + ck, b1 | cb, flush, disp, values)
-            r2 = _value_from_key_mask(a2 + ck, b2 | cb, flush, disp, values)
+            # The two lookups are written out: a helper taking the tables as arguments costs
+            # numba reference-count calls per board (10x slower here).
+            key = a1 + ck
+            f = key & FLUSH_BITS
+            if f:
+                x = f >> U51
+                s = np.uint64(0)
+                if x & np.uint64(0x10):
+                    s = np.uint64(1)
+                elif x & np.uint64(0x100):
+                    s = np.uint64(2)
+                elif x & np.uint64(0x1000):
+                    s = np.uint64(3)
+                r1 = flush[((b1 | cb) >> (U16 * s)) & U13]
+            else:
+                h = (key & RANK_MASK) * HASH_MULT
+                r1 = values[((h >> SLOT_SHIFT) & SLOT_MASK) ^ np.uint64(disp[h >> BUCKET_SHIFT])]
+            key = a2 + ck
+            f = key & FLUSH_BITS
+            if f:
+                x = f >> U51
+                s = np.uint64(0)
+                if x & np.uint64(0x10):
+                    s = np.uint64(1)
+                elif x & np.uint64(0x100):
+                    s = np.uint64(2)
+                elif x & np.uint64(0x1000):
+                    s = np.uint64(3)
+                r2 = flush[((b2 | cb) >> (U16 * s)) & U13]
+            else:
+                h = (key & RANK_MASK) * HASH_MULT
+                r2 = values[((h >> SLOT_SHIFT) & SLOT_MASK) ^ np.uint64(disp[h >> BUCKET_SHIFT])]
             wins += r1 > r2
             ties += r1 == r2
         boards += n - first
@@ -456,7 +486,7 @@ def preflop_matchups(
 
 
 # --- Monte Carlo ----------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _splitmix64(state: np.ndarray) -> np.uint64:
     """Next 64-bit output of SplitMix64 (Steele, Lea and Flood 2014); ``state`` is uint64[1]."""
     state[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -466,7 +496,7 @@ def _splitmix64(state: np.ndarray) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _below(state: np.ndarray, n: int) -> int:
     """Uniform integer in [0, n) (multiply-shift; bias below 2**-32 for n < 2**32)."""
     return int(((_splitmix64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
