@@ -23,13 +23,14 @@ def public_value(
     reach: np.ndarray,
     cfv: np.ndarray,
     cards_sum: np.ndarray,
+    live: np.ndarray,
 ) -> float:
     """Expected payoff of ``player`` on a public tree.
 
     With ``best_response`` the player maximises per private state at its own nodes (the best
     response to the opponent's strategy in ``probs``: in a public tree each (node, private state)
-    is exactly one information set); otherwise it follows ``probs``. reach (N, H) and cfv (N, H)
-    are scratch; reach holds the opponent's reach probabilities.
+    is exactly one information set); otherwise it follows ``probs``. reach (N, 2, H) and
+    cfv (N, 2, H) are scratch; only the opponent's reach row and the player's value row are used.
     """
     kind = t.kind
     num_nodes = kind.shape[0]
@@ -38,7 +39,7 @@ def public_value(
     ch = t.children
     q = 1 - player
     for h in range(num_h):
-        reach[0, h] = t.root_reach[q, h]
+        reach[0, q, h] = t.root_reach[q, h]
     for n in range(num_nodes):
         k = kind[n]
         if k == DECISION:
@@ -47,16 +48,17 @@ def public_value(
                 c = ch[cs[n] + a]
                 if t.player[n] == q:
                     for h in range(num_h):
-                        reach[c, h] = reach[n, h] * probs[off + a * num_h + h]
+                        reach[c, q, h] = reach[n, q, h] * probs[off + a * num_h + h]
                 else:
                     for h in range(num_h):
-                        reach[c, h] = reach[n, h]
+                        reach[c, q, h] = reach[n, q, h]
         elif k == CHANCE_NODE:
             for e in range(cs[n], cs[n + 1]):
                 c = ch[e]
-                valid = t.valid[t.board[c]]
+                bc = t.board[c]
                 for h in range(num_h):
-                    reach[c, h] = reach[n, h] if valid[h] else 0.0
+                    reach[c, q, h] = reach[n, q, h] if t.valid[bc, h] else 0.0
+    terminal_values(t, player, reach, cfv, cards_sum, live, False)
     for n in range(num_nodes - 1, -1, -1):
         k = kind[n]
         if k == DECISION:
@@ -67,29 +69,27 @@ def public_value(
                 if own and best_response:
                     v = -np.inf
                     for a in range(na):
-                        x = cfv[ch[cs[n] + a], h]
+                        x = cfv[ch[cs[n] + a], player, h]
                         if x > v:
                             v = x
                 elif own:
                     v = 0.0
                     for a in range(na):
-                        v += probs[off + a * num_h + h] * cfv[ch[cs[n] + a], h]
+                        v += probs[off + a * num_h + h] * cfv[ch[cs[n] + a], player, h]
                 else:
                     v = 0.0
                     for a in range(na):
-                        v += cfv[ch[cs[n] + a], h]
-                cfv[n, h] = v
+                        v += cfv[ch[cs[n] + a], player, h]
+                cfv[n, player, h] = v
         elif k == CHANCE_NODE:
             for h in range(num_h):
                 v = 0.0
                 for e in range(cs[n], cs[n + 1]):
-                    v += cfv[ch[e], h]
-                cfv[n, h] = v
-        else:
-            terminal_values(t, n, player, reach[n], cfv[n], cards_sum)
+                    v += cfv[ch[e], player, h]
+                cfv[n, player, h] = v
     total = 0.0
     for h in range(num_h):
-        total += t.root_reach[player, h] * cfv[0, h]
+        total += t.root_reach[player, h] * cfv[0, player, h]
     return total
 
 

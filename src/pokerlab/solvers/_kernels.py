@@ -57,7 +57,7 @@ def discount_range(
 # public tree
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def regret_matching_block(
     regrets: np.ndarray, sigma: np.ndarray, off: int, num_actions: int, h: int, stride: int
 ) -> None:
@@ -78,6 +78,36 @@ def regret_matching_block(
 
 
 @njit(cache=True)
+def public_regret_matching(t, regrets: np.ndarray, sigma: np.ndarray, totals: np.ndarray) -> None:
+    """Current strategy of every (decision node, private state) by regret matching.
+
+    Works on whole ``actions x H`` blocks so the inner loops run over contiguous private states.
+    ``totals`` (H,) is scratch.
+    """
+    num_h = totals.shape[0]
+    for idx in range(t.decisions.shape[0]):
+        n = t.decisions[idx]
+        off = t.offset[n]
+        na = t.child_start[n + 1] - t.child_start[n]
+        totals[:] = 0.0
+        for a in range(na):
+            base = off + a * num_h
+            for h in range(num_h):
+                r = regrets[base + h]
+                if r > 0.0:
+                    totals[h] += r
+        for a in range(na):
+            base = off + a * num_h
+            for h in range(num_h):
+                r = regrets[base + h]
+                tot = totals[h]
+                if tot > 0.0:
+                    sigma[base + h] = r / tot if r > 0.0 else 0.0
+                else:
+                    sigma[base + h] = 1.0 / na
+
+
+@njit(cache=True)
 def public_cfr_pass(
     t,
     regrets: np.ndarray,
@@ -87,6 +117,7 @@ def public_cfr_pass(
     cfv: np.ndarray,
     live: np.ndarray,
     cards_sum: np.ndarray,
+    totals: np.ndarray,
     update0: bool,
     update1: bool,
     floor: bool,
@@ -99,6 +130,7 @@ def public_cfr_pass(
         R(I, a) += v_i(I.a) - v_i(I),  with v the counterfactual value (opponent and chance reach
         are inside v through the terminal amounts and the opponent reach vector).
     Strategy sum: S(I, a) += pi_i(I) * sigma(I, a).
+    Nodes touched counts (public node, private state) pairs whose values were computed.
     """
     kind = t.kind
     num_nodes = kind.shape[0]
@@ -108,7 +140,9 @@ def public_cfr_pass(
     update = (update0, update1)
     touched = 0
 
-    # ---- top-down: strategies, reach, strategy sums ----
+    public_regret_matching(t, regrets, sigma, totals)
+
+    # ---- top-down: reach probabilities and strategy sums ----
     for p in range(2):
         for h in range(num_h):
             reach[0, p, h] = t.root_reach[p, h]
@@ -127,19 +161,15 @@ def public_cfr_pass(
             q = 1 - p
             off = t.offset[n]
             na = cs[n + 1] - cs[n]
-            for h in range(num_h):
-                regret_matching_block(regrets, sigma, off, na, h, num_h)
             upd = update[p]
             for a in range(na):
                 c = ch[cs[n] + a]
                 base = off + a * num_h
                 any_p = False
                 for h in range(num_h):
-                    s = sigma[base + h]
-                    r = reach[n, p, h]
+                    rc = reach[n, p, h] * sigma[base + h]
                     if upd:
-                        strat_sum[base + h] += r * s
-                    rc = r * s
+                        strat_sum[base + h] += rc
                     reach[c, p, h] = rc
                     if rc != 0.0:
                         any_p = True
@@ -149,20 +179,27 @@ def public_cfr_pass(
         elif k == CHANCE_NODE:
             for e in range(cs[n], cs[n + 1]):
                 c = ch[e]
-                valid = t.valid[t.board[c]]
+                bc = t.board[c]
                 for p in range(2):
                     any_p = False
                     for h in range(num_h):
-                        r = reach[n, p, h] if valid[h] else 0.0
+                        r = reach[n, p, h] if t.valid[bc, h] else 0.0
                         reach[c, p, h] = r
                         if r != 0.0:
                             any_p = True
                     live[c, p] = any_p
         n += 1
 
+    # ---- terminals, all at once ----
+    for i in range(2):
+        if update[i]:
+            touched += terminal_values(t, i, reach, cfv, cards_sum, live, prune)
+
     # ---- bottom-up: counterfactual values and regrets ----
     for n in range(num_nodes - 1, -1, -1):
         k = kind[n]
+        if k != DECISION and k != CHANCE_NODE:
+            continue
         for i in range(2):
             if not update[i]:
                 continue
@@ -173,32 +210,37 @@ def public_cfr_pass(
                 continue
             touched += t.num_valid[t.board[n]]
             if k == DECISION:
-                na = cs[n + 1] - cs[n]
+                first = cs[n]
+                na = cs[n + 1] - first
                 if t.player[n] == i:
                     off = t.offset[n]
                     for h in range(num_h):
-                        v = 0.0
-                        for a in range(na):
-                            v += sigma[off + a * num_h + h] * cfv[ch[cs[n] + a], i, h]
-                        cfv[n, i, h] = v
-                        for a in range(na):
-                            j = off + a * num_h + h
-                            r = regrets[j] + cfv[ch[cs[n] + a], i, h] - v
-                            regrets[j] = 0.0 if (floor and r < 0.0) else r
+                        cfv[n, i, h] = 0.0
+                    for a in range(na):
+                        c = ch[first + a]
+                        base = off + a * num_h
+                        for h in range(num_h):
+                            cfv[n, i, h] += sigma[base + h] * cfv[c, i, h]
+                    for a in range(na):
+                        c = ch[first + a]
+                        base = off + a * num_h
+                        for h in range(num_h):
+                            r = regrets[base + h] + cfv[c, i, h] - cfv[n, i, h]
+                            regrets[base + h] = 0.0 if (floor and r < 0.0) else r
                 else:
                     for h in range(num_h):
-                        v = 0.0
-                        for a in range(na):
-                            v += cfv[ch[cs[n] + a], i, h]
-                        cfv[n, i, h] = v
-            elif k == CHANCE_NODE:
-                for h in range(num_h):
-                    v = 0.0
-                    for e in range(cs[n], cs[n + 1]):
-                        v += cfv[ch[e], i, h]
-                    cfv[n, i, h] = v
+                        cfv[n, i, h] = 0.0
+                    for a in range(na):
+                        c = ch[first + a]
+                        for h in range(num_h):
+                            cfv[n, i, h] += cfv[c, i, h]
             else:
-                terminal_values(t, n, i, reach[n, q], cfv[n, i], cards_sum)
+                for h in range(num_h):
+                    cfv[n, i, h] = 0.0
+                for e in range(cs[n], cs[n + 1]):
+                    c = ch[e]
+                    for h in range(num_h):
+                        cfv[n, i, h] += cfv[c, i, h]
     return touched
 
 
@@ -212,6 +254,7 @@ def public_cfr_run(
     cfv: np.ndarray,
     live: np.ndarray,
     cards_sum: np.ndarray,
+    totals: np.ndarray,
     ranges: np.ndarray,
     params: np.ndarray,
     first_iteration: int,
@@ -240,6 +283,7 @@ def public_cfr_run(
                     cfv,
                     live,
                     cards_sum,
+                    totals,
                     i == 0,
                     i == 1,
                     floor,
@@ -257,6 +301,7 @@ def public_cfr_run(
                 cfv,
                 live,
                 cards_sum,
+                totals,
                 True,
                 True,
                 floor,

@@ -64,6 +64,7 @@ class CFRSolver(Solver):
             self._cfv = np.zeros((n, 2, h))
             self._live = np.zeros((n, 2), dtype=np.bool_)
             self._cards = np.zeros(tree.arrays.num_cards)
+            self._totals = np.zeros(h)
         else:
             assert isinstance(tree, HistoryTree)
             n, p = tree.num_nodes, tree.num_players
@@ -86,6 +87,7 @@ class CFRSolver(Solver):
                 self._cfv,
                 self._live,
                 self._cards,
+                self._totals,
                 self._ranges,
                 self._params,
                 first,

@@ -23,82 +23,117 @@ from pokerlab.tree.public_tree import FOLD
 
 
 @njit(cache=True)
-def _blocked(cards_sum: np.ndarray, private_cards: np.ndarray, h: int, own: float) -> float:
-    """Opponent reach that shares a card with private state ``h`` (inclusion-exclusion)."""
-    c1 = private_cards[h, 0]
-    c2 = private_cards[h, 1]
-    total = cards_sum[c1]
-    if c2 >= 0:
-        total += cards_sum[c2] - own  # the identical combo was counted for both cards
-    return total
-
-
-@njit(cache=True)
 def terminal_values(
-    t, node: int, player: int, opp_reach: np.ndarray, out: np.ndarray, cards_sum: np.ndarray
-) -> None:
-    """Write ``player``'s counterfactual value of every private state at terminal ``node``.
+    t,
+    player: int,
+    reach: np.ndarray,
+    cfv: np.ndarray,
+    cards_sum: np.ndarray,
+    live: np.ndarray,
+    prune: bool,
+) -> int:
+    """Write ``player``'s counterfactual values at every terminal node; return the count done.
 
-    ``t`` is a :class:`~pokerlab.tree.public_tree.TreeArrays`; ``opp_reach`` (H,) is the
-    opponent's reach (zero on states impossible on the board); ``out`` (H,) receives the values;
-    ``cards_sum`` (C,) is scratch space.
+    ``t`` is a :class:`~pokerlab.tree.public_tree.TreeArrays`; ``reach`` (N, 2, H) holds reach
+    probabilities (the opponent's row is read; it is zero on states impossible on the board);
+    ``cfv[node, player, :]`` receives the values; ``cards_sum`` (C,) is scratch. With ``prune``,
+    terminals where ``live[node, opponent]`` is False get zeros without work.
+
+    All terminals are done in one call, and the per-node code is written out here rather than in
+    helpers: numba function calls that take arrays cost more than a small terminal's arithmetic.
     """
-    b = t.board[node]
-    amount = t.amount[node]
+    q = 1 - player
+    num_h = cfv.shape[2]
     pc = t.private_cards
-    order = t.order[b]
-    n_valid = t.num_valid[b]
-    cards_sum[:] = 0.0
-    out[:] = 0.0
-    if t.kind[node] == FOLD:
-        sign = -amount if t.player[node] == player else amount
+    dense = t.dense_compat.shape[0] > 0
+    done = 0
+    for idx in range(t.terminals.shape[0]):
+        node = t.terminals[idx]
+        if prune and not live[node, q]:
+            for h in range(num_h):
+                cfv[node, player, h] = 0.0
+            continue
+        done += t.num_valid[t.board[node]]
+        b = t.board[node]
+        amount = t.amount[node]
+        is_fold = t.kind[node] == FOLD
+        if dense:
+            # Small games: cfv = scale * M @ reach_opp, M the board's compat or sign matrix.
+            if is_fold:
+                m = t.dense_compat[b]
+                scale = -amount if t.player[node] == player else amount
+            else:
+                m = t.dense_sign[b]
+                scale = amount
+            for h in range(num_h):
+                v = 0.0
+                for g in range(num_h):
+                    v += m[h, g] * reach[node, q, g]
+                cfv[node, player, h] = scale * v
+            continue
+        n_valid = t.num_valid[b]
+        cards_sum[:] = 0.0
+        for h in range(num_h):
+            cfv[node, player, h] = 0.0
+        if is_fold:
+            sign = -amount if t.player[node] == player else amount
+            total = 0.0
+            for k in range(n_valid):
+                h = t.order[b, k]
+                r = reach[node, q, h]
+                total += r
+                cards_sum[pc[h, 0]] += r
+                if pc[h, 1] >= 0:
+                    cards_sum[pc[h, 1]] += r
+            for k in range(n_valid):
+                h = t.order[b, k]
+                # reach sharing a card with h; the identical combo was counted for both cards
+                blocked = cards_sum[pc[h, 0]]
+                if pc[h, 1] >= 0:
+                    blocked += cards_sum[pc[h, 1]] - reach[node, q, h]
+                cfv[node, player, h] = sign * (total - blocked)
+            continue
+        # Showdown: wins against strictly weaker compatible hands, in increasing strength order.
         total = 0.0
-        for k in range(n_valid):
-            h = order[k]
-            r = opp_reach[h]
-            total += r
-            cards_sum[pc[h, 0]] += r
-            if pc[h, 1] >= 0:
-                cards_sum[pc[h, 1]] += r
-        for k in range(n_valid):
-            h = order[k]
-            out[h] = sign * (total - _blocked(cards_sum, pc, h, opp_reach[h]))
-        return
-    # Showdown: wins against strictly weaker compatible hands, in increasing strength order.
-    strength = t.strength[b]
-    total = 0.0
-    j = 0
-    while j < n_valid:
-        s = strength[order[j]]
-        k = j
-        while k < n_valid and strength[order[k]] == s:
-            h = order[k]
-            out[h] = total - _blocked(cards_sum, pc, h, 0.0)
-            k += 1
-        for m in range(j, k):
-            h = order[m]
-            r = opp_reach[h]
-            total += r
-            cards_sum[pc[h, 0]] += r
-            if pc[h, 1] >= 0:
-                cards_sum[pc[h, 1]] += r
-        j = k
-    # Losses against strictly stronger compatible hands, in decreasing order.
-    cards_sum[:] = 0.0
-    total = 0.0
-    j = n_valid - 1
-    while j >= 0:
-        s = strength[order[j]]
-        k = j
-        while k >= 0 and strength[order[k]] == s:
-            h = order[k]
-            out[h] = amount * (out[h] - (total - _blocked(cards_sum, pc, h, 0.0)))
-            k -= 1
-        for m in range(j, k, -1):
-            h = order[m]
-            r = opp_reach[h]
-            total += r
-            cards_sum[pc[h, 0]] += r
-            if pc[h, 1] >= 0:
-                cards_sum[pc[h, 1]] += r
-        j = k
+        j = 0
+        while j < n_valid:
+            s = t.strength[b, t.order[b, j]]
+            k = j
+            while k < n_valid and t.strength[b, t.order[b, k]] == s:
+                h = t.order[b, k]
+                blocked = cards_sum[pc[h, 0]]
+                if pc[h, 1] >= 0:
+                    blocked += cards_sum[pc[h, 1]]
+                cfv[node, player, h] = total - blocked
+                k += 1
+            for m_ in range(j, k):
+                h = t.order[b, m_]
+                r = reach[node, q, h]
+                total += r
+                cards_sum[pc[h, 0]] += r
+                if pc[h, 1] >= 0:
+                    cards_sum[pc[h, 1]] += r
+            j = k
+        # Losses against strictly stronger compatible hands, in decreasing order.
+        cards_sum[:] = 0.0
+        total = 0.0
+        j = n_valid - 1
+        while j >= 0:
+            s = t.strength[b, t.order[b, j]]
+            k = j
+            while k >= 0 and t.strength[b, t.order[b, k]] == s:
+                h = t.order[b, k]
+                blocked = cards_sum[pc[h, 0]]
+                if pc[h, 1] >= 0:
+                    blocked += cards_sum[pc[h, 1]]
+                cfv[node, player, h] = amount * (cfv[node, player, h] - (total - blocked))
+                k -= 1
+            for m_ in range(j, k, -1):
+                h = t.order[b, m_]
+                r = reach[node, q, h]
+                total += r
+                cards_sum[pc[h, 0]] += r
+                if pc[h, 1] >= 0:
+                    cards_sum[pc[h, 1]] += r
+            j = k
+    return done

@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pokerlab.games.limit import CALL, FOLD, RAISE, LimitRules
-from pokerlab.tree.public_tree import CHANCE_NODE, DECISION, SHOWDOWN, PublicTree, TreeArrays
+from pokerlab.tree.public_tree import (
+    CHANCE_NODE,
+    DECISION,
+    SHOWDOWN,
+    PublicTree,
+    TreeArrays,
+    dense_terminal_tables,
+)
 from pokerlab.tree.public_tree import FOLD as FOLD_NODE
 
 __all__ = ["build_limit_tree", "limit_key"]
@@ -177,12 +184,15 @@ def _finish(
 
     private_cards = np.full((num_private, 2), -1, dtype=np.int32)
     private_cards[:, 0] = np.arange(num_private)
+    dense_compat, dense_sign = dense_terminal_tables(valid, strength, private_cards)
     arrays = TreeArrays(
         kind=kind,
         player=player,
         child_start=child_start,
         children=children,
         subtree_end=subtree_end,
+        decisions=np.flatnonzero(kind == DECISION).astype(np.int32),
+        terminals=np.flatnonzero(kind >= FOLD_NODE).astype(np.int32),
         board=np.array(nodes.board, dtype=np.int32),
         offset=offset,
         amount=np.array(nodes.amount, dtype=np.float64),
@@ -191,6 +201,8 @@ def _finish(
         order=order,
         num_valid=num_valid,
         private_cards=private_cards,
+        dense_compat=dense_compat,
+        dense_sign=dense_sign,
         root_reach=np.ones((2, num_private), dtype=np.float64),
         num_cards=num_cards,
     )

@@ -14,6 +14,7 @@ from typing import Literal
 import numpy as np
 
 from pokerlab.games.base import HistoryGame
+from pokerlab.tree._layout_kernels import normalise_history, normalise_public
 from pokerlab.tree.history_tree import HistoryTree, compile_history_tree
 from pokerlab.tree.public_tree import DECISION, PublicTree
 
@@ -123,30 +124,17 @@ class CompiledGame:
 
     def normalise(self, sums: np.ndarray) -> np.ndarray:
         """Per-information-set normalisation of non-negative sums (uniform where they are 0)."""
-        out = np.empty_like(sums, dtype=np.float64)
+        out = np.zeros(self.size, dtype=np.float64)
+        sums = np.ascontiguousarray(sums, dtype=np.float64)
         if self.kind == "history":
             t = self.tree
             assert isinstance(t, HistoryTree)
-            off = t.arrays.info_offset
-            totals = np.add.reduceat(sums, off[:-1]) if len(off) > 1 else np.zeros(0)
-            counts = np.diff(off)
-            rep_tot = np.repeat(totals, counts)
-            rep_cnt = np.repeat(counts, counts).astype(np.float64)
-            np.divide(sums, rep_tot, out=out, where=rep_tot > 0)
-            out[rep_tot <= 0] = 1.0 / rep_cnt[rep_tot <= 0]
+            normalise_history(sums, out, t.arrays.info_offset)
             return out
         t = self.tree
         assert isinstance(t, PublicTree)
         a = t.arrays
-        num_h = t.num_private
-        out[:] = 0.0
-        for n in np.flatnonzero(a.kind == DECISION):
-            na = t.num_actions(int(n))
-            off = int(a.offset[n])
-            block = sums[off : off + na * num_h].reshape(na, num_h)
-            tot = block.sum(axis=0)
-            res = np.where(tot > 0, block / np.where(tot > 0, tot, 1.0), 1.0 / na)
-            out[off : off + na * num_h] = res.ravel()
+        normalise_public(sums, out, a.decisions, a.offset, a.child_start, t.num_private)
         return out
 
 

@@ -24,9 +24,41 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["DECISION", "CHANCE_NODE", "FOLD", "SHOWDOWN", "TreeArrays", "PublicTree"]
+__all__ = [
+    "DECISION",
+    "CHANCE_NODE",
+    "FOLD",
+    "SHOWDOWN",
+    "DENSE_LIMIT",
+    "TreeArrays",
+    "PublicTree",
+    "dense_terminal_tables",
+]
 
 DECISION, CHANCE_NODE, FOLD, SHOWDOWN = 0, 1, 2, 3
+
+#: Trees with at most this many private states evaluate terminals with dense (H x H) tables:
+#: for a handful of states a small matrix-vector product beats the sorted sweep.
+DENSE_LIMIT = 48
+
+
+def dense_terminal_tables(
+    valid: np.ndarray, strength: np.ndarray, private_cards: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-board compatibility and win/lose sign matrices, or empty arrays for large H."""
+    num_boards, num_h = valid.shape
+    if num_h > DENSE_LIMIT:
+        empty = np.zeros((0, 0, 0))
+        return empty, empty
+    cards = [set(int(c) for c in row if c >= 0) for row in private_cards]
+    share = np.array([[bool(cards[a] & cards[b]) for b in range(num_h)] for a in range(num_h)])
+    compat = np.zeros((num_boards, num_h, num_h))
+    sign = np.zeros((num_boards, num_h, num_h))
+    for b in range(num_boards):
+        ok = valid[b][:, None] & valid[b][None, :] & ~share
+        compat[b] = ok
+        sign[b] = ok * np.sign(strength[b][:, None] - strength[b][None, :])
+    return compat, sign
 
 
 class TreeArrays(NamedTuple):
@@ -40,6 +72,8 @@ class TreeArrays(NamedTuple):
     child_start: np.ndarray  # int32 (N+1,): children of n are children[child_start[n]:...[n+1]]
     children: np.ndarray  # int32 (E,)
     subtree_end: np.ndarray  # int32 (N,): the subtree of n is the id range [n, subtree_end[n])
+    decisions: np.ndarray  # int32: ids of the decision nodes
+    terminals: np.ndarray  # int32: ids of the terminal nodes
     board: np.ndarray  # int32 (N,): board id of the node
     offset: np.ndarray  # int64 (N,): start of the node's block in the solver arrays, -1 if none
     amount: np.ndarray  # float64 (N,): terminal stake, chance- and deal-weighted
@@ -48,6 +82,8 @@ class TreeArrays(NamedTuple):
     order: np.ndarray  # int32 (B, H): valid private states by increasing strength, then -1
     num_valid: np.ndarray  # int32 (B,)
     private_cards: np.ndarray  # int32 (H, 2): cards of each private state, -1 padded
+    dense_compat: np.ndarray  # float64 (B, H, H) 1 where two states can coexist; (0,0,0) if large
+    dense_sign: np.ndarray  # float64 (B, H, H) compat * sign(strength[h] - strength[h']), or empty
     root_reach: np.ndarray  # float64 (2, H): each player's initial reach (range weights)
     num_cards: int  # C
 
