@@ -1,0 +1,109 @@
+"""Shared helpers of the benchmark scripts: machine facts, git revision, JSON and table output."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def machine() -> dict[str, Any]:
+    """CPU model, core count, Python and library versions."""
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    import numba
+    import numpy
+
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "numba": numba.__version__,
+        "platform": platform.platform(),
+    }
+
+
+def git_revision() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).resolve().parent,
+        )
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=Path(__file__).resolve().parent,
+        ).stdout.strip()
+        return out.stdout.strip() + ("-dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def median_time(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
+    """Median wall seconds of ``repeats`` calls of ``fn`` and the last call's result."""
+    times = []
+    result = None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def write_results(name: str, payload: dict[str, Any]) -> Path:
+    """Write ``benchmarks/results/<name>.json`` with machine facts and git revision added."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "benchmark": name,
+        "git_revision": git_revision(),
+        "machine": machine(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        **payload,
+    }
+    path = RESULTS / f"{name}.json"
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(payload, indent=2) + "\n")
+    os.replace(tmp, path)
+    return path
+
+
+def print_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """A plain fixed-width table on stdout."""
+    cells = [[str(h) for h in headers]] + [[_fmt(c) for c in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    print(f"\n{title}")
+    for k, row in enumerate(cells):
+        print("  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)))
+        if k == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        if value != value:
+            return "-"
+        if value == 0 or 1e-3 <= abs(value) < 1e5:
+            return f"{value:.4g}"
+        return f"{value:.3e}"
+    return "-" if value is None else str(value)
