@@ -1,0 +1,148 @@
+"""``pokerlab equity`` and ``pokerlab range``: all-in equity, and a range shown as the hand grid."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import typer
+from rich.table import Table
+
+from pokerlab.cards.deck import class_name
+from pokerlab.cards.equity import equity as compute_equity
+from pokerlab.cards.ranges import combo_count, format_range, parse_range, range_grid
+from pokerlab.cli.app import app
+from pokerlab.cli.render import console, print_json
+from pokerlab.errors import PokerlabError
+
+
+@app.command()
+def equity(
+    first: str = typer.Argument(..., help='First hand or range, e.g. "AsKs" or "QQ+, AKs".'),
+    second: str = typer.Argument(..., help='Second hand or range, e.g. "QQ" or "random".'),
+    board: str = typer.Option("", "--board", "-b", help='Known board cards, e.g. "Td9d6h".'),
+    exact: bool = typer.Option(False, "--exact", help="Enumerate every runout (no sampling)."),
+    samples: int | None = typer.Option(None, "--samples", "-n", help="Monte Carlo deals."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed for Monte Carlo."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """All-in equity of FIRST against SECOND (exact when feasible, else Monte Carlo)."""
+    if exact and samples is not None:
+        raise PokerlabError("--exact and --samples exclude each other")
+    result = compute_equity(
+        first, second, board, exact=True if exact else None, samples=samples, seed=seed
+    )
+    if as_json:
+        print_json({"first": first, "second": second, "board": board, **result.to_dict()})
+        return
+    table = Table(title=f"{first}  vs  {second}" + (f"  on {board}" if board else ""))
+    for col in ("", "equity", "win", "tie", "lose"):
+        table.add_column(col, justify="right")
+    table.add_row(
+        first,
+        f"{result.equity:.4%}",
+        f"{result.win:.4%}",
+        f"{result.tie:.4%}",
+        f"{result.lose:.4%}",
+    )
+    table.add_row(
+        second,
+        f"{1 - result.equity:.4%}",
+        f"{result.lose:.4%}",
+        f"{result.tie:.4%}",
+        f"{result.win:.4%}",
+    )
+    console.print(table)
+    how = (
+        f"exact ({result.method}, {result.samples:,} showdowns)"
+        if result.exact
+        else f"Monte Carlo, {result.samples:,} deals, std error {result.std_error:.4%}"
+    )
+    console.print(f"{how}, {result.seconds * 1000:.1f} ms")
+
+
+def _grid_table(grid: np.ndarray, title: str) -> Table:
+    table = Table(title=title, show_header=False, show_lines=False, pad_edge=False, box=None)
+    for _ in range(13):
+        table.add_column(justify="center", min_width=4)
+    for row in range(13):
+        cells = []
+        for col in range(13):
+            w = grid[row, col]
+            name = class_name(13 * row + col)
+            if w >= 1.0:
+                cells.append(f"[bold black on green]{name:^4}[/]")
+            elif w > 0.0:  # part of the class, or a weight below 1: marked with '*'
+                cells.append(f"[black on yellow]{name + '*':^4}[/]")
+            else:
+                cells.append("[dim] ·  [/]")
+        table.add_row(*cells)
+    return table
+
+
+def write_range_png(grid: np.ndarray, path: Path, title: str) -> None:
+    """Draw the 13x13 grid of class weights as a PNG, written atomically (temp file, rename)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 7))
+    ax.imshow(grid, cmap="Greens", vmin=0.0, vmax=1.0)
+    for row in range(13):
+        for col in range(13):
+            color = "white" if grid[row, col] > 0.6 else "black"
+            name = class_name(13 * row + col)
+            ax.text(col, row, name, ha="center", va="center", fontsize=8, color=color)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title(title, fontsize=9)
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent or Path("."), prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fig.savefig(fh, format="png", dpi=100, bbox_inches="tight")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    finally:
+        plt.close(fig)
+
+
+@app.command("range")
+def range_command(
+    text: str = typer.Argument(..., help='Range, e.g. "QQ+, A2s+, KTo+, 76s, AhKh, AKs:0.5".'),
+    png: Path | None = typer.Option(None, "--png", help="Also draw the grid to this PNG file."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of the grid."),
+) -> None:
+    """Show a range as the 13x13 hand grid (suited above the diagonal) with its combo count."""
+    weights = parse_range(text)
+    grid = range_grid(weights)
+    count = combo_count(weights)
+    canonical = format_range(weights)
+    if png is not None:
+        if png.parent and not png.parent.exists():
+            raise PokerlabError(f"folder does not exist: {png.parent}")
+        write_range_png(grid, png, f"{canonical}  ({count:g} combos)")
+    if as_json:
+        print_json(
+            {
+                "range": canonical,
+                "combos": count,
+                "fraction": count / 1326,
+                "grid": grid.tolist(),
+                "png": str(png) if png is not None else None,
+            }
+        )
+        return
+    console.print(_grid_table(grid, canonical or "(empty range)"))
+    console.print(f"{count:g} combos ({count / 1326:.2%} of 1326)")
+    if png is not None:
+        console.print(f"wrote {png}")
