@@ -18,7 +18,7 @@ either keeps the high card (A5s-A2s) or the gap between the ranks (T9s-65s: T9s,
 >>> from pokerlab.cards.ranges import parse_range, format_range
 >>> w = parse_range("QQ+, AKs, AhKh:0.5")
 >>> float(w.sum())
-20.5
+21.5
 >>> format_range(parse_range("TT, JJ, QQ, KK, AA, A2s+, A2o+"))
 'TT+, A2+'
 """
