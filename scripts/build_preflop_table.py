@@ -26,7 +26,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -60,7 +62,7 @@ def _task(args: tuple[int, np.ndarray]) -> tuple[int, np.ndarray]:
     return start, _work(pairs)
 
 
-def _atomic_write_bytes(path: Path, write: callable) -> None:  # type: ignore[valid-type]
+def _atomic_write_bytes(path: Path, write: Callable[[BinaryIO], object]) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:

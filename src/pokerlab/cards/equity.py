@@ -110,7 +110,9 @@ def _pair_weights(w1: np.ndarray, w2: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return c1, c2, pw
 
 
-def _exact_pairs(c1: np.ndarray, c2: np.ndarray, pw: np.ndarray, board: list[int]):
+def _exact_pairs(
+    c1: np.ndarray, c2: np.ndarray, pw: np.ndarray, board: list[int]
+) -> tuple[float, float, float, int]:
     """Exact (win, tie, total weight, showdowns) by per-pair enumeration (few pairs)."""
     t = eval_tables()
     tabs = (t.card_key, t.card_bit, t.flush, t.disp, t.values)
@@ -250,7 +252,10 @@ def equity(
     )
 
 
-def _preflop_table(c1: np.ndarray, c2: np.ndarray, pw: np.ndarray):
+def _preflop_table(
+    c1: np.ndarray, c2: np.ndarray, pw: np.ndarray
+) -> tuple[float, float, float, int]:
+    """Exact (win, tie, total weight, showdowns) of preflop ranges from the preflop table."""
     from pokerlab.cards.preflop import BOARDS_PER_MATCHUP, win_tie_matrices
 
     win_m, tie_m = win_tie_matrices()
