@@ -7,9 +7,10 @@
   before the blinds are posted; blinds 0.5/1, no ante) at which the small blind's shove, shown face
   up, does at least as well as folding, against a big blind who sees the hand and calls exactly
   when calling is strictly better than folding. Hands that beat every opponent hand (aces) have
-  SC = infinity. Sklansky and Miller, *No Limit Hold'em: Theory and Practice* (2006), which
-  tabulates these numbers; tables found online state them in varying units (small blinds
-  behind the posted blind, or big blinds), so compare with care: ours are total big blinds.
+  SC = infinity. The numbers are due to Sklansky and Chubukov (Sklansky and Miller, *No Limit
+  Hold'em: Theory and Practice*, 2006). Tables differ in conventions (stack counted before or
+  after posting, in small or big blinds): compare with care. Ours are total big blinds before
+  posting, the same stack convention as the push/fold game.
 
 Derivation used by :func:`sklansky_chubukov`: with our combo fixed and opponent combo j dealt with
 probability 1/1225, let e_j be our equity and g_j = 2 e_j - 1. At stack S a call gives us
