@@ -291,7 +291,11 @@ def evaluate_batch(
     values: np.ndarray,
     out: np.ndarray,
 ) -> None:
-    """Values of n hands of 5 to 7 cards: ``hands`` (n, k) uint8 card ids -> ``out`` (n,) int32."""
+    """Values of n hands of 5 to 7 cards: ``hands`` (n, k) uint8 card ids -> ``out`` (n,) int32.
+
+    Hot loops here and below write the lookups out instead of calling a helper that takes the
+    tables as arguments: such a call costs numba reference-count operations per hand.
+    """
     n, k = hands.shape
     for i in range(n):
         key = SUIT_INIT
@@ -302,10 +306,18 @@ def evaluate_batch(
             mask = np.uint64(0)
             for j in range(k):
                 mask |= card_bit[hands[i, j]]
-            s = _flush_suit(f)
+            x = f >> U51
+            s = np.uint64(0)
+            if x & np.uint64(0x10):
+                s = np.uint64(1)
+            elif x & np.uint64(0x100):
+                s = np.uint64(2)
+            elif x & np.uint64(0x1000):
+                s = np.uint64(3)
             out[i] = flush[(mask >> (U16 * s)) & U13]
         else:
-            out[i] = _lookup(key, disp, values)
+            h = (key & RANK_MASK) * HASH_MULT
+            out[i] = values[((h >> SLOT_SHIFT) & SLOT_MASK) ^ np.uint64(disp[h >> BUCKET_SHIFT])]
 
 
 @njit(cache=True)
@@ -320,8 +332,8 @@ def evaluate7_batch(
 ) -> None:
     """:func:`evaluate_batch` unrolled for (n, 7) hands, the hot case."""
     for i in range(hands.shape[0]):
-        h = hands[i]
-        c0, c1, c2, c3, c4, c5, c6 = h[0], h[1], h[2], h[3], h[4], h[5], h[6]
+        c0, c1, c2, c3 = hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3]
+        c4, c5, c6 = hands[i, 4], hands[i, 5], hands[i, 6]
         key = (
             SUIT_INIT
             + card_key[c0]
@@ -343,10 +355,18 @@ def evaluate7_batch(
                 | card_bit[c5]
                 | card_bit[c6]
             )
-            s = _flush_suit(f)
+            x = f >> U51
+            s = np.uint64(0)
+            if x & np.uint64(0x10):
+                s = np.uint64(1)
+            elif x & np.uint64(0x100):
+                s = np.uint64(2)
+            elif x & np.uint64(0x1000):
+                s = np.uint64(3)
             out[i] = flush[(mask >> (U16 * s)) & U13]
         else:
-            out[i] = _lookup(key, disp, values)
+            h = (key & RANK_MASK) * HASH_MULT
+            out[i] = values[((h >> SLOT_SHIFT) & SLOT_MASK) ^ np.uint64(disp[h >> BUCKET_SHIFT])]
 
 
 # --- exact enumeration ----------------------------------------------------------------------------
