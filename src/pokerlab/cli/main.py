@@ -16,6 +16,7 @@ from pokerlab.errors import PokerlabError
 
 # Importing a command module registers its commands.
 from pokerlab.cli import solve as _solve  # noqa: F401,E402  isort: skip
+from pokerlab.cli import pushfold as _pushfold  # noqa: F401,E402  isort: skip
 from pokerlab.cli import cards as _cards  # noqa: F401,E402  isort: skip
 
 

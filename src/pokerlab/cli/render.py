@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
@@ -12,7 +13,7 @@ from rich.table import Table
 
 from pokerlab.strategy import Strategy
 
-__all__ = ["console", "print_json", "strategy_table"]
+__all__ = ["console", "hand_grid", "print_json", "strategy_table"]
 
 console = Console()
 
@@ -57,3 +58,29 @@ def strategy_table(
         table.add_row(key, str(int(idx.player[k])), cells)
         shown += 1
     return table, left_out
+
+
+def hand_grid(per_class: Sequence[float], title: str, threshold: float = 1e-3) -> Table:
+    """A 13x13 terminal grid of hands coloured by frequency; mixed hands are marked ``*``.
+
+    Pairs are on the diagonal, suited hands above it, offsuit below (rows and columns A..2).
+    """
+    from pokerlab.cards.deck import N_CLASSES, class_grid_position, class_name
+
+    cells = [["" for _ in range(13)] for _ in range(13)]
+    for c in range(N_CLASSES):
+        r, k = class_grid_position(c)
+        f = float(per_class[c])
+        name = class_name(c)
+        if f >= 1 - threshold:
+            cells[r][k] = f"[bold black on green]{name:>4}[/]"
+        elif f <= threshold:
+            cells[r][k] = f"[dim]{name:>4}[/]"
+        else:
+            cells[r][k] = f"[black on yellow]{name}*[/]"
+    table = Table(title=title, show_header=False, box=None, padding=(0, 0))
+    for _ in range(13):
+        table.add_column(justify="center", min_width=5)
+    for row in cells:
+        table.add_row(*row)
+    return table

@@ -2,6 +2,7 @@
 
 from pokerlab.evaluate.exploitability import (
     BestResponse,
+    best_response_strategy,
     best_response_values,
     expected_values,
     exploitability,
@@ -12,6 +13,7 @@ from pokerlab.evaluate.exploitability import (
 
 __all__ = [
     "BestResponse",
+    "best_response_strategy",
     "best_response_values",
     "expected_values",
     "exploitability",

@@ -6,6 +6,7 @@ the CLI can name them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -16,9 +17,17 @@ from pokerlab.games.limit import LeducGame
 
 __all__ = ["load_game", "register_game", "game_names"]
 
+
+def _pushfold(**params: Any) -> HistoryGame:
+    from pokerlab.games.pushfold import PushFoldGame  # needs the preflop table: load on demand
+
+    return PushFoldGame(**params)
+
+
 _REGISTRY: dict[str, Callable[..., HistoryGame]] = {
     "kuhn": KuhnGame,
     "leduc": LeducGame,
+    "pushfold": _pushfold,
 }
 
 
@@ -40,7 +49,7 @@ def load_game(name: str, **params: Any) -> HistoryGame:
     key = name.lower().strip()
     if key not in _REGISTRY:
         raise PokerlabError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
-    cache_key = (key, tuple(sorted(params.items())))
+    cache_key = (key, json.dumps(params, sort_keys=True, default=str))
     game = _CACHE.get(cache_key)
     if game is None:
         try:
@@ -51,4 +60,4 @@ def load_game(name: str, **params: Any) -> HistoryGame:
     return game
 
 
-_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], HistoryGame] = {}
+_CACHE: dict[tuple[str, str], HistoryGame] = {}

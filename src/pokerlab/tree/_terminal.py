@@ -45,7 +45,8 @@ def terminal_values(
     q = 1 - player
     num_h = cfv.shape[2]
     pc = t.private_cards
-    dense = t.dense_compat.shape[0] > 0
+    dense_fold = t.dense_compat.shape[0] > 0
+    dense_showdown = t.dense_sign.shape[0] > 0
     done = 0
     for idx in range(t.terminals.shape[0]):
         node = t.terminals[idx]
@@ -57,8 +58,8 @@ def terminal_values(
         b = t.board[node]
         amount = t.amount[node]
         is_fold = t.kind[node] == FOLD
-        if dense:
-            # Small games: cfv = scale * M @ reach_opp, M the board's compat or sign matrix.
+        if (is_fold and dense_fold) or (not is_fold and dense_showdown):
+            # Dense tables: cfv = scale * M @ reach_opp, M the board's compat or sign matrix.
             if is_fold:
                 m = t.dense_compat[b]
                 scale = -amount if t.player[node] == player else amount

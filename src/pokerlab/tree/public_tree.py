@@ -82,8 +82,9 @@ class TreeArrays(NamedTuple):
     order: np.ndarray  # int32 (B, H): valid private states by increasing strength, then -1
     num_valid: np.ndarray  # int32 (B,)
     private_cards: np.ndarray  # int32 (H, 2): cards of each private state, -1 padded
-    dense_compat: np.ndarray  # float64 (B, H, H) 1 where two states can coexist; (0,0,0) if large
-    dense_sign: np.ndarray  # float64 (B, H, H) compat * sign(strength[h] - strength[h']), or empty
+    # Dense terminal tables, used instead of the card sweep when present (shape (0, 0, 0) if not):
+    dense_compat: np.ndarray  # float64 (B, H, H): weight of the pair (h, h') at fold terminals
+    dense_sign: np.ndarray  # float64 (B, H, H): payoff sign/share of h against h' at showdowns
     root_reach: np.ndarray  # float64 (2, H): each player's initial reach (range weights)
     num_cards: int  # C
 

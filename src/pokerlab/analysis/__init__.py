@@ -1,0 +1,1 @@
+"""Analyses built on the engine: push/fold equilibria, charts, strategy specs."""

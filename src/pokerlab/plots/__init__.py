@@ -1,0 +1,1 @@
+"""Pictures (matplotlib, written as PNG atomically)."""
