@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property, lru_cache
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -42,14 +42,9 @@ from pokerlab.cards.deck import (
 )
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import CHANCE, History, HistoryGame
-from pokerlab.tree.public_tree import (
-    CHANCE_NODE,
-    DECISION,
-    FOLD,
-    SHOWDOWN,
-    PublicTree,
-    TreeArrays,
-)
+
+if TYPE_CHECKING:
+    from pokerlab.tree.public_tree import PublicTree
 
 __all__ = ["PushFoldGame", "PushFoldHistory", "HandSet", "class_matrices", "combo_matrices"]
 
@@ -80,7 +75,7 @@ def class_matrices() -> tuple[np.ndarray, np.ndarray]:
     return member @ compat @ member.T, member @ share @ member.T
 
 
-def _posts(stack: float, ante: float) -> tuple[float, float]:
+def posts(stack: float, ante: float) -> tuple[float, float]:
     """What each player has in the pot before acting (capped by the stack)."""
     return min(stack, 0.5 + ante), min(stack, 1.0 + ante)
 
@@ -176,115 +171,9 @@ class PushFoldGame(HistoryGame):
 
     @cached_property
     def _public_tree(self) -> PublicTree:
-        return _build_tree(self)
+        from pokerlab.tree.builder import build_pushfold_tree
 
-
-def _build_tree(game: PushFoldGame) -> PublicTree:
-    classes = game.hands == "classes"
-    num_h = N_CLASSES if classes else N_COMBOS
-    if classes:
-        weights, share = class_matrices()
-        deal_pairs = float(weights.sum())
-        dense_compat = weights[None, :, :].copy()
-        dense_sign = share[None, :, :].copy()
-        private_cards = np.full((num_h, 2), -1, dtype=np.int32)
-    else:
-        _, share = combo_matrices()
-        deal_pairs = float(N_COMBOS * 1225)  # each combo meets 1225 disjoint combos
-        dense_compat = np.zeros((0, 0, 0))  # folds use the exact card sweep
-        dense_sign = share[None, :, :]
-        private_cards = COMBO_CARDS.astype(np.int32)
-    scale = 1.0 / deal_pairs
-
-    kind: list[int] = []
-    player: list[int] = []
-    amount: list[float] = []
-    children: list[list[int]] = []
-    history: list[str] = []
-    labels: list[tuple[str, ...]] = []
-
-    def add(k: int, p: int, amt: float, hist: str, labs: tuple[str, ...] = ()) -> int:
-        kind.append(k)
-        player.append(p)
-        amount.append(amt)
-        children.append([])
-        history.append(hist)
-        labels.append(labs)
-        return len(kind) - 1
-
-    def decisions(stack: float, prob: float, prefix: str) -> int:
-        sb_post, bb_post = _posts(stack, game.ante_bb)
-        w = prob * scale
-        sb = add(DECISION, 0, 0.0, f"{prefix}:", ("f", "s"))
-        sb_fold = add(FOLD, 0, sb_post * w, f"{prefix}:f")
-        bb = add(DECISION, 1, 0.0, f"{prefix}:s", ("f", "c"))
-        bb_fold = add(FOLD, 1, bb_post * w, f"{prefix}:sf")
-        call = add(SHOWDOWN, -1, stack * w, f"{prefix}:sc")
-        children[sb] = [sb_fold, bb]
-        children[bb] = [bb_fold, call]
-        return sb
-
-    if game.variable:
-        root = add(CHANCE_NODE, -1, 0.0, "")
-        children[root] = [
-            decisions(s, p, game.stack_prefix(s))
-            for s, p in zip(game.stacks, game.stack_probs, strict=True)
-        ]
-    else:
-        decisions(game.stacks[0], 1.0, "")
-
-    num_nodes = len(kind)
-    child_start = np.zeros(num_nodes + 1, dtype=np.int32)
-    for n, kids in enumerate(children):
-        child_start[n + 1] = child_start[n] + len(kids)
-    kind_arr = np.array(kind, dtype=np.int8)
-    player_arr = np.array(player, dtype=np.int8)
-    offset = np.full(num_nodes, -1, dtype=np.int64)
-    ranges = []
-    cursor = 0
-    for p in (0, 1):
-        start = cursor
-        for n in range(num_nodes):
-            if kind_arr[n] == DECISION and player_arr[n] == p:
-                offset[n] = cursor
-                cursor += len(children[n]) * num_h
-        ranges.append((start, cursor))
-    subtree_end = np.arange(1, num_nodes + 1, dtype=np.int32)
-    for n in range(num_nodes - 1, -1, -1):
-        for k in children[n]:
-            subtree_end[n] = max(subtree_end[n], subtree_end[k])
-    arrays = TreeArrays(
-        kind=kind_arr,
-        player=player_arr,
-        child_start=child_start,
-        children=np.array([k for kids in children for k in kids], dtype=np.int32),
-        subtree_end=subtree_end,
-        decisions=np.flatnonzero(kind_arr == DECISION).astype(np.int32),
-        terminals=np.flatnonzero(kind_arr >= FOLD).astype(np.int32),
-        board=np.zeros(num_nodes, dtype=np.int32),
-        offset=offset,
-        amount=np.array(amount, dtype=np.float64),
-        valid=np.ones((1, num_h), dtype=np.bool_),
-        strength=np.zeros((1, num_h), dtype=np.int32),
-        order=np.arange(num_h, dtype=np.int32)[None, :],
-        num_valid=np.array([num_h], dtype=np.int32),
-        private_cards=private_cards,
-        dense_compat=dense_compat,
-        dense_sign=dense_sign,
-        root_reach=np.ones((2, num_h), dtype=np.float64),
-        num_cards=52,
-    )
-    return PublicTree(
-        name="pushfold",
-        arrays=arrays,
-        private_names=game.private_names,
-        board_names=[""],
-        history=history,
-        action_labels=labels,
-        size=cursor,
-        player_ranges=ranges,
-        key_format=lambda private, board, hist: f"{private}{hist}",
-    )
+        return build_pushfold_tree(self)
 
 
 class PushFoldHistory(History):
@@ -345,7 +234,7 @@ class PushFoldHistory(History):
     def terminal_utility(self, player: int) -> float:
         g = self.game
         stack = g.stacks[self.stack]
-        sb_post, bb_post = _posts(stack, g.ante_bb)
+        sb_post, bb_post = posts(stack, g.ante_bb)
         if self.actions == "f":
             sb = -sb_post
         elif self.actions == "sf":

@@ -8,11 +8,16 @@ solver-array layout: player 0's decision blocks first, then player 1's, each blo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pokerlab.games.limit import CALL, FOLD, RAISE, LimitRules
+
+if TYPE_CHECKING:
+    from pokerlab.games.pushfold import PushFoldGame
 from pokerlab.tree.public_tree import (
     CHANCE_NODE,
     DECISION,
@@ -23,7 +28,14 @@ from pokerlab.tree.public_tree import (
 )
 from pokerlab.tree.public_tree import FOLD as FOLD_NODE
 
-__all__ = ["build_limit_tree", "limit_key"]
+__all__ = [
+    "NodeList",
+    "PrivateTables",
+    "assemble_public_tree",
+    "build_limit_tree",
+    "build_pushfold_tree",
+    "limit_key",
+]
 
 
 def limit_key(private: str, board: str, history: str) -> str:
@@ -32,8 +44,8 @@ def limit_key(private: str, board: str, history: str) -> str:
 
 
 @dataclass
-class _Nodes:
-    """Growing node lists used while building."""
+class NodeList:
+    """Growing node lists of a public tree under construction (preorder)."""
 
     kind: list[int] = field(default_factory=list)
     player: list[int] = field(default_factory=list)
@@ -67,7 +79,7 @@ def build_limit_tree(rules: LimitRules) -> PublicTree:
     deal_scale = 1.0 / (num_private * (num_private - 1))
 
     boards: dict[tuple[int, ...], int] = {(): 0}
-    nodes = _Nodes()
+    nodes = NodeList()
 
     def board_id(board: tuple[int, ...]) -> int:
         if board not in boards:
@@ -140,11 +152,33 @@ def build_limit_tree(rules: LimitRules) -> PublicTree:
     return _finish(rules, nodes, boards, num_cards)
 
 
-def _finish(
-    rules: LimitRules, nodes: _Nodes, boards: dict[tuple[int, ...], int], num_cards: int
+@dataclass
+class PrivateTables:
+    """Per-board private-state tables of a public tree (see :class:`TreeArrays`)."""
+
+    valid: np.ndarray
+    strength: np.ndarray
+    order: np.ndarray
+    num_valid: np.ndarray
+    private_cards: np.ndarray
+    dense_compat: np.ndarray
+    dense_sign: np.ndarray
+    root_reach: np.ndarray
+
+
+def assemble_public_tree(
+    name: str,
+    nodes: NodeList,
+    tables: PrivateTables,
+    private_names: list[str],
+    board_names: list[str],
+    key_format: Callable[[str, str, str], str],
+    num_cards: int = 52,
 ) -> PublicTree:
+    """Lay out a public tree built in preorder: child ranges, subtree ends, solver offsets
+    (player 0's blocks, then player 1's; ``actions x private states`` each), flat arrays."""
     num_nodes = len(nodes.kind)
-    num_private = num_cards
+    num_private = tables.private_cards.shape[0]
     child_start = np.zeros(num_nodes + 1, dtype=np.int32)
     for n, kids in enumerate(nodes.children):
         child_start[n + 1] = child_start[n] + len(kids)
@@ -167,6 +201,44 @@ def _finish(
                 cursor += len(nodes.children[n]) * num_private
         ranges.append((start, cursor))
 
+    arrays = TreeArrays(
+        kind=kind,
+        player=player,
+        child_start=child_start,
+        children=children,
+        subtree_end=subtree_end,
+        decisions=np.flatnonzero(kind == DECISION).astype(np.int32),
+        terminals=np.flatnonzero(kind >= FOLD_NODE).astype(np.int32),
+        board=np.array(nodes.board, dtype=np.int32),
+        offset=offset,
+        amount=np.array(nodes.amount, dtype=np.float64),
+        valid=tables.valid,
+        strength=tables.strength,
+        order=tables.order,
+        num_valid=tables.num_valid,
+        private_cards=tables.private_cards,
+        dense_compat=tables.dense_compat,
+        dense_sign=tables.dense_sign,
+        root_reach=tables.root_reach,
+        num_cards=num_cards,
+    )
+    return PublicTree(
+        name=name,
+        arrays=arrays,
+        private_names=private_names,
+        board_names=board_names,
+        history=nodes.history,
+        action_labels=nodes.labels,
+        size=cursor,
+        player_ranges=ranges,
+        key_format=key_format,
+    )
+
+
+def _finish(
+    rules: LimitRules, nodes: NodeList, boards: dict[tuple[int, ...], int], num_cards: int
+) -> PublicTree:
+    num_private = num_cards
     board_list = sorted(boards, key=boards.__getitem__)
     num_boards = len(board_list)
     valid = np.zeros((num_boards, num_private), dtype=np.bool_)
@@ -185,35 +257,88 @@ def _finish(
     private_cards = np.full((num_private, 2), -1, dtype=np.int32)
     private_cards[:, 0] = np.arange(num_private)
     dense_compat, dense_sign = dense_terminal_tables(valid, strength, private_cards)
-    arrays = TreeArrays(
-        kind=kind,
-        player=player,
-        child_start=child_start,
-        children=children,
-        subtree_end=subtree_end,
-        decisions=np.flatnonzero(kind == DECISION).astype(np.int32),
-        terminals=np.flatnonzero(kind >= FOLD_NODE).astype(np.int32),
-        board=np.array(nodes.board, dtype=np.int32),
-        offset=offset,
-        amount=np.array(nodes.amount, dtype=np.float64),
-        valid=valid,
-        strength=strength,
-        order=order,
-        num_valid=num_valid,
+    tables = PrivateTables(
+        valid,
+        strength,
+        order,
+        num_valid,
+        private_cards,
+        dense_compat,
+        dense_sign,
+        np.ones((2, num_private), dtype=np.float64),
+    )
+    return assemble_public_tree(
+        rules.name,
+        nodes,
+        tables,
+        list(rules.card_names),
+        ["".join(rules.card_names[c] for c in b) for b in board_list],
+        limit_key,
+        num_cards,
+    )
+
+
+def build_pushfold_tree(game: PushFoldGame) -> PublicTree:
+    """The public tree of heads-up push/fold (see :mod:`pokerlab.games.pushfold`)."""
+    from pokerlab.cards.deck import COMBO_CARDS, N_CLASSES, N_COMBOS
+    from pokerlab.games.pushfold import class_matrices, combo_matrices, posts
+
+    classes = game.hands == "classes"
+    num_h = N_CLASSES if classes else N_COMBOS
+    if classes:
+        weights, share = class_matrices()
+        deal_pairs = float(weights.sum())
+        dense_compat = weights[None, :, :].copy()
+        dense_sign = share[None, :, :].copy()
+        private_cards = np.full((num_h, 2), -1, dtype=np.int32)
+    else:
+        _, share = combo_matrices()
+        deal_pairs = float(N_COMBOS * 1225)  # each combo meets 1225 disjoint combos
+        dense_compat = np.zeros((0, 0, 0))  # folds use the exact card sweep
+        dense_sign = share[None, :, :]
+        private_cards = COMBO_CARDS.astype(np.int32)
+    scale = 1.0 / deal_pairs
+
+    nodes = NodeList()
+
+    def decisions(stack: float, prob: float, prefix: str) -> int:
+        sb_post, bb_post = posts(stack, game.ante_bb)
+        w = prob * scale
+        sb = nodes.add(DECISION, 0, 0, 0.0, f"{prefix}:")
+        sb_fold = nodes.add(FOLD_NODE, 0, 0, sb_post * w, f"{prefix}:f")
+        bb = nodes.add(DECISION, 1, 0, 0.0, f"{prefix}:s")
+        bb_fold = nodes.add(FOLD_NODE, 1, 0, bb_post * w, f"{prefix}:sf")
+        call = nodes.add(SHOWDOWN, -1, 0, stack * w, f"{prefix}:sc")
+        nodes.labels[sb] = ("f", "s")
+        nodes.labels[bb] = ("f", "c")
+        nodes.children[sb] = [sb_fold, bb]
+        nodes.children[bb] = [bb_fold, call]
+        return sb
+
+    if game.variable:
+        root = nodes.add(CHANCE_NODE, -1, 0, 0.0, "")
+        nodes.children[root] = [
+            decisions(s, p, game.stack_prefix(s))
+            for s, p in zip(game.stacks, game.stack_probs, strict=True)
+        ]
+    else:
+        decisions(game.stacks[0], 1.0, "")
+
+    tables = PrivateTables(
+        valid=np.ones((1, num_h), dtype=np.bool_),
+        strength=np.zeros((1, num_h), dtype=np.int32),
+        order=np.arange(num_h, dtype=np.int32)[None, :],
+        num_valid=np.array([num_h], dtype=np.int32),
         private_cards=private_cards,
         dense_compat=dense_compat,
         dense_sign=dense_sign,
-        root_reach=np.ones((2, num_private), dtype=np.float64),
-        num_cards=num_cards,
+        root_reach=np.ones((2, num_h), dtype=np.float64),
     )
-    return PublicTree(
-        name=rules.name,
-        arrays=arrays,
-        private_names=list(rules.card_names),
-        board_names=["".join(rules.card_names[c] for c in b) for b in board_list],
-        history=nodes.history,
-        action_labels=nodes.labels,
-        size=cursor,
-        player_ranges=ranges,
-        key_format=limit_key,
+    return assemble_public_tree(
+        "pushfold",
+        nodes,
+        tables,
+        game.private_names,
+        [""],
+        lambda private, board, hist: f"{private}{hist}",
     )
