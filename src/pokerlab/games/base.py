@@ -76,6 +76,14 @@ class History(ABC):
         """Short readable name of ``action`` at this history (default: the number)."""
         return str(action)
 
+    def regret_pruning_allowed(self) -> bool:
+        """Whether regret-based pruning (Brown et al. 2017; Pluribus, Brown & Sandholm 2019) may
+        skip actions at this decision history. Pluribus never pruned on the last betting round;
+        poker games return False there. Actions leading straight to a terminal history are never
+        pruned, whatever this returns. Default: True.
+        """
+        return True
+
 
 class HistoryGame(ABC):
     """A game: its static facts and its initial history.

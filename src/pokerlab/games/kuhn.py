@@ -93,6 +93,9 @@ class KuhnHistory(History):
             return CARD_NAMES[action]
         return "pb"[action]
 
+    def regret_pruning_allowed(self) -> bool:
+        return False  # Kuhn's one betting round is the last one: never pruned (Pluribus)
+
 
 class KuhnGame(HistoryGame):
     """Kuhn poker for ``players`` players (2 or more)."""

@@ -218,6 +218,9 @@ class LeducHistory(History):
             return LEDUC_CARDS[action]
         return "fcr"[action]
 
+    def regret_pruning_allowed(self) -> bool:
+        return len(self.rounds) == 1  # never on the last betting round (Pluribus)
+
 
 class LeducGame(HistoryGame):
     """Leduc hold'em (two players)."""

@@ -50,6 +50,7 @@ class HistoryArrays(NamedTuple):
     level: np.ndarray  # int32 (N,): decisions of the acting player above n (best-response order)
     info_offset: np.ndarray  # int64 (I+1,): actions of infoset k at [info_offset[k], ...[k+1])
     info_player: np.ndarray  # int8 (I,)
+    prunable: np.ndarray  # int8 (N,): 1 where regret-based pruning may skip the action into n
 
 
 @dataclass
@@ -86,6 +87,7 @@ def compile_history_tree(game: HistoryGame) -> HistoryTree:
     chance_prob: list[float] = []
     infoset: list[int] = []
     level: list[int] = []
+    prunable: list[int] = []
     utilities: dict[int, list[float]] = {}
     children: list[list[int]] = []
     key_index: dict[str, int] = {}
@@ -105,6 +107,7 @@ def compile_history_tree(game: HistoryGame) -> HistoryTree:
         chance_prob.append(prob)
         infoset.append(-1)
         level.append(0)
+        prunable.append(0)
         children.append([])
         if h.is_terminal():
             utilities[n] = [float(h.terminal_utility(p)) for p in range(num_players)]
@@ -144,6 +147,9 @@ def compile_history_tree(game: HistoryGame) -> HistoryTree:
         level[n] = depth[p]
         deeper = depth[:p] + (depth[p] + 1,) + depth[p + 1 :]
         children[n] = [add(h.child(a), 1.0, deeper) for a in actions]
+        if h.regret_pruning_allowed():
+            for c in children[n]:
+                prunable[c] = int(kind[c] != H_TERMINAL)
         return n
 
     limit = sys.getrecursionlimit()
@@ -188,6 +194,7 @@ def compile_history_tree(game: HistoryGame) -> HistoryTree:
         level=np.array(level, dtype=np.int32),
         info_offset=info_offset,
         info_player=np.array([info_player[old] for old in order], dtype=np.int8),
+        prunable=np.array(prunable, dtype=np.int8),
     )
     return HistoryTree(
         name=game.name,

@@ -1,0 +1,309 @@
+"""Monte Carlo CFR: chance, external and outcome sampling with Pluribus' discounting and pruning.
+
+:class:`MCCFRSolver` runs the sampling variants of Lanctot, Waugh, Zinkevich & Bowling (2009),
+"Monte Carlo Sampling for Regret Minimization in Extensive Games", on the engine's flat arrays:
+
+* ``cs-mccfr``, chance sampling: one chance outcome sampled at every chance node, every player
+  action explored (a vanilla CFR pass over the sampled deal);
+* ``es-mccfr``, external sampling: chance and the other players' actions sampled (the others from
+  their current strategy), every action of the traverser explored;
+* ``os-mccfr``, outcome sampling: one trajectory, the traverser exploring with probability
+  ``epsilon`` (0.6 by default, like OpenSpiel), importance-weighted.
+
+Traversers alternate: an iteration is one traversal (outcome sampling: one sampled episode) per
+player, players in turn, as OpenSpiel's ``run_iteration``, so iteration counts compare with it.
+
+The sampling solvers run on the **history tree** of the game (``compile_game(game, "history")``:
+one node per history, contiguous action slots per information set). Regrets and strategy sums
+use the same flat layout, ``size`` and ``player_ranges`` as full-width CFR on that tree, and
+:meth:`average_strategy` returns the same :class:`~pokerlab.strategy.Strategy` type, so
+exploitability, files and the viewer work unchanged.
+
+Discounting uses the engine's :class:`~pokerlab.solvers.schedule.DiscountSchedule`, applied
+every ``discount_every`` iterations (Pluribus discounted every 10 minutes rather than every
+iteration: touching every entry each iteration would cost more than a sampled traversal).
+Within a block all iterations weigh the same; block j is weighted as the schedule weighs
+iteration j (Linear CFR: j). ``linear_until`` (iterations) or ``linear_seconds`` (solving time,
+converted to the iteration count at which it ran out and stored, so a resume is exact) stop the
+discounting, after which training is plain CFR, as in Pluribus (Brown & Sandholm 2019, Science).
+
+Regret-based pruning (Brown, Kroer & Sandholm 2017; Pluribus): with ``prune``, in a fraction
+``prune_probability`` (0.95) of traversals the traverser's actions with regret below
+``prune_threshold`` are not explored, except actions that lead straight to a terminal history and
+histories where the game forbids it (:meth:`History.regret_pruning_allowed`; poker games: the
+last betting round). Other traversals explore everything. It applies to chance and external
+sampling; outcome sampling follows a single action and does not prune. ``min_regret`` bounds
+regrets from below (Pluribus floored them just below the pruning threshold so pruned actions
+can recover); the schedule's ``regret_floor`` (CFR+) clips them at 0.
+
+Randomness comes from a xoshiro256** generator seeded by ``seed``; its state is part of
+:meth:`state_dict`, so the same seed gives the same arrays and a resumed run is bit-identical to
+an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from pokerlab.errors import PokerlabError
+from pokerlab.solvers import _mccfr_kernels as K
+from pokerlab.solvers._rng import seed_state
+from pokerlab.solvers.base import Solver
+from pokerlab.solvers.schedule import DiscountSchedule, schedule_by_name
+from pokerlab.strategy import Strategy
+from pokerlab.tree.compiled import CompiledGame, compile_game
+from pokerlab.tree.history_tree import HistoryTree
+
+__all__ = ["MCCFRSolver", "MCCFR_ALGORITHMS", "default_prune_threshold"]
+
+#: Algorithm names of the sampling solvers and their kernel codes.
+MCCFR_ALGORITHMS = {
+    "cs-mccfr": K.CHANCE_SAMPLING,
+    "es-mccfr": K.EXTERNAL_SAMPLING,
+    "os-mccfr": K.OUTCOME_SAMPLING,
+}
+
+
+def default_prune_threshold(compiled: CompiledGame) -> float:
+    """-300 times the largest absolute payoff of the game (game units).
+
+    Pluribus pruned below -300,000,000 in its own regret units; regrets of an action that keeps
+    losing grow like (iterations x loss), so a fixed multiple of the payoff range means "this action
+    has lost for hundreds of visits". It is a heuristic: pass ``prune_threshold`` to choose.
+    """
+    tree = compiled.tree
+    assert isinstance(tree, HistoryTree)
+    return -300.0 * float(np.max(np.abs(tree.arrays.utility)))
+
+
+class MCCFRSolver(Solver):
+    """Monte Carlo CFR (chance, external or outcome sampling) on a history tree.
+
+    Parameters
+    ----------
+    compiled:
+        The compiled game; a public-tree compilation is replaced by the game's history tree.
+    variant:
+        ``"cs-mccfr"``, ``"es-mccfr"`` or ``"os-mccfr"``.
+    schedule:
+        Discounting (default: none, plain CFR). ``schedule.linear_until`` counts iterations.
+    seed:
+        Seed of the generator (any integer). Same seed, same result.
+    epsilon:
+        Outcome sampling's exploration probability at the traverser's nodes.
+    prune:
+        Regret-based pruning (chance and external sampling).
+    prune_threshold:
+        Regret below which an action may be pruned, in game units
+        (default :func:`default_prune_threshold`).
+    prune_probability:
+        Fraction of traversals that prune (Pluribus: 0.95).
+    min_regret:
+        Lower bound of cumulative regrets (game units), or None.
+    discount_every:
+        Apply the schedule's discount every this many iterations.
+    linear_seconds:
+        Discount only during this much solving time (seconds), then plain CFR.
+    """
+
+    def __init__(
+        self,
+        compiled: CompiledGame,
+        variant: str = "es-mccfr",
+        schedule: DiscountSchedule | None = None,
+        seed: int = 0,
+        epsilon: float = 0.6,
+        prune: bool = False,
+        prune_threshold: float | None = None,
+        prune_probability: float = 0.95,
+        min_regret: float | None = None,
+        discount_every: int = 100,
+        linear_seconds: float | None = None,
+    ) -> None:
+        if variant not in MCCFR_ALGORITHMS:
+            raise PokerlabError(
+                f"unknown sampling variant {variant!r}; choose one of {', '.join(MCCFR_ALGORITHMS)}"
+            )
+        if compiled.kind != "history":
+            compiled = compile_game(compiled.game, "history")
+        super().__init__(compiled)
+        if not 0.0 <= epsilon <= 1.0 or (variant == "os-mccfr" and epsilon <= 0.0):
+            raise PokerlabError(f"epsilon must be in (0, 1], got {epsilon}")
+        if not 0.0 <= prune_probability <= 1.0:
+            raise PokerlabError(f"prune_probability must be in [0, 1], got {prune_probability}")
+        if discount_every < 1:
+            raise PokerlabError(f"discount_every must be >= 1 iteration, got {discount_every}")
+        if linear_seconds is not None and not linear_seconds > 0:
+            raise PokerlabError(f"linear_seconds must be > 0, got {linear_seconds}")
+        self.algorithm = variant
+        self.variant = variant
+        self.schedule = schedule or schedule_by_name("cfr")
+        self.seed = int(seed)
+        self.epsilon = float(epsilon)
+        self.prune = bool(prune)
+        self.prune_threshold = (
+            default_prune_threshold(compiled) if prune_threshold is None else float(prune_threshold)
+        )
+        self.prune_probability = float(prune_probability)
+        self.min_regret = None if min_regret is None else float(min_regret)
+        self.discount_every = int(discount_every)
+        self.linear_seconds = None if linear_seconds is None else float(linear_seconds)
+        #: Iteration at which ``linear_seconds`` ran out (None while it has not).
+        self.linear_until_reached: int | None = None
+
+        tree = compiled.tree
+        assert isinstance(tree, HistoryTree)
+        size = compiled.size
+        n, p = tree.num_nodes, tree.num_players
+        self.regrets = np.zeros(size, dtype=np.float64)
+        self.strat_sum = np.zeros(size, dtype=np.float64)
+        self.rng = seed_state(self.seed)
+        self._sigma = np.full(size, np.nan)
+        self._stack = np.zeros(n, dtype=np.int32)
+        self._visit = np.zeros(n, dtype=np.int32)
+        self._pick = np.zeros(n, dtype=np.int32)
+        self._explored = np.zeros(n, dtype=np.int8)
+        self._reach = np.zeros((n, p))
+        self._values = np.zeros(n)
+        depth = int(K.tree_depth(tree.arrays)) + 1
+        self._path_weight = np.zeros((depth, 3))
+        self._run(0)  # compile (or load from cache) outside any timed region
+
+    # --- the schedule in blocks -----------------------------------------------------------------
+    def _linear_until(self) -> int | None:
+        """Iteration after which discounting stops (None: never)."""
+        if self.linear_until_reached is not None:
+            until = self.linear_until_reached
+            if self.schedule.linear_until is not None:
+                until = min(until, self.schedule.linear_until)
+            return until
+        return self.schedule.linear_until
+
+    def _block_params(self) -> np.ndarray:
+        params = self.schedule.as_array()
+        until = self._linear_until()
+        if until is None:
+            params[4] = -1.0
+        elif until <= 0:
+            params[4] = 0.0
+        else:  # block j starts at iteration (j-1)K+1; it is discounted when that is <= until
+            params[4] = float((until - 1) // self.discount_every + 1)
+        return params
+
+    def _kernel(self, first: int, iterations: int, only_player: int = -1) -> int:
+        return int(
+            K.mccfr_run(
+                self.compiled.tree.arrays,
+                MCCFR_ALGORITHMS[self.variant],
+                self.regrets,
+                self.strat_sum,
+                self._sigma,
+                self.rng,
+                self._stack,
+                self._visit,
+                self._pick,
+                self._explored,
+                self._reach,
+                self._values,
+                self._path_weight,
+                self._block_params(),
+                self.discount_every,
+                first,
+                iterations,
+                only_player,
+                self.epsilon,
+                self.prune,
+                self.prune_probability,
+                self.prune_threshold,
+                -math.inf if self.min_regret is None else self.min_regret,
+            )
+        )
+
+    def _run(self, iterations: int) -> int:
+        if iterations == 0:
+            return self._kernel(self.iterations + 1, 0)
+        timed = self.linear_seconds is not None and self.linear_until_reached is None
+        if not timed:
+            return self._kernel(self.iterations + 1, iterations)
+        # Linear for a time budget: run block by block and freeze the iteration count once the
+        # budget is spent, so the schedule after that point is fixed (and stored).
+        assert self.linear_seconds is not None
+        start = time.perf_counter()
+        touched = 0
+        done = 0
+        base = self.iterations
+        while done < iterations:
+            if self.linear_until_reached is None and (
+                self.seconds + time.perf_counter() - start >= self.linear_seconds
+            ):
+                self.linear_until_reached = base + done
+            chunk = min(
+                iterations - done, self.discount_every - (base + done) % self.discount_every
+            )
+            if self.linear_until_reached is not None:
+                chunk = iterations - done
+            touched += self._kernel(base + done + 1, chunk)
+            done += chunk
+        return touched
+
+    def sampled_update(self, player: int) -> int:
+        """One traversal (or outcome-sampling episode) for ``player`` and nothing else: no
+        iteration is counted, no discount or pruning applied. Returns nodes touched.
+
+        For tests and experiments: from a given regret state, the mean of many such updates is the
+        full-width instantaneous regret (the sampled estimates are unbiased).
+        """
+        if not 0 <= player < self.compiled.num_players:
+            raise PokerlabError(f"player must be in [0, {self.compiled.num_players}), got {player}")
+        return self._kernel(self.iterations + 1, 0, only_player=player)
+
+    # --- the verb set -------------------------------------------------------------------------
+    def default_check_every(self) -> int:
+        return 10_000
+
+    def strategy_sum(self) -> np.ndarray:
+        return self.strat_sum
+
+    def current_strategy(self) -> Strategy:
+        return Strategy(self.compiled, self.compiled.normalise(np.maximum(self.regrets, 0.0)))
+
+    def cumulative_regrets(self) -> dict[str, np.ndarray]:
+        """Cumulative regrets per information-set key."""
+        idx = self.compiled.index
+        return {key: self.regrets[idx.positions(k)].copy() for k, key in enumerate(idx.keys)}
+
+    def _arrays(self) -> dict[str, np.ndarray]:
+        return {"regrets": self.regrets, "strategy_sum": self.strat_sum, "rng": self.rng}
+
+    def _config(self) -> dict[str, Any]:
+        return {
+            "schedule": self.schedule.to_dict(),
+            "seed": self.seed,
+            "epsilon": self.epsilon,
+            "prune": self.prune,
+            "prune_threshold": self.prune_threshold,
+            "prune_probability": self.prune_probability,
+            "min_regret": self.min_regret,
+            "discount_every": self.discount_every,
+            "linear_seconds": self.linear_seconds,
+        }
+
+    def _extra_state(self) -> dict[str, Any]:
+        return {"linear_until_reached": self.linear_until_reached}
+
+    def _load_extra_state(self, state: dict[str, Any]) -> None:
+        reached = state.get("linear_until_reached")
+        self.linear_until_reached = None if reached is None else int(reached)
+
+    @classmethod
+    def from_config(
+        cls, compiled: CompiledGame, variant: str, config: dict[str, Any]
+    ) -> MCCFRSolver:
+        """A fresh solver with the settings of :meth:`state_dict`'s ``config``."""
+        options = dict(config)
+        options["schedule"] = DiscountSchedule(**options["schedule"])
+        return cls(compiled, variant, **options)
