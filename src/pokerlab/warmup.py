@@ -18,4 +18,5 @@ def warmup() -> float:
         solver = make_solver(KuhnGame(), "cfr", representation=representation)  # type: ignore[arg-type]
         solver.step(1)
         exploitability(solver.compiled, solver.average_strategy())
+    make_solver(KuhnGame(), "es-mccfr").step(1)  # type: ignore[arg-type]  # the sampling kernels
     return time.perf_counter() - start

@@ -66,11 +66,13 @@ def sampled_traversal(
 
     Chance nodes: one outcome sampled with its probability. Traverser's nodes: every action
     explored (but with ``prune_now``, actions into ``prunable`` nodes whose regret is below
-    ``threshold`` are skipped: Pluribus' regret-based pruning). Other players' nodes: external
-    sampling samples one action from sigma; chance sampling explores every action with positive
-    probability (zero-reach pruning). Sampled counterfactual regret at the traverser's history h of
-    information set I (the chance-probability and, in external sampling, the opponents' sampling
-    weights cancel the sampling probability; Lanctot et al. 2009, eq. 4 and 5):
+    ``threshold`` are skipped: Pluribus' regret-based pruning; only at information sets with
+    some positive regret, where skipped actions have probability 0 and the value is exact).
+    Other players' nodes: external sampling samples one action from sigma; chance sampling
+    explores every action with positive probability (zero-reach pruning). Sampled counterfactual
+    regret at the traverser's history h of information set I (the chance probabilities and, in
+    external sampling, the opponents' probabilities cancel the sampling probability; Lanctot et
+    al. 2009, eq. 4 and 5):
 
         R(I, a) += w(h) * (v~(h.a) - v~(h)),    v~(h) = sum over explored a of sigma(I, a) v~(h.a),
 
@@ -138,9 +140,12 @@ def sampled_traversal(
             for a in range(na):
                 sigma[off + a] = 1.0 / na
         if p == traverser:
+            # Prune only where some regret is positive: then the pruned actions (regret below a
+            # negative threshold) have sigma = 0 and v~(h) is exact without them.
+            prune_here = prune_now and total > 0.0
             for a in range(na - 1, -1, -1):  # pushed in reverse: action 0 is walked first
                 c = ch[first + a]
-                if prune_now and t.prunable[c] != 0 and regrets[off + a] < threshold:
+                if prune_here and t.prunable[c] != 0 and regrets[off + a] < threshold:
                     explored[c] = 0
                     continue
                 explored[c] = 1
@@ -164,6 +169,8 @@ def sampled_traversal(
                     acc += s
                     if u < acc:
                         break
+            if sel < 0:  # only with NaN regrets; never index out of the node
+                sel = na - 1
             c = ch[first + sel]
             pick[n] = c
             stack[top] = c
@@ -313,6 +320,8 @@ def outcome_episode(
                 acc += qa
                 if u < acc:
                     break
+        if sel < 0:  # only with NaN regrets; never index out of the node
+            sel = na - 1
         path_node[depth] = n
         path_action[depth] = sel
         path_weight[depth, 0] = my
