@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import signal
 import time
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from pokerlab.io.files import (
 from pokerlab.solvers.base import Progress as SolveProgress
 from pokerlab.solvers.base import Solver
 from pokerlab.solvers.factory import ALGORITHMS, make_solver, restore_solver
+from pokerlab.solvers.metrics import JsonLinesLog
 
 
 def _checkpoint_path(out: Path | None, game: str, algorithm: str) -> Path:
@@ -44,20 +46,43 @@ def solve(
         None, "--target-exploitability", "-t", help="Stop at this exploitability (game units)."
     ),
     seconds: float | None = typer.Option(None, help="Stop after this much solving time."),
-    check_every: int = typer.Option(10, help="Measure exploitability every N iterations."),
+    check_every: int | None = typer.Option(
+        None, help="Measure exploitability every N iterations (default 10; MCCFR 10,000)."
+    ),
     checkpoint_every: int | None = typer.Option(
         None, help="Write a checkpoint every N iterations (and on Ctrl-C)."
+    ),
+    checkpoint_seconds: float | None = typer.Option(
+        None, help="Write a checkpoint every S seconds of wall time (checked at each report)."
     ),
     checkpoint: Path | None = typer.Option(
         None, help="Checkpoint file (default: next to --out, or GAME-ALGORITHM.ckpt.npz)."
     ),
     out: Path | None = typer.Option(None, "--out", "-o", help="Save the average strategy here."),
     resume: Path | None = typer.Option(None, help="Resume from this checkpoint file."),
+    log: Path | None = typer.Option(
+        None, "--log", help="Append metrics as JSON lines (iteration, nodes, seconds, expl)."
+    ),
     simultaneous: bool = typer.Option(False, help="Simultaneous instead of alternating updates."),
-    prune: bool = typer.Option(True, help="Zero-reach pruning."),
+    prune: bool | None = typer.Option(
+        None,
+        "--prune/--no-prune",
+        help="Full width: zero-reach pruning (default on). MCCFR: Pluribus' regret-based "
+        "pruning (default off).",
+    ),
+    prune_threshold: float | None = typer.Option(
+        None, help="MCCFR: prune actions with regret below this (game units)."
+    ),
+    prune_probability: float = typer.Option(0.95, help="MCCFR: share of traversals that prune."),
     linear_until: int | None = typer.Option(
         None, help="Discount only during the first N iterations (Pluribus), then plain CFR."
     ),
+    linear_seconds: float | None = typer.Option(
+        None, help="MCCFR: Linear CFR for this much solving time, then plain CFR."
+    ),
+    discount_every: int = typer.Option(100, help="MCCFR: apply the discount every N iterations."),
+    epsilon: float = typer.Option(0.6, help="Outcome sampling: exploration probability."),
+    seed: int = typer.Option(0, help="MCCFR: random seed (same seed, same result)."),
     max_rows: int = typer.Option(60, help="Strategy rows to print (0: all)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead."),
 ) -> None:
@@ -82,21 +107,42 @@ def solve(
             alternating=not simultaneous,
             prune=prune,
             linear_until=linear_until,
+            seed=seed,
+            epsilon=epsilon,
+            prune_threshold=prune_threshold,
+            prune_probability=prune_probability,
+            discount_every=discount_every,
+            linear_seconds=linear_seconds,
         )
         algorithm = solver.algorithm
+    solver_seed = getattr(solver, "seed", None)
     ckpt_path = checkpoint or _checkpoint_path(out, solver.game.name, algorithm)
     two_player = solver.compiled.num_players == 2 and solver.game.zero_sum
     if not two_player and target_exploitability is not None:
         raise PokerlabError(
             "exploitability is defined for two-player zero-sum games; use --iterations/--seconds"
         )
-    every = check_every if checkpoint_every is None else min(check_every, checkpoint_every)
-    last_saved = [solver.iterations]
+    every = check_every or solver.default_check_every()
+    if checkpoint_every is not None:
+        every = min(every, checkpoint_every)
+    last_saved = [solver.iterations, time.perf_counter()]
     wall_start = time.perf_counter()
+    saving = checkpoint_every is not None or checkpoint_seconds is not None
 
     def save_ckpt() -> None:
-        save_checkpoint(ckpt_path, solver.state_dict())
+        save_checkpoint(ckpt_path, solver.state_dict(), seed=solver_seed)
         last_saved[0] = solver.iterations
+        last_saved[1] = time.perf_counter()
+
+    metrics = None
+    if log is not None:
+        metrics = JsonLinesLog(
+            log,
+            append=resume is not None,
+            game=solver.game.name,
+            algorithm=algorithm,
+            seed=solver_seed,
+        )
 
     bar = Progress(
         TextColumn("[bold]{task.description}"),
@@ -109,33 +155,51 @@ def solve(
         transient=False,
     )
     total = iterations if iterations is not None else None
+    interrupted = [False]
 
     def on_progress(p: SolveProgress) -> bool:
-        if checkpoint_every and p.iterations - last_saved[0] >= checkpoint_every:
+        if metrics is not None:
+            metrics(p)
+        due_iterations = checkpoint_every and p.iterations - last_saved[0] >= checkpoint_every
+        due_seconds = (
+            checkpoint_seconds and time.perf_counter() - last_saved[1] >= checkpoint_seconds
+        )
+        if due_iterations or due_seconds:
             save_ckpt()
         expl = "-" if math.isnan(p.exploitability) else f"{p.exploitability:.3g}"
         bar.update(task, completed=p.iterations - start_iterations, it=p.iterations, expl=expl)
-        return False
+        return interrupted[0]
+
+    def on_sigint(signum: int, frame: object) -> None:
+        # First Ctrl-C: stop at the end of the current chunk of iterations, with the solver in a
+        # consistent state; a second one interrupts at once.
+        interrupted[0] = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
     start_iterations = solver.iterations
-    with bar:
-        task = bar.add_task(f"{solver.game.name} {algorithm}", total=total, it=0, expl="-")
-        try:
+    previous_handler = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        with bar:
+            task = bar.add_task(f"{solver.game.name} {algorithm}", total=total, it=0, expl="-")
             result = solver.solve(
                 iterations=iterations,
                 target_exploitability=target_exploitability,
                 seconds=seconds,
-                callback=on_progress if two_player else None,
+                callback=on_progress,
                 check_every=every,
             )
-        except KeyboardInterrupt:
-            save_ckpt()
-            console.print(
-                f"interrupted: checkpoint saved to {ckpt_path} at iteration "
-                f"{solver.iterations}; resume with --resume {ckpt_path}"
-            )
-            raise typer.Exit(130) from None
-    if checkpoint_every:
+    finally:
+        signal.signal(signal.SIGINT, previous_handler)
+        if metrics is not None:
+            metrics.close()
+    if interrupted[0]:
+        save_ckpt()
+        console.print(
+            f"interrupted: checkpoint saved to {ckpt_path} at iteration "
+            f"{solver.iterations}; resume with --resume {ckpt_path}"
+        )
+        raise SystemExit(130)  # typer.Exit(130) would be returned, not raised, by main()
+    if saving:
         save_ckpt()
     strategy = solver.average_strategy()
     values = expected_values(solver.compiled, strategy)
@@ -146,7 +210,7 @@ def solve(
             algorithm=algorithm,
             iterations=solver.iterations,
             exploitability=result.exploitability,
-            seed=None,
+            seed=solver_seed,
         )
     summary = {
         "game": solver.game.name,
@@ -159,9 +223,10 @@ def solve(
         "game_value": float(values[0]),
         "values": [float(v) for v in values],
         "nodes_touched": solver.nodes_touched,
-        "seed": None,
+        "seed": solver_seed,
         "out": str(out) if out else None,
-        "checkpoint": str(ckpt_path) if checkpoint_every else None,
+        "checkpoint": str(ckpt_path) if saving else None,
+        "log": str(log) if log else None,
     }
     if as_json:
         print_json(summary)
@@ -176,7 +241,8 @@ def solve(
     expl = "n/a" if math.isnan(result.exploitability) else f"{result.exploitability:.3g}"
     console.print(
         f"[bold]{solver.game.name}[/] {algorithm}: {solver.iterations} iterations in "
-        f"{solver.seconds:.3f} s, exploitability {expl}, game value (player 0) {values[0]:.5f}"
+        f"{solver.seconds:.3f} s, {solver.nodes_touched:,} nodes touched, exploitability {expl}, "
+        f"game value (player 0) {values[0]:.5f}"
     )
     if out:
         console.print(f"strategy saved to {out}")
@@ -211,3 +277,7 @@ def show(
         console.print(f"... {left_out} more")
     extra = {k: meta[k] for k in ("iterations", "exploitability", "created") if k in meta}
     console.print(", ".join(f"{k}: {v}" for k, v in extra.items()))
+
+
+# `pokerlab compare` lives next door; importing it registers the command (kept out of main.py).
+from pokerlab.cli import compare as _compare  # noqa: E402,F401  isort: skip

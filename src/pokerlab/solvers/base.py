@@ -144,7 +144,8 @@ class Solver(ABC):
         expl = math.nan
         while True:
             if target_exploitability is not None or callback is not None:
-                expl = self.exploitability() if self.iterations > 0 else math.nan
+                measurable = self.iterations > 0 and self.compiled.game.zero_sum
+                expl = self.exploitability() if measurable else math.nan
             progress = Progress(self.iterations, self.seconds, self.nodes_touched, expl)
             if callback is not None and callback(progress):
                 break
