@@ -153,3 +153,15 @@ def test_compare_writes_png_and_json(capsys, tmp_path) -> None:
 def test_bad_mccfr_input_is_one_line_and_exit_2(capsys, args, needle) -> None:
     code, _, err = run(capsys, *args)
     assert code == 2 and needle in err and "Traceback" not in err
+
+
+def test_mccfr_doc_examples_run(tmp_path, monkeypatch) -> None:
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "mccfr.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert blocks
+    monkeypatch.chdir(tmp_path)
+    for block in blocks:
+        exec(compile(block, "docs/mccfr.md", "exec"), {})
