@@ -25,6 +25,7 @@ from pokerlab.io.files import (
 from pokerlab.solvers.base import Progress as SolveProgress
 from pokerlab.solvers.base import Solver
 from pokerlab.solvers.factory import ALGORITHMS, make_solver, restore_solver
+from pokerlab.solvers.mccfr import MCCFRSolver
 from pokerlab.solvers.metrics import JsonLinesLog
 
 
@@ -87,8 +88,7 @@ def solve(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead."),
 ) -> None:
     """Solve GAME with a CFR-family algorithm; print the strategy and its exploitability."""
-    if iterations is None and target_exploitability is None and seconds is None:
-        target_exploitability = 1e-3
+    no_limit = iterations is None and target_exploitability is None and seconds is None
     params = {} if players is None else {"players": players}
     if resume is not None:
         state = load_checkpoint(resume)
@@ -115,6 +115,8 @@ def solve(
             linear_seconds=linear_seconds,
         )
         algorithm = solver.algorithm
+    if no_limit:  # sampling solvers converge like 1/sqrt(T): a looser default target
+        target_exploitability = 1e-2 if isinstance(solver, MCCFRSolver) else 1e-3
     solver_seed = getattr(solver, "seed", None)
     ckpt_path = checkpoint or _checkpoint_path(out, solver.game.name, algorithm)
     two_player = solver.compiled.num_players == 2 and solver.game.zero_sum
