@@ -18,6 +18,7 @@ from pokerlab.errors import PokerlabError
 from pokerlab.cli import solve as _solve  # noqa: F401,E402  isort: skip
 from pokerlab.cli import pushfold as _pushfold  # noqa: F401,E402  isort: skip
 from pokerlab.cli import cards as _cards  # noqa: F401,E402  isort: skip
+from pokerlab.cli import evolve as _evolve  # noqa: F401,E402  isort: skip
 
 
 def main(argv: list[str] | None = None) -> int:

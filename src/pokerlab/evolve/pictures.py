@@ -1,0 +1,368 @@
+"""Pictures of a genetic push/fold search (SPEC 5.5) and the files of a finished run.
+
+* simple players: the population in the (r, c) plane, a strip of generations (PNG) and an
+  animation (GIF), with the CFR equilibrium's shove / call shares marked (and, in adaptive mode,
+  the exact best response's);
+* table players: 13x13 heat maps of the best player's tables and of the population mean (PNG),
+  a strip of the population mean over generations (PNG) and an animation (GIF);
+* the fitness curve (best and mean performance, and the best player's exact exploitability, per
+  generation) and a match's running bb/hand curve.
+
+Every file is written atomically (temporary name, then rename).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerlab.cards.deck import N_CLASSES, class_name
+from pokerlab.evolve.players import MAX_STACK_CELL
+from pokerlab.evolve.search import EvolutionResult, GenerationRecord
+from pokerlab.io.files import atomic_write_bytes
+from pokerlab.plots.common import plt, save_png
+from pokerlab.plots.grids import plot_grids, to_grid
+
+__all__ = [
+    "pick_generations",
+    "plot_simple_strip",
+    "animate_simple",
+    "plot_tables",
+    "plot_table_strip",
+    "animate_tables",
+    "plot_fitness_curve",
+    "save_run",
+]
+
+
+def pick_generations(count: int, frames: int) -> list[int]:
+    """Up to ``frames`` generation indices spread evenly over ``count``, first and last included."""
+    if count <= frames:
+        return list(range(count))
+    return sorted({int(round(x)) for x in np.linspace(0, count - 1, frames)})
+
+
+def _save_gif(anim: Any, path: str | os.PathLike[str], fps: int) -> None:
+    from matplotlib.animation import PillowWriter
+
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(suffix=".gif", dir=target.parent or ".")
+    os.close(fd)
+    try:
+        anim.save(tmp, writer=PillowWriter(fps=fps))
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _scatter(
+    ax: Any,
+    record: GenerationRecord,
+    marks: dict[str, tuple[float, float]],
+) -> None:
+    g = record.genes
+    ax.scatter(g[:, 0], g[:, 1], s=14, alpha=0.6, color="tab:blue", label="players")
+    best = record.best_genes
+    ax.scatter([best[0]], [best[1]], s=60, marker="*", color="tab:red", label="best")
+    for (label, (r, c)), color in zip(marks.items(), ("black", "tab:green"), strict=False):
+        ax.scatter([r], [c], s=70, marker="x", color=color, label=label)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_aspect("equal")
+    ax.set_title(f"generation {record.generation}", fontsize=9)
+
+
+def plot_simple_strip(
+    history: list[GenerationRecord],
+    path: str | os.PathLike[str],
+    marks: dict[str, tuple[float, float]] | None = None,
+    frames: int = 6,
+) -> None:
+    """Scatter of simple players in the (r, c) plane for a strip of generations (PNG)."""
+    picks = pick_generations(len(history), frames)
+    fig, axes = plt.subplots(1, len(picks), figsize=(3.0 * len(picks), 3.3), squeeze=False)
+    for ax, k in zip(axes[0], picks, strict=True):
+        _scatter(ax, history[k], marks or {})
+        ax.set_xlabel("r (shove share)")
+    axes[0][0].set_ylabel("c (call share)")
+    axes[0][-1].legend(fontsize=6, loc="upper right")
+    save_png(fig, path)
+
+
+def animate_simple(
+    history: list[GenerationRecord],
+    path: str | os.PathLike[str],
+    marks: dict[str, tuple[float, float]] | None = None,
+    frames: int = 40,
+    fps: int = 4,
+) -> None:
+    """Animated GIF of the simple population in the (r, c) plane over the generations."""
+    from matplotlib.animation import FuncAnimation
+
+    picks = pick_generations(len(history), frames)
+    fig, ax = plt.subplots(figsize=(4.2, 4.2))
+
+    def draw(i: int) -> list[Any]:
+        ax.clear()
+        _scatter(ax, history[picks[i]], marks or {})
+        ax.set_xlabel("r (shove share)")
+        ax.set_ylabel("c (call share)")
+        ax.legend(fontsize=6, loc="upper right")
+        return []
+
+    anim = FuncAnimation(fig, draw, frames=len(picks), blit=False)
+    _save_gif(anim, path, fps)
+    plt.close(fig)
+
+
+def _table_scale(players: str) -> tuple[float, str]:
+    return (float(MAX_STACK_CELL), "{:.1f}") if players == "variable" else (1.0, "{:.0%}")
+
+
+def plot_tables(result: EvolutionResult, path: str | os.PathLike[str]) -> None:
+    """Heat maps of the best player's shove / call tables and of the population mean (PNG)."""
+    players = result.config.players
+    vmax, fmt = _table_scale(players)
+    last = result.history[-1].genes.astype(np.float64)
+    best = result.best_genes.astype(np.float64)
+    unit = " (bb)" if players == "variable" else ""
+    plot_grids(
+        [
+            (f"best: shove{unit}", best[0]),
+            (f"best: call{unit}", best[1]),
+            (f"population mean: shove{unit}", last[:, 0].mean(axis=0)),
+            (f"population mean: call{unit}", last[:, 1].mean(axis=0)),
+        ],
+        path,
+        suptitle=f"{players} players, generation {result.generations - 1}",
+        cmap="viridis" if players == "variable" else "RdYlGn",
+        vmax=vmax,
+        fmt=fmt,
+    )
+
+
+def _mean_grids(record: GenerationRecord) -> tuple[np.ndarray, np.ndarray]:
+    g = record.genes.astype(np.float64)
+    return to_grid(g[:, 0].mean(axis=0)), to_grid(g[:, 1].mean(axis=0))
+
+
+def plot_table_strip(
+    history: list[GenerationRecord],
+    path: str | os.PathLike[str],
+    players: str,
+    frames: int = 6,
+) -> None:
+    """Population-mean shove (top) and call (bottom) tables over a strip of generations (PNG)."""
+    vmax, _ = _table_scale(players)
+    picks = pick_generations(len(history), frames)
+    fig, axes = plt.subplots(2, len(picks), figsize=(2.4 * len(picks), 5.0), squeeze=False)
+    for col, k in enumerate(picks):
+        shove, call = _mean_grids(history[k])
+        for row, grid in enumerate((shove, call)):
+            ax = axes[row][col]
+            ax.imshow(grid, cmap="viridis", vmin=0, vmax=vmax)
+            ax.set_xticks([])
+            ax.set_yticks([])
+            if row == 0:
+                ax.set_title(f"generation {history[k].generation}", fontsize=8)
+    axes[0][0].set_ylabel("shove")
+    axes[1][0].set_ylabel("call")
+    save_png(fig, path)
+
+
+def animate_tables(
+    history: list[GenerationRecord],
+    path: str | os.PathLike[str],
+    players: str,
+    frames: int = 40,
+    fps: int = 4,
+) -> None:
+    """Animated GIF of the population-mean shove and call tables over the generations."""
+    from matplotlib.animation import FuncAnimation
+
+    vmax, _ = _table_scale(players)
+    picks = pick_generations(len(history), frames)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(6.4, 3.4))
+    images = []
+    for ax, title in ((left, "shove (population mean)"), (right, "call (population mean)")):
+        images.append(ax.imshow(np.zeros((13, 13)), cmap="viridis", vmin=0, vmax=vmax))
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.set_title(title, fontsize=8)
+    label = fig.suptitle("")
+
+    def draw(i: int) -> list[Any]:
+        shove, call = _mean_grids(history[picks[i]])
+        images[0].set_data(shove)
+        images[1].set_data(call)
+        label.set_text(f"generation {history[picks[i]].generation}")
+        return [*images, label]
+
+    anim = FuncAnimation(fig, draw, frames=len(picks), blit=False)
+    _save_gif(anim, path, fps)
+    plt.close(fig)
+
+
+def plot_fitness_curve(
+    history: list[GenerationRecord],
+    path: str | os.PathLike[str],
+    title: str = "",
+) -> None:
+    """Best and mean performance per generation (bb/hand) and the best player's exact
+    exploitability (bb/hand, log scale)."""
+    gens = [r.generation for r in history]
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
+    top.plot(gens, [r.best_performance_bb for r in history], label="best performance")
+    top.plot(gens, [r.mean_performance_bb for r in history], label="mean performance")
+    top.axhline(0.0, color="black", lw=0.5)
+    top.set_ylabel("bb/hand")
+    top.legend(fontsize=8)
+    top.set_title(title)
+    bottom.plot(gens, [max(r.best_exploitability_bb, 1e-9) for r in history], color="tab:red")
+    bottom.set_yscale("log")
+    bottom.set_ylabel("best player's exploitability (bb/hand)")
+    bottom.set_xlabel("generation")
+    save_png(fig, path)
+
+
+def _strategy_json(result: EvolutionResult) -> list[tuple[str, dict[str, Any]]]:
+    """The best strategy as ``sb_shove`` / ``bb_call`` class maps (one file per stack)."""
+    from pokerlab.analysis.pushfold import class_frequencies, shove_call_arrays
+
+    sb, bb = shove_call_arrays(result.best_strategy())
+    game = result.config.game()
+    out = []
+    for k, stack in enumerate(game.stacks):
+        sbf, bbf = class_frequencies(sb[k]), class_frequencies(bb[k])
+        data = {
+            "stack_bb": stack,
+            "sb_shove": {class_name(c): float(sbf[c]) for c in range(N_CLASSES)},
+            "bb_call": {class_name(c): float(bbf[c]) for c in range(N_CLASSES)},
+        }
+        name = "best_strategy.json" if not game.variable else f"best_strategy_{stack:g}bb.json"
+        out.append((name, data))
+    return out
+
+
+def save_run(
+    result: EvolutionResult,
+    out: str | os.PathLike[str],
+    *,
+    match_hands: int = 20_000,
+    match_count: int = 3,
+    gif: bool = True,
+) -> dict[str, str]:
+    """Write a finished run's pictures, JSON summary and best strategy into folder ``out``.
+
+    Files: ``summary.json``; ``best_strategy.npz`` (a pokerlab strategy file of the combo game,
+    loadable by ``pokerlab pushfold --best-response`` for fixed-stack players) and
+    ``best_strategy.json`` (``sb_shove`` / ``bb_call`` maps; one ``best_strategy_<S>bb.json`` per
+    stack for variable-stack players); ``fitness.png``; ``match.png`` (the best player against the
+    opponent in adaptive mode, else against the CFR equilibrium: ``match_count`` seeded matches of
+    ``match_hands`` hands); simple players: ``population.png`` and ``population.gif``; table
+    players: ``tables.png``, ``population.png`` and ``population.gif``.
+    Returns {kind: path}.
+    """
+    import pokerlab
+    from pokerlab.analysis.pushfold import shove_call_arrays, strategy_from_spec
+    from pokerlab.evaluate.matches import PushFoldPlayer, play_matches
+    from pokerlab.plots.grids import plot_match_curve
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    config = result.config
+    files: dict[str, str] = {}
+
+    strategy = result.best_strategy()
+    npz = folder / "best_strategy.npz"
+    pokerlab.save_strategy(
+        npz,
+        strategy,
+        algorithm=f"genetic ({config.players} players, {config.mode})",
+        iterations=result.generations,
+        seed=config.seed,
+        exploitability=result.judgement.exploitability_bb,
+    )
+    files["strategy"] = str(npz)
+    for name, data in _strategy_json(result):
+        path = folder / name
+        atomic_write_bytes(path, (json.dumps(data, indent=2) + "\n").encode())
+        files.setdefault("strategy_json", str(path))
+
+    title = f"{config.players} players, {config.mode}" + (
+        f" vs {config.opponent}" if config.opponent else ""
+    )
+    plot_fitness_curve(result.history, folder / "fitness.png", title=title)
+    files["fitness"] = str(folder / "fitness.png")
+
+    if config.players == "simple":
+        marks = {
+            "CFR equilibrium": (result.equilibrium_shove_fraction, result.equilibrium_call_fraction)
+        }
+        plot_simple_strip(result.history, folder / "population.png", marks)
+        files["population"] = str(folder / "population.png")
+        if gif:
+            animate_simple(result.history, folder / "population.gif", marks)
+            files["animation"] = str(folder / "population.gif")
+    else:
+        plot_tables(result, folder / "tables.png")
+        files["tables"] = str(folder / "tables.png")
+        plot_table_strip(result.history, folder / "population.png", config.players)
+        files["population"] = str(folder / "population.png")
+        if gif:
+            animate_tables(result.history, folder / "population.gif", config.players)
+            files["animation"] = str(folder / "population.gif")
+
+    game = config.game()
+    if config.opponent:
+        other = strategy_from_spec(config.opponent, game)
+        other_name = config.opponent
+    else:
+        from pokerlab.evolve.search import _equilibrium
+
+        other = _equilibrium(config).strategy
+        other_name = "CFR equilibrium"
+    stacks = np.asarray(game.stacks, dtype=np.float64)
+    a = PushFoldPlayer(*shove_call_arrays(strategy), stacks, name="best")
+    b = PushFoldPlayer(*shove_call_arrays(other), stacks, name=other_name)
+    series = play_matches(
+        a,
+        b,
+        match_hands,
+        float(stacks.max()),
+        match_count,
+        ante_bb=config.ante_bb,
+        seed=config.seed,
+    )
+    plot_match_curve(
+        [m.running_bb_per_hand for m in series.matches],
+        folder / "match.png",
+        title=f"best player vs {other_name}, {stacks.max():g} bb",
+    )
+    files["match"] = str(folder / "match.png")
+
+    summary = result.to_dict()
+    summary["match_vs"] = {"opponent": other_name, **series.to_dict()}
+    summary["files"] = {k: os.path.basename(v) for k, v in files.items()}
+    summary_path = folder / "summary.json"
+    atomic_write_bytes(summary_path, (json.dumps(_clean(summary), indent=2) + "\n").encode())
+    files["summary"] = str(summary_path)
+    return files
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and not np.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(v) for v in value]
+    if isinstance(value, np.generic):
+        return _clean(value.item())
+    return value
