@@ -76,6 +76,7 @@ def main() -> None:
 
     t0 = time.perf_counter()
     import pokerlab.cards as cards
+    from pokerlab._rng import seed_state
     from pokerlab.cards import _eval_kernels as K
     from pokerlab.cards.equity import hand_vs_hand
     from pokerlab.cards.evaluator import N_VALUES, evaluate_batch
@@ -85,7 +86,7 @@ def main() -> None:
     jit_seconds = time.perf_counter() - t0
 
     # --- B4: batch evaluation ------------------------------------------------------------------
-    hands = K.random_hands(args.hands, 7, np.array([args.seed], np.uint64))
+    hands = K.random_hands(args.hands, 7, seed_state(args.seed))
     ours_s = _median_seconds(lambda: evaluate_batch(hands), args.repeats)
     ours_rate = args.hands / ours_s
     sub = hands[: args.subsample]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pokerlab._rng import seed_state
 from pokerlab.cards import _eval_kernels as K
 from pokerlab.cards import warmup
 from pokerlab.cards.deck import parse_cards
@@ -33,7 +34,7 @@ def _compiled() -> None:
 
 
 def _random_hands(n: int, k: int, seed: int) -> np.ndarray:
-    return K.random_hands(n, k, np.array([seed], dtype=np.uint64))
+    return K.random_hands(n, k, seed_state(seed))
 
 
 @pytest.mark.parametrize("k", [5, 6, 7])

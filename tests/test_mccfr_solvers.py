@@ -12,7 +12,7 @@ import pytest
 from numba import njit
 
 import pokerlab
-from pokerlab.solvers._rng import next_u64, seed_state
+from pokerlab._rng import next_u64, seed_state
 from pokerlab.solvers.cfr import CFRSolver
 from pokerlab.solvers.factory import restore_solver
 from pokerlab.solvers.mccfr import MCCFRSolver

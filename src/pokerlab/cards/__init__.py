@@ -68,12 +68,13 @@ def warmup() -> float:
     """Build the evaluator tables and compile (or load from cache) every numba kernel; seconds."""
     import time
 
+    from pokerlab._rng import seed_state
     from pokerlab.cards import _eval_kernels as K
 
     t0 = time.perf_counter()
     t = eval_tables()
     tabs = (t.card_key, t.card_bit, t.flush, t.disp, t.values)
-    state = np.array([1], np.uint64)
+    state = seed_state(1)
     hands = K.random_hands(4, 7, state)
     out = np.empty(4, np.int32)
     K.evaluate7_batch(hands, *tabs, out)

@@ -29,6 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pokerlab._rng import below, uniform
+
 # --- layout constants (numpy scalars so numba keeps uint64 arithmetic) ----------------------------
 SUIT_INIT = np.uint64(0x3333 << 48)
 FLUSH_BITS = np.uint64(0x8888 << 48)
@@ -507,22 +509,6 @@ def preflop_matchups(
 
 # --- Monte Carlo ----------------------------------------------------------------------------------
 @njit(cache=True)
-def _splitmix64(state: np.ndarray) -> np.uint64:
-    """Next 64-bit output of SplitMix64 (Steele, Lea and Flood 2014); ``state`` is uint64[1]."""
-    state[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = state[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def _below(state: np.ndarray, n: int) -> int:
-    """Uniform integer in [0, n) (multiply-shift; bias below 2**-32 for n < 2**32)."""
-    return int(((_splitmix64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True)
 def sample_showdowns(
     combos1: np.ndarray,
     cum1: np.ndarray,
@@ -561,8 +547,8 @@ def sample_showdowns(
     total2 = cum2[-1]
     for s in range(samples):
         while True:
-            u1 = (_splitmix64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total1
-            u2 = (_splitmix64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total2
+            u1 = uniform(state) * total1
+            u2 = uniform(state) * total2
             i1 = min(np.searchsorted(cum1, u1, side="right"), combos1.shape[0] - 1)
             i2 = min(np.searchsorted(cum2, u2, side="right"), combos2.shape[0] - 1)
             a0, a1 = combo_cards[combos1[i1], 0], combo_cards[combos1[i1], 1]
@@ -577,7 +563,7 @@ def sample_showdowns(
         key = base_key
         mask = base_mask
         for j in range(need):  # partial Fisher-Yates
-            r = j + _below(state, n - j)
+            r = j + below(state, n - j)
             deck[j], deck[r] = deck[r], deck[j]
             key += card_key[deck[j]]
             mask |= card_bit[deck[j]]
@@ -761,12 +747,12 @@ def value_histogram(
 
 @njit(cache=True)
 def random_hands(n: int, k: int, state: np.ndarray) -> np.ndarray:
-    """(n, k) uint8 array of uniformly random hands of k distinct cards (SplitMix64 ``state``)."""
+    """(n, k) uint8 array of random hands of k distinct cards (``state``: :mod:`pokerlab._rng`)."""
     out = np.empty((n, k), np.uint8)
     deck = np.arange(52).astype(np.uint8)
     for i in range(n):
         for j in range(k):  # partial Fisher-Yates; the deck stays a permutation
-            r = j + _below(state, 52 - j)
+            r = j + below(state, 52 - j)
             deck[j], deck[r] = deck[r], deck[j]
             out[i, j] = deck[j]
     return out

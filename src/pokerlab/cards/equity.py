@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from pokerlab._rng import seed_state
 from pokerlab.cards import _eval_kernels as K
 from pokerlab.cards.deck import COMBO_CARDS, combos_blocked_by, parse_cards
 from pokerlab.cards.evaluator import eval_tables
@@ -98,7 +99,7 @@ def _board(board: str | list[int]) -> list[int]:
 
 def _seed_state(seed: int | np.random.Generator | None) -> np.ndarray:
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    return np.array([rng.integers(0, 2**63, dtype=np.int64)], dtype=np.uint64)
+    return seed_state(int(rng.integers(0, 2**63, dtype=np.int64)))
 
 
 def _pair_weights(w1: np.ndarray, w2: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pokerlab._rng import below, uniform
+
 
 @njit(cache=True)
 def _row(stack_grid: np.ndarray, stack: float) -> int:
@@ -28,7 +30,7 @@ def simulate_pushfold(
     stack: float,
     ante: float,
     until_broke: bool,
-    seed: int,
+    rng: np.ndarray,
     net: np.ndarray,
     counts: np.ndarray,
 ) -> int:
@@ -40,10 +42,9 @@ def simulate_pushfold(
     distribution. ``net[k]`` receives player 0's result of hand k in big blinds. counts (2, 4):
     per player [hands as small blind, shoves, shoves faced as big blind, calls].
     With ``until_broke`` both start with ``stack`` and play at the smaller stack until one has
-    nothing left; otherwise every hand is played at ``stack``. Seeded: numba's generator is
-    reseeded here, so the same seed gives the same hands.
+    nothing left; otherwise every hand is played at ``stack``. ``rng`` is the generator state
+    (:mod:`pokerlab._rng`), advanced in place: the same seed gives the same hands.
     """
-    np.random.seed(seed)  # noqa: NPY002 - numba's own generator, reseeded here
     bank0 = stack
     bank1 = stack
     played = 0
@@ -53,9 +54,9 @@ def simulate_pushfold(
             break
         sb = k % 2  # player in the small blind
         bb = 1 - sb
-        h_sb = np.random.randint(0, 1326)  # noqa: NPY002
+        h_sb = below(rng, 1326)
         while True:
-            h_bb = np.random.randint(0, 1326)  # noqa: NPY002
+            h_bb = below(rng, 1326)
             a0 = combo_cards[h_sb, 0]
             a1 = combo_cards[h_sb, 1]
             b0 = combo_cards[h_bb, 0]
@@ -66,12 +67,12 @@ def simulate_pushfold(
         sb_post = min(eff, 0.5 + ante)
         bb_post = min(eff, 1.0 + ante)
         counts[sb, 0] += 1
-        if np.random.random() < shove[sb, row, h_sb]:  # noqa: NPY002
+        if uniform(rng) < shove[sb, row, h_sb]:
             counts[sb, 1] += 1
             counts[bb, 2] += 1
-            if np.random.random() < call[bb, row, h_bb]:  # noqa: NPY002
+            if uniform(rng) < call[bb, row, h_bb]:
                 counts[bb, 3] += 1
-                u = np.random.random()  # noqa: NPY002
+                u = uniform(rng)
                 if u < win[h_sb, h_bb]:
                     sb_net = eff
                 elif u < win[h_sb, h_bb] + tie[h_sb, h_bb]:

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from pokerlab._rng import seed_state
 from pokerlab.cards.deck import COMBO_CARDS
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate._match_kernels import simulate_pushfold
@@ -112,7 +113,7 @@ def play_match(
         float(stack_bb),
         float(ante_bb),
         until_broke,
-        int(seed),
+        seed_state(seed),
         net,
         counts,
     )

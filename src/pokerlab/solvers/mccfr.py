@@ -51,9 +51,9 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab._rng import seed_state
 from pokerlab.errors import PokerlabError
 from pokerlab.solvers import _mccfr_kernels as K
-from pokerlab.solvers._rng import seed_state
 from pokerlab.solvers.base import Solver
 from pokerlab.solvers.schedule import DiscountSchedule, schedule_by_name
 from pokerlab.strategy import Strategy

@@ -1,9 +1,10 @@
-"""A seeded random number generator whose whole state is a small array: xoshiro256** in numba.
+"""The project's one seeded random number generator: xoshiro256** in numba, state in an array.
 
-Sampling solvers keep their generator state in a ``uint64[4]`` array, so it is saved in
-checkpoints with the regrets and a resumed run draws exactly the numbers an uninterrupted run
-would. The generator is xoshiro256** 1.0 (Blackman & Vigna 2018, "Scrambled linear pseudorandom
-number generators"); the state is filled from the seed by splitmix64, as its authors recommend.
+Sampling solvers, Monte Carlo equity and simulated matches keep their generator state in a
+``uint64[4]`` array, so it is saved in checkpoints with the regrets and a resumed run draws
+exactly the numbers an uninterrupted run would. The generator is xoshiro256** 1.0 (Blackman &
+Vigna 2018, "Scrambled linear pseudorandom number generators"); the state is filled from the seed
+by splitmix64, as its authors recommend.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["seed_state", "next_u64", "uniform", "MASK64"]
+__all__ = ["seed_state", "next_u64", "uniform", "below", "MASK64"]
 
 MASK64 = (1 << 64) - 1
 
@@ -74,3 +75,9 @@ def next_u64(s: np.ndarray) -> np.uint64:
 def uniform(s: np.ndarray) -> float:
     """A double uniform on [0, 1) with 53 random bits."""
     return float(next_u64(s) >> _U11) * _INV53
+
+
+@njit(cache=True, inline="always")
+def below(s: np.ndarray, n: int) -> int:
+    """A uniform integer in [0, n) (multiply-shift on the top 32 bits; bias < 2**-32)."""
+    return int(((next_u64(s) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
