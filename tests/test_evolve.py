@@ -180,8 +180,9 @@ def test_equilibrium_search_finds_the_simple_player_equilibrium(nash10, simple_p
     assert result.stop_reason.startswith("no improvement")
     assert abs(j.shove_fraction - kr / 1326) <= 0.015 and abs(j.call_fraction - kc / 1326) <= 0.015
     assert abs(j.shove_fraction - 0.583) <= 0.03 and abs(j.call_fraction - 0.374) <= 0.03
-    # the least exploitable simple player loses 0.0068 bb/hand to a best response
-    assert 0.0068 <= j.exploitability_bb <= 0.009
+    # the least exploitable simple player (56.6% / 37.6%) loses 0.00631 bb/hand to a best
+    # response (exact minimum over all cutoffs: see docs/genetic.md)
+    assert 0.0063 <= j.exploitability_bb <= 0.009
     assert -j.exploitability_bb <= j.ev_vs_equilibrium_bb < 0
     assert result.equilibrium_shove_fraction == pytest.approx(0.583, abs=1e-3)
     assert result.seconds < 10
@@ -338,7 +339,7 @@ def test_cli_evolve_json_and_files(tmp_path, capsys) -> None:
     ):
         assert isinstance(data[key], int | float)
     assert set(data["best"]) == {"r", "c"}
-    assert data["best_exploitability_bb"] > 0.0068
+    assert data["best_exploitability_bb"] > 0.0063
     for name in (
         "summary.json",
         "best_strategy.npz",
