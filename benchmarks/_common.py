@@ -71,6 +71,11 @@ def median_time(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
     return statistics.median(times), result
 
 
+def median_seconds(fn: Callable[[], Any], repeats: int) -> float:
+    """Median wall seconds of ``repeats`` calls of ``fn``."""
+    return median_time(fn, repeats)[0]
+
+
 def write_results(name: str, payload: dict[str, Any]) -> Path:
     """Write ``benchmarks/results/<name>.json`` with machine facts and git revision added."""
     RESULTS.mkdir(parents=True, exist_ok=True)

@@ -26,11 +26,7 @@ Usage: ``python benchmarks/cards.py [--hands 10000000] [--subsample 200000] [--b
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,31 +34,9 @@ from pathlib import Path
 
 import numpy as np
 
+from _common import git_revision, median_seconds, write_results
+
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results" / "cards.json"
-
-
-def _median_seconds(fn, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
-def _git_revision() -> str:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=ROOT,
-        )
-        return out.stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def main() -> None:
@@ -87,7 +61,7 @@ def main() -> None:
 
     # --- B4: batch evaluation ------------------------------------------------------------------
     hands = K.random_hands(args.hands, 7, seed_state(args.seed))
-    ours_s = _median_seconds(lambda: evaluate_batch(hands), args.repeats)
+    ours_s = median_seconds(lambda: evaluate_batch(hands), args.repeats)
     ours_rate = args.hands / ours_s
     sub = hands[: args.subsample]
     sub_lists = [list(map(int, h)) for h in sub]
@@ -101,7 +75,7 @@ def main() -> None:
         def run_phe() -> list[int]:
             return [evaluate_7cards(*h) for h in sub_lists]
 
-        phe_s = _median_seconds(run_phe, max(1, args.repeats // 2))
+        phe_s = median_seconds(run_phe, max(1, args.repeats // 2))
         agree = bool(np.array_equal(N_VALUES + 1 - np.array(run_phe()), ours_sub))
         refs["phevaluator"] = {"per_second": len(sub) / phe_s, "identical_values": agree}
     except ImportError:
@@ -116,7 +90,7 @@ def main() -> None:
         def run_e7() -> list[int]:
             return [ev(h) for h in sub_cards]
 
-        e7_s = _median_seconds(run_e7, max(1, args.repeats // 2))
+        e7_s = median_seconds(run_e7, max(1, args.repeats // 2))
         theirs = np.array(run_e7())
         order = np.lexsort((theirs, ours_sub))
         agree = bool(
@@ -128,8 +102,8 @@ def main() -> None:
         pass
 
     # --- B4: exact equity ----------------------------------------------------------------------
-    flop_s = _median_seconds(lambda: hand_vs_hand("AsKs", "QdQc", "Td9d6h"), 21)
-    pre_s = _median_seconds(lambda: hand_vs_hand("AsKs", "QdQc"), args.repeats)
+    flop_s = median_seconds(lambda: hand_vs_hand("AsKs", "QdQc", "Td9d6h"), 21)
+    pre_s = median_seconds(lambda: hand_vs_hand("AsKs", "QdQc"), args.repeats)
     flop = hand_vs_hand("AsKs", "QdQc", "Td9d6h")
     pre = hand_vs_hand("AsKs", "QdQc")
 
@@ -149,14 +123,6 @@ def main() -> None:
 
     results = {
         "benchmark": "cards (B4, B3c)",
-        "git_revision": _git_revision(),
-        "machine": {
-            "platform": platform.platform(),
-            "processor": platform.processor() or platform.machine(),
-            "cpu_count": os.cpu_count(),
-            "python": platform.python_version(),
-            "numpy": np.__version__,
-        },
         "parameters": {
             "hands": args.hands,
             "subsample": args.subsample,
@@ -184,7 +150,7 @@ def main() -> None:
         "targets": {"eval_per_second": 1e8, "preflop_table_minutes": 20},
     }
 
-    print(f"pokerlab cards benchmark  (git {results['git_revision']}, {os.cpu_count()} cores)")
+    print(f"pokerlab cards benchmark  (git {git_revision()}, {os.cpu_count()} cores)")
     print(f"JIT warm-up (compile or cache load), excluded below: {jit_seconds:.2f} s")
     print()
     print(f"B4  7-card evaluations per second, {args.hands:,} random hands")
@@ -209,14 +175,8 @@ def main() -> None:
         f"{meta['build_seconds'] / 60:.2f} min   (target < 20 min)   [{table_source}]"
     )
 
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=RESULTS.parent, prefix="cards.", suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        json.dump(results, fh, indent=2)
-        fh.write("\n")
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, RESULTS)
-    print(f"\nwrote {RESULTS.relative_to(ROOT)}")
+    path = write_results("cards", {k: v for k, v in results.items() if k != "benchmark"})
+    print(f"\nwrote {path}")
 
 
 if __name__ == "__main__":

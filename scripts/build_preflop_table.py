@@ -18,17 +18,15 @@ incomplete and is written to ``--output`` only).
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import multiprocessing as mp
 import os
 import platform
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
 
 import numpy as np
 
@@ -42,6 +40,7 @@ from pokerlab.cards.preflop import (
     data_path,
     file_sha256,
 )
+from pokerlab.io.files import atomic_write_bytes
 
 CHUNK = 256  # matchups per task: about 2 s of work
 
@@ -60,21 +59,6 @@ def _work(pairs: np.ndarray) -> np.ndarray:
 def _task(args: tuple[int, np.ndarray]) -> tuple[int, np.ndarray]:
     start, pairs = args
     return start, _work(pairs)
-
-
-def _atomic_write_bytes(path: Path, write: Callable[[BinaryIO], object]) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def _git_revision() -> str:
@@ -131,19 +115,18 @@ def build(processes: int, output: Path, limit: int | None = None) -> dict:
         "built_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     output.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_write_bytes(
-        output,
-        lambda fh: np.savez_compressed(
-            fh,
-            pairs=pairs.astype(np.int16),
-            wins=wins.astype(np.int32),
-            ties=ties.astype(np.int32),
-            meta=np.array(json.dumps(meta)),
-        ),
+    buf = io.BytesIO()
+    np.savez_compressed(
+        buf,
+        pairs=pairs.astype(np.int16),
+        wins=wins.astype(np.int32),
+        ties=ties.astype(np.int32),
+        meta=np.array(json.dumps(meta)),
     )
+    atomic_write_bytes(output, buf.getvalue())
     digest = file_sha256(output)
     sha_path = output.with_suffix(".sha256")
-    _atomic_write_bytes(sha_path, lambda fh: fh.write(f"{digest}  {output.name}\n".encode()))
+    atomic_write_bytes(sha_path, f"{digest}  {output.name}\n".encode())
     return meta
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -84,10 +82,7 @@ def _grid_table(grid: np.ndarray, title: str) -> Table:
 
 def write_range_png(grid: np.ndarray, path: Path, title: str) -> None:
     """Draw the 13x13 grid of class weights as a PNG, written atomically (temp file, rename)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from pokerlab.plots.common import plt, save_png
 
     fig, ax = plt.subplots(figsize=(7, 7))
     ax.imshow(grid, cmap="Greens", vmin=0.0, vmax=1.0)
@@ -99,21 +94,7 @@ def write_range_png(grid: np.ndarray, path: Path, title: str) -> None:
     ax.set_xticks([])
     ax.set_yticks([])
     ax.set_title(title, fontsize=9)
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent or Path("."), prefix=path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fig.savefig(fh, format="png", dpi=100, bbox_inches="tight")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    finally:
-        plt.close(fig)
+    save_png(fig, path, dpi=100)
 
 
 @app.command("range")

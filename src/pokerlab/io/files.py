@@ -55,6 +55,7 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600; results are ordinary readable files
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
