@@ -271,27 +271,12 @@ def public_cfr_run(
     for it in range(iterations):
         tt = first_iteration + it
         a, b, g = discount_factors(params, tt)
-        if alternating:
+        # Alternating: one pass per player, each after its own discount. Simultaneous: one pass
+        # for both players after both discounts.
+        for group in range(2 if alternating else 1):
             for i in range(2):
-                discount_range(regrets, strat_sum, ranges[i, 0], ranges[i, 1], a, b, g)
-                touched += public_cfr_pass(
-                    t,
-                    regrets,
-                    strat_sum,
-                    sigma,
-                    reach,
-                    cfv,
-                    live,
-                    cards_sum,
-                    totals,
-                    i == 0,
-                    i == 1,
-                    floor,
-                    prune,
-                )
-        else:
-            for i in range(2):
-                discount_range(regrets, strat_sum, ranges[i, 0], ranges[i, 1], a, b, g)
+                if not alternating or i == group:
+                    discount_range(regrets, strat_sum, ranges[i, 0], ranges[i, 1], a, b, g)
             touched += public_cfr_pass(
                 t,
                 regrets,
@@ -302,8 +287,8 @@ def public_cfr_run(
                 live,
                 cards_sum,
                 totals,
-                True,
-                True,
+                not alternating or group == 0,
+                not alternating or group == 1,
                 floor,
                 prune,
             )
@@ -446,29 +431,11 @@ def history_cfr_run(
     for it in range(iterations):
         tt = first_iteration + it
         a, b, g = discount_factors(params, tt)
-        if alternating:
+        for group in range(num_players if alternating else 1):
             for i in range(num_players):
-                discount_range(regrets, strat_sum, ranges[i, 0], ranges[i, 1], a, b, g)
-                update[:] = False
-                update[i] = True
-                touched += history_cfr_pass(
-                    t,
-                    regrets,
-                    strat_sum,
-                    sigma,
-                    inst,
-                    reach,
-                    chance_reach,
-                    values,
-                    update,
-                    ranges,
-                    floor,
-                    prune,
-                )
-        else:
-            for i in range(num_players):
-                discount_range(regrets, strat_sum, ranges[i, 0], ranges[i, 1], a, b, g)
-            update[:] = True
+                update[i] = not alternating or i == group
+                if update[i]:
+                    discount_range(regrets, strat_sum, ranges[i, 0], ranges[i, 1], a, b, g)
             touched += history_cfr_pass(
                 t,
                 regrets,
