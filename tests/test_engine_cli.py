@@ -59,7 +59,7 @@ def test_checkpoint_and_resume_continue_the_run(capsys, tmp_path) -> None:
     )
     assert code == 0
     ckpt = json.loads(out)["checkpoint"]
-    code, out, _ = run(capsys, "solve", "kuhn", "--resume", ckpt, "-n", "60", "--json")
+    code, out, _ = run(capsys, "solve", "kuhn", "--resume", ckpt, "-n", "100", "--json")
     assert code == 0
     resumed = json.loads(out)
     code, out, _ = run(capsys, "solve", "kuhn", "-a", "cfr", "-n", "100", "--json")

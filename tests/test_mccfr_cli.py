@@ -51,8 +51,8 @@ def test_solve_mccfr_json_log_and_exact_resume(capsys, tmp_path) -> None:
     assert lines[-1]["exploitability"] == pytest.approx(first["exploitability"])
 
     code, out, _ = run(
-        capsys, "solve", "leduc", "--resume", first["checkpoint"], "-n", "3000", "--json"
-    )
+        capsys, "solve", "leduc", "--resume", first["checkpoint"], "-n", "7000", "--json"
+    )  # -n is a total: 7000 resumed from 4000 is the run of 7000
     resumed = json.loads(out)
     code, out, _ = run(capsys, "solve", "leduc", *common, "-n", "7000")
     straight = json.loads(out)

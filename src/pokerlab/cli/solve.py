@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-import signal
 import time
 from pathlib import Path
 
 import typer
+from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pokerlab.cli.app import app
@@ -15,18 +15,10 @@ from pokerlab.cli.render import console, print_json, strategy_table
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate import expected_values
 from pokerlab.games.registry import game_names, load_game
-from pokerlab.io.files import (
-    load_checkpoint,
-    load_strategy,
-    read_metadata,
-    save_checkpoint,
-    save_strategy,
-)
+from pokerlab.io.files import load_strategy, read_metadata
 from pokerlab.solvers.base import Progress as SolveProgress
 from pokerlab.solvers.base import Solver
-from pokerlab.solvers.factory import ALGORITHMS, make_solver, restore_solver
-from pokerlab.solvers.mccfr import MCCFRSolver
-from pokerlab.solvers.metrics import JsonLinesLog
+from pokerlab.solvers.factory import ALGORITHMS, SAMPLING, make_solver
 
 
 def _checkpoint_path(out: Path | None, game: str, algorithm: str) -> Path:
@@ -35,18 +27,39 @@ def _checkpoint_path(out: Path | None, game: str, algorithm: str) -> Path:
     return Path(f"{game}-{algorithm.replace('+', 'plus')}.ckpt.npz")
 
 
+def _err(message: str) -> None:
+    Console(stderr=True, soft_wrap=True).print(message, highlight=False, markup=False)
+
+
+def _sampling_name(algorithm: str) -> bool:
+    from pokerlab.run import _canonical_algorithm
+
+    return _canonical_algorithm(algorithm) in SAMPLING
+
+
 @app.command()
 def solve(
     game: str = typer.Argument(..., help=f"Game to solve: {', '.join(game_names())}."),
-    algorithm: str = typer.Option(
-        "dcfr", "--algorithm", "-a", help=f"One of: {', '.join(ALGORITHMS)}."
+    algorithm: str | None = typer.Option(
+        None,
+        "--algorithm",
+        "-a",
+        help=f"One of: {', '.join(ALGORITHMS)} (default dcfr; with --resume: the checkpoint's).",
     ),
     players: int | None = typer.Option(None, help="Number of players (Kuhn: 2 or more)."),
-    iterations: int | None = typer.Option(None, "--iterations", "-n", help="Iteration limit."),
+    iterations: int | None = typer.Option(
+        None,
+        "--iterations",
+        "-n",
+        help="Stop at this many iterations in total; with --resume the checkpoint's iterations "
+        "count, so the same -n gives the same run.",
+    ),
     target_exploitability: float | None = typer.Option(
         None, "--target-exploitability", "-t", help="Stop at this exploitability (game units)."
     ),
-    seconds: float | None = typer.Option(None, help="Stop after this much solving time."),
+    seconds: float | None = typer.Option(
+        None, help="Stop after this much solving time in this run."
+    ),
     check_every: int | None = typer.Option(
         None, help="Measure exploitability every N iterations (default 10; MCCFR 10,000)."
     ),
@@ -57,10 +70,16 @@ def solve(
         None, help="Write a checkpoint every S seconds of wall time (checked at each report)."
     ),
     checkpoint: Path | None = typer.Option(
-        None, help="Checkpoint file (default: next to --out, or GAME-ALGORITHM.ckpt.npz)."
+        None,
+        help="Checkpoint file (default: the --resume file, else next to --out, else "
+        "GAME-ALGORITHM.ckpt.npz).",
     ),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Save the average strategy here."),
-    resume: Path | None = typer.Option(None, help="Resume from this checkpoint file."),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="Save the average strategy here (also on Ctrl-C, marked partial)."
+    ),
+    resume: Path | None = typer.Option(
+        None, help="Resume from this checkpoint file and save back to it (unless --checkpoint)."
+    ),
     log: Path | None = typer.Option(
         None, "--log", help="Append metrics as JSON lines (iteration, nodes, seconds, expl)."
     ),
@@ -74,77 +93,106 @@ def solve(
     prune_threshold: float | None = typer.Option(
         None, help="MCCFR: prune actions with regret below this (game units)."
     ),
-    prune_probability: float = typer.Option(0.95, help="MCCFR: share of traversals that prune."),
+    prune_probability: float | None = typer.Option(
+        None, help="MCCFR: share of traversals that prune (default 0.95)."
+    ),
     linear_until: int | None = typer.Option(
         None, help="Discount only during the first N iterations (Pluribus), then plain CFR."
     ),
     linear_seconds: float | None = typer.Option(
         None, help="MCCFR: Linear CFR for this much solving time, then plain CFR."
     ),
-    discount_every: int = typer.Option(100, help="MCCFR: apply the discount every N iterations."),
-    epsilon: float = typer.Option(0.6, help="Outcome sampling: exploration probability."),
-    seed: int = typer.Option(0, help="MCCFR: random seed (same seed, same result)."),
+    discount_every: int | None = typer.Option(
+        None, help="MCCFR: apply the discount every N iterations (default 100)."
+    ),
+    epsilon: float | None = typer.Option(
+        None, help="Outcome sampling: exploration probability (default 0.6)."
+    ),
+    seed: int | None = typer.Option(
+        None, help="MCCFR: random seed (default 0; same seed, same result)."
+    ),
     max_rows: int = typer.Option(60, help="Strategy rows to print (0: all)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead."),
 ) -> None:
-    """Solve GAME with a CFR-family algorithm; print the strategy and its exploitability."""
-    no_limit = iterations is None and target_exploitability is None and seconds is None
+    """Solve GAME with a CFR-family algorithm; print the strategy and its exploitability.
+
+    Without -n, -t or --seconds: target exploitability 1e-3 (MCCFR 1e-2) in two-player zero-sum
+    games, else 10,000 iterations (MCCFR 1,000,000). A run ends at the first limit met.
+    Exit codes: 0 done; 2 bad input (nothing solved); 3 a limit ended the run before the target
+    exploitability was reached (results written, marked partial); 130 Ctrl-C (checkpoint and
+    --out written, marked partial).
+    """
+    from pokerlab.run import (
+        TrainingRun,
+        check_history_tree_size,
+        check_output_file,
+        default_limits,
+        resume_solver,
+    )
+
+    if checkpoint_every is not None and checkpoint_every < 1:
+        raise PokerlabError(f"--checkpoint-every must be >= 1, got {checkpoint_every}")
+    if check_every is not None and check_every < 1:
+        raise PokerlabError(f"--check-every must be >= 1, got {check_every}")
+    if checkpoint_seconds is not None and not checkpoint_seconds > 0:
+        raise PokerlabError(f"--checkpoint-seconds must be > 0, got {checkpoint_seconds}")
+    for option, path in (("--out", out), ("--log", log), ("--checkpoint", checkpoint)):
+        if path is not None:
+            check_output_file(path, option)
     params = {} if players is None else {"players": players}
+    options: dict[str, object] = {
+        "prune": prune,
+        "linear_until": linear_until,
+        "seed": seed,
+        "epsilon": epsilon,
+        "prune_threshold": prune_threshold,
+        "prune_probability": prune_probability,
+        "discount_every": discount_every,
+        "linear_seconds": linear_seconds,
+    }
+    given = {k: v for k, v in options.items() if v is not None}
+    if simultaneous:
+        given["alternating"] = False
+    solver: Solver
     if resume is not None:
-        state = load_checkpoint(resume)
-        if state["game"] != game.lower() or (params and state["game_params"] != params):
-            raise PokerlabError(
-                f"checkpoint {str(resume)!r} is for game {state['game']!r} "
-                f"{state['game_params']}, not {game!r}"
+        fixed = [k for k in given if k != "seed"]
+        if fixed:
+            flags = ", ".join(
+                "--" + ("simultaneous" if k == "alternating" else k.replace("_", "-"))
+                for k in fixed
             )
-        solver: Solver = restore_solver(state)
-        algorithm = solver.algorithm
+            raise PokerlabError(
+                f"{flags}: a resumed run keeps the settings of checkpoint {str(resume)!r}; "
+                "leave these options out"
+            )
+        solver = resume_solver(
+            resume, game_name=game, game_params=params, algorithm=algorithm, seed=seed
+        )
     else:
         the_game = load_game(game, **params)
-        solver = make_solver(
-            the_game,
-            algorithm,
-            alternating=not simultaneous,
-            prune=prune,
-            linear_until=linear_until,
-            seed=seed,
-            epsilon=epsilon,
-            prune_threshold=prune_threshold,
-            prune_probability=prune_probability,
-            discount_every=discount_every,
-            linear_seconds=linear_seconds,
-        )
-        algorithm = solver.algorithm
-    if no_limit:  # sampling solvers converge like 1/sqrt(T): a looser default target
-        target_exploitability = 1e-2 if isinstance(solver, MCCFRSolver) else 1e-3
+        name = algorithm or "dcfr"
+        if _sampling_name(name) or the_game.public_tree() is None:
+            check_history_tree_size(
+                the_game,
+                name,
+                advice="use a full-width solver on its public tree (-a dcfr, cfr+, linear, cfr)"
+                + (" or pokerlab pushfold" if the_game.name == "pushfold" else ""),
+            )
+        solver = make_solver(the_game, name, **given)  # type: ignore[arg-type]
+    algorithm = solver.algorithm
+    limits: dict[str, float | int | None] = {
+        "iterations": iterations,
+        "target_exploitability": target_exploitability,
+        "seconds": seconds,
+    }
+    if all(v is None for v in limits.values()):
+        limits.update(default_limits(solver))
     solver_seed = getattr(solver, "seed", None)
-    ckpt_path = checkpoint or _checkpoint_path(out, solver.game.name, algorithm)
-    two_player = solver.compiled.num_players == 2 and solver.game.zero_sum
-    if not two_player and target_exploitability is not None:
-        raise PokerlabError(
-            "exploitability is defined for two-player zero-sum games; use --iterations/--seconds"
-        )
-    every = check_every or solver.default_check_every()
-    if checkpoint_every is not None:
-        every = min(every, checkpoint_every)
-    last_saved = [solver.iterations, time.perf_counter()]
+    saving = any(x is not None for x in (checkpoint_every, checkpoint_seconds, checkpoint, resume))
+    ckpt_path = checkpoint or resume or _checkpoint_path(out, solver.game.name, algorithm)
+    check_output_file(ckpt_path, "--checkpoint")
     wall_start = time.perf_counter()
-    saving = checkpoint_every is not None or checkpoint_seconds is not None
-
-    def save_ckpt() -> None:
-        save_checkpoint(ckpt_path, solver.state_dict(), seed=solver_seed)
-        last_saved[0] = solver.iterations
-        last_saved[1] = time.perf_counter()
-
-    metrics = None
-    if log is not None:
-        metrics = JsonLinesLog(
-            log,
-            append=resume is not None,
-            game=solver.game.name,
-            algorithm=algorithm,
-            seed=solver_seed,
-        )
+    say = _err if as_json else (lambda m: console.print(m, highlight=False, markup=False))
 
     bar = Progress(
         TextColumn("[bold]{task.description}"),
@@ -156,98 +204,96 @@ def solve(
         disable=as_json,
         transient=False,
     )
-    total = iterations if iterations is not None else None
-    interrupted = [False]
-
-    def on_progress(p: SolveProgress) -> bool:
-        if metrics is not None:
-            metrics(p)
-        due_iterations = checkpoint_every and p.iterations - last_saved[0] >= checkpoint_every
-        due_seconds = (
-            checkpoint_seconds and time.perf_counter() - last_saved[1] >= checkpoint_seconds
-        )
-        if due_iterations or due_seconds:
-            save_ckpt()
-        expl = "-" if math.isnan(p.exploitability) else f"{p.exploitability:.3g}"
-        bar.update(task, completed=p.iterations - start_iterations, it=p.iterations, expl=expl)
-        return interrupted[0]
-
-    def on_sigint(signum: int, frame: object) -> None:
-        # First Ctrl-C: stop at the end of the current chunk of iterations, with the solver in a
-        # consistent state; a second one interrupts at once.
-        interrupted[0] = True
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-
     start_iterations = solver.iterations
-    previous_handler = signal.signal(signal.SIGINT, on_sigint)
-    try:
-        with bar:
-            task = bar.add_task(f"{solver.game.name} {algorithm}", total=total, it=0, expl="-")
-            result = solver.solve(
-                iterations=iterations,
-                target_exploitability=target_exploitability,
-                seconds=seconds,
-                callback=on_progress,
-                check_every=every,
-            )
-    finally:
-        signal.signal(signal.SIGINT, previous_handler)
-        if metrics is not None:
-            metrics.close()
-    if interrupted[0]:
-        save_ckpt()
-        console.print(
-            f"interrupted: checkpoint saved to {ckpt_path} at iteration "
-            f"{solver.iterations}; resume with --resume {ckpt_path}"
+    total = limits["iterations"]
+    task = None
+
+    def on_report(p: SolveProgress) -> bool:
+        expl = "-" if math.isnan(p.exploitability) else f"{p.exploitability:.3g}"
+        if task is not None:
+            bar.update(task, completed=p.iterations - start_iterations, it=p.iterations, expl=expl)
+        return False
+
+    training = TrainingRun(
+        solver,
+        iterations=limits["iterations"],  # type: ignore[arg-type]
+        target_exploitability=limits["target_exploitability"],
+        seconds=limits["seconds"],
+        check_every=check_every,
+        checkpoint=ckpt_path,
+        checkpoint_every=checkpoint_every,
+        checkpoint_seconds=checkpoint_seconds,
+        checkpoint_at_end=saving,
+        checkpoint_metadata={"seed": solver_seed},
+        out=out,
+        out_metadata={"seed": solver_seed},
+        log=log,
+        log_fields={"game": solver.game.name, "algorithm": algorithm, "seed": solver_seed},
+        on_report=on_report,
+        on_write=lambda path, kind: say(f"wrote {path}"),
+    )
+    with bar:
+        task = bar.add_task(
+            f"{solver.game.name} {algorithm}",
+            total=None if total is None else max(0, int(total) - start_iterations),
+            it=solver.iterations,
+            expl="-",
         )
-        raise SystemExit(130)  # typer.Exit(130) would be returned, not raised, by main()
-    if saving:
-        save_ckpt()
+        result = training.run()
     strategy = solver.average_strategy()
     values = expected_values(solver.compiled, strategy)
-    if out is not None:
-        save_strategy(
-            out,
-            strategy,
-            algorithm=algorithm,
-            iterations=solver.iterations,
-            exploitability=result.exploitability,
-            seed=solver_seed,
-        )
     summary = {
         "game": solver.game.name,
         "game_params": dict(solver.game.params),
         "algorithm": algorithm,
+        "status": result.status,
+        "partial": result.partial,
+        "stop_reason": result.stop_reason,
         "iterations": solver.iterations,
         "seconds": solver.seconds,
         "wall_seconds": time.perf_counter() - wall_start,
         "exploitability": result.exploitability,
+        "target_exploitability": result.target_exploitability,
         "game_value": float(values[0]),
         "values": [float(v) for v in values],
         "nodes_touched": solver.nodes_touched,
         "seed": solver_seed,
         "out": str(out) if out else None,
-        "checkpoint": str(ckpt_path) if saving else None,
+        "checkpoint": str(ckpt_path) if ckpt_path in result.files else None,
         "log": str(log) if log else None,
+        "files": [str(p) for p in result.files],
     }
+    if result.status == "interrupted":
+        if as_json:
+            print_json(summary)
+        say(
+            f"interrupted at iteration {solver.iterations}: checkpoint {ckpt_path}; "
+            f"resume with --resume {ckpt_path}"
+        )
+        raise SystemExit(result.exit_code)  # typer.Exit would be returned, not raised, by main()
     if as_json:
         print_json(summary)
-        return
-    table, left_out = strategy_table(strategy, max_rows=max_rows, title="average strategy")
-    console.print(table)
-    if left_out:
+    else:
+        table, left_out = strategy_table(strategy, max_rows=max_rows, title="average strategy")
+        console.print(table)
+        if left_out:
+            console.print(
+                f"... {left_out} more information sets (--max-rows 0 prints all"
+                + (f"; or pokerlab show {out})" if out else ")")
+            )
+        expl = "n/a" if math.isnan(result.exploitability) else f"{result.exploitability:.3g}"
         console.print(
-            f"... {left_out} more information sets (--max-rows 0 prints all"
-            + (f"; or pokerlab show {out})" if out else ")")
+            f"[bold]{solver.game.name}[/] {algorithm}: {solver.iterations} iterations in "
+            f"{solver.seconds:.3f} s, {solver.nodes_touched:,} nodes touched, exploitability "
+            f"{expl}, game value (player 0) {values[0]:.5f}"
         )
-    expl = "n/a" if math.isnan(result.exploitability) else f"{result.exploitability:.3g}"
-    console.print(
-        f"[bold]{solver.game.name}[/] {algorithm}: {solver.iterations} iterations in "
-        f"{solver.seconds:.3f} s, {solver.nodes_touched:,} nodes touched, exploitability {expl}, "
-        f"game value (player 0) {values[0]:.5f}"
-    )
-    if out:
-        console.print(f"strategy saved to {out}")
+    if result.status == "target not reached":
+        _err(
+            f"warning: target exploitability {result.target_exploitability:g} not reached "
+            f"(exploitability {result.exploitability:.4g} after {solver.iterations} iterations; "
+            f"stopped at {result.stop_reason}); exit code {result.exit_code}"
+        )
+        raise SystemExit(result.exit_code)
 
 
 @app.command()
