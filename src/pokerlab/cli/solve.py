@@ -32,9 +32,9 @@ def _err(message: str) -> None:
 
 
 def _sampling_name(algorithm: str) -> bool:
-    from pokerlab.run import _canonical_algorithm
+    from pokerlab.solvers.run import canonical_algorithm
 
-    return _canonical_algorithm(algorithm) in SAMPLING
+    return canonical_algorithm(algorithm) in SAMPLING
 
 
 @app.command()
@@ -122,7 +122,7 @@ def solve(
     exploitability was reached (results written, marked partial); 130 Ctrl-C (checkpoint and
     --out written, marked partial).
     """
-    from pokerlab.run import (
+    from pokerlab.solvers.run import (
         TrainingRun,
         check_history_tree_size,
         check_output_file,

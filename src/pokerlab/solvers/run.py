@@ -58,6 +58,7 @@ __all__ = [
     "check_history_tree_size",
     "check_output_file",
     "check_output_folder",
+    "canonical_algorithm",
     "default_limits",
     "estimate_history_count",
     "remove_stale_temporaries",
@@ -434,7 +435,7 @@ class TrainingRun:
             if nodes is None:
                 raise PokerlabError(
                     "a training run needs a limit: iterations, target_exploitability, seconds or "
-                    "nodes (pokerlab.run.default_limits(solver) gives the usual one)"
+                    "nodes (pokerlab.solvers.run.default_limits(solver) gives the usual one)"
                 )
         if iterations is not None and iterations < 0:
             raise PokerlabError(f"iterations must be >= 0, got {iterations}")
@@ -647,7 +648,8 @@ class TrainingRun:
 # --- resume ----------------------------------------------------------------------------------
 
 
-def _canonical_algorithm(name: str) -> str:
+def canonical_algorithm(name: str) -> str:
+    """The algorithm name ``make_solver`` resolves ``name`` to (aliases such as "es" mapped)."""
     from pokerlab.solvers import factory
 
     key = name.lower().strip()
@@ -681,7 +683,7 @@ def resume_solver(
         raise PokerlabError(
             f"{where} is for game parameters {state.get('game_params')}, not {game_params}"
         )
-    if algorithm is not None and _canonical_algorithm(algorithm) != state["algorithm"]:
+    if algorithm is not None and canonical_algorithm(algorithm) != state["algorithm"]:
         raise PokerlabError(
             f"{where} was made by {state['algorithm']!r}; algorithm {algorithm!r} conflicts "
             "(leave it out to resume)"
