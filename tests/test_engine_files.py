@@ -26,7 +26,7 @@ def test_strategy_round_trip(solved, tmp_path) -> None:
     loaded = pokerlab.load_strategy(path)
     np.testing.assert_array_equal(loaded.probs, solved.average_strategy().probs)
     meta = read_metadata(path)
-    assert meta["game"] == "leduc" and meta["iterations"] == 30 and meta["version"] == 1
+    assert meta["game"] == "leduc" and meta["iterations"] == 30 and meta["version"] == 2
     assert not list(tmp_path.glob(".*tmp"))  # the temporary file was renamed away
 
 

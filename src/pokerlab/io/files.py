@@ -2,9 +2,11 @@
 
 Format (see ``docs/file-formats.md``): a NumPy ``.npz`` archive holding the arrays plus one entry
 ``__meta__``, UTF-8 JSON with ``format`` (``"pokerlab-strategy"`` or ``"pokerlab-checkpoint"``),
-``version``, the game name and parameters, the tree representation, algorithm, iterations, seed,
-creation time, and ``sha256``: the digest of every array's name, dtype, shape and bytes. Loading
-checks all of it, so a truncated or altered file is refused with a clear error.
+``version`` (2), the game name and parameters, the tree representation, algorithm, iterations,
+seed, creation time, and ``sha256``: the digest of the canonical metadata JSON (every other field)
+and of every array's name, dtype, shape and bytes. Loading checks all of it, and parses the archive
+itself (no pickles, no trust in array headers), so any truncated, damaged or hand-edited file is
+refused with :class:`~pokerlab.errors.FileFormatError` and never loaded wrong.
 
 Writes are atomic: the archive goes to a temporary file in the target folder, is flushed and
 fsynced, then renamed over the target, so a crash never leaves a half-written file.
@@ -39,7 +41,7 @@ __all__ = [
     "read_metadata",
 ]
 
-FILE_FORMAT_VERSION = 1
+FILE_FORMAT_VERSION = 2
 STRATEGY_FORMAT = "pokerlab-strategy"
 CHECKPOINT_FORMAT = "pokerlab-checkpoint"
 
@@ -71,8 +73,19 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         pass
 
 
-def _digest(arrays: dict[str, np.ndarray]) -> str:
+def _canonical_meta(meta: dict[str, Any]) -> bytes:
+    """The metadata without its ``sha256`` field as canonical JSON (sorted keys, no spaces)."""
+    body = {k: v for k, v in meta.items() if k != "sha256"}
+    return json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+
+
+def _digest(arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> str:
+    """Format-2 checksum: SHA-256 over the canonical metadata JSON (every field but ``sha256``)
+    and then every array's name, dtype, shape and bytes, arrays in name order."""
     h = hashlib.sha256()
+    h.update(b"pokerlab-digest-2\n")
+    h.update(_canonical_meta(meta))
+    h.update(b"\n")
     for name in sorted(arrays):
         a = np.ascontiguousarray(arrays[name])
         h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode())
@@ -86,9 +99,11 @@ def _write(
     meta = dict(
         meta,
         version=FILE_FORMAT_VERSION,
-        sha256=_digest(arrays),
         created=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     )
+    # Digest what a reader will see: JSON turns tuples into lists and keys into strings.
+    meta = json.loads(json.dumps(meta))
+    meta["sha256"] = _digest(arrays, meta)
     buf = io.BytesIO()
     payload = dict(arrays)
     payload["__meta__"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
@@ -96,32 +111,91 @@ def _write(
     atomic_write_bytes(path, buf.getvalue())
 
 
+def _parse_npy(raw: bytes, name: str) -> np.ndarray:
+    """One ``.npy`` member (format 1.0 or 2.0) as an array, without pickles and without trusting
+    the header: the data length must equal shape x itemsize exactly."""
+    fp = io.BytesIO(raw)
+    version = np.lib.format.read_magic(fp)
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(fp)
+    elif version == (2, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(fp)
+    else:
+        raise FileFormatError(f"entry {name!r} has unknown .npy version {version}")
+    if dtype.hasobject or dtype.itemsize == 0:
+        raise FileFormatError(f"entry {name!r} holds objects, not numbers")
+    count = 1
+    for n in shape:
+        count *= int(n)
+    body = memoryview(raw)[fp.tell() :]
+    if len(body) != count * dtype.itemsize:
+        raise FileFormatError(f"entry {name!r} has the wrong length for its shape {shape}")
+    flat = np.frombuffer(body, dtype=dtype).copy()
+    return flat.reshape(shape, order="F" if fortran else "C")
+
+
+def _read_archive(p: Path) -> dict[str, np.ndarray]:
+    """Every ``.npy`` member of the zip archive at ``p``; any damage is a :class:`FileFormatError`.
+
+    The zip layer checks each member's CRC-32; the arrays are parsed by :func:`_parse_npy`, never
+    by the pickle loader.
+    """
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise FileFormatError(f"cannot read {str(p)!r}: {exc.strerror or exc}") from None
+    if not data.startswith(b"PK\x03\x04"):
+        raise FileFormatError(f"{str(p)!r} is not a readable pokerlab file (not a .npz archive)")
+    arrays: dict[str, np.ndarray] = {}
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for info in archive.infolist():
+                if not info.filename.endswith(".npy"):
+                    raise FileFormatError(f"unexpected entry {info.filename!r}")
+                name = info.filename[: -len(".npy")]
+                if name in arrays:
+                    raise FileFormatError(f"entry {name!r} appears twice")
+                arrays[name] = _parse_npy(archive.read(info), name)
+    except FileFormatError as exc:
+        raise FileFormatError(f"{str(p)!r} is not a readable pokerlab file ({exc})") from None
+    except Exception as exc:  # zlib, zipfile, header parsing: damage shows up as any of them
+        reason = f"damaged archive: {type(exc).__name__}"
+        raise FileFormatError(f"{str(p)!r} is not a readable pokerlab file ({reason})") from None
+    return arrays
+
+
 def _read(
-    path: str | os.PathLike[str], expected: str
+    path: str | os.PathLike[str], expected: tuple[str, ...]
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     p = Path(path)
-    if not p.is_file():
+    if p.is_dir():
+        raise FileFormatError(f"{str(p)!r} is a folder, not a pokerlab file")
+    if not p.exists():
         raise FileFormatError(f"no such file: {str(p)!r}")
-    try:
-        with np.load(p, allow_pickle=False) as data:
-            arrays = {k: data[k] for k in data.files}
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError) as exc:
-        raise FileFormatError(f"{str(p)!r} is not a readable pokerlab file ({exc})") from None
+    arrays = _read_archive(p)
     raw = arrays.pop("__meta__", None)
     if raw is None:
         raise FileFormatError(f"{str(p)!r} has no pokerlab metadata")
     try:
         meta = json.loads(raw.tobytes().decode())
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise FileFormatError(f"{str(p)!r} has corrupt metadata") from None
-    if meta.get("format") != expected:
-        raise FileFormatError(f"{str(p)!r} is a {meta.get('format')!r} file, expected {expected!r}")
+    if not isinstance(meta, dict):
+        raise FileFormatError(f"{str(p)!r} has corrupt metadata")
+    if meta.get("format") not in expected:
+        wanted = " or ".join(repr(e) for e in expected)
+        raise FileFormatError(f"{str(p)!r} is a {meta.get('format')!r} file, expected {wanted}")
     if meta.get("version") != FILE_FORMAT_VERSION:
+        older = (
+            "; version 1 files (pokerlab 0.1 before checksummed metadata) must be written again"
+            if meta.get("version") == 1
+            else ""
+        )
         raise FileFormatError(
             f"{str(p)!r} has format version {meta.get('version')!r}; "
-            f"this pokerlab reads version {FILE_FORMAT_VERSION}"
+            f"this pokerlab reads version {FILE_FORMAT_VERSION}{older}"
         )
-    if meta.get("sha256") != _digest(arrays):
+    if meta.get("sha256") != _digest(arrays, meta):
         raise FileFormatError(f"{str(p)!r} failed its checksum: the file was altered or damaged")
     return arrays, meta
 
@@ -135,7 +209,10 @@ def _game_for(meta: dict[str, Any], game: HistoryGame | None) -> HistoryGame:
                 f"file is for game {meta.get('game')!r} {meta.get('game_params')}, not {game!r}"
             )
         return game
-    return load_game(meta["game"], **meta.get("game_params", {}))
+    params = meta.get("game_params", {})
+    if not isinstance(meta.get("game"), str) or not isinstance(params, dict):
+        raise FileFormatError(f"file names no game: {meta.get('game')!r} {params!r}")
+    return load_game(meta["game"], **params)
 
 
 def save_strategy(path: str | os.PathLike[str], strategy: Strategy, **metadata: Any) -> None:
@@ -155,7 +232,7 @@ def save_strategy(path: str | os.PathLike[str], strategy: Strategy, **metadata: 
 
 def load_strategy(path: str | os.PathLike[str], game: HistoryGame | None = None) -> Strategy:
     """Load a strategy saved by :func:`save_strategy` (``game`` only for unregistered games)."""
-    arrays, meta = _read(path, STRATEGY_FORMAT)
+    arrays, meta = _read(path, (STRATEGY_FORMAT,))
     compiled = compile_game(_game_for(meta, game), meta.get("representation"))
     probs = arrays.get("probs")
     if probs is None or probs.shape != (compiled.size,):
@@ -165,13 +242,7 @@ def load_strategy(path: str | os.PathLike[str], game: HistoryGame | None = None)
 
 def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The JSON metadata of a strategy or checkpoint file (validated)."""
-    try:
-        return _read(path, STRATEGY_FORMAT)[1]
-    except FileFormatError as first:
-        try:
-            return _read(path, CHECKPOINT_FORMAT)[1]
-        except FileFormatError:
-            raise first from None
+    return _read(path, (STRATEGY_FORMAT, CHECKPOINT_FORMAT))[1]
 
 
 def save_checkpoint(path: str | os.PathLike[str], state: dict[str, Any], **metadata: Any) -> None:
@@ -185,7 +256,7 @@ def save_checkpoint(path: str | os.PathLike[str], state: dict[str, Any], **metad
 
 def load_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Load a checkpoint back into a state dictionary for ``Solver.load_state_dict``."""
-    arrays, meta = _read(path, CHECKPOINT_FORMAT)
+    arrays, meta = _read(path, (CHECKPOINT_FORMAT,))
     state = {k: v for k, v in meta.items() if k not in ("format", "version", "sha256", "created")}
     state["format"] = state.pop("state_format", None)
     state["arrays"] = {k.split("/", 1)[1]: v for k, v in arrays.items() if k.startswith("arrays/")}
