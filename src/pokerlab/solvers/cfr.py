@@ -13,19 +13,20 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.solvers import _kernels as K
 from pokerlab.solvers.base import Solver
 from pokerlab.solvers.schedule import DiscountSchedule
 from pokerlab.strategy import Strategy
 from pokerlab.tree.compiled import CompiledGame
-from pokerlab.tree.history_tree import HistoryTree
-from pokerlab.tree.public_tree import PublicTree
 
 __all__ = ["CFRSolver"]
 
 
 class CFRSolver(Solver):
-    """Full-width CFR with a discount schedule, on a public tree or a history tree.
+    """Full-width CFR with a discount schedule, on any tree backend (public, history, ...).
+
+    The backend (:class:`~pokerlab.tree.backend.TreeBackend`) owns the arrays, the scratch
+    memory and the passes (:meth:`~pokerlab.tree.backend.TreeBackend.cfr_state`); the solver
+    keeps the iteration count and the verb set.
 
     Parameters
     ----------
@@ -52,68 +53,25 @@ class CFRSolver(Solver):
         self.alternating = bool(alternating)
         self.prune = bool(prune)
         self._params = schedule.as_array()
-        size = compiled.size
-        self.regrets = np.zeros(size, dtype=np.float64)
-        self.strat_sum = np.zeros(size, dtype=np.float64)
-        self._sigma = np.zeros(size, dtype=np.float64)
-        self._ranges = compiled.player_ranges
-        tree = compiled.tree
-        if isinstance(tree, PublicTree):
-            n, h = tree.num_nodes, tree.num_private
-            self._reach = np.zeros((n, 2, h))
-            self._cfv = np.zeros((n, 2, h))
-            self._live = np.zeros((n, 2), dtype=np.bool_)
-            self._cards = np.zeros(tree.arrays.num_cards)
-            self._totals = np.zeros(h)
-        else:
-            assert isinstance(tree, HistoryTree)
-            n, p = tree.num_nodes, tree.num_players
-            self._inst = np.zeros(size)
-            self._reach = np.zeros((n, p))
-            self._chance = np.zeros(n)
-            self._values = np.zeros((n, p))
+        #: The backend's run: regrets, strategy sums, scratch and passes (tree/backend.py).
+        self.state = compiled.tree.cfr_state(self._params, self.alternating, self.prune)
         self._run(0)  # compile (or load from cache) outside any timed region
 
+    @property
+    def regrets(self) -> np.ndarray:
+        """Cumulative regrets, flat, in the backend's layout (the live array)."""
+        return self.state.regrets()
+
+    @property
+    def strat_sum(self) -> np.ndarray:
+        """Cumulative strategy sums, flat, in the backend's layout (the live array)."""
+        return self.state.strategy_sum()
+
     def _run(self, iterations: int) -> int:
-        tree = self.compiled.tree
-        first = self.iterations + 1
-        if isinstance(tree, PublicTree):
-            return K.public_cfr_run(
-                tree.arrays,
-                self.regrets,
-                self.strat_sum,
-                self._sigma,
-                self._reach,
-                self._cfv,
-                self._live,
-                self._cards,
-                self._totals,
-                self._ranges,
-                self._params,
-                first,
-                iterations,
-                self.alternating,
-                self.prune,
-            )
-        return K.history_cfr_run(
-            tree.arrays,
-            self.regrets,
-            self.strat_sum,
-            self._sigma,
-            self._inst,
-            self._reach,
-            self._chance,
-            self._values,
-            self._ranges,
-            self._params,
-            first,
-            iterations,
-            self.alternating,
-            self.prune,
-        )
+        return self.state.run(self.iterations + 1, iterations)
 
     def strategy_sum(self) -> np.ndarray:
-        return self.strat_sum
+        return self.state.strategy_sum()
 
     def current_strategy(self) -> Strategy:
         sigma = np.maximum(self.regrets, 0.0)
@@ -125,7 +83,7 @@ class CFRSolver(Solver):
         return {key: self.regrets[idx.positions(k)].copy() for k, key in enumerate(idx.keys)}
 
     def _arrays(self) -> dict[str, np.ndarray]:
-        return {"regrets": self.regrets, "strategy_sum": self.strat_sum}
+        return self.state.arrays()
 
     def _config(self) -> dict[str, Any]:
         return {

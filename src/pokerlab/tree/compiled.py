@@ -1,68 +1,43 @@
-"""A game compiled for the kernels: its flat tree and the index of its information sets.
+"""A game compiled for the kernels: the game and its tree backend.
 
-:func:`compile_game` picks the representation: the public tree (vectors over private states) when
-the game offers one and has two players, otherwise the history tree (any game of the history
-interface). Both give the same information-set keys, so strategies and results read the same.
+:func:`compile_game` picks the representation: the game's own vector tree (the public tree, or
+any other :class:`~pokerlab.tree.backend.TreeBackend` its ``public_tree()`` returns) when the game
+offers one, otherwise the history tree (any game of the history interface). All backends give the
+same kind of information-set keys, so strategies and results read the same.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
+from pokerlab.errors import PokerlabError
 from pokerlab.games.base import HistoryGame
-from pokerlab.tree._layout_kernels import normalise_history, normalise_public
-from pokerlab.tree.history_tree import HistoryTree, compile_history_tree
-from pokerlab.tree.public_tree import DECISION, PublicTree
+from pokerlab.tree.backend import InfosetIndexLike, TreeBackend
+from pokerlab.tree.history_tree import compile_history_tree
+from pokerlab.tree.index import InfosetIndex
 
 __all__ = ["InfosetIndex", "CompiledGame", "compile_game"]
 
+#: Representations built in: ``"public"`` (the game's vector tree) and ``"history"``. A game's
+#: ``public_tree()`` may return a backend of another kind (``"postflop"``...); that kind's name is
+#: accepted as a representation too.
 TreeKind = Literal["public", "history"]
-
-
-@dataclass
-class InfosetIndex:
-    """Where each information set's numbers live in a flat solver array.
-
-    The numbers of information set k are ``array[offset[k] + a * stride[k]]`` for
-    ``a < num_actions[k]``.
-    """
-
-    offset: np.ndarray
-    stride: np.ndarray
-    num_actions: np.ndarray
-    player: np.ndarray
-    keys: list[str]
-    labels: list[tuple[str, ...]]
-    _lookup: dict[str, int] = field(default_factory=dict, repr=False)
-
-    def __len__(self) -> int:
-        return len(self.keys)
-
-    def find(self, key: str) -> int:
-        """Position of ``key``; raises KeyError naming it when absent."""
-        if not self._lookup:
-            self._lookup.update((k, i) for i, k in enumerate(self.keys))
-        try:
-            return self._lookup[key]
-        except KeyError:
-            raise KeyError(f"no information set {key!r}") from None
-
-    def positions(self, k: int) -> np.ndarray:
-        """Flat-array positions of the actions of information set ``k``."""
-        return self.offset[k] + np.arange(self.num_actions[k]) * self.stride[k]
 
 
 @dataclass(eq=False)
 class CompiledGame:
-    """A game with its flat tree (public or history) and information-set index."""
+    """A game with its tree backend (``tree``); the layout facts delegate to the backend."""
 
     game: HistoryGame
-    kind: TreeKind
-    tree: PublicTree | HistoryTree
+    tree: TreeBackend
+
+    @property
+    def kind(self) -> str:
+        """The backend's kind: ``"public"``, ``"history"``, ..."""
+        return self.tree.kind
 
     @property
     def num_players(self) -> int:
@@ -77,81 +52,45 @@ class CompiledGame:
     def player_ranges(self) -> np.ndarray:
         return np.array(self.tree.player_ranges, dtype=np.int64)
 
-    @cached_property
-    def index(self) -> InfosetIndex:
-        if self.kind == "history":
-            t = self.tree
-            assert isinstance(t, HistoryTree)
-            off = t.arrays.info_offset
-            return InfosetIndex(
-                offset=off[:-1].copy(),
-                stride=np.ones(t.num_infosets, dtype=np.int64),
-                num_actions=np.diff(off),
-                player=t.arrays.info_player.astype(np.int64),
-                keys=list(t.info_keys),
-                labels=list(t.action_labels),
-            )
-        t = self.tree
-        assert isinstance(t, PublicTree)
-        a = t.arrays
-        num_h = t.num_private
-        offsets, strides, counts, players, keys, labels = [], [], [], [], [], []
-        for n in np.flatnonzero(a.kind == DECISION):
-            na = t.num_actions(int(n))
-            for h in np.flatnonzero(a.valid[a.board[n]]):
-                offsets.append(int(a.offset[n]) + int(h))
-                strides.append(num_h)
-                counts.append(na)
-                players.append(int(a.player[n]))
-                keys.append(t.info_key(int(n), int(h)))
-                labels.append(t.action_labels[n])
-        return InfosetIndex(
-            offset=np.array(offsets, dtype=np.int64),
-            stride=np.array(strides, dtype=np.int64),
-            num_actions=np.array(counts, dtype=np.int64),
-            player=np.array(players, dtype=np.int64),
-            keys=keys,
-            labels=labels,
-        )
+    @property
+    def index(self) -> InfosetIndexLike:
+        """The backend's information-set index."""
+        return self.tree.index
 
     def uniform(self) -> np.ndarray:
         """Flat array of the uniform strategy (1 / actions at every information set)."""
-        probs = np.zeros(self.size, dtype=np.float64)
-        idx = self.index
-        for k in range(len(idx)):
-            probs[idx.positions(k)] = 1.0 / idx.num_actions[k]
-        return probs
+        return self.tree.uniform()
 
     def normalise(self, sums: np.ndarray) -> np.ndarray:
         """Per-information-set normalisation of non-negative sums (uniform where they are 0)."""
-        out = np.zeros(self.size, dtype=np.float64)
-        sums = np.ascontiguousarray(sums, dtype=np.float64)
-        if self.kind == "history":
-            t = self.tree
-            assert isinstance(t, HistoryTree)
-            normalise_history(sums, out, t.arrays.info_offset)
-            return out
-        t = self.tree
-        assert isinstance(t, PublicTree)
-        a = t.arrays
-        normalise_public(sums, out, a.decisions, a.offset, a.child_start, t.num_private)
-        return out
+        return self.tree.normalise(sums)
 
 
-def compile_game(game: HistoryGame, representation: TreeKind | None = None) -> CompiledGame:
+def compile_game(game: HistoryGame, representation: str | None = None) -> CompiledGame:
     """Compile ``game`` (cached on the game object per representation).
 
-    ``representation`` forces ``"public"`` or ``"history"``; by default the public tree is used
-    whenever the game provides one.
+    ``representation`` forces ``"history"``, or ``"public"`` (the game's own vector tree, whatever
+    its kind), or that tree's kind by name (``"postflop"``); by default the game's vector tree is
+    used whenever the game provides one.
     """
     cache = game.__dict__.setdefault("_compiled_cache", {})
-    public = game.public_tree() if representation in (None, "public") else None
-    if representation == "public" and public is None:
-        from pokerlab.errors import PokerlabError
-
-        raise PokerlabError(f"game {game.name!r} has no public-tree form")
-    kind: TreeKind = "public" if public is not None else "history"
-    if kind not in cache:
-        tree = public if public is not None else compile_history_tree(game)
-        cache[kind] = CompiledGame(game=game, kind=kind, tree=tree)
-    return cache[kind]
+    if representation is not None and representation in cache:
+        return cache[representation]
+    vector = game.public_tree() if representation != "history" else None
+    if vector is None:
+        if representation not in (None, "history"):
+            raise PokerlabError(f"game {game.name!r} has no {representation!r} tree form")
+        key = "history"
+        if key not in cache:
+            cache[key] = CompiledGame(game=game, tree=compile_history_tree(game))
+        return cache[key]
+    if representation not in (None, "public", vector.kind):
+        raise PokerlabError(
+            f"game {game.name!r} has no {representation!r} tree form (its vector tree is "
+            f"{vector.kind!r})"
+        )
+    if vector.kind not in cache:
+        cache[vector.kind] = CompiledGame(game=game, tree=vector)
+    compiled = cache[vector.kind]
+    cache.setdefault("public", compiled)
+    return compiled

@@ -14,13 +14,16 @@ its size is the number of histories.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
-from typing import NamedTuple
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import History, HistoryGame
+from pokerlab.tree._layout_kernels import normalise_history
+from pokerlab.tree.index import InfosetIndex
 
 __all__ = [
     "H_DECISION",
@@ -28,6 +31,7 @@ __all__ = [
     "H_TERMINAL",
     "HistoryArrays",
     "HistoryTree",
+    "HistoryCFRState",
     "compile_history_tree",
 ]
 
@@ -64,6 +68,9 @@ class HistoryTree:
     num_players: int
     size: int
     player_ranges: list[tuple[int, int]]
+    #: Backend kind (:class:`~pokerlab.tree.backend.TreeBackend`).
+    kind: str = field(default="history", init=False)
+    _eval: _EvalScratch | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def num_nodes(self) -> int:
@@ -72,6 +79,134 @@ class HistoryTree:
     @property
     def num_infosets(self) -> int:
         return len(self.info_keys)
+
+    # --- the TreeBackend interface (pokerlab.tree.backend) -------------------------------------
+    @cached_property
+    def index(self) -> InfosetIndex:
+        """One entry per information set; its actions are contiguous (stride 1)."""
+        off = self.arrays.info_offset
+        return InfosetIndex(
+            offset=off[:-1].copy(),
+            stride=np.ones(self.num_infosets, dtype=np.int64),
+            num_actions=np.diff(off),
+            player=self.arrays.info_player.astype(np.int64),
+            keys=list(self.info_keys),
+            labels=list(self.action_labels),
+        )
+
+    def uniform(self) -> np.ndarray:
+        """Flat array of the uniform strategy (1 / actions at every information set)."""
+        return self.index.uniform(self.size)
+
+    def normalise(self, sums: np.ndarray) -> np.ndarray:
+        """Per-information-set normalisation of non-negative sums (uniform where they are 0)."""
+        out = np.zeros(self.size, dtype=np.float64)
+        sums = np.ascontiguousarray(sums, dtype=np.float64)
+        normalise_history(sums, out, self.arrays.info_offset)
+        return out
+
+    def cfr_state(self, params: np.ndarray, alternating: bool, prune: bool) -> HistoryCFRState:
+        """A fresh full-width CFR run on this tree (see :class:`HistoryCFRState`)."""
+        return HistoryCFRState(self, params, alternating, prune)
+
+    def _scratch(self) -> _EvalScratch:
+        if self._eval is None:
+            self._eval = _EvalScratch(self)
+        return self._eval
+
+    def value(self, probs: np.ndarray, player: int, best: bool) -> float:
+        """Exact expected payoff of ``player`` under ``probs``, or of its best response
+        (decided level by level, see :func:`pokerlab.evaluate._kernels.history_value`)."""
+        from pokerlab.evaluate import _kernels as EK
+
+        s = self._scratch()
+        probs = np.ascontiguousarray(probs, dtype=np.float64)
+        return float(
+            EK.history_value(
+                self.arrays, probs, player, best, s.others, s.values, s.q_values, s.choice
+            )
+        )
+
+    def best_response_probs(self, probs: np.ndarray, player: int) -> tuple[np.ndarray, float]:
+        """A pure best response of ``player`` (the action chosen at each of its information
+        sets by the level-by-level pass) and its value; the others' part equals ``probs``."""
+        value = self.value(probs, player, True)
+        choice = self._scratch().choice
+        out = np.array(probs, dtype=np.float64, copy=True)
+        t = self.arrays
+        for info in np.flatnonzero(t.info_player == player):
+            lo, hi = t.info_offset[info], t.info_offset[info + 1]
+            out[lo:hi] = 0.0
+            out[lo + max(int(choice[info]), 0)] = 1.0
+        return out, value
+
+
+class _EvalScratch:
+    """Work arrays of the expected-value and best-response pass (one set per tree)."""
+
+    def __init__(self, tree: HistoryTree) -> None:
+        n = tree.num_nodes
+        self.others = np.zeros(n)
+        self.values = np.zeros(n)
+        self.q_values = np.zeros(tree.size)
+        self.choice = np.zeros(tree.num_infosets, dtype=np.int64)
+
+
+class HistoryCFRState:
+    """Regrets, strategy sums and scratch of one full-width CFR run on a :class:`HistoryTree`.
+
+    Scratch is per node (reach of every player, chance reach, values of every player) plus one
+    instantaneous-regret slot per action; the passes are
+    :func:`pokerlab.solvers._kernels.history_cfr_run`.
+    """
+
+    def __init__(self, tree: HistoryTree, params: np.ndarray, alternating: bool, prune: bool):
+        from pokerlab.solvers import _kernels
+
+        self._kernels: Any = _kernels
+        self.tree = tree
+        self.params = np.asarray(params, dtype=np.float64)
+        self.alternating = bool(alternating)
+        self.prune = bool(prune)
+        size, n, p = tree.size, tree.num_nodes, tree.num_players
+        self._regrets = np.zeros(size, dtype=np.float64)
+        self._sums = np.zeros(size, dtype=np.float64)
+        self._sigma = np.zeros(size, dtype=np.float64)
+        self._inst = np.zeros(size)
+        self._reach = np.zeros((n, p))
+        self._chance = np.zeros(n)
+        self._values = np.zeros((n, p))
+        self._ranges = np.array(tree.player_ranges, dtype=np.int64)
+
+    def run(self, first_iteration: int, iterations: int) -> int:
+        """Run ``iterations`` iterations numbered from ``first_iteration``; nodes touched."""
+        return int(
+            self._kernels.history_cfr_run(
+                self.tree.arrays,
+                self._regrets,
+                self._sums,
+                self._sigma,
+                self._inst,
+                self._reach,
+                self._chance,
+                self._values,
+                self._ranges,
+                self.params,
+                first_iteration,
+                iterations,
+                self.alternating,
+                self.prune,
+            )
+        )
+
+    def strategy_sum(self) -> np.ndarray:
+        return self._sums
+
+    def regrets(self) -> np.ndarray:
+        return self._regrets
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"regrets": self._regrets, "strategy_sum": self._sums}
 
 
 def compile_history_tree(game: HistoryGame) -> HistoryTree:

@@ -20,9 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from functools import cached_property
+from typing import Any, NamedTuple
 
 import numpy as np
+
+from pokerlab.tree._layout_kernels import normalise_public
+from pokerlab.tree.index import InfosetIndex
 
 __all__ = [
     "DECISION",
@@ -32,6 +36,7 @@ __all__ = [
     "DENSE_LIMIT",
     "TreeArrays",
     "PublicTree",
+    "PublicCFRState",
     "dense_terminal_tables",
 ]
 
@@ -122,6 +127,9 @@ class PublicTree:
     key_format: Callable[[str, str, str], str] = field(repr=False, default=None)  # type: ignore[assignment]
 
     num_players: int = 2
+    #: Backend kind (:class:`~pokerlab.tree.backend.TreeBackend`).
+    kind: str = field(default="public", init=False)
+    _eval: _EvalScratch | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def num_nodes(self) -> int:
@@ -147,3 +155,147 @@ class PublicTree:
     def memory_bytes(self, dtype_bytes: int = 8) -> int:
         """Bytes of regrets plus strategy sums for this tree at ``dtype_bytes`` per number."""
         return 2 * self.size * dtype_bytes
+
+    # --- the TreeBackend interface (pokerlab.tree.backend) -------------------------------------
+    @cached_property
+    def index(self) -> InfosetIndex:
+        """One information set per (decision node, private state valid on the node's board)."""
+        a = self.arrays
+        num_h = self.num_private
+        offsets, counts, players, keys, labels = [], [], [], [], []
+        for n in np.flatnonzero(a.kind == DECISION):
+            na = self.num_actions(int(n))
+            for h in np.flatnonzero(a.valid[a.board[n]]):
+                offsets.append(int(a.offset[n]) + int(h))
+                counts.append(na)
+                players.append(int(a.player[n]))
+                keys.append(self.info_key(int(n), int(h)))
+                labels.append(self.action_labels[n])
+        return InfosetIndex(
+            offset=np.array(offsets, dtype=np.int64),
+            stride=np.full(len(offsets), num_h, dtype=np.int64),
+            num_actions=np.array(counts, dtype=np.int64),
+            player=np.array(players, dtype=np.int64),
+            keys=keys,
+            labels=labels,
+        )
+
+    def uniform(self) -> np.ndarray:
+        """Flat array of the uniform strategy (1 / actions at every information set)."""
+        return self.index.uniform(self.size)
+
+    def normalise(self, sums: np.ndarray) -> np.ndarray:
+        """Per-(node, private state) normalisation of non-negative sums (uniform where 0)."""
+        out = np.zeros(self.size, dtype=np.float64)
+        sums = np.ascontiguousarray(sums, dtype=np.float64)
+        a = self.arrays
+        normalise_public(sums, out, a.decisions, a.offset, a.child_start, self.num_private)
+        return out
+
+    def cfr_state(self, params: np.ndarray, alternating: bool, prune: bool) -> PublicCFRState:
+        """A fresh full-width CFR run on this tree (see :class:`PublicCFRState`)."""
+        return PublicCFRState(self, params, alternating, prune)
+
+    def _scratch(self) -> _EvalScratch:
+        if self._eval is None:
+            self._eval = _EvalScratch(self)
+        return self._eval
+
+    def value(self, probs: np.ndarray, player: int, best: bool) -> float:
+        """Exact expected payoff of ``player`` under ``probs``, or of its best response (one
+        top-down reach pass and one bottom-up value pass, maximising per private state at the
+        player's own nodes: in a public tree each (node, private state) is an information set)."""
+        from pokerlab.evaluate import _kernels as EK
+
+        s = self._scratch()
+        probs = np.ascontiguousarray(probs, dtype=np.float64)
+        return float(
+            EK.public_value(self.arrays, probs, player, best, s.reach, s.cfv, s.cards, s.live)
+        )
+
+    def best_response_probs(self, probs: np.ndarray, player: int) -> tuple[np.ndarray, float]:
+        """A pure best response of ``player`` (argmax of the counterfactual values per private
+        state at each of its nodes) and its value; the other player's part equals ``probs``."""
+        value = self.value(probs, player, True)
+        cfv = self._scratch().cfv
+        out = np.array(probs, dtype=np.float64, copy=True)
+        a = self.arrays
+        num_h = self.num_private
+        for n in a.decisions[a.player[a.decisions] == player]:
+            kids = a.children[a.child_start[n] : a.child_start[n + 1]]
+            best = np.argmax(cfv[kids, player, :], axis=0)
+            block = np.zeros((len(kids), num_h))
+            block[best, np.arange(num_h)] = 1.0
+            out[a.offset[n] : a.offset[n] + len(kids) * num_h] = block.ravel()
+        return out, value
+
+
+class _EvalScratch:
+    """Work arrays of the expected-value and best-response pass (one set per tree)."""
+
+    def __init__(self, tree: PublicTree) -> None:
+        n, h = tree.num_nodes, tree.num_private
+        self.reach = np.zeros((n, 2, h))
+        self.cfv = np.zeros((n, 2, h))
+        self.cards = np.zeros(tree.arrays.num_cards)
+        self.live = np.ones((n, 2), dtype=np.bool_)
+
+
+class PublicCFRState:
+    """Regrets, strategy sums and scratch of one full-width CFR run on a :class:`PublicTree`.
+
+    Scratch today is per node: reach and counterfactual values ``(N, 2, H)`` float64, zero-reach
+    flags ``(N, 2)``, a per-card sum for card removal and one regret-matching total per private
+    state. The passes are :func:`pokerlab.solvers._kernels.public_cfr_run` (CFR with a discount
+    schedule, alternating or simultaneous updates, zero-reach pruning).
+    """
+
+    def __init__(self, tree: PublicTree, params: np.ndarray, alternating: bool, prune: bool):
+        from pokerlab.solvers import _kernels
+
+        self._kernels: Any = _kernels
+        self.tree = tree
+        self.params = np.asarray(params, dtype=np.float64)
+        self.alternating = bool(alternating)
+        self.prune = bool(prune)
+        size, n, h = tree.size, tree.num_nodes, tree.num_private
+        self._regrets = np.zeros(size, dtype=np.float64)
+        self._sums = np.zeros(size, dtype=np.float64)
+        self._sigma = np.zeros(size, dtype=np.float64)
+        self._reach = np.zeros((n, 2, h))
+        self._cfv = np.zeros((n, 2, h))
+        self._live = np.zeros((n, 2), dtype=np.bool_)
+        self._cards = np.zeros(tree.arrays.num_cards)
+        self._totals = np.zeros(h)
+        self._ranges = np.array(tree.player_ranges, dtype=np.int64)
+
+    def run(self, first_iteration: int, iterations: int) -> int:
+        """Run ``iterations`` iterations numbered from ``first_iteration``; nodes touched."""
+        return int(
+            self._kernels.public_cfr_run(
+                self.tree.arrays,
+                self._regrets,
+                self._sums,
+                self._sigma,
+                self._reach,
+                self._cfv,
+                self._live,
+                self._cards,
+                self._totals,
+                self._ranges,
+                self.params,
+                first_iteration,
+                iterations,
+                self.alternating,
+                self.prune,
+            )
+        )
+
+    def strategy_sum(self) -> np.ndarray:
+        return self._sums
+
+    def regrets(self) -> np.ndarray:
+        return self._regrets
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"regrets": self._regrets, "strategy_sum": self._sums}
