@@ -1,0 +1,320 @@
+"""Bet-size specs for no-limit postflop trees: ``"33%, 75%, 2.5x, 100c, 2e150%, a"``.
+
+The grammar is the one users of postflop-solver (b-inary, ``bet_size.rs``) know. A spec is a
+comma-separated list of tokens; whitespace around tokens is ignored and letters may be upper or
+lower case. ``N`` is a non-negative decimal (``50``, ``112.5``, ``.5``; no sign, no exponent).
+
+=============  ==========================================================================
+token          meaning
+=============  ==========================================================================
+``N%``         N percent of the pot. For a raise, of the pot *after calling*: a raise of
+               X% is a call followed by a bet of X% of the new pot.
+``Nx``         raises only: raise to N times the previous bet (N > 1).
+``Nc``         N chips on top of calling: a bet of N, or a raise to (previous bet + N).
+``e``          geometric: the fraction of the pot that, bet on every street left
+               (this one included) and called, puts both players all-in on the last one.
+``Ke``         the same over K streets (K a positive integer, at most 100).
+``KeM%``       the same, capped at M% of the pot (``eM%`` with the default K).
+``a``          all-in (``allin`` and ``all-in`` are accepted too).
+=============  ==========================================================================
+
+The empty spec (or only whitespace) is the empty list: the player may only check or call.
+Errors are :class:`~pokerlab.errors.ParseError` naming the token and its character offset.
+
+>>> parse_bet_sizes("33%, 2.5x, a", raise_sizes=True)[1]
+BetSize(kind='prev', value=2.5, streets=0)
+>>> format_bet_sizes(parse_bet_sizes(" 50% ,100C, 3E200%,A "))
+'50%, 100c, 3e200%, a'
+>>> resolve_bet(BetSize("pot", 0.6), pot=350.0, prev_bet=150.0, to_call=150.0, stack=900.0,
+...             streets_left=1)
+300.0
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal, localcontext
+from typing import Literal
+
+from pokerlab.errors import ParseError, PokerlabError
+
+__all__ = ["BetSize", "parse_bet_sizes", "format_bet_sizes", "resolve_bet", "MAX_STREETS"]
+
+BetKind = Literal["pot", "prev", "chips", "geometric", "allin"]
+
+MAX_STREETS = 100
+"""Largest street count ``K`` a geometric token ``Ke`` may name (as in postflop-solver)."""
+
+_NUM = r"(?:\d+(?:\.\d*)?|\.\d+)"
+_POT = re.compile(rf"^({_NUM})%$")
+_PREV = re.compile(rf"^({_NUM})x$")
+_CHIPS = re.compile(rf"^({_NUM})c$")
+_GEOM = re.compile(rf"^(\d*)e(?:({_NUM})%)?$")
+_ALLIN = ("a", "allin", "all-in")
+
+
+@dataclass(frozen=True)
+class BetSize:
+    """One bet-size option, as written in a spec.
+
+    Attributes
+    ----------
+    kind:
+        ``"pot"`` (``N%``), ``"prev"`` (``Nx``), ``"chips"`` (``Nc``), ``"geometric"`` (``e``
+        forms) or ``"allin"`` (``a``).
+    value:
+        pot: the fraction of the pot (0.33 for ``33%``); prev: the multiple of the previous bet
+        (2.5); chips: the amount in chips; geometric: the cap as a fraction of the pot
+        (``math.inf`` for none); allin: 0.
+    streets:
+        Geometric only: the street count ``K``; 0 means the streets left, this one included.
+    """
+
+    kind: BetKind
+    value: float = 0.0
+    streets: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("pot", "prev", "chips", "geometric", "allin"):
+            raise PokerlabError(f"unknown bet-size kind {self.kind!r}")
+        if math.isnan(self.value) or self.value < 0:
+            raise PokerlabError(f"bet size {self.value!r} must be a non-negative number")
+        if self.kind != "geometric" and math.isinf(self.value):
+            raise PokerlabError(f"bet size {self.value!r} must be finite")
+        if self.kind == "prev" and self.value <= 1.0:
+            raise PokerlabError(f"a raise to {self.value!r}x the previous bet is not a raise")
+        if self.streets != 0 and self.kind != "geometric":
+            raise PokerlabError("only geometric sizes have a street count")
+        if not 0 <= self.streets <= MAX_STREETS:
+            raise PokerlabError(f"geometric street count {self.streets} is not in 0..{MAX_STREETS}")
+
+    def __str__(self) -> str:
+        return _format_one(self)
+
+
+def _percent_fraction(digits: str) -> float:
+    """The fraction of the pot that the percent text ``digits`` names (``"33"`` -> 0.33)."""
+    with localcontext() as ctx:
+        ctx.prec = 40
+        return float(Decimal(digits) / 100)
+
+
+def _plain(value: float) -> str:
+    """Shortest plain decimal (no exponent) that reads back as ``value``."""
+    text = format(Decimal(repr(value)), "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def _percent_text(fraction: float) -> str:
+    """Shortest plain decimal ``d`` with ``_percent_fraction(d) == fraction``."""
+    for sig in range(1, 18):
+        text = _plain(float(f"{fraction * 100:.{sig}g}"))
+        if _percent_fraction(text) == fraction:
+            return text
+    with localcontext() as ctx:  # exact decimal expansion: always reads back
+        ctx.prec = 2000
+        text = format(Decimal(fraction) * 100, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _number(text: str, token: str, position: int) -> float:
+    """Float of a matched decimal, refusing values too large to be finite."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ParseError("bet size too large", token, position)
+    return value
+
+
+def _parse_one(token: str, position: int, raise_sizes: bool) -> BetSize:
+    """One stripped token at character offset ``position`` of the spec."""
+    low = token.lower()
+    if low in _ALLIN:
+        return BetSize("allin")
+    if low.startswith(("-", "+")):
+        raise ParseError("bet sizes cannot be signed or negative", token, position)
+    if m := _POT.match(low):
+        fraction = _percent_fraction(m.group(1))
+        if not math.isfinite(fraction):
+            raise ParseError("bet size too large", token, position)
+        return BetSize("pot", fraction)
+    if m := _PREV.match(low):
+        if not raise_sizes:
+            raise ParseError(
+                "'x' (a multiple of the previous bet) is only allowed for raises", token, position
+            )
+        multiple = _number(m.group(1), token, position)
+        if multiple <= 1.0:
+            raise ParseError("a raise must be more than 1x the previous bet", token, position)
+        return BetSize("prev", multiple)
+    if m := _CHIPS.match(low):
+        return BetSize("chips", _number(m.group(1), token, position))
+    if m := _GEOM.match(low):
+        streets = int(m.group(1)) if m.group(1) else 0
+        if m.group(1) and streets == 0:
+            raise ParseError("a geometric size needs at least 1 street", token, position)
+        if streets > MAX_STREETS:
+            raise ParseError(f"at most {MAX_STREETS} streets in a geometric size", token, position)
+        cap = math.inf
+        if m.group(2) is not None:
+            cap = _percent_fraction(m.group(2))
+            if not math.isfinite(cap):
+                raise ParseError("bet size too large", token, position)
+        return BetSize("geometric", cap, streets)
+    if "%%" in low:
+        raise ParseError("one '%' per size", token, position)
+    raise ParseError(
+        "bad bet size (expected N%, Nx, Nc, e, Ke, KeM% or a)",
+        token,
+        position,
+    )
+
+
+def parse_bet_sizes(text: str, *, raise_sizes: bool = False) -> tuple[BetSize, ...]:
+    """Parse a bet-size spec such as ``"33%, 75%, a"`` into :class:`BetSize` options, in order.
+
+    Parameters
+    ----------
+    text:
+        The spec (grammar in this module's docstring). Empty or blank: no sizes.
+    raise_sizes:
+        True for a raise list, where ``Nx`` is allowed; False for bet and donk lists.
+
+    Raises
+    ------
+    ParseError
+        For an empty token (``"33%,,a"``, a trailing comma), an unknown or malformed token
+        (``"33%%"``, ``"-50%"``, ``"0e"``, ``"1x"``), or ``Nx`` in a bet list; the message names
+        the token and its character offset in ``text``.
+    """
+    if not isinstance(text, str):
+        raise PokerlabError(f"a bet-size spec is a string, not {type(text).__name__}: {text!r}")
+    if not text.strip():
+        return ()
+    sizes: list[BetSize] = []
+    offset = 0
+    pieces = text.split(",")
+    for n, raw in enumerate(pieces):
+        token = raw.strip()
+        position = offset + len(raw) - len(raw.lstrip())
+        if not token:
+            comma = offset + len(raw) if n < len(pieces) - 1 else offset - 1
+            raise ParseError(
+                "empty bet size (two commas in a row, or a comma at an end)", ",", comma
+            )
+        sizes.append(_parse_one(token, position, raise_sizes))
+        offset += len(raw) + 1
+    return tuple(sizes)
+
+
+def _format_one(size: BetSize) -> str:
+    """The canonical token of one size."""
+    if size.kind == "pot":
+        return f"{_percent_text(size.value)}%"
+    if size.kind == "prev":
+        return f"{_plain(size.value)}x"
+    if size.kind == "chips":
+        return f"{_plain(size.value)}c"
+    if size.kind == "geometric":
+        streets = str(size.streets) if size.streets else ""
+        cap = "" if math.isinf(size.value) else f"{_percent_text(size.value)}%"
+        return f"{streets}e{cap}"
+    return "a"
+
+
+def format_bet_sizes(sizes: Sequence[BetSize]) -> str:
+    """Write sizes as a spec that :func:`parse_bet_sizes` reads back to the same sizes.
+
+    Tokens are lower case, joined by ``", "``; numbers are the shortest plain decimals that read
+    back exactly (``BetSize("pot", 0.33)`` -> ``"33%"``). No sizes -> ``""``.
+    """
+    return ", ".join(_format_one(size) for size in sizes)
+
+
+def resolve_bet(
+    size: BetSize,
+    *,
+    pot: float,
+    prev_bet: float,
+    to_call: float,
+    stack: float,
+    streets_left: int,
+) -> float:
+    """Chips the actor adds on top of matching the previous bet (for a bet: the bet itself).
+
+    Amounts are not rounded, and the thresholds of the tree (add all-in, force all-in, merging)
+    are not applied here; the only limit is the stack: the result is capped at the all-in
+    increment ``stack - to_call``.
+
+    Parameters
+    ----------
+    size:
+        The option.
+    pot:
+        Chips in the middle now, every bet of this street included (the bet being faced too).
+    prev_bet:
+        The previous bet or raise on this street as the opponent's street total, in chips
+        (0 when nobody has bet on this street).
+    to_call:
+        Chips the actor must add to match ``prev_bet`` (0 for a bet).
+    stack:
+        The actor's chips behind, before this action (effective stack).
+    streets_left:
+        Streets still to be dealt or played, this one included (river = 1, turn = 2, flop = 3).
+
+    Returns
+    -------
+    float
+        With ``p = pot + to_call`` (the pot after calling) and ``s = stack - to_call`` (the stack
+        after calling), the increment ``d`` over the call is
+
+        - ``N%``: ``d = N/100 * p`` (a raise of X% is a call, then X% of the new pot);
+        - ``Nx``: ``d = (N - 1) * prev_bet`` (the raise is *to* ``N * prev_bet``);
+        - ``Nc``: ``d = N``;
+        - geometric over ``K`` streets (``K = streets_left`` when the spec says none):
+          ``d = f * p`` with ``f`` solving ``p * (1 + 2 f)^K = p + 2 s``, i.e.
+          ``f = ((1 + 2 s / p)^(1/K) - 1) / 2``, then ``f = min(f, cap)``: bet ``f`` of the pot
+          on each of K streets, called every time, and both players are all-in at the end;
+        - all-in: ``d = s``;
+
+        each then capped at ``s``.
+
+    Raises
+    ------
+    PokerlabError
+        For negative chip counts, ``streets_left < 1`` with a geometric size that names no
+        street count, or an ``Nx`` size when there is no previous bet.
+    """
+    for name, amount in (("pot", pot), ("prev_bet", prev_bet), ("to_call", to_call)):
+        if not amount >= 0.0:
+            raise PokerlabError(f"{name} must be >= 0 chips, got {amount!r}")
+    if not stack >= 0.0:
+        raise PokerlabError(f"stack must be >= 0 chips, got {stack!r}")
+    behind = max(stack - to_call, 0.0)
+    after_call = pot + to_call
+    if size.kind == "pot":
+        add = size.value * after_call
+    elif size.kind == "prev":
+        if prev_bet <= 0.0:
+            raise PokerlabError(f"{_format_one(size)!r} needs a previous bet to multiply")
+        add = (size.value - 1.0) * prev_bet
+    elif size.kind == "chips":
+        add = size.value
+    elif size.kind == "geometric":
+        streets = size.streets or streets_left
+        if streets < 1:
+            raise PokerlabError(
+                f"{_format_one(size)!r} needs at least one street left, got {streets_left}"
+            )
+        if after_call <= 0.0:
+            add = behind
+        else:
+            fraction = ((1.0 + 2.0 * behind / after_call) ** (1.0 / streets) - 1.0) / 2.0
+            add = min(fraction, size.value) * after_call
+    else:
+        add = behind
+    return min(add, behind)

@@ -1,0 +1,524 @@
+"""Postflop spot configuration: files, parameters, validation (pokerlab.games.postflop.spot)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pokerlab.cards import parse_cards
+from pokerlab.cards.ranges import combo_count
+from pokerlab.errors import ParseError, PokerlabError
+from pokerlab.games.postflop import (
+    BetSize,
+    SpotConfig,
+    StreetSizes,
+    TreeOptions,
+    load_spot,
+    spot_from_params,
+)
+from pokerlab.games.postflop.spot import DEFAULT_SIZES
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples" / "spots"
+EXAMPLE_SPOTS = sorted(EXAMPLES.glob("*.toml")) + sorted(EXAMPLES.glob("*.json"))
+
+OOP = "66+,A8s+,K9s+,Q9s+,J9s+,T8s+,97s+,86s+,75s+,64s+,A9o+,KTo+,QTo+,JTo"
+IP = "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+"
+
+
+def _pot(*fractions: float) -> tuple[BetSize, ...]:
+    return tuple(BetSize("pot", f) for f in fractions)
+
+
+A = BetSize("allin")
+
+
+def _turn_dict() -> dict[str, Any]:
+    return {
+        "board": "Td9d6hQc",
+        "pot": 200,
+        "stack": 900,
+        "oop_range": OOP,
+        "ip_range": IP,
+        "turn": {"bet": "50%, a", "raise": "a"},
+        "river": {"bet": "33%, 75%, a", "raise": "a"},
+        "tree": {
+            "add_allin_threshold": 1.5,
+            "force_allin_threshold": 0.15,
+            "merging_threshold": 0.1,
+            "raise_limit": 3,
+        },
+    }
+
+
+# --- the example spots (B6) ---
+
+
+def test_every_example_spot_is_found() -> None:
+    assert {p.name for p in EXAMPLE_SPOTS} >= {"river.toml", "turn.toml", "flop.toml"}
+
+
+@pytest.mark.parametrize("path", EXAMPLE_SPOTS, ids=lambda p: p.name)
+def test_example_spots_load_and_round_trip(path: Path) -> None:
+    spot = load_spot(path)
+    assert SpotConfig.from_dict(spot.to_dict()) == spot
+    assert SpotConfig.from_dict(json.loads(json.dumps(spot.to_dict()))) == spot
+
+
+@pytest.mark.parametrize(
+    ("name", "street", "oop_combos", "ip_combos"),
+    [("river", "river", 220, 240), ("turn", "turn", 227, 250), ("flop", "flop", 246, 265)],
+)
+def test_b6_example_spots_have_the_benchmark_combo_counts(
+    name: str, street: str, oop_combos: int, ip_combos: int
+) -> None:
+    spot = load_spot(EXAMPLES / f"{name}.toml")
+    assert spot.street == street
+    assert (spot.pot, spot.stack) == (200.0, 900.0)
+    assert spot.tree == TreeOptions(1.5, 0.15, 0.1, 3)
+    oop, ip = spot.weights()
+    assert oop.shape == ip.shape == (1326,)
+    assert (combo_count(oop), combo_count(ip)) == (oop_combos, ip_combos)
+
+
+def test_b6_example_sizes() -> None:
+    turn = load_spot(EXAMPLES / "turn.toml")
+    for player in (0, 1):
+        assert turn.sizes[("turn", player)] == StreetSizes(_pot(0.5) + (A,), (A,))
+        assert turn.sizes[("river", player)] == StreetSizes(_pot(0.33, 0.75) + (A,), (A,))
+    flop = load_spot(EXAMPLES / "flop.toml")
+    assert flop.sizes[("flop", 1)] == StreetSizes(_pot(0.33, 0.75), (A,))
+    assert flop.sizes[("turn", 0)] == turn.sizes[("turn", 0)]
+    assert flop.sizes[("river", 1)] == turn.sizes[("river", 1)]
+    river = load_spot(EXAMPLES / "river.toml")
+    chips = tuple(BetSize("chips", c) for c in (66.0, 150.0, 300.0))
+    assert set(river.sizes) == {("river", 0), ("river", 1)}
+    assert river.sizes[("river", 0)] == StreetSizes(chips + (A,), _pot(0.6))
+
+
+# --- from_dict: layout rules ---
+
+
+def test_turn_spot_from_dict() -> None:
+    spot = SpotConfig.from_dict(_turn_dict())
+    assert spot.board == tuple(parse_cards("Td9d6hQc"))
+    assert spot.streets == ("turn", "river")
+    assert spot.rake_rate == 0.0 and spot.rake_cap == 0.0
+    assert spot.sizes[("turn", 1)].donk is None
+
+
+def test_streets_before_the_board_are_ignored() -> None:
+    data = _turn_dict()
+    data["flop"] = {"bet": "10%", "raise": "3x"}
+    spot = SpotConfig.from_dict(data)
+    assert "flop" not in spot.to_dict()
+    assert ("flop", 0) not in spot.sizes
+
+
+def test_absent_street_gets_default_sizes() -> None:
+    data = _turn_dict()
+    del data["river"]
+    spot = SpotConfig.from_dict(data)
+    assert spot.sizes[("river", 0)] == spot.sizes[("river", 1)] == DEFAULT_SIZES
+    assert DEFAULT_SIZES == StreetSizes(_pot(0.5), (A,), None)
+
+
+def test_player_subtables_override_the_street_table() -> None:
+    data = _turn_dict()
+    data["river"] = {"bet": "33%", "raise": "a", "donk": "25%", "ip": {"raise": "2.5x, a"}}
+    data["turn"]["oop"] = {"bet": "e"}
+    spot = SpotConfig.from_dict(data)
+    assert spot.sizes[("river", 0)] == StreetSizes(_pot(0.33), (A,), _pot(0.25))
+    assert spot.sizes[("river", 1)] == StreetSizes(_pot(0.33), (BetSize("prev", 2.5), A), None)
+    assert spot.sizes[("turn", 0)].bet == (BetSize("geometric", math.inf, 0),)
+    assert spot.sizes[("turn", 1)].bet == _pot(0.5) + (A,)
+    out = spot.to_dict()
+    assert out["river"] == {
+        "bet": "33%",
+        "oop": {"raise": "a"},
+        "ip": {"raise": "2.5x, a"},
+        "donk": "25%",
+    }
+    assert SpotConfig.from_dict(out) == spot
+
+
+def test_empty_donk_means_no_lead() -> None:
+    data = _turn_dict()
+    data["turn"]["donk"] = ""
+    spot = SpotConfig.from_dict(data)
+    assert spot.sizes[("turn", 0)].donk == ()
+    assert spot.sizes[("river", 0)].donk is None
+    assert SpotConfig.from_dict(spot.to_dict()) == spot
+
+
+def test_board_as_a_list_and_rake() -> None:
+    data = _turn_dict()
+    data["board"] = ["Td", "9d", "6h", "Qc"]
+    data["rake_rate"] = 0.05
+    data["rake_cap"] = 3
+    spot = SpotConfig.from_dict(data)
+    assert spot.board == tuple(parse_cards("Td9d6hQc"))
+    assert (spot.rake_rate, spot.rake_cap) == (0.05, 3.0)
+
+
+def test_weights_remove_board_cards_and_keep_weights() -> None:
+    data = _turn_dict()
+    data["oop_range"] = "AA, TT:0.5"
+    spot = SpotConfig.from_dict(data)
+    oop, _ = spot.weights()
+    assert oop.dtype == np.float64
+    assert combo_count(oop) == 6 + 0.5 * 3  # TdTx gone: 3 TT combos left at weight 0.5
+    assert np.count_nonzero(oop) == 9
+
+
+# --- validation: one clear error naming the key or token ---
+
+BAD_DICTS: list[tuple[str, Any, str]] = [
+    ("board", "Td9d", "3, 4 or 5 cards"),
+    ("board", "Td9d6hQc7s2c", "3, 4 or 5 cards"),
+    ("board", "Td9d6hTd", "'Td'"),
+    ("board", "Td9d6hXx", "'Xx'"),
+    ("board", 42, "board"),
+    ("pot", 0, "pot"),
+    ("pot", -5, "pot"),
+    ("pot", "200", "pot"),
+    ("pot", True, "pot"),
+    ("pot", math.nan, "pot"),
+    ("stack", -1, "stack"),
+    ("stack", math.inf, "stack"),
+    ("rake_rate", 1.0, "rake_rate"),
+    ("rake_rate", -0.1, "rake_rate"),
+    ("rake_cap", -1, "rake_cap"),
+    ("oop_range", "AA, ZZ", "'ZZ'"),
+    ("oop_range", 5, "oop_range"),
+    ("ip_range", "TdTc", "ip_range"),  # empty once the board's Td is removed
+    ("ip_range", "", "ip_range"),
+    ("colour", "blue", "'colour'"),
+    ("river", "33%", "[river]"),
+    ("tree", {"raise_limit": 2.5}, "raise_limit"),
+    ("tree", {"raise_limit": -1}, "raise_limit"),
+    ("tree", {"merging_threshold": -0.1}, "merging_threshold"),
+    ("tree", {"add_allin_threshold": "big"}, "add_allin_threshold"),
+    ("tree", {"max_bets": 3}, "'max_bets'"),
+]
+
+
+@pytest.mark.parametrize(("key", "value", "named"), BAD_DICTS)
+def test_bad_values_name_the_key_or_token(key: str, value: Any, named: str) -> None:
+    data = _turn_dict()
+    data[key] = value
+    with pytest.raises(PokerlabError) as info:
+        SpotConfig.from_dict(data)
+    assert named in str(info.value)
+
+
+def test_unknown_key_lists_the_known_ones() -> None:
+    data = _turn_dict()
+    data["turn"]["sizes"] = "50%"
+    with pytest.raises(PokerlabError, match=r"unknown key 'sizes' in \[turn\]; known keys: bet"):
+        SpotConfig.from_dict(data)
+
+
+def test_missing_key_is_named() -> None:
+    data = _turn_dict()
+    del data["stack"]
+    with pytest.raises(PokerlabError, match="'stack'"):
+        SpotConfig.from_dict(data)
+
+
+@pytest.mark.parametrize(
+    ("street_table", "named", "token"),
+    [
+        ({"bet": "33%%"}, "[river] bet (OOP)", "33%%"),
+        ({"raise": "a, 2.5x, -1c"}, "[river] raise (OOP)", "-1c"),
+        ({"bet": "2.5x"}, "[river] bet (OOP)", "2.5x"),
+        ({"ip": {"bet": "50%,,a"}}, "[river.ip] bet (IP)", ","),
+        ({"donk": "3x"}, "[river] donk (OOP)", "3x"),
+        ({"oop": {"raise": "0e"}}, "[river.oop] raise (OOP)", "0e"),
+    ],
+)
+def test_bet_size_errors_name_street_player_and_token(
+    street_table: dict, named: str, token: str
+) -> None:
+    data = _turn_dict()
+    data["river"] = street_table
+    with pytest.raises(ParseError) as info:
+        SpotConfig.from_dict(data)
+    assert named in str(info.value)
+    assert info.value.token == token
+
+
+def test_donk_is_refused_on_the_flop_and_for_ip() -> None:
+    data = _turn_dict()
+    data["board"] = "Td9d6h"
+    data["flop"] = {"donk": "50%"}
+    with pytest.raises(PokerlabError, match=r"\[flop\] donk"):
+        SpotConfig.from_dict(data)
+    data = _turn_dict()
+    data["turn"]["ip"] = {"donk": "50%"}
+    with pytest.raises(PokerlabError, match=r"\[turn.ip\] donk"):
+        SpotConfig.from_dict(data)
+
+
+def test_bet_size_not_a_string_is_named() -> None:
+    data = _turn_dict()
+    data["turn"]["bet"] = 0.5
+    with pytest.raises(PokerlabError, match=r"\[turn\] bet must be a bet-size string"):
+        SpotConfig.from_dict(data)
+
+
+def test_direct_construction_validates_sizes_keys() -> None:
+    board = tuple(parse_cards("Td9d6hQc"))
+    with pytest.raises(PokerlabError, match="sizes key"):
+        SpotConfig(board, 200.0, 900.0, OOP, IP, sizes={("flop", 0): DEFAULT_SIZES})
+    with pytest.raises(PokerlabError, match="donk"):
+        SpotConfig(
+            board,
+            200.0,
+            900.0,
+            OOP,
+            IP,
+            sizes={("turn", 1): StreetSizes(_pot(0.5), (A,), _pot(0.3))},
+        )
+    spot = SpotConfig(board, 200.0, 900.0, OOP, IP)
+    assert spot.sizes[("river", 1)] == DEFAULT_SIZES
+    assert SpotConfig.from_dict(spot.to_dict()) == spot
+
+
+# --- spot_from_params: what load_game("postflop", ...) receives ---
+
+
+def test_params_with_string_sizes_equal_the_example_file() -> None:
+    spot = spot_from_params(
+        board="Td9d6hQc",
+        ranges=(OOP, IP),
+        pot=200,
+        stack=900,
+        bets={"turn": {"bet": "50%, a"}, "river": {"bet": "33%, 75%, a"}},
+        raises="a",
+        add_allin_threshold=1.5,
+        force_allin_threshold=0.15,
+        merging_threshold=0.1,
+    )
+    assert spot == load_spot(EXAMPLES / "turn.toml")
+
+
+def test_params_string_bets_apply_to_every_street_and_player() -> None:
+    spot = spot_from_params(
+        board="Td9d6h",
+        ranges=("AA", "KK"),
+        pot=10,
+        stack=100,
+        bets="50%, a",
+        raises="3x",
+        donks="25%",
+        raise_limit=2,
+    )
+    for street in ("flop", "turn", "river"):
+        for player in (0, 1):
+            sizes = spot.sizes[(street, player)]
+            assert sizes.bet == _pot(0.5) + (A,)
+            assert sizes.raise_ == (BetSize("prev", 3.0),)
+            want_donk = _pot(0.25) if street != "flop" and player == 0 else None
+            assert sizes.donk == want_donk
+    assert spot.tree.raise_limit == 2
+
+
+def test_params_defaults_and_separate_ranges() -> None:
+    spot = spot_from_params(board="Td9d6hQc7s", oop_range="AA", ip_range="KK", pot=1, stack=0)
+    assert spot.sizes[("river", 0)] == DEFAULT_SIZES
+    assert spot.tree == TreeOptions()
+
+
+def test_params_spot_file(tmp_path: Path) -> None:
+    assert spot_from_params(spot=EXAMPLES / "river.toml") == load_spot(EXAMPLES / "river.toml")
+    with pytest.raises(PokerlabError, match="pot"):
+        spot_from_params(spot=EXAMPLES / "river.toml", pot=5)
+
+
+@pytest.mark.parametrize(
+    ("params", "named"),
+    [
+        ({"board": "Td9d6h", "ranges": ("AA", "KK"), "pot": 1, "stack": 1, "bet": "50%"}, "'bet'"),
+        ({"board": "Td9d6h", "ranges": ("AA", "KK"), "stack": 1}, "pot="),
+        ({"board": "Td9d6h", "pot": 1, "stack": 1}, "ranges="),
+        ({"board": "Td9d6h", "ranges": "AA", "pot": 1, "stack": 1}, "ranges"),
+        (
+            {
+                "board": "Td9d6h",
+                "ranges": ("AA", "KK"),
+                "pot": 1,
+                "stack": 1,
+                "bets": {"preflop": {"bet": "a"}},
+            },
+            "'preflop'",
+        ),
+        ({"board": "Td9d6h", "ranges": ("AA", "KK"), "pot": 1, "stack": 1, "bets": 0.5}, "bets"),
+        (
+            {"board": "Td9d6h", "ranges": ("AA", "KK"), "pot": 1, "stack": 1, "raises": "33%%"},
+            "'33%%'",
+        ),
+        ({"board": "Td9d6h", "ranges": ("AA", "KK"), "pot": 1, "stack": -1}, "stack"),
+    ],
+)
+def test_bad_params_are_named(params: dict, named: str) -> None:
+    with pytest.raises(PokerlabError) as info:
+        spot_from_params(**params)
+    assert named in str(info.value)
+
+
+# --- files ---
+
+
+def test_json_spot_file_loads_like_toml(tmp_path: Path) -> None:
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps(_turn_dict()))
+    assert load_spot(path) == load_spot(EXAMPLES / "turn.toml")
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "named"),
+    [
+        ("bad.toml", b'board = "Td9d6h"\npot = = 3\n', "line 2"),
+        ("bad.json", b'{"board": "Td9d6h",\n "pot": }', "line 2"),
+        ("bad.toml", b'board = "Td9d6h"\n# \xff\xfe\n', "line 2"),
+        ("bad.json", b"[1, 2, 3]", "table"),
+        ("bad.json", b"[" * 100_000, "bad.json"),
+        ("bad.toml", b'board = "Td9d6h"\n', "'pot'"),
+        ("bad.txt", b"", ".txt"),
+    ],
+)
+def test_junk_files_give_one_clear_error(
+    tmp_path: Path, name: str, content: bytes, named: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(PokerlabError) as info:
+        load_spot(path)
+    assert named in str(info.value)
+    assert name in str(info.value)
+
+
+def test_missing_file_is_a_pokerlab_error(tmp_path: Path) -> None:
+    with pytest.raises(PokerlabError, match="nothere.toml"):
+        load_spot(tmp_path / "nothere.toml")
+
+
+def test_file_errors_keep_token_and_position(tmp_path: Path) -> None:
+    path = tmp_path / "spot.toml"
+    path.write_text(
+        'board = "Td9d6h"\npot = 1\nstack = 1\noop_range = "AA"\n'
+        'ip_range = "KK"\n[turn]\nbet = "50%, 33%%"\n'
+    )
+    with pytest.raises(ParseError) as info:
+        load_spot(path)
+    assert (info.value.token, info.value.position) == ("33%%", 5)
+    assert "spot.toml: [turn] bet (OOP)" in str(info.value)
+
+
+# --- properties ---
+
+_size_text = st.sampled_from(["", "33%", "50%, a", "2e, 75%", "100c", "e150%, a", "a"])
+_raise_text = st.sampled_from(["", "a", "2.5x", "60%, a", "3x, 200c", "e"])
+
+
+@st.composite
+def _spot_dicts(draw: st.DrawFn) -> dict[str, Any]:
+    board = draw(st.sampled_from(["Td9d6h", "Td9d6hQc", "Td9d6hQc7s", "2c3c4c"]))
+    data: dict[str, Any] = {
+        "board": board,
+        "pot": draw(st.floats(0.5, 1e6)),
+        "stack": draw(st.floats(0.0, 1e6)),
+        "oop_range": draw(st.sampled_from(["AA", "KK+, AKs:0.5", OOP])),
+        "ip_range": draw(st.sampled_from(["QQ", "22+", IP])),
+    }
+    if draw(st.booleans()):
+        data["rake_rate"] = draw(st.floats(0.0, 0.99))
+        data["rake_cap"] = draw(st.floats(0.0, 100.0))
+    streets = ("flop", "turn", "river")[len(board) // 2 - 3 :]
+    for street in streets:
+        if draw(st.booleans()):
+            continue
+        table: dict[str, Any] = {}
+        for key, texts in (("bet", _size_text), ("raise", _raise_text)):
+            if draw(st.booleans()):
+                table[key] = draw(texts)
+        if street != "flop" and draw(st.booleans()):
+            table["donk"] = draw(_size_text)
+        for player in ("oop", "ip"):
+            if draw(st.booleans()):
+                table[player] = {"bet": draw(_size_text)}
+        data[street] = table
+    if draw(st.booleans()):
+        data["tree"] = {
+            "raise_limit": draw(st.integers(0, 9)),
+            "merging_threshold": draw(st.floats(0.0, 1.0)),
+        }
+    return data
+
+
+@settings(max_examples=100, deadline=None)
+@given(_spot_dicts())
+def test_valid_spots_round_trip(data: dict[str, Any]) -> None:
+    spot = SpotConfig.from_dict(data)
+    assert SpotConfig.from_dict(spot.to_dict()) == spot
+    assert SpotConfig.from_dict(json.loads(json.dumps(spot.to_dict()))) == spot
+
+
+_junk = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(
+        [
+            "board",
+            "pot",
+            "stack",
+            "oop_range",
+            "ip_range",
+            "rake_rate",
+            "rake_cap",
+            "turn",
+            "river",
+            "tree",
+            "flop",
+            "extra",
+        ]
+    ),
+    _junk,
+)
+def test_junk_values_raise_only_pokerlab_errors(key: str, value: Any) -> None:
+    data = copy.deepcopy(_turn_dict())
+    data[key] = value
+    try:
+        SpotConfig.from_dict(data)
+    except PokerlabError:
+        pass
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=200), st.sampled_from(["x.toml", "x.json"]))
+def test_junk_bytes_raise_only_pokerlab_errors(
+    tmp_path_factory: Any, data: bytes, name: str
+) -> None:
+    path = tmp_path_factory.mktemp("junk") / name
+    path.write_bytes(data)
+    try:
+        load_spot(path)
+    except PokerlabError:
+        pass
