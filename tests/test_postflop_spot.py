@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -522,3 +523,27 @@ def test_junk_bytes_raise_only_pokerlab_errors(
         load_spot(path)
     except PokerlabError:
         pass
+
+
+# --- the documentation's examples run as written ---
+
+DOC = ROOT / "docs" / "postflop-spots.md"
+
+
+def test_doc_python_examples_run() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
+    assert len(blocks) >= 2
+    for block in blocks:
+        exec(compile(block, str(DOC), "exec"), {})
+
+
+def test_doc_toml_example_loads(tmp_path: Path) -> None:
+    (block,) = re.findall(r"```toml\n(.*?)```", DOC.read_text(), re.S)
+    path = tmp_path / "doc.toml"
+    path.write_text(block)
+    spot = load_spot(path)
+    assert spot.street == "turn"
+    assert (spot.rake_rate, spot.rake_cap) == (0.05, 3.0)
+    assert spot.sizes[("turn", 0)] == StreetSizes(_pot(0.5) + (A,), (A,), _pot(0.33))
+    assert spot.sizes[("turn", 1)] == StreetSizes(_pot(0.75) + (A,), (A,), None)
+    assert spot.sizes[("river", 1)] == StreetSizes(_pot(0.33, 0.75) + (A,), (A,), None)
