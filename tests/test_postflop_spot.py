@@ -23,6 +23,7 @@ from pokerlab.games.postflop import (
     StreetSizes,
     TreeOptions,
     load_spot,
+    resolve_bet,
     spot_from_params,
 )
 from pokerlab.games.postflop.spot import DEFAULT_SIZES
@@ -547,3 +548,81 @@ def test_doc_toml_example_loads(tmp_path: Path) -> None:
     assert spot.sizes[("turn", 0)] == StreetSizes(_pot(0.5) + (A,), (A,), _pot(0.33))
     assert spot.sizes[("turn", 1)] == StreetSizes(_pot(0.75) + (A,), (A,), None)
     assert spot.sizes[("river", 1)] == StreetSizes(_pot(0.33, 0.75) + (A,), (A,), None)
+
+
+def test_equal_spots_hash_alike() -> None:
+    spot = load_spot(EXAMPLES / "turn.toml")
+    again = SpotConfig.from_dict(spot.to_dict())
+    assert again is not spot and hash(again) == hash(spot)
+    assert len({spot, again, load_spot(EXAMPLES / "river.toml")}) == 2
+
+
+# --- river.toml gives the B6 river tree under the documented tree options ---
+
+
+def _river_tree(spot: SpotConfig) -> tuple[int, int, set[int]]:
+    """(decision nodes, terminal nodes, bet/raise totals) of a one-street river tree.
+
+    An independent reading of ``docs/postflop-spots.md``: amounts from ``resolve_bet`` rounded to
+    whole chips; a bet or raise to ``t`` becomes all-in when ``t + round(0.15 * (pot0 + 2 t))``
+    reaches the stack (force-all-in threshold); an all-in is added when it puts in at most
+    ``round(1.5 * p)`` over the call (add-all-in threshold, ``p`` the pot after calling). Merging
+    never fires in this spot (checked).
+    """
+    pot0, stack, opts = spot.pot, spot.stack, spot.tree
+    totals: set[int] = set()
+
+    def options(player: int, prev: float, mine: float, raises: int) -> list[float]:
+        """Street totals the player can bet or raise to, facing ``prev`` with ``mine`` in."""
+        sizes = spot.sizes[("river", player)]
+        listed = sizes.raise_ if prev > 0 else sizes.bet
+        if prev > 0 and raises >= opts.raise_limit:
+            return []
+        to_call = prev - mine
+        pot = pot0 + prev + mine
+        out: set[float] = set()
+        for size in listed:
+            add = resolve_bet(
+                size, pot=pot, prev_bet=prev, to_call=to_call, stack=stack - mine, streets_left=1
+            )
+            target = prev + round(add)
+            if target + round(opts.force_allin_threshold * (pot0 + 2 * target)) >= stack:
+                target = stack
+            out.add(min(target, stack))
+        if stack - prev <= round(opts.add_allin_threshold * (pot + to_call)):
+            out.add(stack)
+        fractions = sorted((t - prev) / (pot + to_call) for t in out)
+        for small, big in zip(fractions, fractions[1:], strict=False):
+            assert (1 + big) / (1 + small) >= 1 + opts.merging_threshold
+        return sorted(out)
+
+    def walk(player: int, prev: float, mine: float, theirs: float, raises: int) -> tuple[int, int]:
+        """Counts below a decision node; ``prev`` is the bet faced (0: none)."""
+        decisions, terminals = 1, 0
+        if prev > mine:  # facing a bet: fold and call end the river
+            terminals += 2
+        elif player == 1:  # IP after a check: checking back is a showdown
+            terminals += 1
+        else:  # OOP opens: check to IP
+            d, t = walk(1, 0.0, 0.0, 0.0, 0)
+            decisions, terminals = decisions + d, terminals + t
+        if prev < stack:
+            for target in options(player, prev, mine, raises):
+                totals.add(int(target))
+                d, t = walk(1 - player, target, theirs, target, raises + (prev > 0))
+                decisions, terminals = decisions + d, terminals + t
+        return decisions, terminals
+
+    decisions, terminals = walk(0, 0.0, 0.0, 0.0, 0)
+    return decisions, terminals, totals
+
+
+def test_river_example_gives_the_b6_tree() -> None:
+    spot = load_spot(EXAMPLES / "river.toml")
+    decisions, terminals, totals = _river_tree(spot)
+    assert (decisions, terminals) == (22, 41)
+    assert totals == {66, 150, 300, 265, 450, 900}
+    # the percentages B6 mentions give the same tree
+    data = spot.to_dict()
+    data["river"] = {"bet": "33%, 75%, 150%, a", "raise": "60%"}
+    assert _river_tree(SpotConfig.from_dict(data)) == (22, 41, totals)

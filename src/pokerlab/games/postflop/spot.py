@@ -273,6 +273,10 @@ class SpotConfig:
             for player in (0, 1)
         }
 
+    def __hash__(self) -> int:
+        """Hash of the file layout, so that equal spots hash alike (``sizes`` is a dict)."""
+        return hash(json.dumps(self.to_dict(), sort_keys=True))
+
     @property
     def street(self) -> str:
         """The street the spot starts on: ``"flop"``, ``"turn"`` or ``"river"``."""
@@ -432,7 +436,7 @@ def _street_sizes(
     the default."""
     name = PLAYERS[player]
 
-    def spec(key: str) -> tuple[str, str] | None:
+    def spec(key: str) -> tuple[Any, str] | None:
         if key in sub:
             return sub[key], f"[{street}.{name}] {key}"
         if key in table:
