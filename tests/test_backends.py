@@ -160,3 +160,48 @@ def _names_in(path: Path) -> set[str]:
 def test_solvers_and_evaluators_do_not_name_tree_types(relative: str) -> None:
     names = _names_in(SRC / relative)
     assert not names & {"PublicTree", "HistoryTree", "TreeArrays", "HistoryArrays"}
+
+
+def _tree_modules() -> list[str]:
+    import pkgutil
+
+    import pokerlab.tree
+
+    return sorted(m.name for m in pkgutil.iter_modules(pokerlab.tree.__path__, "pokerlab.tree."))
+
+
+def test_tree_never_imports_games() -> None:
+    """tree/ is game-neutral: no module of pokerlab.tree imports pokerlab.games, at top level,
+    under TYPE_CHECKING or inside a function (checked on the source, after importing it)."""
+    import importlib
+
+    modules = _tree_modules()
+    assert {"pokerlab.tree.backend", "pokerlab.tree.builder", "pokerlab.tree.compiled"} <= set(
+        modules
+    )
+    for name in modules:
+        module = importlib.import_module(name)
+        assert module.__file__ is not None
+        tree = ast.parse(Path(module.__file__).read_text())
+        imported: list[str] = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                imported += [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                assert node.level == 0, f"{name}: relative import"
+                base = node.module or ""
+                imported += [base] + [f"{base}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                assert not node.value.startswith("pokerlab.games"), f"{name}: {node.value!r}"
+        bad = [m for m in imported if m == "pokerlab.games" or m.startswith("pokerlab.games.")]
+        assert not bad, f"{name} imports {bad}"  # ``from pokerlab import games`` included
+
+
+def test_games_base_reexports_the_history_interface() -> None:
+    from pokerlab.games import base
+    from pokerlab.tree import history_interface
+
+    assert base.History is history_interface.History
+    assert base.HistoryGame is history_interface.HistoryGame
+    assert base.CHANCE == history_interface.CHANCE == -1
+    assert issubclass(type(pokerlab.load_game("kuhn")), history_interface.HistoryGame)

@@ -120,7 +120,6 @@ class KuhnGame(HistoryGame):
 
     @cached_property
     def _public_tree(self) -> PublicTree:
-        from pokerlab.games.limit import kuhn_rules
-        from pokerlab.tree.builder import build_limit_tree
+        from pokerlab.games.limit import build_limit_tree, kuhn_rules
 
         return build_limit_tree(kuhn_rules())

@@ -2,7 +2,8 @@
 
 :class:`LimitRules` describes a heads-up limit poker game: antes, rounds with their bet size and
 raise cap, public cards dealt before each round, the deck and how hands rank. The public-tree
-builder (:mod:`pokerlab.tree.builder`) turns rules into a flat tree; :class:`LeducHistory` is the
+builder :func:`build_limit_tree` describes the rules' public tree to the game-neutral builder API
+(:mod:`pokerlab.tree.builder`); :class:`LeducHistory` is the
 same Leduc game written by hand through the history interface, an independent implementation
 that the tests compare with the tree.
 
@@ -20,8 +21,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import CHANCE, History, HistoryGame
+from pokerlab.tree.builder import NodeList, assemble_public_tree, private_tables
 
 if TYPE_CHECKING:
     from pokerlab.tree.public_tree import PublicTree
@@ -35,6 +39,8 @@ __all__ = [
     "leduc_rules",
     "LeducGame",
     "LeducHistory",
+    "build_limit_tree",
+    "limit_key",
 ]
 
 #: Action codes of limit poker (the order of OpenSpiel's poker games).
@@ -242,6 +248,114 @@ class LeducGame(HistoryGame):
 
     @cached_property
     def _public_tree(self) -> PublicTree:
-        from pokerlab.tree.builder import build_limit_tree
-
         return build_limit_tree(leduc_rules())
+
+
+# --- the public tree of limit rules ------------------------------------------------------------
+
+
+def limit_key(private: str, board: str, history: str) -> str:
+    """Information-set key of limit games: ``"Qs|Kh:rc/r"`` (private card, board, actions)."""
+    return f"{private}|{board}:{history}" if board else f"{private}:{history}"
+
+
+def build_limit_tree(rules: LimitRules) -> PublicTree:
+    """Build the public tree of a heads-up limit poker game with one private card per player.
+
+    Payoffs are chips. The deal is uniform over ordered pairs of distinct private cards, so each
+    terminal amount is multiplied by ``1 / (C (C - 1))`` and by ``1 / (cards left)`` per public
+    card dealt above it: the counterfactual values the kernels compute are then exactly the sums
+    over histories that history-based CFR computes.
+    """
+    num_cards = len(rules.card_names)
+    deal_scale = 1.0 / (num_cards * (num_cards - 1))
+
+    boards: dict[tuple[int, ...], int] = {(): 0}
+    nodes = NodeList()
+
+    def board_id(board: tuple[int, ...]) -> int:
+        if board not in boards:
+            boards[board] = len(boards)
+        return boards[board]
+
+    def build(
+        rnd: int,
+        actions: str,
+        history: str,
+        contrib: tuple[float, float],
+        bets: int,
+        board: tuple[int, ...],
+        chance: float,
+    ) -> int:
+        player = len(actions) % 2  # player 0 opens every round
+        facing = contrib[1 - player] > contrib[player]
+        legal = (
+            ([FOLD] if facing else []) + [CALL] + ([RAISE] if bets < rules.max_bets[rnd] else [])
+        )
+        names = rules.labels_fold_call_raise if facing else rules.labels_check_bet
+        labels = tuple(names[a] if facing else names[a - 1] for a in legal)
+        n = nodes.decision(player, board_id(board), history, labels)
+        kids: list[int] = []
+        for action, label in zip(legal, labels, strict=True):
+            h = history + label
+            if action == FOLD:
+                stake = contrib[player] * chance * deal_scale
+                kid = nodes.fold(player, board_id(board), stake, h)
+            elif action == RAISE:
+                new = list(contrib)
+                new[player] = contrib[1 - player] + rules.bet_sizes[rnd]
+                kid = build(rnd, actions + "r", h, (new[0], new[1]), bets + 1, board, chance)
+            else:  # check or call
+                new = list(contrib)
+                new[player] = contrib[1 - player]
+                closes = facing or len(actions) >= 1
+                if not closes:
+                    kid = build(rnd, actions + "c", h, (new[0], new[1]), bets, board, chance)
+                elif rnd + 1 == rules.num_rounds:
+                    kid = nodes.showdown(board_id(board), new[0] * chance * deal_scale, h)
+                else:
+                    kid = deal(rnd + 1, h + "/", (new[0], new[1]), board, chance)
+            kids.append(kid)
+        nodes.link(n, kids)
+        return n
+
+    def deal(
+        rnd: int, history: str, contrib: tuple[float, float], board: tuple[int, ...], chance: float
+    ) -> int:
+        count = rules.board_cards[rnd]
+        if count == 0:
+            return build(rnd, "", history, contrib, 0, board, chance)
+        if count != 1:
+            raise NotImplementedError("limit builder deals one public card per round")
+        n = nodes.chance(board_id(board), history)
+        left = num_cards - 2 - len(board)  # cards neither player nor the board holds
+        kids = []
+        for card in range(num_cards):
+            if card in board:
+                continue
+            kids.append(build(rnd, "", history, contrib, 0, board + (card,), chance / left))
+        nodes.link(n, kids)
+        return n
+
+    build(0, "", "", (rules.ante, rules.ante), 0, (), 1.0)
+
+    # Private states: one card each; a card on the board is not a possible private state.
+    board_list = sorted(boards, key=boards.__getitem__)
+    valid = np.zeros((len(board_list), num_cards), dtype=np.bool_)
+    strength = np.full((len(board_list), num_cards), -1, dtype=np.int32)
+    for b, board in enumerate(board_list):
+        for h in range(num_cards):
+            if h not in board:
+                valid[b, h] = True
+                strength[b, h] = rules.strength(h, board)
+    private_cards = np.full((num_cards, 2), -1, dtype=np.int32)
+    private_cards[:, 0] = np.arange(num_cards)
+    return assemble_public_tree(
+        rules.name,
+        nodes,
+        private_tables(valid, strength, private_cards),
+        list(rules.card_names),
+        ["".join(rules.card_names[c] for c in b) for b in board_list],
+        limit_key,
+        num_cards,
+    )

@@ -42,11 +42,19 @@ from pokerlab.cards.deck import (
 )
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import CHANCE, History, HistoryGame
+from pokerlab.tree.builder import NodeList, assemble_public_tree, private_tables
 
 if TYPE_CHECKING:
     from pokerlab.tree.public_tree import PublicTree
 
-__all__ = ["PushFoldGame", "PushFoldHistory", "HandSet", "class_matrices", "combo_matrices"]
+__all__ = [
+    "PushFoldGame",
+    "PushFoldHistory",
+    "HandSet",
+    "build_pushfold_tree",
+    "class_matrices",
+    "combo_matrices",
+]
 
 HandSet = Literal["combos", "classes"]
 FOLD_ACTION, PUSH_ACTION = 0, 1  # fold / shove (small blind), fold / call (big blind)
@@ -171,8 +179,6 @@ class PushFoldGame(HistoryGame):
 
     @cached_property
     def _public_tree(self) -> PublicTree:
-        from pokerlab.tree.builder import build_pushfold_tree
-
         return build_pushfold_tree(self)
 
 
@@ -259,3 +265,70 @@ class PushFoldHistory(History):
         if self.is_chance():
             return str(action)
         return ("f", "s")[action] if not self.actions else ("f", "c")[action]
+
+
+def build_pushfold_tree(game: PushFoldGame) -> PublicTree:
+    """The public tree of heads-up push/fold, described to the game-neutral builder API.
+
+    One decision per player (per stack, under a public chance node over stacks when the stack is
+    variable). Terminal amounts are in big blinds, weighted by the stack's probability and by
+    ``1 / (number of compatible deals)``. Showdowns use the dense ``compat * (2 equity - 1)``
+    table; folds use it too over classes and the exact card sweep over combos.
+    """
+    classes = game.hands == "classes"
+    num_h = N_CLASSES if classes else N_COMBOS
+    if classes:
+        weights, share = class_matrices()
+        deal_pairs = float(weights.sum())
+        dense_compat = weights[None, :, :].copy()
+        dense_sign = share[None, :, :].copy()
+        private_cards = np.full((num_h, 2), -1, dtype=np.int32)
+    else:
+        _, share = combo_matrices()
+        deal_pairs = float(N_COMBOS * 1225)  # each combo meets 1225 disjoint combos
+        dense_compat = np.zeros((0, 0, 0))  # folds use the exact card sweep
+        dense_sign = share[None, :, :]
+        private_cards = COMBO_CARDS.astype(np.int32)
+    scale = 1.0 / deal_pairs
+
+    nodes = NodeList()
+
+    def decisions(stack: float, prob: float, prefix: str) -> int:
+        sb_post, bb_post = posts(stack, game.ante_bb)
+        w = prob * scale
+        sb = nodes.decision(0, 0, f"{prefix}:", ("f", "s"))
+        sb_fold = nodes.fold(0, 0, sb_post * w, f"{prefix}:f")
+        bb = nodes.decision(1, 0, f"{prefix}:s", ("f", "c"))
+        bb_fold = nodes.fold(1, 0, bb_post * w, f"{prefix}:sf")
+        call = nodes.showdown(0, stack * w, f"{prefix}:sc")
+        nodes.link(sb, [sb_fold, bb])
+        nodes.link(bb, [bb_fold, call])
+        return sb
+
+    if game.variable:
+        root = nodes.chance(0, "")
+        nodes.link(
+            root,
+            [
+                decisions(s, p, game.stack_prefix(s))
+                for s, p in zip(game.stacks, game.stack_probs, strict=True)
+            ],
+        )
+    else:
+        decisions(game.stacks[0], 1.0, "")
+
+    tables = private_tables(
+        valid=np.ones((1, num_h), dtype=np.bool_),
+        strength=np.zeros((1, num_h), dtype=np.int32),
+        private_cards=private_cards,
+        dense_compat=dense_compat,
+        dense_sign=dense_sign,
+    )
+    return assemble_public_tree(
+        "pushfold",
+        nodes,
+        tables,
+        game.private_names,
+        [""],
+        lambda private, board, hist: f"{private}{hist}",
+    )

@@ -1,51 +1,52 @@
-"""Builds public trees from game rules (no hand-written tables).
+"""The game-neutral public-tree builder API: games describe their tree, this module stores it.
 
-:func:`build_limit_tree` walks the betting rules of a heads-up limit poker game
-(:class:`~pokerlab.games.limit.LimitRules`) and lays the public tree out in preorder with the
-solver-array layout: player 0's decision blocks first, then player 1's, each block
+A game builds its public tree in preorder through a :class:`NodeList` (decision nodes with their
+action labels, chance nodes dealing public cards, fold and showdown terminals with their amounts,
+the children of each node), describes its private states and boards with :func:`private_tables`
+(which private state is possible on which board, showdown strength, the cards of each state for
+exact card removal, the initial reach of each player), and calls :func:`assemble_public_tree`,
+which lays the solver arrays out: player 0's decision blocks first, then player 1's, each block
 ``actions x private states`` (action-major, so one action's row over all hands is contiguous).
+
+Nothing here knows a game's rules; the limit-poker builder lives in :mod:`pokerlab.games.limit`
+and the push/fold builder in :mod:`pokerlab.games.pushfold`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pokerlab.games.limit import CALL, FOLD, RAISE, LimitRules
-
-if TYPE_CHECKING:
-    from pokerlab.games.pushfold import PushFoldGame
 from pokerlab.tree.public_tree import (
     CHANCE_NODE,
     DECISION,
+    FOLD,
     SHOWDOWN,
     PublicTree,
     TreeArrays,
     dense_terminal_tables,
 )
-from pokerlab.tree.public_tree import FOLD as FOLD_NODE
 
 __all__ = [
     "NodeList",
     "PrivateTables",
     "assemble_public_tree",
-    "build_limit_tree",
-    "build_pushfold_tree",
-    "limit_key",
+    "private_tables",
 ]
-
-
-def limit_key(private: str, board: str, history: str) -> str:
-    """Information-set key of limit games: ``"Qs|Kh:rc/r"`` (private card, board, actions)."""
-    return f"{private}|{board}:{history}" if board else f"{private}:{history}"
 
 
 @dataclass
 class NodeList:
-    """Growing node lists of a public tree under construction (preorder)."""
+    """Growing node lists of a public tree under construction (preorder: add a node before its
+    children).
+
+    ``amount`` of a terminal is its stake in the game's units, already multiplied by the
+    probability of the chance events above it and by the deal normalisation (see
+    :mod:`pokerlab.tree.public_tree`): at a fold, what the folding player loses; at a showdown,
+    what each player has in the pot.
+    """
 
     kind: list[int] = field(default_factory=list)
     player: list[int] = field(default_factory=list)
@@ -56,6 +57,7 @@ class NodeList:
     labels: list[tuple[str, ...]] = field(default_factory=list)
 
     def add(self, kind: int, player: int, board: int, amount: float, history: str) -> int:
+        """Append a node of any kind; returns its id."""
         self.kind.append(kind)
         self.player.append(player)
         self.board.append(board)
@@ -65,91 +67,33 @@ class NodeList:
         self.labels.append(())
         return len(self.kind) - 1
 
-
-def build_limit_tree(rules: LimitRules) -> PublicTree:
-    """Build the public tree of a heads-up limit poker game with one private card per player.
-
-    Payoffs are chips. The deal is uniform over ordered pairs of distinct private cards, so each
-    terminal amount is multiplied by ``1 / (C (C - 1))`` and by ``1 / (cards left)`` per public
-    card dealt above it: the counterfactual values the kernels compute are then exactly the sums
-    over histories that history-based CFR computes.
-    """
-    num_cards = len(rules.card_names)
-    num_private = num_cards
-    deal_scale = 1.0 / (num_private * (num_private - 1))
-
-    boards: dict[tuple[int, ...], int] = {(): 0}
-    nodes = NodeList()
-
-    def board_id(board: tuple[int, ...]) -> int:
-        if board not in boards:
-            boards[board] = len(boards)
-        return boards[board]
-
-    def build(
-        rnd: int,
-        actions: str,
-        history: str,
-        contrib: tuple[float, float],
-        bets: int,
-        board: tuple[int, ...],
-        chance: float,
-    ) -> int:
-        player = len(actions) % 2  # player 0 opens every round
-        n = nodes.add(DECISION, player, board_id(board), 0.0, history)
-        facing = contrib[1 - player] > contrib[player]
-        legal = (
-            ([FOLD] if facing else []) + [CALL] + ([RAISE] if bets < rules.max_bets[rnd] else [])
-        )
-        names = rules.labels_fold_call_raise if facing else rules.labels_check_bet
-        labels = tuple(names[a] if facing else names[a - 1] for a in legal)
-        nodes.labels[n] = labels
-        kids: list[int] = []
-        for action, label in zip(legal, labels, strict=True):
-            h = history + label
-            if action == FOLD:
-                kid = nodes.add(
-                    FOLD_NODE, player, board_id(board), contrib[player] * chance * deal_scale, h
-                )
-            elif action == RAISE:
-                new = list(contrib)
-                new[player] = contrib[1 - player] + rules.bet_sizes[rnd]
-                kid = build(rnd, actions + "r", h, (new[0], new[1]), bets + 1, board, chance)
-            else:  # check or call
-                new = list(contrib)
-                new[player] = contrib[1 - player]
-                closes = facing or len(actions) >= 1
-                if not closes:
-                    kid = build(rnd, actions + "c", h, (new[0], new[1]), bets, board, chance)
-                elif rnd + 1 == rules.num_rounds:
-                    kid = nodes.add(SHOWDOWN, -1, board_id(board), new[0] * chance * deal_scale, h)
-                else:
-                    kid = deal(rnd + 1, h + "/", (new[0], new[1]), board, chance)
-            kids.append(kid)
-        nodes.children[n] = kids
+    def decision(self, player: int, board: int, history: str, labels: Sequence[str]) -> int:
+        """A decision of ``player`` (0 or 1) on board id ``board`` with the given action labels;
+        its children (one per label, in order) are set later with :meth:`link`."""
+        n = self.add(DECISION, player, board, 0.0, history)
+        self.labels[n] = tuple(labels)
         return n
 
-    def deal(
-        rnd: int, history: str, contrib: tuple[float, float], board: tuple[int, ...], chance: float
-    ) -> int:
-        count = rules.board_cards[rnd]
-        if count == 0:
-            return build(rnd, "", history, contrib, 0, board, chance)
-        if count != 1:
-            raise NotImplementedError("limit builder deals one public card per round")
-        n = nodes.add(CHANCE_NODE, -1, board_id(board), 0.0, history)
-        left = num_cards - 2 - len(board)  # cards neither player nor the board holds
-        kids = []
-        for card in range(num_cards):
-            if card in board:
-                continue
-            kids.append(build(rnd, "", history, contrib, 0, board + (card,), chance / left))
-        nodes.children[n] = kids
-        return n
+    def chance(self, board: int, history: str) -> int:
+        """A chance node dealing public cards; each child is on its own (larger) board."""
+        return self.add(CHANCE_NODE, -1, board, 0.0, history)
 
-    ante = rules.ante
-    build(0, "", "", (ante, ante), 0, (), 1.0)
-    return _finish(rules, nodes, boards, num_cards)
+    def fold(self, folder: int, board: int, amount: float, history: str) -> int:
+        """A terminal where ``folder`` gave up; ``amount`` is what it loses (weighted)."""
+        return self.add(FOLD, folder, board, amount, history)
+
+    def showdown(self, board: int, amount: float, history: str) -> int:
+        """A showdown terminal; ``amount`` is each player's stake in the pot (weighted)."""
+        return self.add(SHOWDOWN, -1, board, amount, history)
+
+    def link(self, node: int, children: Sequence[int]) -> None:
+        """Set the children of ``node`` (decision: one per action label, in label order)."""
+        if self.kind[node] == DECISION and len(children) != len(self.labels[node]):
+            raise ValueError(
+                f"decision node {node} has {len(self.labels[node])} actions, "
+                f"got {len(children)} children"
+            )
+        self.children[node] = list(children)
 
 
 @dataclass
@@ -208,7 +152,7 @@ def assemble_public_tree(
         children=children,
         subtree_end=subtree_end,
         decisions=np.flatnonzero(kind == DECISION).astype(np.int32),
-        terminals=np.flatnonzero(kind >= FOLD_NODE).astype(np.int32),
+        terminals=np.flatnonzero(kind >= FOLD).astype(np.int32),
         board=np.array(nodes.board, dtype=np.int32),
         offset=offset,
         amount=np.array(nodes.amount, dtype=np.float64),
@@ -235,110 +179,40 @@ def assemble_public_tree(
     )
 
 
-def _finish(
-    rules: LimitRules, nodes: NodeList, boards: dict[tuple[int, ...], int], num_cards: int
-) -> PublicTree:
-    num_private = num_cards
-    board_list = sorted(boards, key=boards.__getitem__)
-    num_boards = len(board_list)
-    valid = np.zeros((num_boards, num_private), dtype=np.bool_)
-    strength = np.full((num_boards, num_private), -1, dtype=np.int32)
-    order = np.full((num_boards, num_private), -1, dtype=np.int32)
+def private_tables(
+    valid: np.ndarray,
+    strength: np.ndarray,
+    private_cards: np.ndarray,
+    root_reach: np.ndarray | None = None,
+    dense_compat: np.ndarray | None = None,
+    dense_sign: np.ndarray | None = None,
+) -> PrivateTables:
+    """The private-state tables of a public tree from what a game knows about its hands.
+
+    ``valid`` (boards x H, bool): private state possible on the board (no shared card);
+    ``strength`` (boards x H, int): showdown strength, higher wins, equal splits;
+    ``private_cards`` (H x 2, int, -1 padded): cards of each private state, for exact card
+    removal between the players; ``root_reach`` (2 x H): each player's initial reach (range
+    weights; default 1). The strength order per board is computed here, and for small H the dense
+    ``H x H`` terminal tables (:func:`~pokerlab.tree.public_tree.dense_terminal_tables`) unless
+    the game passes its own ``dense_compat`` / ``dense_sign``.
+    """
+    valid = np.ascontiguousarray(valid, dtype=np.bool_)
+    strength = np.ascontiguousarray(strength, dtype=np.int32)
+    private_cards = np.ascontiguousarray(private_cards, dtype=np.int32)
+    num_boards, num_h = valid.shape
+    order = np.full((num_boards, num_h), -1, dtype=np.int32)
     num_valid = np.zeros(num_boards, dtype=np.int32)
-    for b, board in enumerate(board_list):
-        hands = [h for h in range(num_private) if h not in board]
-        for h in hands:
-            valid[b, h] = True
-            strength[b, h] = rules.strength(h, board)
-        ranked = sorted(hands, key=lambda h: strength[b, h])  # noqa: B023
-        order[b, : len(ranked)] = ranked
-        num_valid[b] = len(ranked)
-
-    private_cards = np.full((num_private, 2), -1, dtype=np.int32)
-    private_cards[:, 0] = np.arange(num_private)
-    dense_compat, dense_sign = dense_terminal_tables(valid, strength, private_cards)
-    tables = PrivateTables(
-        valid,
-        strength,
-        order,
-        num_valid,
-        private_cards,
-        dense_compat,
-        dense_sign,
-        np.ones((2, num_private), dtype=np.float64),
-    )
-    return assemble_public_tree(
-        rules.name,
-        nodes,
-        tables,
-        list(rules.card_names),
-        ["".join(rules.card_names[c] for c in b) for b in board_list],
-        limit_key,
-        num_cards,
-    )
-
-
-def build_pushfold_tree(game: PushFoldGame) -> PublicTree:
-    """The public tree of heads-up push/fold (see :mod:`pokerlab.games.pushfold`)."""
-    from pokerlab.cards.deck import COMBO_CARDS, N_CLASSES, N_COMBOS
-    from pokerlab.games.pushfold import class_matrices, combo_matrices, posts
-
-    classes = game.hands == "classes"
-    num_h = N_CLASSES if classes else N_COMBOS
-    if classes:
-        weights, share = class_matrices()
-        deal_pairs = float(weights.sum())
-        dense_compat = weights[None, :, :].copy()
-        dense_sign = share[None, :, :].copy()
-        private_cards = np.full((num_h, 2), -1, dtype=np.int32)
-    else:
-        _, share = combo_matrices()
-        deal_pairs = float(N_COMBOS * 1225)  # each combo meets 1225 disjoint combos
-        dense_compat = np.zeros((0, 0, 0))  # folds use the exact card sweep
-        dense_sign = share[None, :, :]
-        private_cards = COMBO_CARDS.astype(np.int32)
-    scale = 1.0 / deal_pairs
-
-    nodes = NodeList()
-
-    def decisions(stack: float, prob: float, prefix: str) -> int:
-        sb_post, bb_post = posts(stack, game.ante_bb)
-        w = prob * scale
-        sb = nodes.add(DECISION, 0, 0, 0.0, f"{prefix}:")
-        sb_fold = nodes.add(FOLD_NODE, 0, 0, sb_post * w, f"{prefix}:f")
-        bb = nodes.add(DECISION, 1, 0, 0.0, f"{prefix}:s")
-        bb_fold = nodes.add(FOLD_NODE, 1, 0, bb_post * w, f"{prefix}:sf")
-        call = nodes.add(SHOWDOWN, -1, 0, stack * w, f"{prefix}:sc")
-        nodes.labels[sb] = ("f", "s")
-        nodes.labels[bb] = ("f", "c")
-        nodes.children[sb] = [sb_fold, bb]
-        nodes.children[bb] = [bb_fold, call]
-        return sb
-
-    if game.variable:
-        root = nodes.add(CHANCE_NODE, -1, 0, 0.0, "")
-        nodes.children[root] = [
-            decisions(s, p, game.stack_prefix(s))
-            for s, p in zip(game.stacks, game.stack_probs, strict=True)
-        ]
-    else:
-        decisions(game.stacks[0], 1.0, "")
-
-    tables = PrivateTables(
-        valid=np.ones((1, num_h), dtype=np.bool_),
-        strength=np.zeros((1, num_h), dtype=np.int32),
-        order=np.arange(num_h, dtype=np.int32)[None, :],
-        num_valid=np.array([num_h], dtype=np.int32),
-        private_cards=private_cards,
-        dense_compat=dense_compat,
-        dense_sign=dense_sign,
-        root_reach=np.ones((2, num_h), dtype=np.float64),
-    )
-    return assemble_public_tree(
-        "pushfold",
-        nodes,
-        tables,
-        game.private_names,
-        [""],
-        lambda private, board, hist: f"{private}{hist}",
+    for b in range(num_boards):
+        hands = np.flatnonzero(valid[b])
+        ranked = hands[np.argsort(strength[b, hands], kind="stable")]
+        order[b, : ranked.size] = ranked
+        num_valid[b] = ranked.size
+    if dense_compat is None or dense_sign is None:
+        compat, sign = dense_terminal_tables(valid, strength, private_cards)
+        dense_compat = compat if dense_compat is None else dense_compat
+        dense_sign = sign if dense_sign is None else dense_sign
+    reach = np.ones((2, num_h)) if root_reach is None else np.asarray(root_reach, np.float64)
+    return PrivateTables(
+        valid, strength, order, num_valid, private_cards, dense_compat, dense_sign, reach
     )

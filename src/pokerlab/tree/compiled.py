@@ -14,8 +14,8 @@ from typing import Literal
 import numpy as np
 
 from pokerlab.errors import PokerlabError
-from pokerlab.games.base import HistoryGame
 from pokerlab.tree.backend import InfosetIndexLike, TreeBackend
+from pokerlab.tree.history_interface import HistoryGame
 from pokerlab.tree.history_tree import compile_history_tree
 from pokerlab.tree.index import InfosetIndex
 

@@ -1,8 +1,9 @@
 """The history tree: any game of the history interface compiled into flat arrays.
 
-:func:`compile_history_tree` expands every history of a :class:`~pokerlab.games.base.HistoryGame`
-once, in preorder, and records per node its kind, player, information set, children and chance
-probabilities, and per terminal the utilities of all players. Information sets get contiguous
+:func:`compile_history_tree` expands every history of a
+:class:`~pokerlab.tree.history_interface.HistoryGame` once, in preorder, and records per node its
+kind, player, information set, children and chance probabilities, and per terminal the utilities
+of all players. Information sets get contiguous
 slots in the solver arrays (one number per action), player by player. The same CFR, best-response
 and expected-value kernels then run on it as on public trees, for any number of players.
 
@@ -21,8 +22,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from pokerlab.errors import PokerlabError
-from pokerlab.games.base import History, HistoryGame
 from pokerlab.tree._layout_kernels import normalise_history
+from pokerlab.tree.history_interface import History, HistoryGame
 from pokerlab.tree.index import InfosetIndex
 
 __all__ = [
