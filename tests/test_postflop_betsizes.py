@@ -149,6 +149,11 @@ def test_bet_size_rejects_inconsistent_values() -> None:
         BetSize("chips", math.nan)
     with pytest.raises(PokerlabError):
         BetSize("bogus", 1.0)  # type: ignore[arg-type]
+    with pytest.raises(PokerlabError):
+        BetSize("pot", "50%")  # type: ignore[arg-type]
+    with pytest.raises(PokerlabError):
+        BetSize("geometric", 1.0, 2.5)  # type: ignore[arg-type]
+    assert BetSize("chips", 100) == BetSize("chips", 100.0)
 
 
 # --- resolve_bet: the amounts of the B6 river tree and the formulas in the docstring ---

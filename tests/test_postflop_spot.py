@@ -340,6 +340,20 @@ def test_params_defaults_and_separate_ranges() -> None:
     assert spot.tree == TreeOptions()
 
 
+def test_params_accept_numpy_numbers() -> None:
+    spot = spot_from_params(
+        board="Td9d6h",
+        ranges=("AA", "KK"),
+        pot=np.int64(200),
+        stack=np.float64(900.5),
+        raise_limit=np.int64(2),
+    )
+    assert (spot.pot, spot.stack, spot.tree.raise_limit) == (200.0, 900.5, 2)
+    assert type(spot.tree.raise_limit) is int
+    with pytest.raises(PokerlabError, match="pot"):
+        spot_from_params(board="Td9d6h", ranges=("AA", "KK"), pot=np.True_, stack=1)
+
+
 def test_params_spot_file(tmp_path: Path) -> None:
     assert spot_from_params(spot=EXAMPLES / "river.toml") == load_spot(EXAMPLES / "river.toml")
     with pytest.raises(PokerlabError, match="pot"):

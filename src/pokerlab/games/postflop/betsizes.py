@@ -33,6 +33,7 @@ BetSize(kind='prev', value=2.5, streets=0)
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -80,6 +81,12 @@ class BetSize:
     def __post_init__(self) -> None:
         if self.kind not in ("pot", "prev", "chips", "geometric", "allin"):
             raise PokerlabError(f"unknown bet-size kind {self.kind!r}")
+        if isinstance(self.value, bool) or not isinstance(self.value, numbers.Real):
+            raise PokerlabError(f"bet size value must be a number, got {self.value!r}")
+        if isinstance(self.streets, bool) or not isinstance(self.streets, numbers.Integral):
+            raise PokerlabError(f"geometric street count must be an integer, got {self.streets!r}")
+        object.__setattr__(self, "value", float(self.value))
+        object.__setattr__(self, "streets", int(self.streets))
         if math.isnan(self.value) or self.value < 0:
             raise PokerlabError(f"bet size {self.value!r} must be a non-negative number")
         if self.kind != "geometric" and math.isinf(self.value):

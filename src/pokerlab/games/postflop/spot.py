@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 import os
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -105,7 +106,7 @@ DEFAULT_SIZES = StreetSizes(bet=(BetSize("pot", 0.5),), raise_=(BetSize("allin")
 
 def _finite(key: str, value: Any) -> float:
     """``value`` as a float, refusing booleans, strings and non-finite numbers."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
         raise PokerlabError(f"{key} must be a number, got {value!r}")
     number = float(value)
     if not math.isfinite(number):
@@ -147,8 +148,11 @@ class TreeOptions:
                 raise PokerlabError(f"{key} must be >= 0, got {value!r}")
             object.__setattr__(self, key, value)
         limit = self.raise_limit
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        if isinstance(limit, bool | np.bool_) or not isinstance(limit, numbers.Integral):
             raise PokerlabError(f"raise_limit must be a non-negative integer, got {limit!r}")
+        if limit < 0:
+            raise PokerlabError(f"raise_limit must be a non-negative integer, got {limit!r}")
+        object.__setattr__(self, "raise_limit", int(limit))
 
 
 def _range_error(player: str, exc: PokerlabError) -> PokerlabError:
