@@ -292,3 +292,14 @@ def test_grammar_alphabet_text_raises_only_pokerlab_errors(text: str, raises: bo
         parse_bet_sizes(text, raise_sizes=raises)
     except PokerlabError:
         pass
+
+
+def test_module_docstring_examples_run() -> None:
+    import doctest
+
+    from pokerlab.games.postflop import betsizes, spot
+
+    for module in (betsizes, spot):
+        result = doctest.testmod(module)
+        assert result.attempted >= 1
+        assert result.failed == 0
