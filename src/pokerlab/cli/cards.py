@@ -12,7 +12,7 @@ from pokerlab.cards.deck import class_name
 from pokerlab.cards.equity import equity as compute_equity
 from pokerlab.cards.ranges import combo_count, format_range, parse_range, range_grid
 from pokerlab.cli.app import app
-from pokerlab.cli.render import console, print_json
+from pokerlab.cli.render import HandGrid, console, hand_grid, print_json
 from pokerlab.errors import PokerlabError
 
 
@@ -61,23 +61,14 @@ def equity(
     console.print(f"{how}, {result.seconds * 1000:.1f} ms")
 
 
-def _grid_table(grid: np.ndarray, title: str) -> Table:
-    table = Table(title=title, show_header=False, show_lines=False, pad_edge=False, box=None)
-    for _ in range(13):
-        table.add_column(justify="center", min_width=4)
-    for row in range(13):
-        cells = []
-        for col in range(13):
-            w = grid[row, col]
-            name = class_name(13 * row + col)
-            if w >= 1.0:
-                cells.append(f"[bold black on green]{name:^4}[/]")
-            elif w > 0.0:  # part of the class, or a weight below 1: marked with '*'
-                cells.append(f"[black on yellow]{name + '*':^4}[/]")
-            else:
-                cells.append("[dim] ·  [/]")
-        table.add_row(*cells)
-    return table
+def _grid_table(grid: np.ndarray, title: str) -> HandGrid:
+    """The range's 13x13 grid of class weights: names in, ``·`` out, a percentage if partial."""
+    return hand_grid(
+        grid.ravel(),
+        title,
+        threshold=0.0,
+        legend="name = in the range, · = not, N% = partly (mean weight of the hand's combos)",
+    )
 
 
 def write_range_png(grid: np.ndarray, path: Path, title: str) -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import typer
 
 from pokerlab.cli.app import app
-from pokerlab.cli.render import console, hand_grid, print_json
+from pokerlab.cli.render import console, hand_grid, print_json, stack_chart_grid
 from pokerlab.errors import PokerlabError
 
 
@@ -114,9 +114,9 @@ def pushfold(
                 f"{r['exploitability_bb']:.1e}",
             )
         console.print(table)
-        console.print(hand_grid(sb_max / max(stacks), "SB: largest stack shoving (scaled)"))
-        console.print(_chart_table(sb_max, "small blind: shove up to (bb)"))
-        console.print(_chart_table(bb_max, "big blind: call up to (bb)"))
+        top = max(stacks)
+        console.print(stack_chart_grid(sb_max, "small blind: shove up to (bb)", top))
+        console.print(stack_chart_grid(bb_max, "big blind: call up to (bb)", top))
         return
 
     game = PushFoldGame(stack, ante)
@@ -188,24 +188,6 @@ def pushfold(
         f"exploitability {solution.exploitability_bb:.2e} bb/hand, "
         f"{solution.iterations} iterations, {solution.seconds:.3f} s"
     )
-
-
-def _chart_table(values: np.ndarray, title: str):  # noqa: ANN202 - a rich Table
-    from rich.table import Table
-
-    from pokerlab.cards.deck import N_CLASSES, class_grid_position, class_name
-
-    cells = [["" for _ in range(13)] for _ in range(13)]
-    for c in range(N_CLASSES):
-        r, k = class_grid_position(c)
-        v = values[c]
-        cells[r][k] = f"{class_name(c)} {v:g}" if v > 0 else f"[dim]{class_name(c)} -[/]"
-    table = Table(title=title, show_header=False, box=None, padding=(0, 1))
-    for _ in range(13):
-        table.add_column(justify="left")
-    for row in cells:
-        table.add_row(*row)
-    return table
 
 
 class _null:

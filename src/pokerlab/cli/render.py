@@ -13,7 +13,14 @@ from rich.table import Table
 
 from pokerlab.strategy import Strategy
 
-__all__ = ["console", "hand_grid", "print_json", "strategy_table"]
+__all__ = [
+    "HandGrid",
+    "console",
+    "hand_grid",
+    "print_json",
+    "stack_chart_grid",
+    "strategy_table",
+]
 
 console = Console()
 
@@ -60,27 +67,149 @@ def strategy_table(
     return table, left_out
 
 
-def hand_grid(per_class: Sequence[float], title: str, threshold: float = 1e-3) -> Table:
-    """A 13x13 terminal grid of hands coloured by frequency; mixed hands are marked ``*``.
+# Background colours of the stack-chart cells, from few big blinds to the top of the sweep: five
+# steps of matplotlib's viridis map, with the text colour that keeps each step readable.
+_CHART_STEPS = (
+    ("#440154", "white"),
+    ("#3b528b", "white"),
+    ("#21918c", "white"),
+    ("#5ec962", "black"),
+    ("#fde725", "black"),
+)
 
-    Pairs are on the diagonal, suited hands above it, offsuit below (rows and columns A..2).
+
+class HandGrid:
+    """A 13x13 hand grid as a rich renderable that reads with and without colour.
+
+    Every cell carries text of its own (a hand name, a figure or ``·``), so the grid reads the same
+    when piped, under ``NO_COLOR`` or on a terminal without colour; a cell style adds colour on
+    top. All cells of a grid have one width and rows are never wrapped. A ``stacked`` grid shows
+    both the name and the figure of every cell: on one line (``"A4o 25+ "``) when the console is
+    wide enough for 13 such cells, else on two lines (name above figure), chosen at render time
+    from the console width. A plain grid shows the figure, or the name where the figure is empty.
+
+    Parameters: ``title``; ``cells[row][col]``, a tuple ``(name, figure, style)`` with a rich
+    style string (may be empty); ``legend``, one line printed under the grid saying what the
+    figures mean; ``stacked`` as above.
+    """
+
+    def __init__(
+        self,
+        title: str,
+        cells: list[list[tuple[str, str, str]]],
+        legend: str = "",
+        stacked: bool = False,
+    ) -> None:
+        self.title = title
+        self.cells = cells
+        self.legend = legend
+        self.stacked = stacked
+
+    def lines(self, width: int) -> list[tuple[str, list[tuple[str, str]]]]:
+        """The grid's lines for a console ``width`` columns wide.
+
+        Returns ``[(kind, [(text, style), ...]), ...]``: ``kind`` is ``"title"``, ``"row"`` or
+        ``"legend"``; a row line is 13 cells of one width separated by one space.
+        """
+        flat = [cell for row in self.cells for cell in row]
+        name_w = max(len(name) for name, _, _ in flat)
+        fig_w = max((len(fig) for _, fig, _ in flat), default=0)
+        out: list[tuple[str, list[tuple[str, str]]]] = []
+        if self.title:
+            out.append(("title", [(self.title, "bold")]))
+        one_line_w = name_w + 1 + fig_w
+        if self.stacked and 13 * one_line_w + 12 <= width:
+            for row in self.cells:
+                out.append(("row", [(f"{n:>{name_w}} {f:<{fig_w}}", st) for n, f, st in row]))
+        elif self.stacked:
+            w = max(name_w, fig_w)
+            for row in self.cells:
+                out.append(("row", [(f"{n:>{w}}", st) for n, _, st in row]))
+                out.append(("row", [(f"{f:>{w}}", st) for _, f, st in row]))
+        else:
+            w = max(name_w, fig_w)
+            for row in self.cells:
+                out.append(("row", [(f"{(f or n):>{w}}", st) for n, f, st in row]))
+        if self.legend:
+            out.append(("legend", [(self.legend, "dim")]))
+        return out
+
+    def __rich_console__(self, console: Console, options: Any) -> Any:
+        from rich.text import Text
+
+        lines = self.lines(options.max_width)
+        grid_w = max(
+            (sum(len(t) for t, _ in parts) + len(parts) - 1 for k, parts in lines if k == "row"),
+            default=0,
+        )
+        for kind, parts in lines:
+            if kind == "row":
+                text = Text(no_wrap=True, overflow="crop")
+                for j, (cell, style) in enumerate(parts):
+                    if j:
+                        text.append(" ")
+                    text.append(cell, style=style or None)
+                yield text
+            else:
+                line, style = parts[0]
+                pad = max(0, (grid_w - len(line)) // 2) if kind == "title" else 0
+                yield Text(" " * pad + line, style=style, overflow="fold")
+
+
+def _percent_figure(f: float) -> str:
+    """A share in (0, 1) as whole percent kept strictly inside 1..99, so it never reads as pure."""
+    return f"{min(99, max(1, int(round(100 * f))))}%"
+
+
+def hand_grid(
+    per_class: Sequence[float],
+    title: str,
+    threshold: float = 1e-3,
+    legend: str = "name = always, · = never, N% = mixed (share of the hand's combos)",
+) -> HandGrid:
+    """A 13x13 grid of per-class frequencies in [0, 1] (a strategy's shove / call, a range).
+
+    A cell shows the hand's name when it plays with frequency ``>= 1 - threshold``, ``·`` when
+    ``<= threshold``, and the percentage (kept within 1..99) otherwise; on a colour terminal the
+    same three kinds are also green, plain and yellow. Pairs are on the diagonal, suited hands
+    above it, offsuit below (rows and columns A..2; class id ``13 * row + col``).
     """
     from pokerlab.cards.deck import N_CLASSES, class_grid_position, class_name
 
-    cells = [["" for _ in range(13)] for _ in range(13)]
+    cells: list[list[tuple[str, str, str]]] = [[("", "", "")] * 13 for _ in range(13)]
     for c in range(N_CLASSES):
         r, k = class_grid_position(c)
         f = float(per_class[c])
         name = class_name(c)
         if f >= 1 - threshold:
-            cells[r][k] = f"[bold black on green]{name:>4}[/]"
+            cells[r][k] = (name, "", "bold black on green")
         elif f <= threshold:
-            cells[r][k] = f"[dim]{name:>4}[/]"
+            cells[r][k] = (name, "·", "dim")
         else:
-            cells[r][k] = f"[black on yellow]{name}*[/]"
-    table = Table(title=title, show_header=False, box=None, padding=(0, 0))
-    for _ in range(13):
-        table.add_column(justify="center", min_width=5)
-    for row in cells:
-        table.add_row(*row)
-    return table
+            cells[r][k] = (name, _percent_figure(f), "black on yellow")
+    return HandGrid(title, cells, legend=legend)
+
+
+def stack_chart_grid(values_bb: Sequence[float], title: str, top_bb: float) -> HandGrid:
+    """A 13x13 grid of per-class stacks (bb), e.g. the largest stack at which a hand shoves.
+
+    Each cell shows the hand and its figure: ``-`` for 0 (never), ``25+`` for a value at the top
+    ``top_bb`` of the sweep (it plays there and may at larger stacks), else the stack (``%g``).
+    Colour, on a terminal, steps through five shades of viridis from few big blinds to the top.
+    """
+    from pokerlab.cards.deck import N_CLASSES, class_grid_position, class_name
+
+    cells: list[list[tuple[str, str, str]]] = [[("", "", "")] * 13 for _ in range(13)]
+    for c in range(N_CLASSES):
+        r, k = class_grid_position(c)
+        v = float(values_bb[c])
+        if v <= 0:
+            figure, style = "-", "dim"
+        else:
+            figure = f"{top_bb:g}+" if v >= top_bb else f"{round(v, 2):g}"
+            step = min(len(_CHART_STEPS) - 1, int(len(_CHART_STEPS) * v / top_bb))
+            bg, fg = _CHART_STEPS[step]
+            style = f"{fg} on {bg}"
+        cells[r][k] = (class_name(c), figure, style)
+    legend = f"figure = largest stack (bb) played, {top_bb:g}+ = to the top of the sweep, - = never"
+    return HandGrid(title, cells, legend=legend, stacked=True)
