@@ -1,4 +1,4 @@
-"""``pokerlab solve`` and ``pokerlab show``: solve a game, inspect a strategy file."""
+"""``pokerlab solve``: solve a game (``pokerlab show`` is in :mod:`pokerlab.cli.show`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from pokerlab.cli.render import console, print_json, strategy_table
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate import expected_values
 from pokerlab.games.registry import game_names, load_game
-from pokerlab.io.files import load_strategy, read_metadata
 from pokerlab.solvers.base import Progress as SolveProgress
 from pokerlab.solvers.base import Solver
 from pokerlab.solvers.factory import ALGORITHMS, SAMPLING, make_solver
@@ -294,37 +293,6 @@ def solve(
             f"stopped at {result.stop_reason}); exit code {result.exit_code}"
         )
         raise SystemExit(result.exit_code)
-
-
-@app.command()
-def show(
-    file: Path = typer.Argument(..., help="A strategy file written by `pokerlab solve --out`."),
-    contains: str | None = typer.Option(
-        None, help="Only information sets whose key contains this."
-    ),
-    max_rows: int = typer.Option(0, help="Rows to print (0: all)."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
-) -> None:
-    """Print a saved strategy: information sets and action probabilities."""
-    meta = read_metadata(file)
-    if meta.get("format") != "pokerlab-strategy":
-        raise PokerlabError(f"{str(file)!r} is a checkpoint, not a strategy file")
-    strategy = load_strategy(file)
-    if as_json:
-        table = {k: v for k, v in strategy.items() if not contains or contains in k}
-        print_json({"metadata": meta, "strategy": table})
-        return
-    table, left_out = strategy_table(
-        strategy,
-        contains=contains,
-        max_rows=max_rows,
-        title=f"{meta['game']} {meta.get('algorithm', '')}",
-    )
-    console.print(table)
-    if left_out:
-        console.print(f"... {left_out} more")
-    extra = {k: meta[k] for k in ("iterations", "exploitability", "created") if k in meta}
-    console.print(", ".join(f"{k}: {v}" for k, v in extra.items()))
 
 
 # `pokerlab compare` lives next door; importing it registers the command (kept out of main.py).
