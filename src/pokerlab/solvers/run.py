@@ -118,9 +118,6 @@ class StopFlag:
         """True once a stop was asked for."""
         return self._event.is_set()
 
-    def __bool__(self) -> bool:
-        return self.requested
-
 
 @contextmanager
 def stop_on_sigint(flag: StopFlag | None = None) -> Iterator[StopFlag]:
@@ -573,7 +570,7 @@ class TrainingRun:
         """
         self.check_outputs()
         if self.stop is not None or not self.handle_sigint:
-            return self._run(self.stop or StopFlag())
+            return self._run(self.stop if self.stop is not None else StopFlag())
         with stop_on_sigint() as flag:
             return self._run(flag)
 
