@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 import typer
+from rich.console import Console
 
 from pokerlab.cli.app import app
 from pokerlab.cli.render import console, print_json
@@ -38,9 +41,14 @@ def evolve(
     no_gif: bool = typer.Option(False, "--no-gif", help="Skip the animations."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
-    """Evolve push/fold players by tournaments; judge the best exactly (exploitability, EV)."""
-    from pokerlab.evolve.search import EvolutionConfig, GenerationRecord
+    """Evolve push/fold players by tournaments; judge the best exactly (exploitability, EV).
+
+    Ctrl-C stops after the current generation: the best player so far is judged, the files are
+    written (summary marked partial) and the exit code is 130.
+    """
+    from pokerlab.evolve.search import EvolutionConfig
     from pokerlab.evolve.search import evolve as run_evolution
+    from pokerlab.solvers.run import EXIT_INTERRUPTED, check_output_folder, stop_on_sigint
 
     if players == "variable" and stack is not None:
         raise PokerlabError("variable-stack players play stacks 1..10 bb; --stack does not apply")
@@ -65,9 +73,35 @@ def evolve(
         from pokerlab.analysis.pushfold import strategy_from_spec
 
         strategy_from_spec(config.opponent, config.game())  # a bad spec fails before the run
+    if out is not None:
+        check_output_folder(out, "--out")  # before the run, not after it
 
+    with stop_on_sigint() as stop:
+        result, files = _run_and_save(config, run_evolution, stop, as_json, out, no_gif)
     if as_json:
-        result = run_evolution(config)
+        data = result.to_dict(history=False)
+        if files:
+            data["files"] = files
+        print_json(data)
+    else:
+        _print_result(result, config)
+    if result.interrupted:
+        _err(f"interrupted after {result.generations} generations: partial results")
+        raise SystemExit(EXIT_INTERRUPTED)  # typer.Exit would be returned, not raised, by main()
+
+
+def _run_and_save(
+    config: Any,
+    run_evolution: Any,
+    stop: Any,
+    as_json: bool,
+    out: Path | None,
+    no_gif: bool,
+) -> tuple[Any, dict[str, str]]:
+    """Run the search (with a progress bar unless ``as_json``), then write its files into
+    ``out``, printing a ``wrote PATH`` line for each (on stderr with ``--json``)."""
+    if as_json:
+        result = run_evolution(config, stop=stop)
     else:
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -81,7 +115,7 @@ def evolve(
         ) as progress:
             task = progress.add_task("evolve", total=config.max_generations, status="")
 
-            def show(record: GenerationRecord) -> None:
+            def show(record: Any) -> None:
                 progress.update(
                     task,
                     completed=record.generation + 1,
@@ -93,23 +127,39 @@ def evolve(
                     ),
                 )
 
-            result = run_evolution(config, show)
+            result = run_evolution(config, show, stop=stop)
             progress.update(task, total=result.generations)
 
     files: dict[str, str] = {}
     if out is not None:
         from pokerlab.evolve.pictures import save_run
 
+        started = time.time()
         files = save_run(result, out, gif=not no_gif)
-    if as_json:
-        data = result.to_dict(history=False)
-        if files:
-            data["files"] = files
-        print_json(data)
-        return
+        written = {str(Path(p)) for p in files.values()}
+        for entry in sorted(Path(out).iterdir()):  # every file, several per kind included
+            if (
+                entry.is_file()
+                and not entry.name.startswith(".")
+                and entry.stat().st_mtime >= started - 1
+            ):
+                written.add(str(entry))
+        say = _err if as_json else (lambda m: console.print(m, highlight=False, markup=False))
+        for path in sorted(written):
+            say(f"wrote {path}")
+    return result, files
+
+
+def _err(message: str) -> None:
+    Console(stderr=True, soft_wrap=True).print(message, highlight=False, markup=False)
+
+
+def _print_result(result: Any, config: Any) -> None:
     judgement = result.judgement
+    partial = " - interrupted: partial result" if result.interrupted else ""
     console.print(
         f"{result.generations} generations in {result.seconds:.2f} s ({result.stop_reason})"
+        + partial
     )
     console.print(
         f"best player: {_describe(result)}  shove {judgement.shove_fraction:.1%}, "
@@ -127,10 +177,6 @@ def evolve(
         console.print(
             f"the exact best response to {config.opponent} wins "
             f"{result.best_response_value_bb:+.4f} bb/hand"
-        )
-    if files:
-        console.print(
-            f"files written to {out}: " + ", ".join(sorted(Path(f).name for f in files.values()))
         )
 
 

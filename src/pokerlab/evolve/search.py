@@ -50,7 +50,6 @@ from pokerlab.evolve.players import (
 from pokerlab.evolve.tournaments import (
     SimulationSettings,
     all_against_one_simulated,
-    make_executor,
     match_blocks,
     round_robin_simulated,
 )
@@ -66,11 +65,15 @@ __all__ = [
     "one_vs_one",
     "OneVsOneResult",
     "DEFAULT_MUTATION",
+    "INTERRUPTED",
     "VARIABLE_STACKS",
 ]
 
 Mode = Literal["equilibrium", "adaptive"]
 Fitness = Literal["exact", "simulated"]
+
+INTERRUPTED = "interrupted"
+"""``EvolutionResult.stop_reason`` of a search ended by a stop request (Ctrl-C)."""
 
 VARIABLE_STACKS: tuple[float, ...] = tuple(float(s) for s in range(1, MAX_STACK_CELL + 1))
 """Stacks of the variable-stack game (big blinds), each drawn with probability 1/10."""
@@ -291,6 +294,12 @@ class EvolutionResult:
         return len(self.history)
 
     @property
+    def interrupted(self) -> bool:
+        """True when a stop request ended the run before its own stopping rule (the result is
+        partial: the best player of the last finished generation, judged exactly)."""
+        return self.stop_reason == INTERRUPTED
+
+    @property
     def best(self) -> dict[str, object]:
         return self.config.kind.describe(self.best_genes)
 
@@ -309,6 +318,7 @@ class EvolutionResult:
             "generations": self.generations,
             "seconds": self.seconds,
             "stop_reason": self.stop_reason,
+            "partial": self.interrupted,
             "best": kind.describe(self.best_genes),
             "best_performance_bb": self.best_performance_bb,
             "best_exact_performance_bb": self.best_exact_performance_bb,
@@ -514,11 +524,33 @@ def _next_generation(
     return children
 
 
+def _ignore_sigint() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _executor(workers: int) -> Any:
+    """:func:`~pokerlab.evolve.tournaments.make_executor`'s pool, with workers that ignore SIGINT:
+    Ctrl-C goes to the whole process group, and a worker killed mid-task would break the pool
+    instead of letting the search stop at the end of its generation."""
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    if workers < 0:
+        raise PokerlabError(f"workers must be >= 0, got {workers}")
+    count = workers or (os.cpu_count() or 1)
+    if count <= 1:
+        return None
+    return ProcessPoolExecutor(max_workers=count, initializer=_ignore_sigint)
+
+
 def evolve(
     config: EvolutionConfig,
     callback: Callable[[GenerationRecord], None] | None = None,
     *,
     equilibrium: Any | None = None,
+    stop: Any | None = None,
 ) -> EvolutionResult:
     """Run one genetic search to termination and judge its best player exactly.
 
@@ -526,6 +558,13 @@ def evolve(
     ``equilibrium`` is an optional precomputed :func:`~pokerlab.analysis.pushfold.solve_pushfold`
     solution of ``config.game()`` (solved here when omitted; not counted in ``seconds``).
     The run's ``seconds`` cover the set-up and the generations up to termination.
+
+    ``stop`` is anything with a ``requested`` attribute (a
+    :class:`~pokerlab.solvers.run.StopFlag`, set by Ctrl-C under
+    :func:`~pokerlab.solvers.run.stop_on_sigint`): it is read after each generation, the safe
+    point; once set the search ends with ``stop_reason`` :data:`INTERRUPTED` and the last finished
+    generation's best player is judged as usual (``EvolutionResult.interrupted``). Worker
+    processes of simulated fitness ignore SIGINT, so a Ctrl-C reaches only this loop.
     """
     start = time.perf_counter()
     kind = config.kind
@@ -536,7 +575,7 @@ def evolve(
         import os
 
         workers = config.workers or (os.cpu_count() or 1)
-        executor = make_executor(workers)
+        executor = _executor(workers)
     history: list[GenerationRecord] = []
     try:
         evaluate = _Evaluator(config, executor, workers)
@@ -562,6 +601,9 @@ def evolve(
             history.append(record)
             if callback is not None:
                 callback(record)
+            if stop is not None and stop.requested:
+                stop_reason = INTERRUPTED
+                break
             if performance[best] > record_best + 1e-12:
                 record_best = float(performance[best])
                 stalled = 0
