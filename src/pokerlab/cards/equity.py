@@ -97,11 +97,6 @@ def _board(board: str | list[int]) -> list[int]:
     return cards
 
 
-def _seed_state(seed: int | np.random.Generator | None) -> np.ndarray:
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    return seed_state(int(rng.integers(0, 2**63, dtype=np.int64)))
-
-
 def _pair_weights(w1: np.ndarray, w2: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Live combos of both ranges and the (n1, n2) product weights of compatible pairs."""
     c1, c2 = np.flatnonzero(w1 > 0), np.flatnonzero(w2 > 0)
@@ -168,7 +163,9 @@ def equity(
     samples:
         Monte Carlo deals (implies ``exact=False`` unless ``exact=True``); default 1,000,000.
     seed:
-        Seed or ``numpy.random.Generator`` for Monte Carlo; the same seed gives the same result.
+        Seed (integer >= 0) or ``numpy.random.Generator`` for Monte Carlo, turned into the
+        sampler's state by the project's convention (:func:`pokerlab._rng.seed_state`); the same
+        seed gives the same result. None: fresh entropy, not reproducible.
 
     Raises
     ------
@@ -234,7 +231,7 @@ def equity(
         COMBO_CARDS.astype(np.int64),
         np.array(cards, np.int64),
         n,
-        _seed_state(seed),
+        seed_state(seed),
         *tabs,
     )
     shares = outcome.astype(np.float64) / 2.0

@@ -30,6 +30,12 @@ def _err(message: str) -> None:
     Console(stderr=True, soft_wrap=True).print(message, highlight=False, markup=False)
 
 
+def _has_option(option: str) -> bool:
+    import inspect
+
+    return option in inspect.signature(make_solver).parameters
+
+
 def _sampling_name(algorithm: str) -> bool:
     from pokerlab.solvers.run import canonical_algorithm
 
@@ -177,6 +183,8 @@ def solve(
                 advice="use a full-width solver on its public tree (-a dcfr, cfr+, linear, cfr)"
                 + (" or pokerlab pushfold" if the_game.name == "pushfold" else ""),
             )
+        if _sampling_name(name) and "prune" in given and _has_option("regret_pruning"):
+            given["regret_pruning"] = given.pop("prune")  # --prune of MCCFR: regret-based
         solver = make_solver(the_game, name, **given)  # type: ignore[arg-type]
     algorithm = solver.algorithm
     limits: dict[str, float | int | None] = {

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from pokerlab._rng import seed_state
+from pokerlab._rng import SeedLike, child_seeds, seed_state
 from pokerlab.cards.deck import COMBO_CARDS
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate._match_kernels import simulate_pushfold
@@ -89,9 +89,12 @@ def play_match(
     *,
     ante_bb: float = 0.0,
     until_broke: bool = False,
-    seed: int = 0,
+    seed: SeedLike = 0,
 ) -> MatchResult:
-    """Simulate one match of up to ``hands`` hands (A is the small blind in the first hand)."""
+    """Simulate one match of up to ``hands`` hands (A is the small blind in the first hand).
+
+    ``seed`` (an integer >= 0 or a ``numpy.random.Generator``) seeds the kernel's xoshiro state
+    by the project's convention (:func:`pokerlab._rng.seed_state`)."""
     if hands < 1:
         raise PokerlabError(f"hands must be >= 1, got {hands}")
     if not stack_bb > 0.5:
@@ -173,15 +176,16 @@ def play_matches(
     *,
     ante_bb: float = 0.0,
     until_broke: bool = False,
-    seed: int = 0,
+    seed: SeedLike = 0,
 ) -> MatchSeries:
-    """``matches`` independent matches; match k uses a seed derived from ``seed`` and k."""
+    """``matches`` independent matches; match k uses child seed k of ``seed``
+    (:func:`pokerlab._rng.child_seeds`)."""
     if matches < 1:
         raise PokerlabError(f"matches must be >= 1, got {matches}")
-    seeds = np.random.SeedSequence(seed).generate_state(matches, dtype=np.uint32)
+    seeds = child_seeds(seed, matches)
     return MatchSeries(
         [
-            play_match(a, b, hands, stack_bb, ante_bb=ante_bb, until_broke=until_broke, seed=int(s))
+            play_match(a, b, hands, stack_bb, ante_bb=ante_bb, until_broke=until_broke, seed=s)
             for s in seeds
         ]
     )

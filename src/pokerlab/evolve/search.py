@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from pokerlab._rng import generator
 from pokerlab.errors import PokerlabError
 from pokerlab.evolve.exact import PushFoldPayoffs, SimplePrefixPayoffs
 from pokerlab.evolve.players import (
@@ -130,7 +131,8 @@ class EvolutionConfig:
     workers:
         Processes for simulated matches (0 = one per core, 1 = in-process).
     seed:
-        Seed of the run's ``numpy.random.Generator``: the same seed gives the same run.
+        Seed (an integer >= 0) of the run's ``numpy.random.Generator``
+        (:func:`pokerlab._rng.generator`): the same seed gives the same run.
     """
 
     players: PlayerType = "simple"
@@ -568,7 +570,7 @@ def evolve(
     """
     start = time.perf_counter()
     kind = config.kind
-    rng = np.random.default_rng(config.seed)
+    rng = generator(config.seed)
     workers = 1
     executor = None
     if config.fitness == "simulated":

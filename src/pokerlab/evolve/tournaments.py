@@ -10,8 +10,8 @@ A player's performance is big blinds won / hands played, over all its matches.
   alternating; optionally until one player is broke) by the numba kernel of
   :mod:`pokerlab.evaluate.matches`. The round robin is scheduled by Berger tables; each round's
   matches (no player twice) run in parallel on a process pool, round after round. Match seeds
-  are drawn from the run's generator in schedule order before a round starts, so the result does
-  not depend on the number of workers.
+  are child seeds (:func:`pokerlab._rng.child_seeds`) of the run's generator, derived in schedule
+  order before a round starts, so the result does not depend on the number of workers.
 
 Variable-stack players in simulated matches: without ``until_broke`` the hands of a match are
 split evenly over the stacks of the game (stratified; the same expectation as drawing the stack
@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab._rng import child_seeds
 from pokerlab.errors import PokerlabError
 
 __all__ = [
@@ -103,9 +104,9 @@ def match_blocks(
     stacks = np.asarray(stacks, dtype=np.float64)
     pa = PushFoldPlayer(a[0], a[1], stacks)
     pb = PushFoldPlayer(b[0], b[1], stacks)
-    seeds = np.random.SeedSequence(seed).generate_state(settings.matches, dtype=np.uint32)
+    seeds = child_seeds(seed, settings.matches)
     out: list[list[Any]] = []
-    for m, s in enumerate(seeds):
+    for s in seeds:
         if len(stacks) == 1 or settings.until_broke:
             result = play_match(
                 pa,
@@ -114,13 +115,13 @@ def match_blocks(
                 float(stacks.max()),
                 ante_bb=settings.ante_bb,
                 until_broke=settings.until_broke,
-                seed=int(s),
+                seed=s,
             )
             out.append([result])
             continue
         per = np.full(len(stacks), settings.hands // len(stacks))
         per[: settings.hands % len(stacks)] += 1
-        block_seeds = np.random.SeedSequence([int(s), m]).generate_state(len(stacks))
+        block_seeds = child_seeds(s, len(stacks))
         out.append(
             [
                 play_match(
@@ -129,7 +130,7 @@ def match_blocks(
                     int(per[k]),
                     float(stack),
                     ante_bb=settings.ante_bb,
-                    seed=int(block_seeds[k]),
+                    seed=block_seeds[k],
                 )
                 for k, stack in enumerate(stacks)
                 if per[k] > 0
@@ -211,9 +212,9 @@ def round_robin_simulated(
     won = np.zeros(n)
     played = np.zeros(n)
     for r, pairs in enumerate(berger_rounds(n)):
-        seeds = rng.integers(0, 2**32, size=len(pairs))
+        seeds = child_seeds(rng, len(pairs))
         jobs = [
-            (shove[a], call[a], shove[b], call[b], int(s))
+            (shove[a], call[a], shove[b], call[b], s)
             for (a, b), s in zip(pairs, seeds, strict=True)
         ]
         results = _run_jobs(jobs, stacks, settings, executor, workers)
@@ -239,8 +240,8 @@ def all_against_one_simulated(
 ) -> np.ndarray:
     """(n,) performance of each player against one fixed opponent (all matches in one round)."""
     n = shove.shape[0]
-    seeds = rng.integers(0, 2**32, size=n)
-    jobs = [(shove[a], call[a], opponent[0], opponent[1], int(seeds[a])) for a in range(n)]
+    seeds = child_seeds(rng, n)
+    jobs = [(shove[a], call[a], opponent[0], opponent[1], seeds[a]) for a in range(n)]
     results = _run_jobs(jobs, stacks, settings, executor, workers)
     won = np.array([r[0] for r in results])
     played = np.array([r[1] for r in results], dtype=np.float64)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pokerlab._rng import kernel_seed
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import HistoryGame
 from pokerlab.solvers.base import Solver
@@ -77,8 +78,7 @@ def make_solver(
         )
     if name in MCCFR_ALGORITHMS:
         g = game.game if isinstance(game, CompiledGame) else game
-        if isinstance(seed, np.random.Generator):
-            seed = int(seed.integers(0, 2**63 - 1))
+        seed = kernel_seed(seed)
         if isinstance(schedule, DiscountSchedule):
             sched = schedule
         else:
