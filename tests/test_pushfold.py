@@ -65,7 +65,9 @@ def test_game_value_agrees_between_solver_exact_ev_and_brute_force(nash10) -> No
     assert pokerlab.expected_values(nash10.game, nash10.strategy)[0] == pytest.approx(brute)
 
 
-@pytest.mark.parametrize("r,c,stack,ante", [(0.7, 0.6, 10, 0), (0.4, 0.3, 10, 0), (1, 1, 3, 0.1)])
+@pytest.mark.parametrize(
+    "r,c,stack,ante", [(0.7, 0.6, 10, 0), (0.4, 0.3, 10, 0), (1.0, 1.0, 3, 0.1)]
+)
 def test_exact_ev_of_simple_strategies_matches_brute_force(r, c, stack, ante) -> None:
     game = PushFoldGame(stack, ante)
     strategy = strategy_from_spec(f"{r}/{c}", game)

@@ -246,38 +246,85 @@ def top_fraction(fraction: float) -> np.ndarray:
 _PERCENT = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(%?)\s*/\s*([0-9]*\.?[0-9]+)\s*(%?)\s*$")
 
 
-def _fraction(text: str, percent: str) -> float:
-    value = float(text)
-    return value / 100.0 if (percent or value > 1.0) else value
+def _spec_fractions(spec: str, m: re.Match[str]) -> tuple[float, float]:
+    """The (shove, call) fractions of an ``"R/C"`` spec, both numbers read on one scale.
+
+    Percentages when either number carries ``%`` or is above 1 (``"70/60"``, ``"1/60"`` is 1% and
+    60%, ``"0.5%/60"``); fractions when both are at most 1 and one is written with a decimal
+    point (``"0.7/0.6"``, ``"1.0/0.5"``). Whole numbers no larger than 1 on both sides
+    (``"1/1"``, ``"1/0"``) could be either and are refused; ``"0/0"`` is 0 on both scales.
+    """
+    texts = (m.group(1), m.group(3))
+    values = [float(t) for t in texts]
+    if m.group(2) or m.group(4) or max(values) > 1.0:
+        fractions = [v / 100.0 for v in values]
+    elif any("." in t for t in texts) or max(values) == 0.0:
+        fractions = values
+    else:
+        a, b = texts
+        raise PokerlabError(
+            f"ambiguous strategy spec {spec!r}: write {a}%/{b}% for percentages or "
+            f"{float(a):.1f}/{float(b):.1f} for fractions"
+        )
+    for value, text in zip(fractions, texts, strict=True):
+        if not 0.0 <= value <= 1.0:
+            raise PokerlabError(f"bad strategy spec {spec!r}: {text!r} is more than 100%")
+    return fractions[0], fractions[1]
+
+
+def _parse_side(text: str, offset: int, spec: str) -> np.ndarray:
+    """``parse_range`` of one side of ``"SHOVE / CALL"``; error positions count in ``spec``."""
+    from pokerlab.cards.ranges import parse_range
+    from pokerlab.errors import ParseError
+
+    try:
+        return parse_range(text)
+    except ParseError as exc:
+        if exc.position < 0:
+            raise
+        shown = f" {exc.token!r}" if exc.token else ""
+        suffix = f":{shown} at position {exc.position}"
+        message = str(exc).removesuffix(suffix)
+        raise ParseError(
+            f"{message} in strategy spec {spec!r}", exc.token, exc.position + offset
+        ) from None
 
 
 def strategy_from_spec(spec: str, game: PushFoldGame) -> Strategy:
-    """A push/fold strategy from a spec (see the module docstring) for a fixed-stack game."""
-    from pokerlab.cards.ranges import parse_range
+    """A push/fold strategy from a spec (see the module docstring) for a fixed-stack game.
+
+    ``"R/C"`` numbers are read as in :func:`_spec_fractions`; in ``"SHOVE / CALL"`` ranges an
+    error's position counts from the start of ``spec``. A spec naming a ``.json`` or ``.npz``
+    file, or an existing path, must be a readable file (a directory or an over-long name is
+    refused with :class:`~pokerlab.errors.PokerlabError`).
+    """
     from pokerlab.io.files import load_strategy, read_metadata
+    from pokerlab.io.paths import check_input_file, is_file, name_too_long
 
     rows = len(game.stacks)
     m = _PERCENT.match(spec)
     if m:
-        r = _fraction(m.group(1), m.group(2))
-        c = _fraction(m.group(3), m.group(4))
-        for value, text in ((r, m.group(1)), (c, m.group(3))):
-            if not 0.0 <= value <= 1.0:
-                raise PokerlabError(f"bad strategy spec {spec!r}: {text!r} is not a fraction")
+        r, c = _spec_fractions(spec, m)
         sb, bb = np.tile(top_fraction(r), (rows, 1)), np.tile(top_fraction(c), (rows, 1))
         return pushfold_strategy(game, sb, bb)
     path = Path(spec)
-    if path.suffix == ".json" and path.is_file():
+    suffix = path.suffix.lower()
+    looks_like_file = suffix in (".json", ".npz") or name_too_long(spec)
+    if looks_like_file or _is_dir(path):
+        check_input_file(path, "strategy file")  # missing, a directory, too long, unreadable
+    elif is_file(path):
+        raise PokerlabError(f"{spec!r}: a strategy file's name ends in .json or .npz")
+    if suffix == ".json":
         try:
             data = json.loads(path.read_text())
             sb = _class_map(data["sb_shove"])
             bb = _class_map(data["bb_call"])
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as exc:
             raise PokerlabError(
                 f"{spec!r}: expected JSON with sb_shove and bb_call ({exc})"
             ) from None
         return pushfold_strategy(game, np.tile(sb, (rows, 1)), np.tile(bb, (rows, 1)))
-    if path.suffix == ".npz" and path.is_file():
+    if suffix == ".npz":
         meta = read_metadata(path)
         if meta.get("game") != "pushfold":
             raise PokerlabError(f"{spec!r} is a strategy for {meta.get('game')!r}, not pushfold")
@@ -286,12 +333,20 @@ def strategy_from_spec(spec: str, game: PushFoldGame) -> Strategy:
         return pushfold_strategy(game, sb, bb)
     if "/" in spec:
         left, right = spec.split("/", 1)
-        sb, bb = parse_range(left), parse_range(right)
+        sb = _parse_side(left, 0, spec)
+        bb = _parse_side(right, len(left) + 1, spec)
         return pushfold_strategy(game, np.tile(sb, (rows, 1)), np.tile(bb, (rows, 1)))
     raise PokerlabError(
         f"bad strategy spec {spec!r}: use 'R/C' percentages, 'SHOVE RANGE / CALL RANGE', "
         "a .json file or a .npz strategy file"
     )
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 def _class_map(table: dict[str, float]) -> np.ndarray:
