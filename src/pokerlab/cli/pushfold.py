@@ -163,6 +163,7 @@ def pushfold(
             ],
             png,
             suptitle=f"Push/fold Nash equilibrium, {stack:g} bb, ante {ante:g}",
+            colorbar_label="share of the hand's combos played",
         )
     if as_json:
         print_json(solution.to_dict())

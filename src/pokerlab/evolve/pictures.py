@@ -26,13 +26,15 @@ from pokerlab.evolve.players import MAX_STACK_CELL
 from pokerlab.evolve.search import EvolutionResult, GenerationRecord
 from pokerlab.io.files import atomic_write_bytes
 from pokerlab.plots.common import plt, save_png
-from pokerlab.plots.grids import plot_grids, to_grid
+from pokerlab.plots.grids import grids_figure, label_hand_axes, share_label, to_grid
 
 __all__ = [
     "pick_generations",
     "plot_simple_strip",
     "animate_simple",
+    "tables_figure",
     "plot_tables",
+    "table_strip_figure",
     "plot_table_strip",
     "animate_tables",
     "plot_fitness_curve",
@@ -121,35 +123,84 @@ def animate_simple(
     plt.close(fig)
 
 
-def _table_scale(players: str) -> tuple[float, str]:
-    return (float(MAX_STACK_CELL), "{:.1f}") if players == "variable" else (1.0, "{:.0%}")
+def _table_scale(players: str) -> tuple[float, Any]:
+    return (float(MAX_STACK_CELL), "{:.1f}") if players == "variable" else (1.0, share_label)
 
 
-def plot_tables(result: EvolutionResult, path: str | os.PathLike[str]) -> None:
-    """Heat maps of the best player's shove / call tables and of the population mean (PNG)."""
+def _table_meaning(players: str) -> str:
+    if players == "variable":
+        return "largest stack played (bb)"
+    return "share playing the hand (best player: 0 or 1)"
+
+
+def tables_figure(result: EvolutionResult) -> Any:
+    """Heat maps of the best player's shove / call tables and of the population mean (figure).
+
+    Complex players: share of 0/1 cells (a hand shoves / calls); variable players: the largest
+    stack (bb) at which a hand shoves / calls. Text colour per cell follows its luminance.
+    """
     players = result.config.players
     vmax, fmt = _table_scale(players)
     last = result.history[-1].genes.astype(np.float64)
     best = result.best_genes.astype(np.float64)
     unit = " (bb)" if players == "variable" else ""
-    plot_grids(
+    return grids_figure(
         [
             (f"best: shove{unit}", best[0]),
             (f"best: call{unit}", best[1]),
             (f"population mean: shove{unit}", last[:, 0].mean(axis=0)),
             (f"population mean: call{unit}", last[:, 1].mean(axis=0)),
         ],
-        path,
         suptitle=f"{players} players, generation {result.generations - 1}",
         cmap="viridis" if players == "variable" else "RdYlGn",
         vmax=vmax,
         fmt=fmt,
+        colorbar_label=_table_meaning(players),
     )
+
+
+def plot_tables(result: EvolutionResult, path: str | os.PathLike[str]) -> None:
+    """Write :func:`tables_figure` as a PNG (atomically)."""
+    save_png(tables_figure(result), path)
 
 
 def _mean_grids(record: GenerationRecord) -> tuple[np.ndarray, np.ndarray]:
     g = record.genes.astype(np.float64)
     return to_grid(g[:, 0].mean(axis=0)), to_grid(g[:, 1].mean(axis=0))
+
+
+def table_strip_figure(
+    history: list[GenerationRecord],
+    players: str,
+    frames: int = 6,
+) -> Any:
+    """Population-mean shove (top) and call (bottom) tables over a strip of generations (figure).
+
+    Every panel carries the ranks A..2 on both axes (pairs on the diagonal, suited above it) and
+    one colour bar says what the colours mean.
+    """
+    vmax, _ = _table_scale(players)
+    picks = pick_generations(len(history), frames)
+    fig, axes = plt.subplots(
+        2, len(picks), figsize=(2.5 * len(picks) + 1.0, 5.4), squeeze=False, layout="constrained"
+    )
+    image = None
+    for col, k in enumerate(picks):
+        shove, call = _mean_grids(history[k])
+        for row, grid in enumerate((shove, call)):
+            ax = axes[row][col]
+            image = ax.imshow(grid, cmap="viridis", vmin=0, vmax=vmax)
+            label_hand_axes(ax, fontsize=5.5)
+            if row == 0:
+                ax.set_title(f"generation {history[k].generation}", fontsize=8)
+    axes[0][0].set_ylabel("shove (population mean)", fontsize=8)
+    axes[1][0].set_ylabel("call (population mean)", fontsize=8)
+    bar = fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8, aspect=30)
+    bar.set_label(_table_meaning(players).replace(" (best player: 0 or 1)", ""), fontsize=8)
+    fig.suptitle(
+        f"{players} players: population over generations (suited above the diagonal)", fontsize=9
+    )
+    return fig
 
 
 def plot_table_strip(
@@ -158,22 +209,8 @@ def plot_table_strip(
     players: str,
     frames: int = 6,
 ) -> None:
-    """Population-mean shove (top) and call (bottom) tables over a strip of generations (PNG)."""
-    vmax, _ = _table_scale(players)
-    picks = pick_generations(len(history), frames)
-    fig, axes = plt.subplots(2, len(picks), figsize=(2.4 * len(picks), 5.0), squeeze=False)
-    for col, k in enumerate(picks):
-        shove, call = _mean_grids(history[k])
-        for row, grid in enumerate((shove, call)):
-            ax = axes[row][col]
-            ax.imshow(grid, cmap="viridis", vmin=0, vmax=vmax)
-            ax.set_xticks([])
-            ax.set_yticks([])
-            if row == 0:
-                ax.set_title(f"generation {history[k].generation}", fontsize=8)
-    axes[0][0].set_ylabel("shove")
-    axes[1][0].set_ylabel("call")
-    save_png(fig, path)
+    """Write :func:`table_strip_figure` as a PNG (atomically)."""
+    save_png(table_strip_figure(history, players, frames), path)
 
 
 def animate_tables(
@@ -192,9 +229,11 @@ def animate_tables(
     images = []
     for ax, title in ((left, "shove (population mean)"), (right, "call (population mean)")):
         images.append(ax.imshow(np.zeros((13, 13)), cmap="viridis", vmin=0, vmax=vmax))
-        ax.set_xticks([])
-        ax.set_yticks([])
+        label_hand_axes(ax, fontsize=5.5)
         ax.set_title(title, fontsize=8)
+    fig.colorbar(images[0], ax=[left, right], shrink=0.8).set_label(
+        _table_meaning(players).replace(" (best player: 0 or 1)", ""), fontsize=7
+    )
     label = fig.suptitle("")
 
     def draw(i: int) -> list[Any]:
