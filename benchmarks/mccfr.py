@@ -99,7 +99,7 @@ def main() -> None:
     for variant in ("es-mccfr", "os-mccfr"):
         mine = [ours(game, variant, s, checks) for s in range(args.seeds)]
         pruning = variant == "es-mccfr"  # outcome sampling follows one action: nothing to prune
-        extra = ours(game, variant, 0, checks, prune=pruning, linear_until=100_000)
+        extra = ours(game, variant, 0, checks, regret_pruning=pruning, linear_until=100_000)
         theirs_short = [openspiel(variant, s, CHECKS[:1]) for s in range(args.seeds)]
         theirs_long = None if args.quick else openspiel(variant, 0, CHECKS)
         rate = statistics.median(m["iterations_per_second"] for m in mine)

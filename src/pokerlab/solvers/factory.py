@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from pokerlab._rng import kernel_seed
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import HistoryGame
 from pokerlab.solvers.base import Solver
@@ -35,50 +34,173 @@ _ALIASES = {
 }
 
 
+#: Why an option does not apply, by option name: the full-width and the sampling message.
+_FULL_WIDTH_ONLY = {
+    "alternating": "Monte Carlo CFR always alternates (one traversal per player)",
+    "prune": "prune is zero-reach pruning of full-width CFR; for Monte Carlo CFR's "
+    "regret-based pruning use regret_pruning=True",
+}
+_SAMPLING_ONLY = {
+    "seed": "full-width CFR draws no random numbers",
+    "schedule": "a full-width algorithm's name is its schedule (cfr, cfr+, linear, dcfr)",
+    "epsilon": "outcome sampling's exploration (os-mccfr only)",
+    "regret_pruning": "regret-based pruning is for Monte Carlo CFR; full width has prune "
+    "(zero-reach pruning)",
+    "prune_threshold": "used only with regret_pruning=True (Monte Carlo CFR)",
+    "prune_probability": "used only with regret_pruning=True (Monte Carlo CFR)",
+    "min_regret": "a regret floor of Monte Carlo CFR",
+    "discount_every": "Monte Carlo CFR's discount block size",
+    "linear_seconds": "Monte Carlo CFR only; full width has linear_until",
+}
+_OPTION_NAMES = (
+    "representation",
+    "alternating",
+    "prune",
+    "linear_until",
+    "alpha",
+    "beta",
+    "gamma",
+    "seed",
+    "schedule",
+    "epsilon",
+    "regret_pruning",
+    "prune_threshold",
+    "prune_probability",
+    "min_regret",
+    "discount_every",
+    "linear_seconds",
+)
+
+
+def _inapplicable(name: str, given: dict[str, object]) -> dict[str, str]:
+    """Options in ``given`` that algorithm ``name`` would not use, each with the reason."""
+    bad: dict[str, str] = {}
+    sampling = name in MCCFR_ALGORITHMS
+    for option in given:
+        if sampling and option in _FULL_WIDTH_ONLY:
+            if option == "alternating" and given[option] is True:
+                continue  # what it does anyway
+            bad[option] = _FULL_WIDTH_ONLY[option]
+        elif not sampling and option in _SAMPLING_ONLY:
+            bad[option] = _SAMPLING_ONLY[option]
+    if sampling:
+        if "epsilon" in given and name != "os-mccfr":
+            bad["epsilon"] = _SAMPLING_ONLY["epsilon"]
+        if given.get("regret_pruning") and name == "os-mccfr":
+            bad["regret_pruning"] = (
+                "outcome sampling follows one action per node: there is nothing to prune"
+            )
+        if not given.get("regret_pruning"):
+            for option in ("prune_threshold", "prune_probability"):
+                if option in given:
+                    bad[option] = "used only with regret_pruning=True"
+        if given.get("representation", "history") != "history":
+            bad["representation"] = "Monte Carlo CFR runs on the history tree only"
+        schedule = given.get("schedule")
+        discounts = (
+            (schedule is not None and schedule != "cfr")
+            or "linear_until" in given
+            or "linear_seconds" in given
+        )
+        if "discount_every" in given and not discounts:
+            bad["discount_every"] = (
+                "plain CFR weighting discounts nothing: give schedule=, linear_until= or "
+                "linear_seconds="
+            )
+    exponents_for = given.get("schedule") if sampling else name
+    if exponents_for != "dcfr":
+        for option in ("alpha", "beta", "gamma"):
+            if option in given:
+                bad[option] = "DCFR's exponents: only with " + (
+                    'schedule="dcfr"' if sampling else 'algorithm "dcfr"'
+                )
+    return bad
+
+
 def make_solver(
     game: HistoryGame | CompiledGame,
     algorithm: str = "dcfr",
     *,
-    alternating: bool = True,
+    representation: TreeKind | None = None,
+    alternating: bool | None = None,
     prune: bool | None = None,
     linear_until: int | None = None,
     alpha: float | None = None,
     beta: float | None = None,
     gamma: float | None = None,
-    representation: TreeKind | None = None,
-    seed: int | np.random.Generator = 0,
+    seed: int | np.random.Generator | None = None,
     schedule: str | DiscountSchedule | None = None,
-    epsilon: float = 0.6,
+    epsilon: float | None = None,
+    regret_pruning: bool | None = None,
     prune_threshold: float | None = None,
-    prune_probability: float = 0.95,
+    prune_probability: float | None = None,
     min_regret: float | None = None,
-    discount_every: int = 100,
+    discount_every: int | None = None,
     linear_seconds: float | None = None,
+    **unknown: object,
 ) -> Solver:
-    """A solver for ``game``.
+    """A solver for ``game``; an option the algorithm would not use is refused, not ignored.
 
-    Full width: ``algorithm`` is one of ``cfr``, ``cfr+``, ``linear``, ``dcfr``;
-    ``linear_until=N`` discounts only during the first N iterations (Pluribus' Linear-then-plain
-    schedule); ``alpha``, ``beta``, ``gamma`` override the DCFR exponents; ``prune`` (default on)
-    is zero-reach pruning; ``representation`` forces the ``"public"`` or ``"history"`` tree
-    (default: public when the game has one).
+    Every option defaults to ``None`` ("not given"). An option name ``make_solver`` does not know,
+    or one the chosen algorithm does not apply (``seed`` for full-width CFR, ``epsilon`` for
+    external sampling, ``alternating=False`` for Monte Carlo CFR, ...), raises
+    :class:`~pokerlab.errors.PokerlabError` naming every such option and why.
+
+    Full width (:class:`~pokerlab.solvers.cfr.CFRSolver`): ``algorithm`` is one of ``cfr``,
+    ``cfr+``, ``linear``, ``dcfr``; ``representation`` forces the ``"public"`` or ``"history"``
+    tree (default: public when the game has one); ``alternating=False`` for simultaneous
+    updates; ``prune`` is zero-reach pruning (default on); ``linear_until=N`` discounts only
+    during the first N iterations (Pluribus' Linear-then-plain schedule); ``alpha``, ``beta``,
+    ``gamma`` override DCFR's exponents (``dcfr`` only).
 
     Monte Carlo CFR (:class:`~pokerlab.solvers.mccfr.MCCFRSolver`, always on the history tree):
-    ``cs-mccfr``, ``es-mccfr``, ``os-mccfr``, with ``seed`` (an integer, or a
-    ``numpy.random.Generator`` that draws one), ``schedule`` (a schedule name or object; default
-    plain CFR, or Linear CFR when ``linear_until`` or ``linear_seconds`` is given),
-    ``discount_every``, ``epsilon`` (outcome sampling), ``prune`` (here: Pluribus' regret-based
-    pruning, default off) with ``prune_threshold`` and ``prune_probability``, ``min_regret``.
+    ``cs-mccfr``, ``es-mccfr``, ``os-mccfr``, with ``seed`` (an integer or a
+    ``numpy.random.Generator``, turned into the generator state by
+    :func:`pokerlab._rng.kernel_seed`; default 0), ``schedule`` (a schedule name or object;
+    default plain CFR, or Linear CFR when ``linear_until`` or ``linear_seconds`` is given;
+    ``alpha``/``beta``/``gamma`` only with ``schedule="dcfr"``), ``discount_every`` (default 100,
+    only with a discounting schedule), ``epsilon`` (``os-mccfr`` only, default 0.6),
+    ``regret_pruning=True`` (Pluribus' regret-based pruning, chance and external sampling) with
+    ``prune_threshold`` and ``prune_probability`` (default 0.95), and ``min_regret``.
     """
+    from pokerlab._rng import kernel_seed
+
     name = algorithm.lower().strip()
     name = _ALIASES.get(name, name)
     if name not in ALGORITHMS:
         raise PokerlabError(
             f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}"
         )
+    values = dict(
+        representation=representation,
+        alternating=alternating,
+        prune=prune,
+        linear_until=linear_until,
+        alpha=alpha,
+        beta=beta,
+        gamma=gamma,
+        seed=seed,
+        schedule=schedule,
+        epsilon=epsilon,
+        regret_pruning=regret_pruning,
+        prune_threshold=prune_threshold,
+        prune_probability=prune_probability,
+        min_regret=min_regret,
+        discount_every=discount_every,
+        linear_seconds=linear_seconds,
+    )
+    given = {k: v for k, v in values.items() if v is not None}
+    if unknown:
+        names = ", ".join(sorted(unknown))
+        raise PokerlabError(
+            f"make_solver: unknown option(s) {names}; known: {', '.join(_OPTION_NAMES)}"
+        )
+    bad = _inapplicable(name, given)
+    if bad:
+        reasons = "; ".join(f"{option} ({why})" for option, why in bad.items())
+        raise PokerlabError(f"make_solver({name!r}) does not use option(s) {reasons}")
     if name in MCCFR_ALGORITHMS:
         g = game.game if isinstance(game, CompiledGame) else game
-        seed = kernel_seed(seed)
         if isinstance(schedule, DiscountSchedule):
             sched = schedule
         else:
@@ -90,21 +212,32 @@ def make_solver(
             compile_game(g, "history"),
             name,
             schedule=sched,
-            seed=seed,
-            epsilon=epsilon,
-            prune=bool(prune),
+            seed=kernel_seed(0 if seed is None else seed),
+            epsilon=0.6 if epsilon is None else epsilon,
+            prune=bool(regret_pruning),
             prune_threshold=prune_threshold,
-            prune_probability=prune_probability,
+            prune_probability=0.95 if prune_probability is None else prune_probability,
             min_regret=min_regret,
-            discount_every=discount_every,
+            discount_every=100 if discount_every is None else discount_every,
             linear_seconds=linear_seconds,
         )
-    compiled = game if isinstance(game, CompiledGame) else compile_game(game, representation)
+    if isinstance(game, CompiledGame):
+        if representation is not None and representation != game.kind:
+            raise PokerlabError(
+                f"representation {representation!r} does not match the compiled game's "
+                f"{game.kind!r} tree; pass the game itself to compile it again"
+            )
+        compiled = game
+    else:
+        compiled = compile_game(game, representation)
     sched = schedule_by_name(name, alpha=alpha, beta=beta, gamma=gamma)
     if linear_until is not None:
         sched = sched.with_linear_until(linear_until)
     return CFRSolver(
-        compiled, sched, alternating=alternating, prune=True if prune is None else prune
+        compiled,
+        sched,
+        alternating=True if alternating is None else alternating,
+        prune=True if prune is None else prune,
     )
 
 
