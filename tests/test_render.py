@@ -12,7 +12,7 @@ from rich.console import Console
 from pokerlab.analysis.pushfold import class_frequencies, solve_pushfold
 from pokerlab.cards.deck import N_CLASSES, class_name, parse_class
 from pokerlab.cli.main import main
-from pokerlab.cli.render import hand_grid, stack_chart_grid
+from pokerlab.cli.render import evolved_table_grids, hand_grid, stack_chart_grid
 
 
 def _render(renderable: object, width: int) -> str:
@@ -126,3 +126,33 @@ def test_piped_range_grid_shows_weights(capsys: pytest.CaptureFixture[str]) -> N
     assert cells[parse_class("AKs")] == "50%"
     assert cells[parse_class("AKo")] == "8%"  # 1 of 12 combos
     assert cells.count("·") == 164  # AA KK QQ AKs AKo shown
+
+
+def test_evolved_table_grids_show_each_table_cell() -> None:
+    genes = np.zeros((2, N_CLASSES))
+    genes[0, parse_class("AA")] = 10
+    genes[0, parse_class("72o")] = 3
+    genes[1, parse_class("KK")] = 10
+    shove, call = evolved_table_grids("variable", genes, 10.0)
+    text = _render(shove, 80)
+    figures = " ".join(_grid_rows(text)[1::2]).split()
+    assert figures[parse_class("AA")] == "10"  # the largest stack of the game: no '+'
+    assert figures[parse_class("72o")] == "3" and figures.count("-") == 167
+    tables = (genes > 0).astype(np.uint8)
+    shove, call = evolved_table_grids("complex", tables, 10.0)
+    cells = [c for row in _grid_rows(_render(call, 80)) for c in row.split()]
+    assert cells[parse_class("KK")] == "KK" and cells.count("·") == 168
+    assert evolved_table_grids("simple", np.array([0.5, 0.4]), 10.0) == []
+
+
+def test_piped_evolve_prints_the_best_players_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["evolve", "--players", "complex", "-p", "6", "--patience", "2", "--generations", "200"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "13x13 tables (below)" in out
+    assert "best player: small blind shoves" in out and "best player: big blind calls" in out
+    rows = _grid_rows(out)
+    assert len(rows) == 26 and max(len(line) for line in out.splitlines()) <= 80
+    cells = [c for row in rows for c in row.split()]
+    assert cells[parse_class("AA")] == "AA"  # seed 0: the best player shoves aces
+    assert set(cells) - {"·"} <= {class_name(c) for c in range(N_CLASSES)}

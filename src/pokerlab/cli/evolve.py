@@ -178,10 +178,15 @@ def _print_result(result: Any, config: Any) -> None:
             f"the exact best response to {config.opponent} wins "
             f"{result.best_response_value_bb:+.4f} bb/hand"
         )
+    from pokerlab.cli.render import evolved_table_grids
+    from pokerlab.evolve.players import MAX_STACK_CELL
+
+    for grid in evolved_table_grids(config.players, result.best_genes, MAX_STACK_CELL):
+        console.print(grid)
 
 
 def _describe(result: object) -> str:
     best = result.best  # type: ignore[attr-defined]
     if "r" in best:
         return f"r = {best['r']:.3f}, c = {best['c']:.3f}"
-    return "13x13 tables (see --out)"
+    return "13x13 tables (below)"

@@ -18,6 +18,7 @@ __all__ = [
     "console",
     "hand_grid",
     "print_json",
+    "evolved_table_grids",
     "stack_chart_grid",
     "strategy_table",
 ]
@@ -190,12 +191,16 @@ def hand_grid(
     return HandGrid(title, cells, legend=legend)
 
 
-def stack_chart_grid(values_bb: Sequence[float], title: str, top_bb: float) -> HandGrid:
+def stack_chart_grid(
+    values_bb: Sequence[float], title: str, top_bb: float, open_top: bool = True
+) -> HandGrid:
     """A 13x13 grid of per-class stacks (bb), e.g. the largest stack at which a hand shoves.
 
     Each cell shows the hand and its figure: ``-`` for 0 (never), ``25+`` for a value at the top
     ``top_bb`` of the sweep (it plays there and may at larger stacks), else the stack (``%g``).
     Colour, on a terminal, steps through five shades of viridis from few big blinds to the top.
+    ``open_top=False`` is for a fixed largest stack (variable-stack players, 1..10 bb): the top
+    value then prints as itself, without ``+``.
     """
     from pokerlab.cards.deck import N_CLASSES, class_grid_position, class_name
 
@@ -206,10 +211,38 @@ def stack_chart_grid(values_bb: Sequence[float], title: str, top_bb: float) -> H
         if v <= 0:
             figure, style = "-", "dim"
         else:
-            figure = f"{top_bb:g}+" if v >= top_bb else f"{round(v, 2):g}"
+            plus = "+" if open_top and v >= top_bb else ""
+            figure = f"{round(min(v, top_bb) if plus else v, 2):g}{plus}"
             step = min(len(_CHART_STEPS) - 1, int(len(_CHART_STEPS) * v / top_bb))
             bg, fg = _CHART_STEPS[step]
             style = f"{fg} on {bg}"
         cells[r][k] = (class_name(c), figure, style)
-    legend = f"figure = largest stack (bb) played, {top_bb:g}+ = to the top of the sweep, - = never"
+    legend = "figure = largest stack (bb) played, - = never" + (
+        f", {top_bb:g}+ = to the top of the sweep" if open_top else ""
+    )
     return HandGrid(title, cells, legend=legend, stacked=True)
+
+
+def evolved_table_grids(players: str, best_genes: Any, max_stack_bb: float) -> list[HandGrid]:
+    """Terminal grids of an evolved table player's shove and call tables (SPEC 5.1).
+
+    ``players`` ``"complex"``: ``best_genes`` is ``(2, 169)`` 0/1, shown as :func:`hand_grid`;
+    ``"variable"``: the largest stack (bb, up to ``max_stack_bb``) at which each hand shoves /
+    calls, shown as :func:`stack_chart_grid`. Other players have no tables: an empty list.
+    """
+    import numpy as np
+
+    genes = np.asarray(best_genes, dtype=np.float64)
+    if players == "complex":
+        return [
+            hand_grid(
+                genes[0], "best player: small blind shoves", legend="name = shoves, · = folds"
+            ),
+            hand_grid(genes[1], "best player: big blind calls", legend="name = calls, · = folds"),
+        ]
+    if players == "variable":
+        return [
+            stack_chart_grid(genes[0], "best player: shove up to (bb)", max_stack_bb, False),
+            stack_chart_grid(genes[1], "best player: call up to (bb)", max_stack_bb, False),
+        ]
+    return []
