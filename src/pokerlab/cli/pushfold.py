@@ -4,17 +4,35 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from pathlib import Path
 
 import numpy as np
 import typer
 
-from pokerlab.cli.app import app
+from pokerlab.cli.app import app, warn
 from pokerlab.cli.render import console, hand_grid, print_json, stack_chart_grid
 from pokerlab.errors import PokerlabError
 
+#: Largest stack the push/fold commands accept (big blinds): far beyond where push/fold means
+#: anything, and small enough that the equilibrium converges in well under a second.
+MAX_STACK_BB = 1000.0
+#: Largest ante (big blinds per player).
+MAX_ANTE_BB = 100.0
+#: Smallest target exploitability of ``pushfold`` (bb/hand): about 30,000 iterations at 10 bb;
+#: 1e-10 would take about 200,000 (minutes).
+MIN_TARGET_BB = 1e-9
+#: Most stacks one ``--sweep`` solves (each about 0.1-0.5 s).
+MAX_SWEEP_STACKS = 500
+#: Most hands per match, and hands in all (``--hands`` x ``--matches``): each hand keeps one
+#: float of the running result, so 10^8 hands are 0.8 GB.
+MAX_MATCH_HANDS = 10_000_000
+MAX_TOTAL_HANDS = 100_000_000
+
 
 def _parse_sweep(text: str) -> list[float]:
+    """Stacks of ``--sweep START:STOP:STEP`` (both ends included), checked before any work:
+    START > 0.5, STOP <= :data:`MAX_STACK_BB`, at most :data:`MAX_SWEEP_STACKS` stacks."""
     parts = text.split(":")
     try:
         lo, hi, step = (float(x) for x in parts) if len(parts) == 3 else (float("nan"),) * 3
@@ -22,7 +40,28 @@ def _parse_sweep(text: str) -> list[float]:
         lo = hi = step = float("nan")
     if not (lo > 0.5 and hi >= lo and step > 0):
         raise PokerlabError(f"bad --sweep {text!r}: use START:STOP:STEP with START > 0.5, STEP > 0")
+    count = int((hi - lo) / step + 0.5) + 1
+    if count > MAX_SWEEP_STACKS:
+        raise PokerlabError(
+            f"--sweep {text!r} would solve {count:,} stacks; at most {MAX_SWEEP_STACKS} per "
+            "sweep (use a larger STEP)"
+        )
+    if hi > MAX_STACK_BB:
+        raise PokerlabError(
+            f"bad --sweep {text!r}: STOP {hi:g} is above the largest stack, {MAX_STACK_BB:g} bb"
+        )
     return [float(x) for x in np.round(np.arange(lo, hi + step / 2, step), 6)]
+
+
+def _check_target(what: str, exploitability: float, target: float) -> bool:
+    """Warn on stderr when ``exploitability`` (bb/hand) missed ``target``; True when it did."""
+    if exploitability <= target:
+        return False
+    warn(
+        f"target exploitability {target:g} bb/hand not reached for {what} "
+        f"(exploitability {exploitability:.3g} after the iteration limit)"
+    )
+    return True
 
 
 def _max_stack(stacks: list[float], freq: np.ndarray) -> np.ndarray:
@@ -35,13 +74,29 @@ def _max_stack(stacks: list[float], freq: np.ndarray) -> np.ndarray:
 
 @app.command()
 def pushfold(
-    stack: float = typer.Option(10.0, "--stack", "-s", help="Effective stack in big blinds."),
-    ante: float = typer.Option(0.0, help="Ante per player, big blinds."),
-    sweep: str | None = typer.Option(None, help="Sweep stacks START:STOP:STEP, e.g. 1:25:0.5."),
+    stack: float = typer.Option(
+        10.0,
+        "--stack",
+        "-s",
+        min=0.5,
+        max=MAX_STACK_BB,
+        help="Effective stack in big blinds (above 0.5).",
+    ),
+    ante: float = typer.Option(0.0, min=0.0, max=MAX_ANTE_BB, help="Ante per player, big blinds."),
+    sweep: str | None = typer.Option(
+        None,
+        help=f"Sweep stacks START:STOP:STEP, e.g. 1:25:0.5 (at most {MAX_SWEEP_STACKS} stacks).",
+    ),
     best_response: str | None = typer.Option(
         None, "--best-response", help="Best response to a strategy: '70/60', ranges, a file."
     ),
-    target: float = typer.Option(1e-6, help="Target exploitability, bb/hand."),
+    target: float = typer.Option(
+        1e-6,
+        min=MIN_TARGET_BB,
+        max=1.0,
+        help="Target exploitability, bb/hand; when the iteration cap comes first a warning is "
+        "printed and the exit code is 3.",
+    ),
     csv_file: Path | None = typer.Option(None, "--csv", help="Sweep chart as CSV."),
     png: Path | None = typer.Option(None, help="Write the 13x13 grids (or the chart) as PNG."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Save the equilibrium strategy."),
@@ -99,6 +154,7 @@ def pushfold(
         }
         if as_json:
             print_json({"ante_bb": ante, "stacks": rows, **chart})
+            _exit_if_missed(rows, target)
             return
         from rich.table import Table
 
@@ -117,6 +173,7 @@ def pushfold(
         top = max(stacks)
         console.print(stack_chart_grid(sb_max, "small blind: shove up to (bb)", top))
         console.print(stack_chart_grid(bb_max, "big blind: call up to (bb)", top))
+        _exit_if_missed(rows, target)
         return
 
     game = PushFoldGame(stack, ante)
@@ -163,10 +220,11 @@ def pushfold(
             ],
             png,
             suptitle=f"Push/fold Nash equilibrium, {stack:g} bb, ante {ante:g}",
-            colorbar_label="share of the hand's combos played",
         )
+    missed = _check_target(f"{stack:g} bb", solution.exploitability_bb, target)
     if as_json:
         print_json(solution.to_dict())
+        _exit_if_missed([], target, missed)
         return
     console.print(
         hand_grid(
@@ -189,6 +247,24 @@ def pushfold(
         f"exploitability {solution.exploitability_bb:.2e} bb/hand, "
         f"{solution.iterations} iterations, {solution.seconds:.3f} s"
     )
+    _exit_if_missed([], target, missed)
+
+
+def _exit_if_missed(rows: list[dict[str, float]], target: float, missed: bool = False) -> None:
+    """Exit with code 3 (after the output) when the target was missed: ``missed`` for one stack,
+    or for the sweep ``rows`` whose exploitability is above ``target`` (warned here)."""
+    from pokerlab.solvers.run import EXIT_TARGET_NOT_REACHED
+
+    late = [r["stack_bb"] for r in rows if r["exploitability_bb"] > target]
+    if late:
+        warn(
+            f"target exploitability {target:g} bb/hand not reached at {len(late)} of "
+            f"{len(rows)} stacks: "
+            + ", ".join(f"{s:g}" for s in late[:10])
+            + (" ..." if len(late) > 10 else "")
+        )
+    if missed or late:
+        raise SystemExit(EXIT_TARGET_NOT_REACHED)
 
 
 class _null:
@@ -216,18 +292,29 @@ def _player(spec: str, stack: float, ante: float, name: str):  # noqa: ANN202
 def match(
     a: str = typer.Argument(..., help="Player A: 'nash', '70/60', ranges 'SB / BB', a file."),
     b: str = typer.Argument(..., help="Player B, same forms."),
-    hands: int = typer.Option(10_000, "--hands", "-n", help="Hands per match."),
-    matches: int = typer.Option(1, "--matches", "-m", help="Number of matches."),
-    stack: float = typer.Option(10.0, "--stack", "-s", help="Stack in big blinds."),
-    ante: float = typer.Option(0.0, help="Ante per player, big blinds."),
-    until_broke: bool = typer.Option(False, help="Play until one player has no chips left."),
-    seed: int = typer.Option(0, help="Random seed."),
+    hands: int = typer.Option(
+        10_000, "--hands", "-n", min=1, max=MAX_MATCH_HANDS, help="Hands per match."
+    ),
+    matches: int = typer.Option(1, "--matches", "-m", min=1, help="Number of matches."),
+    stack: float = typer.Option(
+        10.0, "--stack", "-s", min=0.5, max=MAX_STACK_BB, help="Stack in big blinds (above 0.5)."
+    ),
+    ante: float = typer.Option(0.0, min=0.0, max=MAX_ANTE_BB, help="Ante per player, big blinds."),
+    until_broke: bool = typer.Option(
+        False, help="Play until one player has no chips left (at most --hands hands)."
+    ),
+    seed: int = typer.Option(0, min=0, help="Random seed (an integer >= 0)."),
     png: Path | None = typer.Option(None, help="Running bb/hand of player A as PNG."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Simulated heads-up push/fold matches between two strategies (seats alternate)."""
     from pokerlab.evaluate.matches import play_matches
 
+    if hands * matches > MAX_TOTAL_HANDS:
+        raise PokerlabError(
+            f"--hands {hands:,} x --matches {matches:,} is {hands * matches:,} hands; at most "
+            f"{MAX_TOTAL_HANDS:,} in all"
+        )
     pa, pb = _player(a, stack, ante, "A"), _player(b, stack, ante, "B")
     series = play_matches(
         pa, pb, hands, stack, matches, ante_bb=ante, until_broke=until_broke, seed=seed
@@ -252,14 +339,24 @@ def match(
         table.add_row(
             str(k),
             str(m.hands),
-            f"{m.bb_per_hand:+.4f}",
-            f"±{m.ci95_bb_per_hand:.4f}",
-            f"{m.bb_per_100:+.1f}",
-            f"{m.shove_frequency[0]:.0%}/{m.shove_frequency[1]:.0%}",
-            f"{m.call_frequency[0]:.0%}/{m.call_frequency[1]:.0%}",
+            _number(m.bb_per_hand, "+.4f"),
+            _number(m.ci95_bb_per_hand, ".4f", "±"),
+            _number(m.bb_per_100, "+.1f"),
+            f"{_number(m.shove_frequency[0], '.0%')}/{_number(m.shove_frequency[1], '.0%')}",
+            f"{_number(m.call_frequency[0], '.0%')}/{_number(m.call_frequency[1], '.0%')}",
         )
     console.print(table)
     console.print(
-        f"mean over {len(series.matches)} matches: {series.mean_bb_per_hand:+.4f} "
-        f"bb/hand (spread {series.std_bb_per_hand:.4f})"
+        f"mean over {len(series.matches)} matches: {_number(series.mean_bb_per_hand, '+.4f')} "
+        f"bb/hand (spread {_number(series.std_bb_per_hand, '.4f')})"
     )
+    if any(not math.isfinite(m.ci95_bb_per_hand) for m in series.matches):
+        console.print(
+            "n/a: not measured (no interval from one hand; no frequency without a chance)"
+        )
+
+
+def _number(value: float, spec: str, prefix: str = "") -> str:
+    """``value`` formatted with ``spec`` (and ``prefix``), or ``n/a`` when it is nan or infinite
+    (an interval from one hand, a frequency with no opportunity)."""
+    return prefix + format(value, spec) if math.isfinite(value) else "n/a"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pokerlab._rng import kernel_seed
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import HistoryGame
 from pokerlab.solvers.base import Solver
@@ -163,8 +164,6 @@ def make_solver(
     ``regret_pruning=True`` (Pluribus' regret-based pruning, chance and external sampling) with
     ``prune_threshold`` and ``prune_probability`` (default 0.95), and ``min_regret``.
     """
-    from pokerlab._rng import kernel_seed
-
     name = algorithm.lower().strip()
     name = _ALIASES.get(name, name)
     if name not in ALGORITHMS:
