@@ -24,10 +24,17 @@ def _pushfold(**params: Any) -> HistoryGame:
     return PushFoldGame(**params)
 
 
+def _postflop(**params: Any) -> HistoryGame:
+    from pokerlab.games.postflop.game import PostflopGame
+
+    return PostflopGame(**params)
+
+
 _REGISTRY: dict[str, Callable[..., HistoryGame]] = {
     "kuhn": KuhnGame,
     "leduc": LeducGame,
     "pushfold": _pushfold,
+    "postflop": _postflop,
 }
 
 

@@ -1,0 +1,304 @@
+"""Reading a solved postflop spot: any node's ranges, per-hand strategy, EV, equity and EQR.
+
+A line names a node by its actions from the root, comma separated, with dealt cards by name:
+``"check, bet 66, call"`` or ``"check, check, Qs, bet 33"``. A dealt card that the solver folded
+onto an isomorphic one (a suit swap) is read through that swap, so every card can be named.
+
+Conventions (chips): a hand's EV at a node is what it expects to collect from the pot at the end
+minus what it still puts in from this node on; at the root the two players' range EVs add up to
+the starting pot (less rake). Equity is the share of the pot the hand would win if the rest were
+checked down, against the opponent's range at the node. EQR = EV / (equity x pot at the node).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pokerlab.cards.deck import COMBO_CARDS, COMBO_CLASS, COMBO_INDEX, parse_card
+from pokerlab.cards.evaluator import evaluate_batch
+from pokerlab.errors import FileFormatError, PokerlabError
+from pokerlab.games.postflop.actions import parse_action_label
+from pokerlab.games.postflop.expand import _swap_card
+from pokerlab.tree.vector_tree import CHANCE, DECISION, SUIT_PAIRS
+
+__all__ = ["SolvedSpot", "NodeView", "save_spot_solution", "load_spot_solution"]
+
+PLAYERS = ("OOP", "IP")
+
+
+@dataclass
+class NodeView:
+    """One node of a solved spot.
+
+    ``combos[p]`` are player p's combo ids; ``reach[p]`` their range weights at the node
+    (reach-weighted, card removal applied); for a decision node, ``strategy`` is the actor's
+    (hands x actions) average strategy. ``ev[p]``, ``equity[p]`` and ``eqr[p]`` per combo
+    (NaN where the combo cannot be at the node).
+    """
+
+    line: tuple[str, ...]
+    kind: str
+    player: int
+    board: tuple[int, ...]
+    actions: list[str]
+    pot: float
+    combos: tuple[np.ndarray, np.ndarray]
+    reach: tuple[np.ndarray, np.ndarray]
+    strategy: np.ndarray | None
+    ev: tuple[np.ndarray, np.ndarray]
+    equity: tuple[np.ndarray, np.ndarray]
+    eqr: tuple[np.ndarray, np.ndarray]
+    compat: tuple[np.ndarray, np.ndarray]  # opponent reach compatible with each combo
+
+    def action_totals(self) -> dict[str, float]:
+        """Range-weighted frequency of each action of the actor."""
+        if self.strategy is None:
+            return {}
+        w = self.reach[self.player]
+        total = w.sum()
+        freq = (w @ self.strategy) / total if total > 0 else np.zeros(len(self.actions))
+        return {a: float(f) for a, f in zip(self.actions, freq, strict=True)}
+
+    def range_value(self, player: int) -> tuple[float, float]:
+        """(EV, equity) of ``player``'s whole range at the node, reach-weighted."""
+        w = self.reach[player] * self.compat[player]
+        ok = w > 0
+        if not ok.any():
+            return float("nan"), float("nan")
+        return (
+            float(np.average(self.ev[player][ok], weights=w[ok])),
+            float(np.average(self.equity[player][ok], weights=w[ok])),
+        )
+
+    def grid(self) -> dict[str, Any]:
+        """13x13 class grid of the actor (or of OOP at non-decision nodes): per class the
+        combined weight and the weight-averaged action mix (``mix[row, col, action]``)."""
+        p = self.player if self.player >= 0 else 0
+        w = self.reach[p]
+        cls = COMBO_CLASS[self.combos[p]]
+        weight = np.bincount(cls, weights=w, minlength=169)
+        na = max(len(self.actions), 1)
+        mix = np.zeros((169, na))
+        if self.strategy is not None:
+            for a in range(na):
+                mix[:, a] = np.bincount(cls, weights=w * self.strategy[:, a], minlength=169)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                mix = np.where(weight[:, None] > 0, mix / weight[:, None], 0.0)
+        return {"weight": weight.reshape(13, 13), "mix": mix.reshape(13, 13, na)}
+
+
+class SolvedSpot:
+    """The average strategy of a postflop solve, with the passes that read it."""
+
+    def __init__(self, game: Any, strat_sum: np.ndarray, regrets: np.ndarray, passes: Any) -> None:
+        self.game = game
+        self.spot = game.expanded
+        self.strat_sum = strat_sum
+        self.regrets = regrets
+        self.passes = passes
+
+    # --- navigation ----------------------------------------------------------------------------
+    def find(self, line: str | list[str] | tuple[str, ...]) -> tuple[int, tuple[str, ...], int]:
+        """(arena node, the line's tokens, suit swap id or -1) for a line."""
+        tokens = [x.strip() for x in (line.split(",") if isinstance(line, str) else line)]
+        tokens = [x for x in tokens if x]
+        a = self.spot.tree.arrays
+        node = 0
+        swaps: list[int] = []
+        for tok in tokens:
+            kind = int(a.kind[node])
+            if kind == DECISION:
+                labels = self.spot.action_node[node].labels()
+                want_kind, want_amount = parse_action_label(tok)
+                match = [
+                    i
+                    for i, lab in enumerate(labels)
+                    if parse_action_label(lab)[0] == want_kind
+                    and (want_amount is None or parse_action_label(lab)[1] == want_amount)
+                ]
+                if len(match) != 1:
+                    raise PokerlabError(
+                        f"action {tok!r} is not one of {', '.join(labels)} at "
+                        f"{', '.join(tokens[: tokens.index(tok)]) or 'the root'}"
+                    )
+                node = int(a.children[a.child_start[node] + match[0]])
+            elif kind == CHANCE:
+                try:
+                    card = parse_card(tok)
+                except PokerlabError:
+                    raise PokerlabError(f"a card is dealt here; {tok!r} is not a card") from None
+                for s in swaps:
+                    card = _swap_card(card, *SUIT_PAIRS[s])
+                lo, hi = int(a.child_start[node]), int(a.child_start[node + 1])
+                cards = a.edge_card[lo:hi].tolist()
+                if card in cards:
+                    node = int(a.children[lo + cards.index(card)])
+                    continue
+                iso = range(int(a.iso_start[node]), int(a.iso_start[node + 1]))
+                hit = [q for q in iso if int(a.iso_card[q]) == card]
+                if not hit:
+                    raise PokerlabError(f"card {tok!r} cannot come here (it is on the board)")
+                q = hit[0]
+                swaps.append(int(a.iso_swap[q]))
+                node = int(a.children[lo + int(a.iso_child[q])])
+            else:
+                raise PokerlabError(f"the line ends at a terminal node before {tok!r}")
+        if len(swaps) > 1:
+            raise PokerlabError("lines through two isomorphic cards are not supported yet")
+        return node, tuple(tokens), (swaps[0] if swaps else -1)
+
+    def node(self, line: str | list[str] | tuple[str, ...] = "") -> NodeView:
+        """The node at ``line`` with ranges, strategy, EV, equity and EQR."""
+        arena, tokens, swap = self.find(line)
+        spot = self.spot
+        tree = spot.tree
+        a, hd = tree.arrays, tree.hands
+        an = spot.action_node[arena]
+        board = tuple(int(c) for c in spot.node_board[arena] if c >= 0)
+        recs = [self.passes.record(arena, p, self.regrets, self.strat_sum) for p in (0, 1)]
+        combos = []
+        reach = []
+        ev = []
+        compats = []
+        for p in (0, 1):
+            n = int(hd.num[p])
+            reach.append(recs[1 - p][0, :n].copy())  # seen as the opponent's reach
+            cfv = recs[p][2, :n]
+            compat = _compatible_reach(hd, p, recs[p][0, : int(hd.num[1 - p])])
+            with np.errstate(invalid="ignore", divide="ignore"):
+                e = np.where(compat > 0, cfv / compat, np.nan) + an.commit[p]
+            ev.append(e)
+            compats.append(compat)
+            combos.append(spot.combos[p].copy())
+        if swap >= 0:
+            s1, s2 = SUIT_PAIRS[swap]
+            combos = [
+                np.array(
+                    [
+                        COMBO_INDEX[_swap_card(int(x), s1, s2), _swap_card(int(y), s1, s2)]
+                        for x, y in COMBO_CARDS[c]
+                    ]
+                )
+                for c in combos
+            ]
+            board = tuple(_swap_card(c, s1, s2) for c in board)
+        strategy = None
+        actions: list[str] = []
+        player = int(a.player[arena]) if a.kind[arena] == DECISION else -1
+        if a.kind[arena] == DECISION:
+            actions = an.labels()
+            na = len(actions)
+            n = int(hd.num[player])
+            off = int(a.offset[arena])
+            block = self.strat_sum[off : off + na * n].astype(np.float64).reshape(na, n).T
+            tot = block.sum(axis=1, keepdims=True)
+            strategy = np.where(tot > 0, block / np.where(tot > 0, tot, 1.0), 1.0 / na)
+        pot = float(self.game.config.pot) + an.commit[0] + an.commit[1]
+        equity = _equity(board, combos, reach)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            eqr = tuple(ev[p] / (equity[p] * pot) for p in (0, 1))
+        return NodeView(
+            line=tokens,
+            kind=an.kind,
+            player=player,
+            board=board,
+            actions=actions,
+            pot=pot,
+            combos=(combos[0], combos[1]),
+            reach=(reach[0], reach[1]),
+            strategy=strategy,
+            ev=(ev[0], ev[1]),
+            equity=equity,
+            eqr=(eqr[0], eqr[1]),
+            compat=(compats[0], compats[1]),
+        )
+
+
+def _compatible_reach(hd: Any, p: int, opp_reach: np.ndarray) -> np.ndarray:
+    q = 1 - p
+    n = int(hd.num[p])
+    cards_sum = np.zeros(52)
+    oc = hd.cards[q, : int(hd.num[q])]
+    np.add.at(cards_sum, oc[:, 0], opp_reach)
+    np.add.at(cards_sum, oc[:, 1], opp_reach)
+    mine = hd.cards[p, :n]
+    out = opp_reach.sum() - cards_sum[mine[:, 0]] - cards_sum[mine[:, 1]]
+    same = hd.same[p, :n]
+    out = out + np.where(same >= 0, opp_reach[np.maximum(same, 0)], 0.0)
+    return out
+
+
+def _equity(
+    board: tuple[int, ...], combos: list[np.ndarray], reach: list[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each combo's check-down equity against the other player's reach at the node."""
+    cards = [COMBO_CARDS[c] for c in combos]
+    deck = [c for c in range(52) if c not in board]
+    need = 5 - len(board)
+    if need == 0:
+        runouts = [()]
+    elif need == 1:
+        runouts = [(c,) for c in deck]
+    else:
+        runouts = [(x, y) for i, x in enumerate(deck) for y in deck[i + 1 :]]
+    num = [np.zeros(len(c)) for c in combos]
+    den = [np.zeros(len(c)) for c in combos]
+    conflict = (
+        (cards[0][:, None, 0] == cards[1][None, :, 0])
+        | (cards[0][:, None, 0] == cards[1][None, :, 1])
+        | (cards[0][:, None, 1] == cards[1][None, :, 0])
+        | (cards[0][:, None, 1] == cards[1][None, :, 1])
+    )
+    for run in runouts:
+        full = np.array([*board, *run])
+        ok = [~np.isin(c, full).any(axis=1) for c in cards]
+        vals = []
+        for p in (0, 1):
+            v = np.zeros(len(cards[p]), dtype=np.int64)
+            if ok[p].any():
+                seven = np.concatenate(
+                    [cards[p][ok[p]], np.broadcast_to(full, (int(ok[p].sum()), 5))], axis=1
+                )
+                v[ok[p]] = evaluate_batch(seven)
+            vals.append(v)
+        pair_ok = ok[0][:, None] & ok[1][None, :] & ~conflict
+        score0 = (vals[0][:, None] > vals[1][None, :]) + 0.5 * (
+            vals[0][:, None] == vals[1][None, :]
+        )
+        m = pair_ok.astype(np.float64)
+        num[0] += (m * score0) @ reach[1]
+        den[0] += m @ reach[1]
+        num[1] += ((m * (1.0 - score0)).T) @ reach[0]
+        den[1] += m.T @ reach[0]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (
+            np.where(den[0] > 0, num[0] / den[0], np.nan),
+            np.where(den[1] > 0, num[1] / den[1], np.nan),
+        )
+
+
+def save_spot_solution(path: str | os.PathLike[str], solver: Any) -> None:
+    """Save a solve (spot, algorithm, iterations, float32 arrays): atomic, checksummed."""
+    from pokerlab.io.files import save_checkpoint
+
+    save_checkpoint(path, solver.state_dict(), kind="postflop-solution")
+
+
+def load_spot_solution(path: str | os.PathLike[str], threads: int = 1) -> Any:
+    """Reopen a file written by :func:`save_spot_solution`: a solver ready to read or continue."""
+    from pokerlab.games.postflop.game import PostflopGame
+    from pokerlab.games.postflop.spot import SpotConfig
+    from pokerlab.io.files import load_checkpoint
+    from pokerlab.solvers.postflop import PostflopSolver
+
+    state = load_checkpoint(path)
+    if state.get("game") != "postflop":
+        raise FileFormatError(f"{os.fspath(path)} is not a postflop solution")
+    game = PostflopGame(SpotConfig.from_dict(state["game_params"]))
+    solver = PostflopSolver(game, state["algorithm"], threads=threads)
+    solver.load_state_dict(state)
+    return solver

@@ -1,0 +1,325 @@
+"""Deal the turn and river into a postflop action tree: the vector tree the solver runs on.
+
+Every chance node of the action tree becomes one child per card that can come. Cards that are
+isomorphic to a lower one (swapping two suits leaves the board's ranks per suit and both ranges
+unchanged, e.g. the club and spade turns on Td 9d 6h) are not expanded: the chance node records
+them with the source card and the suit swap, and the kernels read the source's values through the
+hand permutation (exact when the ranges are symmetric, which is checked).
+
+Hands: each player's list holds the combos of its range with positive weight that do not touch
+the initial board. Showdown strengths come from the 7-card evaluator for every final board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pokerlab.cards.deck import COMBO_CARDS, COMBO_INDEX
+from pokerlab.cards.evaluator import evaluate_batch
+from pokerlab.errors import PokerlabError
+from pokerlab.games.postflop.actions import ActionNode
+from pokerlab.tree.vector_tree import (
+    CHANCE,
+    DECISION,
+    FOLD,
+    SHOWDOWN,
+    SUIT_PAIRS,
+    HandArrays,
+    VectorArrays,
+    VectorTree,
+)
+
+__all__ = ["ExpandedSpot", "expand_spot", "count_expanded", "suit_swap_combo"]
+
+_KIND = {"decision": DECISION, "chance": CHANCE, "fold": FOLD, "showdown": SHOWDOWN}
+
+
+def _swap_card(card: int, s1: int, s2: int) -> int:
+    suit = card & 3
+    if suit == s1:
+        return (card & ~3) | s2
+    if suit == s2:
+        return (card & ~3) | s1
+    return card
+
+
+def suit_swap_combo(combo: int, s1: int, s2: int) -> int:
+    """The combo id after exchanging suits ``s1`` and ``s2``."""
+    a, b = COMBO_CARDS[combo]
+    return int(COMBO_INDEX[_swap_card(int(a), s1, s2), _swap_card(int(b), s1, s2)])
+
+
+@dataclass(eq=False)
+class ExpandedSpot:
+    """The vector tree plus what readers need to name its nodes."""
+
+    tree: VectorTree
+    combos: tuple[np.ndarray, np.ndarray]  # combo ids of each player's hand list
+    parent: np.ndarray  # int64 (N,): parent node, -1 at the root
+    action_node: list[ActionNode]  # the action-tree node of every arena node
+    node_board: np.ndarray  # int64 (N, 5): board cards at each node, -1 padded
+    boards: np.ndarray  # int64 (B, 5): the final boards
+
+
+def _symmetric_pairs(weights: tuple[np.ndarray, np.ndarray]) -> list[bool]:
+    ok = []
+    for s1, s2 in SUIT_PAIRS:
+        perm = np.array([suit_swap_combo(c, s1, s2) for c in range(1326)])
+        ok.append(all(np.array_equal(w, w[perm]) for w in weights))
+    return ok
+
+
+def _iso_source(board: list[int], card: int, sym: list[bool]) -> tuple[int, int] | None:
+    """(source card, swap id) when ``card`` is isomorphic to a lower card on ``board``."""
+    suit = card & 3
+    ranks = [frozenset(c >> 2 for c in board if c & 3 == s) for s in range(4)]
+    for pid, (s1, s2) in enumerate(SUIT_PAIRS):
+        if s2 == suit and s1 < suit and sym[pid] and ranks[s1] == ranks[s2]:
+            return (card & ~3) | s1, pid
+    return None
+
+
+def count_expanded(root: ActionNode, board: list[int]) -> dict[str, int]:
+    """Nodes of the dealt tree by kind, counting isomorphic cards as stored (no symmetry
+    assumed: an upper bound used for the memory estimate before anything is allocated)."""
+    counts = {"decision": 0, "chance": 0, "terminal": 0}
+    decision_numbers = [0]
+
+    def visit(n: ActionNode, mult: int, dealt: int) -> None:
+        if n.kind == "decision":
+            counts["decision"] += mult
+            decision_numbers[0] += mult * len(n.children) * 2  # per-hand multiplier applied later
+        elif n.kind == "chance":
+            counts["chance"] += mult
+        else:
+            counts["terminal"] += mult
+        cards_left = 52 - len(board) - dealt
+        for c in n.children:
+            visit(
+                c, mult * cards_left if n.kind == "chance" else mult, dealt + (n.kind == "chance")
+            )
+
+    visit(root, 1, 0)
+    counts["action_slots"] = decision_numbers[0] // 2
+    return counts
+
+
+def expand_spot(
+    root: ActionNode,
+    board: list[int],
+    weights: tuple[np.ndarray, np.ndarray],
+    pot: float,
+    rake_rate: float = 0.0,
+    rake_cap: float = 0.0,
+    isomorphism: bool = True,
+) -> ExpandedSpot:
+    """Deal the remaining streets into ``root`` and lay out the solver arrays."""
+    combos = tuple(np.flatnonzero(w > 0) for w in weights)
+    for p, c in enumerate(combos):
+        if c.size == 0:
+            raise PokerlabError(
+                f"the {'OOP' if p == 0 else 'IP'} range is empty after removing the board cards"
+            )
+    nh = [int(c.size) for c in combos]
+    hmax = max(nh)
+    sym = _symmetric_pairs(weights) if isomorphism else [False] * 6
+
+    kind: list[int] = []
+    player: list[int] = []
+    kids: list[list[int]] = []
+    edge_cards: list[list[int]] = []
+    chance_weight: list[float] = []
+    iso: list[list[tuple[int, int, int]]] = []
+    parent: list[int] = []
+    anode: list[ActionNode] = []
+    node_board: list[list[int]] = []
+    board_id: list[int] = []
+    win: list[float] = []
+    lose: list[float] = []
+    tie: list[float] = []
+    boards: dict[tuple[int, ...], int] = {}
+    depth_max = [0]
+
+    def payoffs(n: ActionNode) -> tuple[float, float, float]:
+        c = n.commit[n.player] if n.kind == "fold" else n.commit[0]
+        total = pot + 2 * c
+        rake = rake_rate * total
+        if rake_cap > 0:
+            rake = min(rake, rake_cap)
+        return total - rake - c, -float(c), (total - rake) / 2 - c
+
+    def visit(n: ActionNode, cards: list[int], par: int, depth: int) -> int:
+        nid = len(kind)
+        depth_max[0] = max(depth_max[0], depth)
+        kind.append(_KIND[n.kind])
+        player.append(n.player)
+        kids.append([])
+        edge_cards.append([])
+        iso.append([])
+        parent.append(par)
+        anode.append(n)
+        node_board.append(cards)
+        chance_weight.append(0.0)
+        if n.kind in ("fold", "showdown"):
+            w, lo, ti = payoffs(n)
+            win.append(w)
+            lose.append(lo)
+            tie.append(ti)
+            if n.kind == "showdown":
+                key = tuple(sorted(cards))
+                board_id.append(boards.setdefault(key, len(boards)))
+            else:
+                board_id.append(-1)
+            return nid
+        win.append(0.0)
+        lose.append(0.0)
+        tie.append(0.0)
+        board_id.append(-1)
+        if n.kind == "decision":
+            kids[nid] = [visit(c, cards, nid, depth + 1) for c in n.children]
+            edge_cards[nid] = [-1] * len(n.children)
+            return nid
+        # chance: one child per card that can come, isomorphic cards folded onto a source
+        chance_weight[nid] = 1.0 / (52 - len(cards) - 4)
+        template = n.children[0]
+        slots: dict[int, int] = {}
+        for card in range(52):
+            if card in cards:
+                continue
+            src = _iso_source(cards, card, sym) if isomorphism else None
+            if src is not None and src[0] in slots:
+                iso[nid].append((slots[src[0]], card, src[1]))
+                continue
+            slots[card] = len(kids[nid])
+            kids[nid].append(visit(template, [*cards, card], nid, depth + 1))
+            edge_cards[nid].append(card)
+        return nid
+
+    visit(root, list(board), -1, 0)
+    n_nodes = len(kind)
+
+    # solver layout: actions x hands(actor) per decision node
+    offset = np.full(n_nodes, -1, dtype=np.int64)
+    size = 0
+    for i in range(n_nodes):
+        if kind[i] == DECISION:
+            offset[i] = size
+            size += len(kids[i]) * nh[player[i]]
+    child_start = np.zeros(n_nodes + 1, dtype=np.int64)
+    child_start[1:] = np.cumsum([len(k) for k in kids])
+    iso_start = np.zeros(n_nodes + 1, dtype=np.int64)
+    iso_start[1:] = np.cumsum([len(x) for x in iso])
+    flat_iso = [x for row in iso for x in row]
+
+    # split points: chance nodes with no chance ancestor; their dealt children are work items
+    item_first = np.full(n_nodes, -1, dtype=np.int64)
+    item_node: list[int] = []
+    for i in range(n_nodes):
+        if kind[i] != CHANCE:
+            continue
+        a = parent[i]
+        while a >= 0 and kind[a] != CHANCE:
+            a = parent[a]
+        if a < 0:
+            item_first[i] = len(item_node)
+            item_node.extend(kids[i])
+    arrays = VectorArrays(
+        kind=np.array(kind, dtype=np.int8),
+        player=np.array(player, dtype=np.int8),
+        child_start=child_start,
+        children=np.array([c for k in kids for c in k], dtype=np.int64),
+        edge_card=np.array([c for k in edge_cards for c in k], dtype=np.int64),
+        chance_weight=np.array(chance_weight),
+        iso_start=iso_start,
+        iso_child=np.array([x[0] for x in flat_iso], dtype=np.int64),
+        iso_card=np.array([x[1] for x in flat_iso], dtype=np.int64),
+        iso_swap=np.array([x[2] for x in flat_iso], dtype=np.int64),
+        offset=offset,
+        board=np.array(board_id, dtype=np.int64),
+        win=np.array(win),
+        lose=np.array(lose),
+        tie=np.array(tie),
+        item_first=item_first,
+        item_node=np.array(item_node, dtype=np.int64),
+    )
+
+    final_boards = np.array(sorted(boards, key=boards.__getitem__), dtype=np.int64).reshape(-1, 5)
+    hands = _hand_arrays(combos, weights, final_boards, hmax)
+    w0 = weights[0][combos[0]]
+    w1 = weights[1][combos[1]]
+    from pokerlab.cards.deck import combos_conflict
+
+    conflict = combos_conflict()[np.ix_(combos[0], combos[1])]
+    norm = float(w0 @ (~conflict).astype(np.float64) @ w1)
+    max_children = max(len(k) for k in kids) if kids else 1
+    tree = VectorTree(
+        arrays=arrays,
+        hands=hands,
+        size=size,
+        depth=depth_max[0],
+        max_children=max(max_children, 1),
+        norm=norm,
+    )
+    nb = np.full((n_nodes, 5), -1, dtype=np.int64)
+    for i, cs in enumerate(node_board):
+        nb[i, : len(cs)] = cs
+    return ExpandedSpot(
+        tree=tree,
+        combos=(combos[0], combos[1]),
+        parent=np.array(parent, dtype=np.int64),
+        action_node=anode,
+        node_board=nb,
+        boards=final_boards,
+    )
+
+
+def _hand_arrays(
+    combos: tuple[np.ndarray, ...],
+    weights: tuple[np.ndarray, np.ndarray],
+    boards: np.ndarray,
+    hmax: int,
+) -> HandArrays:
+    nb = boards.shape[0]
+    cards = np.zeros((2, hmax, 2), dtype=np.int64)
+    weight = np.zeros((2, hmax))
+    same = np.full((2, hmax), -1, dtype=np.int64)
+    perm = np.zeros((2, 6, hmax), dtype=np.int64)
+    order = np.zeros((2, max(nb, 1), hmax), dtype=np.int64)
+    num_valid = np.zeros((2, max(nb, 1)), dtype=np.int64)
+    strength = np.zeros((2, max(nb, 1), hmax), dtype=np.int64)
+    pos = [dict(zip(c.tolist(), range(c.size), strict=True)) for c in combos]
+    for p in range(2):
+        c = combos[p]
+        n = c.size
+        cards[p, :n] = COMBO_CARDS[c]
+        # pad with a card no hand holds twice: padded hands have zero weight and stay unused
+        weight[p, :n] = weights[p][c]
+        for i, combo in enumerate(c.tolist()):
+            same[p, i] = pos[1 - p].get(combo, -1)
+            for pid, (s1, s2) in enumerate(SUIT_PAIRS):
+                perm[p, pid, i] = pos[p].get(suit_swap_combo(combo, s1, s2), i)
+        for b in range(nb):
+            bd = boards[b]
+            hole = COMBO_CARDS[c]
+            valid = ~np.isin(hole, bd).any(axis=1)
+            seven = np.concatenate([hole, np.broadcast_to(bd, (n, 5))], axis=1)
+            vals = np.zeros(n, dtype=np.int64)
+            if valid.any():
+                vals[valid] = evaluate_batch(seven[valid])
+            strength[p, b, :n] = vals
+            idx = np.flatnonzero(valid)
+            idx = idx[np.argsort(vals[idx], kind="stable")]
+            order[p, b, : idx.size] = idx
+            num_valid[p, b] = idx.size
+    return HandArrays(
+        num=np.array([c.size for c in combos], dtype=np.int64),
+        cards=cards,
+        weight=weight,
+        same=same,
+        perm=perm,
+        order=order,
+        num_valid=num_valid,
+        strength=strength,
+    )

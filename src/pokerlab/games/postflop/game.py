@@ -1,0 +1,224 @@
+"""The no-limit postflop game: a spot (board, ranges, pot, stack, sizes) as a solvable game.
+
+``load_game("postflop", board=..., ranges=(oop, ip), pot=..., stack=..., bets=...)`` or
+``load_game("postflop", spot="turn.toml")`` returns a :class:`PostflopGame`. Its fast path is the
+vector tree (:mod:`pokerlab.tree.vector_tree`) that
+:class:`~pokerlab.solvers.postflop.PostflopSolver` runs on. The game also speaks the generic
+history interface (one chance node deals both hands, weighted by the ranges with card removal;
+later chance nodes deal the turn and river), so that
+tiny spots can be checked against the readable reference solver and the history-tree evaluator:
+an implementation independent of the vector kernels.
+
+Payoffs: the vector tree counts each player's chips won from the pot minus chips put in during the
+spot (the two sum to the starting pot, less rake); the history interface subtracts half the
+starting pot so that the game is zero-sum without rake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from pokerlab.cards.deck import COMBO_CARDS, format_card, format_cards
+from pokerlab.cards.evaluator import evaluate
+from pokerlab.errors import PokerlabError
+from pokerlab.games.base import CHANCE, History, HistoryGame
+from pokerlab.games.postflop.actions import (
+    ActionNode,
+    ActionTreeOptions,
+    build_action_tree,
+    count_action_nodes,
+)
+from pokerlab.games.postflop.expand import ExpandedSpot, count_expanded, expand_spot
+from pokerlab.games.postflop.spot import STREETS, SpotConfig, spot_from_params
+
+__all__ = ["PostflopGame", "MAX_HISTORY_DEALS"]
+
+#: The history interface is for checking tiny spots only: refuse more hand pairs than this.
+MAX_HISTORY_DEALS = 5_000
+
+
+class PostflopGame(HistoryGame):
+    """A no-limit hold'em postflop spot. Build with :func:`pokerlab.load_game` or from a
+    :class:`~pokerlab.games.postflop.spot.SpotConfig`."""
+
+    name = "postflop"
+    num_players = 2
+
+    def __init__(
+        self, config: SpotConfig | None = None, *, isomorphism: bool = True, **params: Any
+    ) -> None:
+        super().__init__()
+        self.config = config if config is not None else spot_from_params(**params)
+        self.isomorphism = bool(isomorphism)
+        self.params = self.config.to_dict()
+        self.zero_sum = self.config.rake_rate == 0.0
+        if any(float(x) != int(x) for x in (self.config.pot, self.config.stack)):
+            raise PokerlabError(
+                f"pot and stack are whole chips, got pot={self.config.pot}, "
+                f"stack={self.config.stack}"
+            )
+
+    # --- the action tree and the dealt tree ---------------------------------------------------
+    @cached_property
+    def action_tree(self) -> ActionNode:
+        """The betting tree before cards are dealt."""
+        c = self.config
+        sizes = {(STREETS.index(s), p): v for (s, p), v in c.sizes.items()}
+        opts = ActionTreeOptions(
+            pot=int(c.pot),
+            stack=int(c.stack),
+            first_street=len(c.board) - 3,
+            sizes=sizes,
+            add_allin_threshold=c.tree.add_allin_threshold,
+            force_allin_threshold=c.tree.force_allin_threshold,
+            merging_threshold=c.tree.merging_threshold,
+            raise_limit=c.tree.raise_limit,
+        )
+        return build_action_tree(opts)
+
+    def tree_summary(self) -> dict[str, Any]:
+        """Action-tree nodes by street and an upper bound on the dealt tree and its memory
+        (float32 regrets and strategy sums), computed before anything large is built."""
+        counts = count_action_nodes(self.action_tree)
+        dealt = count_expanded(self.action_tree, list(self.config.board))
+        w = self.config.weights()
+        hands = max(int(np.count_nonzero(x)) for x in w)
+        numbers = dealt["action_slots"] * hands
+        return {
+            "action_tree": counts,
+            "dealt_upper_bound": {k: dealt[k] for k in ("decision", "chance", "terminal")},
+            "memory_upper_bound_bytes": int(2 * 4 * numbers),
+        }
+
+    @cached_property
+    def expanded(self) -> ExpandedSpot:
+        """The dealt vector tree (built on first use)."""
+        c = self.config
+        return expand_spot(
+            self.action_tree,
+            list(c.board),
+            c.weights(),
+            float(c.pot),
+            rake_rate=c.rake_rate,
+            rake_cap=c.rake_cap,
+            isomorphism=self.isomorphism,
+        )
+
+    def public_tree(self) -> None:
+        # The vector tree is run by PostflopSolver; the generic engine uses the history form.
+        return None
+
+    # --- history interface (tiny spots) ---------------------------------------------------------
+    @cached_property
+    def _deals(self) -> list[tuple[tuple[int, int], float]]:
+        w0, w1 = self.config.weights()
+        deals = []
+        for a in np.flatnonzero(w0 > 0):
+            ca = set(COMBO_CARDS[a].tolist())
+            for b in np.flatnonzero(w1 > 0):
+                if ca & set(COMBO_CARDS[b].tolist()):
+                    continue
+                deals.append(((int(a), int(b)), float(w0[a] * w1[b])))
+        total = sum(p for _, p in deals)
+        return [(d, p / total) for d, p in deals]
+
+    def initial_history(self) -> PostflopHistory:
+        if len(self._deals) > MAX_HISTORY_DEALS:
+            raise PokerlabError(
+                f"the history form of a postflop spot is for tiny spots ({len(self._deals)} hand "
+                f"pairs > {MAX_HISTORY_DEALS}); solve real spots with make_solver(game, ...), "
+                "which uses the vector tree"
+            )
+        return PostflopHistory(self, None, self.action_tree, tuple(self.config.board), ())
+
+
+class PostflopHistory(History):
+    """One history of a postflop spot in the generic interface (used for checks on tiny spots)."""
+
+    def __init__(
+        self,
+        game: PostflopGame,
+        deal: tuple[int, int] | None,
+        node: ActionNode,
+        board: tuple[int, ...],
+        line: tuple[str, ...],
+    ) -> None:
+        self.game = game
+        self.deal = deal
+        self.node = node
+        self.board = board
+        self.line = line
+
+    def is_terminal(self) -> bool:
+        return self.deal is not None and self.node.kind in ("fold", "showdown")
+
+    def current_player(self) -> int:
+        if self.deal is None or self.node.kind == "chance":
+            return CHANCE
+        return self.node.player
+
+    def legal_actions(self) -> Sequence[int]:
+        return range(len(self.node.children))
+
+    def chance_outcomes(self) -> Sequence[tuple[int, float]]:
+        if self.deal is None:
+            deals = self.game._deals
+            return [(i, p) for i, (_, p) in enumerate(deals)]
+        held = set(self.board) | set(COMBO_CARDS[self.deal[0]].tolist())
+        held |= set(COMBO_CARDS[self.deal[1]].tolist())
+        cards = [c for c in range(52) if c not in held]
+        return [(c, 1.0 / len(cards)) for c in cards]
+
+    def child(self, action: int) -> PostflopHistory:
+        if self.deal is None:
+            deal = self.game._deals[action][0]
+            return PostflopHistory(self.game, deal, self.node, self.board, self.line)
+        if self.node.kind == "chance":
+            return PostflopHistory(
+                self.game,
+                self.deal,
+                self.node.children[0],
+                (*self.board, action),
+                (*self.line, format_card(action)),
+            )
+        label = self.node.labels()[action]
+        return PostflopHistory(
+            self.game, self.deal, self.node.children[action], self.board, (*self.line, label)
+        )
+
+    def terminal_utility(self, player: int) -> float:
+        c = self.game.config
+        n = self.node
+        pot = float(c.pot)
+        if n.kind == "fold":
+            commit = n.commit[n.player]
+            total = pot + 2 * commit
+            rake = min(c.rake_rate * total, c.rake_cap) if c.rake_cap > 0 else c.rake_rate * total
+            net = -commit if player == n.player else total - rake - commit
+            return net - pot / 2
+        commit = n.commit[0]
+        total = pot + 2 * commit
+        rake = min(c.rake_rate * total, c.rake_cap) if c.rake_cap > 0 else c.rake_rate * total
+        mine = evaluate([*COMBO_CARDS[self.deal[player]].tolist(), *self.board])
+        theirs = evaluate([*COMBO_CARDS[self.deal[1 - player]].tolist(), *self.board])
+        if mine > theirs:
+            net = total - rake - commit
+        elif mine < theirs:
+            net = -commit
+        else:
+            net = (total - rake) / 2 - commit
+        return net - pot / 2
+
+    def info_set_key(self) -> str:
+        p = self.current_player()
+        hand = format_cards(COMBO_CARDS[self.deal[p]].tolist())
+        return f"{hand}|{format_cards(self.board)}:{','.join(self.line)}"
+
+    def action_label(self, action: int) -> str:
+        if self.is_chance():
+            return format_card(action) if self.deal is not None else str(action)
+        return self.node.labels()[action]
