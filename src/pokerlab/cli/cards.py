@@ -15,6 +15,9 @@ from pokerlab.cli.app import app
 from pokerlab.cli.render import HandGrid, console, hand_grid, print_json
 from pokerlab.errors import PokerlabError
 
+#: Most Monte Carlo deals of ``equity --samples``.
+MAX_SAMPLES = 1_000_000_000
+
 
 @app.command()
 def equity(
@@ -22,8 +25,12 @@ def equity(
     second: str = typer.Argument(..., help='Second hand or range, e.g. "QQ" or "random".'),
     board: str = typer.Option("", "--board", "-b", help='Known board cards, e.g. "Td9d6h".'),
     exact: bool = typer.Option(False, "--exact", help="Enumerate every runout (no sampling)."),
-    samples: int | None = typer.Option(None, "--samples", "-n", help="Monte Carlo deals."),
-    seed: int | None = typer.Option(None, "--seed", help="Seed for Monte Carlo."),
+    samples: int | None = typer.Option(
+        None, "--samples", "-n", min=1, max=MAX_SAMPLES, help="Monte Carlo deals."
+    ),
+    seed: int | None = typer.Option(
+        None, "--seed", min=0, help="Seed for Monte Carlo (an integer >= 0)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
     """All-in equity of FIRST against SECOND (exact when feasible, else Monte Carlo)."""

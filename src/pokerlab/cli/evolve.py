@@ -9,9 +9,21 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from pokerlab.cli.app import app
+from pokerlab.cli.app import app, warn
+from pokerlab.cli.pushfold import MAX_MATCH_HANDS, MAX_STACK_BB
 from pokerlab.cli.render import console, print_json
 from pokerlab.errors import PokerlabError
+
+#: Largest population (an exact round robin plays population^2 / 2 pairings per generation).
+MAX_POPULATION = 10_000
+#: Largest generation cap.
+MAX_GENERATIONS = 1_000_000
+#: Most simulated matches per pairing.
+MAX_MATCHES = 1_000
+#: Most worker processes.
+MAX_WORKERS = 1_024
+#: ``EvolutionResult.stop_reason`` of a search that ran into its generation cap.
+GENERATION_CAP = "generation cap"
 
 
 @app.command()
@@ -21,22 +33,45 @@ def evolve(
     opponent: str | None = typer.Option(
         None, help="Adaptive mode: the fixed opponent, e.g. '70/60', ranges or a file."
     ),
-    population: int = typer.Option(20, "--population", "-p", help="Number of players."),
+    population: int = typer.Option(
+        20, "--population", "-p", min=2, max=MAX_POPULATION, help="Number of players."
+    ),
     stack: float | None = typer.Option(
-        None, "--stack", "-s", help="Stack in big blinds (default 10; variable players: 1..10)."
+        None,
+        "--stack",
+        "-s",
+        min=0.5,
+        max=MAX_STACK_BB,
+        help="Stack in big blinds (default 10; variable players: 1..10).",
     ),
     fitness: str = typer.Option("exact", help="exact (expected value) or simulated (hands)."),
-    generations: int = typer.Option(2000, help="Generation cap."),
-    patience: int = typer.Option(
-        100, help="Stop after this many generations without a better best."
+    generations: int = typer.Option(
+        2000,
+        min=1,
+        max=MAX_GENERATIONS,
+        help="Generation cap; a run that reaches it before --patience stops it warns and "
+        "exits with code 3.",
     ),
-    p_cross: float = typer.Option(0.7, help="Crossover probability per pair."),
-    p_mut: float | None = typer.Option(None, help="Mutation probability (default by player type)."),
-    elite: int | None = typer.Option(None, help="Elite players kept (default 0 / 1 adaptive)."),
-    hands: int = typer.Option(1000, help="Simulated fitness: hands per match."),
-    matches: int = typer.Option(2, help="Simulated fitness: matches per pairing."),
-    workers: int = typer.Option(0, help="Simulated fitness: processes (0 = one per core)."),
-    seed: int = typer.Option(0, help="Random seed."),
+    patience: int = typer.Option(
+        100, min=1, help="Stop after this many generations without a better best."
+    ),
+    p_cross: float = typer.Option(0.7, min=0.0, max=1.0, help="Crossover probability per pair."),
+    p_mut: float | None = typer.Option(
+        None, min=0.0, max=1.0, help="Mutation probability (default by player type)."
+    ),
+    elite: int | None = typer.Option(
+        None, min=0, help="Elite players kept (default 0 / 1 adaptive)."
+    ),
+    hands: int = typer.Option(
+        1000, min=1, max=MAX_MATCH_HANDS, help="Simulated fitness: hands per match."
+    ),
+    matches: int = typer.Option(
+        2, min=1, max=MAX_MATCHES, help="Simulated fitness: matches per pairing."
+    ),
+    workers: int = typer.Option(
+        0, min=0, max=MAX_WORKERS, help="Simulated fitness: processes (0 = one per core)."
+    ),
+    seed: int = typer.Option(0, min=0, help="Random seed (an integer >= 0)."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder for pictures and files."),
     no_gif: bool = typer.Option(False, "--no-gif", help="Skip the animations."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
@@ -88,6 +123,15 @@ def evolve(
     if result.interrupted:
         _err(f"interrupted after {result.generations} generations: partial results")
         raise SystemExit(EXIT_INTERRUPTED)  # typer.Exit would be returned, not raised, by main()
+    if result.stop_reason == GENERATION_CAP:
+        from pokerlab.solvers.run import EXIT_TARGET_NOT_REACHED
+
+        warn(
+            f"the generation cap ({config.max_generations}) came before the stopping rule "
+            f"(no better best for {config.patience} generations): the search may not have "
+            "converged; raise --generations or lower --patience"
+        )
+        raise SystemExit(EXIT_TARGET_NOT_REACHED)
 
 
 def _run_and_save(
