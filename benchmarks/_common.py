@@ -1,7 +1,14 @@
-"""Shared helpers of the benchmark scripts: machine facts, git revision, JSON and table output."""
+"""Shared helpers of the benchmark scripts: machine facts, git revision, JSON and table output.
+
+Where results go: a run writes ``benchmarks/results/local/<name>.json`` (untracked: the folder
+holds its own ``.gitignore``), so running a benchmark never rewrites a tracked file. The tracked
+``benchmarks/results/<name>.json`` files are the figures quoted in the docs; a script run with
+``--save`` (see :func:`add_save_option`) replaces them, on purpose, for a commit.
+"""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
@@ -12,7 +19,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+#: The tracked results quoted in the docs (written only with ``--save``).
 RESULTS = Path(__file__).resolve().parent / "results"
+#: Where every other run writes (untracked).
+LOCAL_RESULTS = RESULTS / "local"
 
 
 def machine() -> dict[str, Any]:
@@ -76,9 +86,36 @@ def median_seconds(fn: Callable[[], Any], repeats: int) -> float:
     return median_time(fn, repeats)[0]
 
 
-def write_results(name: str, payload: dict[str, Any]) -> Path:
-    """Write ``benchmarks/results/<name>.json`` with machine facts and git revision added."""
-    RESULTS.mkdir(parents=True, exist_ok=True)
+def add_save_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--save``: write the tracked ``benchmarks/results/<name>.json`` instead of the
+    untracked ``benchmarks/results/local/<name>.json``."""
+    parser.add_argument(
+        "--save",
+        action="store_true",
+        help="replace the tracked results/<name>.json (default: results/local/, untracked)",
+    )
+
+
+def results_dir(save: bool = False) -> Path:
+    """The folder results go to: :data:`RESULTS` with ``save``, else :data:`LOCAL_RESULTS`
+    (created with a ``.gitignore`` that keeps its files out of git)."""
+    if save:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        return RESULTS
+    LOCAL_RESULTS.mkdir(parents=True, exist_ok=True)
+    ignore = LOCAL_RESULTS / ".gitignore"
+    if not ignore.exists():
+        from pokerlab.io.files import atomic_write_bytes
+
+        atomic_write_bytes(ignore, b"# benchmark runs without --save: never committed\n*\n")
+    return LOCAL_RESULTS
+
+
+def write_results(name: str, payload: dict[str, Any], save: bool = False) -> Path:
+    """Write ``<name>.json`` with machine facts and git revision added, atomically, into
+    :func:`results_dir` (the tracked ``benchmarks/results/`` only when ``save``)."""
+    from pokerlab.io.files import atomic_write_bytes
+
     payload = {
         "benchmark": name,
         "git_revision": git_revision(),
@@ -86,10 +123,8 @@ def write_results(name: str, payload: dict[str, Any]) -> Path:
         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         **payload,
     }
-    path = RESULTS / f"{name}.json"
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(payload, indent=2) + "\n")
-    os.replace(tmp, path)
+    path = results_dir(save) / f"{name}.json"
+    atomic_write_bytes(path, (json.dumps(payload, indent=2) + "\n").encode())
     return path
 
 

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import git_revision, median_seconds, write_results
+from _common import add_save_option, git_revision, median_seconds, write_results
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,6 +46,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="timed runs (median)")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--build-table", action="store_true", help="rebuild the preflop table")
+    add_save_option(parser)
     args = parser.parse_args()
 
     t0 = time.perf_counter()
@@ -175,7 +176,9 @@ def main() -> None:
         f"{meta['build_seconds'] / 60:.2f} min   (target < 20 min)   [{table_source}]"
     )
 
-    path = write_results("cards", {k: v for k, v in results.items() if k != "benchmark"})
+    path = write_results(
+        "cards", {k: v for k, v in results.items() if k != "benchmark"}, save=args.save
+    )
     print(f"\nwrote {path}")
 
 

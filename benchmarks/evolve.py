@@ -36,7 +36,7 @@ import time
 from typing import Any
 
 import pokerlab
-from _common import print_table, write_results
+from _common import add_save_option, print_table, write_results
 from pokerlab.analysis.pushfold import solve_pushfold
 from pokerlab.evolve import VARIABLE_STACKS, EvolutionConfig, evolve
 
@@ -106,6 +106,7 @@ def main() -> None:
     parser.add_argument("--sim-generations", type=int, default=150, help="simulated: cap")
     parser.add_argument("--workers", type=int, default=1, help="simulated: processes")
     parser.add_argument("--skip-simulated", action="store_true")
+    add_save_option(parser)
     args = parser.parse_args()
 
     compile_seconds = pokerlab.warmup()
@@ -188,6 +189,7 @@ def main() -> None:
             "equilibrium_10bb": [fixed_eq.sb_shove_fraction, fixed_eq.bb_call_fraction],
             **payload,
         },
+        save=args.save,
     )
     print(f"results written to {path}")
 

@@ -26,7 +26,7 @@ import math
 import time
 
 import pokerlab
-from _common import median_time, print_table, write_results
+from _common import add_save_option, median_time, print_table, write_results
 
 TARGET = 1e-4
 CAP = 20_000
@@ -85,6 +85,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="one repeat, no OpenSpiel")
+    add_save_option(parser)
     args = parser.parse_args()
     repeats = 1 if args.quick else args.repeats
 
@@ -152,6 +153,7 @@ def main() -> None:
             "best": best,
             "speedup_vs_openspiel": speedup,
         },
+        save=args.save,
     )
     print(f"wrote {path}")
 

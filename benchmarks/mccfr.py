@@ -39,7 +39,7 @@ import statistics
 import time
 
 import pokerlab
-from _common import RESULTS, print_table, write_results
+from _common import RESULTS, add_save_option, print_table, write_results
 from pokerlab.solvers.compare import convergence_curves, plot_convergence
 
 CHECKS = (100_000, 1_000_000)
@@ -85,6 +85,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=6)
     parser.add_argument("--budget-nodes", type=int, default=200_000_000)
     parser.add_argument("--quick", action="store_true", help="10^5 only, small figure")
+    add_save_option(parser)
     args = parser.parse_args()
     checks = CHECKS[:1] if args.quick else CHECKS
     budget = 20_000_000 if args.quick else args.budget_nodes
@@ -162,6 +163,7 @@ def main() -> None:
             "nodes_figure": str(png.relative_to(RESULTS.parent.parent)),
             "curves": [c.to_dict() for c in curves],
         },
+        save=args.save,
     )
     print(f"wrote {path} and {png}")
 

@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 import pokerlab
-from _common import median_time, print_table, write_results
+from _common import add_save_option, median_time, print_table, write_results
 from pokerlab.analysis.pushfold import solve_pushfold, sweep_pushfold
 from pokerlab.games.pushfold import class_matrices
 
@@ -30,6 +30,7 @@ from pokerlab.games.pushfold import class_matrices
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
+    add_save_option(parser)
     args = parser.parse_args()
 
     compile_seconds = pokerlab.warmup()
@@ -92,6 +93,7 @@ def main() -> None:
                 ],
             },
         },
+        save=args.save,
     )
     print(f"wrote {path}")
 
