@@ -54,6 +54,7 @@ def warmup_kernels(passes: Passes) -> None:
     for mode in (K.MODE_CFR, K.MODE_BR, K.MODE_EV):
         passes.pass_(0, mode, r, s)
     passes.record(0, 0, r, s)
+    K.factors(postflop_schedule("dcfr-ps"), 1)
 
 
 class PostflopSolver:
