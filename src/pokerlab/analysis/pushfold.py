@@ -299,7 +299,7 @@ def strategy_from_spec(spec: str, game: PushFoldGame) -> Strategy:
     refused with :class:`~pokerlab.errors.PokerlabError`).
     """
     from pokerlab.io.files import load_strategy, read_metadata
-    from pokerlab.io.paths import check_input_file, is_file, name_too_long
+    from pokerlab.io.paths import check_input_file, is_file
 
     rows = len(game.stacks)
     m = _PERCENT.match(spec)
@@ -309,7 +309,9 @@ def strategy_from_spec(spec: str, game: PushFoldGame) -> Strategy:
         return pushfold_strategy(game, sb, bb)
     path = Path(spec)
     suffix = path.suffix.lower()
-    looks_like_file = suffix in (".json", ".npz") or name_too_long(spec)
+    # A name too long for the file system is no file: such a spec is read as ranges (a long
+    # "SHOVE / CALL" spec is valid); one ending in .json or .npz is refused as a file name.
+    looks_like_file = suffix in (".json", ".npz")
     if looks_like_file or _is_dir(path):
         check_input_file(path, "strategy file")  # missing, a directory, too long, unreadable
     elif is_file(path):
