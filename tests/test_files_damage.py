@@ -252,3 +252,7 @@ def test_a_folder_is_named_as_a_folder(tmp_path) -> None:
         pokerlab.load_strategy(tmp_path)
     with pytest.raises(FileFormatError, match="no such file"):
         pokerlab.load_checkpoint(tmp_path / "missing.npz")
+    with pytest.raises(FileFormatError, match="cannot read"):
+        pokerlab.load_strategy(tmp_path / ("x" * 300 + ".npz"))
+    with pytest.raises(FileFormatError, match="no such file|cannot read"):
+        pokerlab.load_strategy("bad\x00name.npz")

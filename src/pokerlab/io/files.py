@@ -168,9 +168,14 @@ def _read(
     path: str | os.PathLike[str], expected: tuple[str, ...]
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     p = Path(path)
-    if p.is_dir():
+    try:
+        is_dir, exists = p.is_dir(), p.exists()
+    except (OSError, ValueError) as exc:  # a name too long, an embedded NUL byte
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise FileFormatError(f"cannot read {str(p)[:60]!r}: {reason}") from None
+    if is_dir:
         raise FileFormatError(f"{str(p)!r} is a folder, not a pokerlab file")
-    if not p.exists():
+    if not exists:
         raise FileFormatError(f"no such file: {str(p)!r}")
     arrays = _read_archive(p)
     raw = arrays.pop("__meta__", None)
