@@ -372,3 +372,49 @@ def test_push_fold_history_tree_is_refused_at_once(args):
     assert "million histories" in proc.stderr and "pokerlab pushfold" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert time.perf_counter() - start < 60
+
+
+# --- wrote lines of the push/fold commands ----------------------------------------------------
+
+
+def test_pushfold_and_match_say_every_file_they_write(capsys, tmp_path):
+    out, png = tmp_path / "pf.npz", tmp_path / "pf.png"
+    code, stdout, err = run(
+        capsys, "pushfold", "--stack", "10", "--out", str(out), "--png", str(png), "--json"
+    )
+    assert code == 0, err
+    json.loads(stdout)  # stdout stays pure JSON
+    assert f"wrote {out}" in err and f"wrote {png}" in err
+    csv_file, chart = tmp_path / "c.csv", tmp_path / "c.png"
+    code, stdout, err = run(
+        capsys, "pushfold", "--sweep", "5:6:1", "--csv", str(csv_file), "--png", str(chart)
+    )
+    assert code == 0, err
+    assert f"wrote {csv_file}" in stdout and f"wrote {chart}" in stdout
+    curve = tmp_path / "m.png"
+    code, stdout, err = run(
+        capsys, "match", "nash", "70/60", "--hands", "500", "--matches", "2", "--png", str(curve)
+    )
+    assert code == 0, err
+    assert f"wrote {curve}" in stdout and curve.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["pushfold", "--stack", "10", "--out", "{adir}"],
+        ["pushfold", "--sweep", "5:6:1", "--csv", "{afile}/c.csv"],
+        ["match", "nash", "70/60", "--hands", "500", "--png", "{adir}"],
+    ],
+)
+def test_pushfold_output_paths_fail_before_any_work(capsys, tmp_path, monkeypatch, args):
+    (tmp_path / "afile").write_text("x")
+    (tmp_path / "adir").mkdir()
+    names = {k: str(tmp_path / k) for k in ("afile", "adir")}
+    _forbid(monkeypatch, "pokerlab.analysis.pushfold.solve_pushfold")
+    _forbid(monkeypatch, "pokerlab.analysis.pushfold.sweep_pushfold")
+    _forbid(monkeypatch, "pokerlab.evaluate.matches.play_matches")
+    code, _, err = run(capsys, *[a.format(**names) for a in args])
+    assert code == 2, err
+    assert "is a directory" in err or "is a file, not a folder" in err
+    assert len(err.strip().splitlines()) == 1

@@ -112,7 +112,11 @@ def pushfold(
     )
     from pokerlab.cards.deck import N_CLASSES, class_name
     from pokerlab.games.pushfold import PushFoldGame
+    from pokerlab.solvers.run import check_output_file
 
+    for option, path in (("--csv", csv_file), ("--png", png), ("--out", out)):
+        if path is not None:
+            check_output_file(path, option)  # before the work, not after it
     if sweep is not None:
         stacks = _parse_sweep(sweep)
         with (
@@ -144,10 +148,12 @@ def pushfold(
             from pokerlab.io.files import atomic_write_bytes
 
             atomic_write_bytes(csv_file, buf.getvalue().encode())
+            _wrote(csv_file, as_json)
         if png is not None:
             from pokerlab.plots.grids import plot_chart
 
             plot_chart(sb_max, bb_max, png, top=max(stacks))
+            _wrote(png, as_json)
         chart = {
             "sb_shove_max_bb": {class_name(c): float(sb_max[c]) for c in range(N_CLASSES)},
             "bb_call_max_bb": {class_name(c): float(bb_max[c]) for c in range(N_CLASSES)},
@@ -210,6 +216,7 @@ def pushfold(
             iterations=solution.iterations,
             exploitability=solution.exploitability_bb,
         )
+        _wrote(out, as_json)
     if png is not None:
         from pokerlab.plots.grids import plot_grids
 
@@ -221,6 +228,8 @@ def pushfold(
             png,
             suptitle=f"Push/fold Nash equilibrium, {stack:g} bb, ante {ante:g}",
         )
+    if png is not None:
+        _wrote(png, as_json)
     missed = _check_target(f"{stack:g} bb", solution.exploitability_bb, target)
     if as_json:
         print_json(solution.to_dict())
@@ -315,6 +324,10 @@ def match(
             f"--hands {hands:,} x --matches {matches:,} is {hands * matches:,} hands; at most "
             f"{MAX_TOTAL_HANDS:,} in all"
         )
+    if png is not None:
+        from pokerlab.solvers.run import check_output_file
+
+        check_output_file(png, "--png")  # before the matches, not after them
     pa, pb = _player(a, stack, ante, "A"), _player(b, stack, ante, "B")
     series = play_matches(
         pa, pb, hands, stack, matches, ante_bb=ante, until_broke=until_broke, seed=seed
@@ -327,6 +340,7 @@ def match(
             png,
             title=f"A = {a} vs B = {b}, {stack:g} bb",
         )
+        _wrote(png, as_json)
     if as_json:
         print_json({"a": a, "b": b, "stack_bb": stack, "seed": seed, **series.to_dict()})
         return
@@ -360,3 +374,10 @@ def _number(value: float, spec: str, prefix: str = "") -> str:
     """``value`` formatted with ``spec`` (and ``prefix``), or ``n/a`` when it is nan or infinite
     (an interval from one hand, a frequency with no opportunity)."""
     return prefix + format(value, spec) if math.isfinite(value) else "n/a"
+
+
+def _wrote(path: Path, as_json: bool) -> None:
+    """Say ``wrote PATH`` for a file just written (on stderr with --json: stdout is the JSON)."""
+    from rich.console import Console
+
+    Console(stderr=as_json, soft_wrap=True).print(f"wrote {path}", highlight=False, markup=False)
