@@ -418,3 +418,17 @@ def test_pushfold_output_paths_fail_before_any_work(capsys, tmp_path, monkeypatc
     assert code == 2, err
     assert "is a directory" in err or "is a file, not a folder" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_population_gif_goes_through_the_atomic_writer(tmp_path):
+    import stat
+
+    from pokerlab.evolve.pictures import animate_simple
+    from pokerlab.evolve.search import EvolutionConfig, evolve
+
+    result = evolve(EvolutionConfig(population=4, max_generations=3, patience=3))
+    gif = tmp_path / "population.gif"
+    animate_simple(result.history, gif, {"CFR equilibrium": (0.58, 0.37)})
+    assert gif.read_bytes()[:6] in (b"GIF89a", b"GIF87a")
+    assert stat.S_IMODE(gif.stat().st_mode) == 0o644  # was 0600 (mkstemp) before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["population.gif"]

@@ -52,15 +52,12 @@ def pick_generations(count: int, frames: int) -> list[int]:
 def _save_gif(anim: Any, path: str | os.PathLike[str], fps: int) -> None:
     from matplotlib.animation import PillowWriter
 
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(suffix=".gif", dir=target.parent or ".")
-    os.close(fd)
-    try:
-        anim.save(tmp, writer=PillowWriter(fps=fps))
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    # Pillow writes to a path: render in a private scratch folder, then hand the bytes to the one
+    # atomic writer (fsync, rename, mode 0644) like every other file of the run.
+    with tempfile.TemporaryDirectory() as scratch:
+        rendered = Path(scratch) / "animation.gif"
+        anim.save(rendered, writer=PillowWriter(fps=fps))
+        atomic_write_bytes(path, rendered.read_bytes())
 
 
 def _scatter(
