@@ -4,6 +4,7 @@ without editing the solvers or evaluators."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -205,3 +206,75 @@ def test_games_base_reexports_the_history_interface() -> None:
     assert base.HistoryGame is history_interface.HistoryGame
     assert base.CHANCE == history_interface.CHANCE == -1
     assert issubclass(type(pokerlab.load_game("kuhn")), history_interface.HistoryGame)
+
+
+class _LazyKeys:
+    """A sequence of keys computed on demand (as a postflop index would)."""
+
+    def __init__(self, keys: list[str]) -> None:
+        self._keys = keys
+        self.materialised = 0
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __getitem__(self, k: int) -> str:
+        self.materialised += 1
+        return self._keys[k]
+
+    def __iter__(self) -> Iterator[str]:
+        for k in range(len(self)):
+            yield self[k]
+
+
+class _LazyIndex:
+    """An index without a dictionary: ``find`` parses the key (here: a linear scan stands in for
+    parsing), ``keys`` is lazy."""
+
+    def __init__(self, inner: InfosetIndexLike) -> None:
+        self.inner = inner
+        self.keys = _LazyKeys(list(inner.keys))
+        self.labels = inner.labels
+        self.num_actions = inner.num_actions
+        self.player = inner.player
+        self.finds = 0
+
+    def __len__(self) -> int:
+        return len(self.inner)
+
+    def find(self, key: str) -> int:
+        self.finds += 1
+        return self.inner.find(key)
+
+    def positions(self, k: int) -> np.ndarray:
+        return self.inner.positions(k)
+
+
+class _LazyIndexBackend(_CountingBackend):
+    kind = "lazy"
+
+    def __init__(self, inner: TreeBackend) -> None:
+        super().__init__(inner)
+        self._index = _LazyIndex(inner.index)
+
+    @property
+    def index(self) -> InfosetIndexLike:
+        return self._index
+
+
+def test_strategy_works_through_a_lazy_index() -> None:
+    game = pokerlab.load_game("kuhn")
+    backend = _LazyIndexBackend(compile_game(game, "public").tree)
+    assert isinstance(backend.index, InfosetIndexLike)
+    compiled = CompiledGame(game=game, tree=backend)
+    strategy = Strategy.from_dict(compiled, {"K:pb": {"p": 1.0, "b": 3.0}})
+    assert backend.index.finds == 1 and backend.index.keys.materialised == 0
+    assert strategy["K:pb"] == {"p": 0.25, "b": 0.75}
+    assert strategy["J:"] == {"p": 0.5, "b": 0.5}
+    assert len(strategy) == 12
+    table = strategy.to_dict()
+    assert len(table) == 12 and table["K:pb"]["b"] == 0.75
+    assert all(sum(row.values()) == pytest.approx(1.0) for row in table.values())
+    solver = pokerlab.make_solver(compiled, "cfr+")
+    solver.step(200)
+    assert exploitability(compiled, solver.average_strategy()) < 5e-3
