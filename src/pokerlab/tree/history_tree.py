@@ -201,12 +201,15 @@ class HistoryCFRState:
         )
 
     def strategy_sum(self) -> np.ndarray:
+        """Cumulative strategy sums (float64, the tree's flat layout; the live array)."""
         return self._sums
 
     def regrets(self) -> np.ndarray:
+        """Cumulative regrets (float64, the tree's flat layout; the live array)."""
         return self._regrets
 
     def arrays(self) -> dict[str, np.ndarray]:
+        """The run's state for checkpoints: ``regrets`` and ``strategy_sum`` (live arrays)."""
         return {"regrets": self._regrets, "strategy_sum": self._sums}
 
 
