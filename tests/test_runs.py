@@ -432,3 +432,17 @@ def test_population_gif_goes_through_the_atomic_writer(tmp_path):
     assert gif.read_bytes()[:6] in (b"GIF89a", b"GIF87a")
     assert stat.S_IMODE(gif.stat().st_mode) == 0o644  # was 0600 (mkstemp) before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["population.gif"]
+
+
+def test_stale_temporaries_in_an_evolve_folder(tmp_path):
+    from pokerlab.cli.evolve import EVOLVE_FILES
+
+    ours = [
+        tmp_path / ".summary.json.k2j4_x9a.tmp",
+        tmp_path / ".best_strategy_3bb.json.aaaaaaaa.tmp",
+    ]
+    theirs = [tmp_path / ".notes.txt.k2j4_x9a.tmp", tmp_path / "summary.json.k2j4_x9a.tmp"]
+    for p in ours + theirs:
+        p.write_text("x")
+    assert check_output_folder(tmp_path, "--out", targets=EVOLVE_FILES) == tmp_path
+    assert [p.exists() for p in ours + theirs] == [False, False, True, True]

@@ -26,6 +26,17 @@ MAX_WORKERS = 1_024
 GENERATION_CAP = "generation cap"
 
 
+#: The files ``evolve --out`` writes (patterns): their stale temporaries are removed at the start.
+EVOLVE_FILES = (
+    "best_strategy*",
+    "summary.json",
+    "fitness.png",
+    "match.png",
+    "population.*",
+    "tables.png",
+)
+
+
 @app.command()
 def evolve(
     players: str = typer.Option("simple", help="Player type: simple, complex or variable."),
@@ -109,7 +120,7 @@ def evolve(
 
         strategy_from_spec(config.opponent, config.game())  # a bad spec fails before the run
     if out is not None:
-        check_output_folder(out, "--out")  # before the run, not after it
+        check_output_folder(out, "--out", targets=EVOLVE_FILES)  # before the run, not after
 
     with stop_on_sigint() as stop:
         result, files = _run_and_save(config, run_evolution, stop, as_json, out, no_gif)

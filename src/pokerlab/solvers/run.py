@@ -30,6 +30,7 @@ build in Python (push/fold for the sampling solvers), instead of a silent wait.
 
 from __future__ import annotations
 
+import fnmatch
 import math
 import os
 import random
@@ -151,10 +152,11 @@ def remove_stale_temporaries(
     folder: str | os.PathLike[str], targets: Iterable[str] | None = None
 ) -> list[Path]:
     """Delete the temporary files that an interrupted atomic write left in ``folder`` for the file
-    names ``targets`` (every target when None); return the paths removed. Call it before a run
-    writes there: a running writer of the same target would lose its temporary file."""
+    names ``targets`` (shell patterns such as ``"best_strategy*"``; every target when None);
+    return the paths removed. Call it before a run writes there: a running writer of the same
+    target would lose its temporary file."""
     base = Path(folder)
-    wanted = None if targets is None else set(targets)
+    wanted = None if targets is None else list(targets)
     removed: list[Path] = []
     try:
         entries = list(base.iterdir())
@@ -162,7 +164,9 @@ def remove_stale_temporaries(
         return removed
     for entry in entries:
         match = _TEMPORARY.match(entry.name)
-        if match is None or (wanted is not None and match["target"] not in wanted):
+        if match is None:
+            continue
+        if wanted is not None and not any(fnmatch.fnmatchcase(match["target"], w) for w in wanted):
             continue
         try:
             if entry.is_file():
@@ -218,7 +222,8 @@ def check_output_folder(
     path: str | os.PathLike[str], option: str = "--out", targets: Iterable[str] | None = None
 ) -> Path:
     """Check, before any work, that ``path`` is or can become a writable folder; remove stale
-    temporaries of the file names ``targets`` in it (all when None). Returns the path."""
+    temporaries of the file names ``targets`` (shell patterns) in it (all when None). Returns
+    the path."""
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise PokerlabError(f"{option} {str(folder)!r} is a file, not a folder")
