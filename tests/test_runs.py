@@ -229,7 +229,7 @@ def _read_only(folder: Path, monkeypatch) -> None:
         real = os.access
 
         def access(path, mode, *args, **kwargs):
-            if Path(path) == folder and mode & os.W_OK:
+            if Path(path).resolve() == folder.resolve() and mode & os.W_OK:
                 return False
             return real(path, mode, *args, **kwargs)
 
@@ -446,3 +446,14 @@ def test_stale_temporaries_in_an_evolve_folder(tmp_path):
         p.write_text("x")
     assert check_output_folder(tmp_path, "--out", targets=EVOLVE_FILES) == tmp_path
     assert [p.exists() for p in ours + theirs] == [False, False, True, True]
+
+
+def test_solve_in_a_read_only_folder_needs_no_checkpoint(capsys, tmp_path, monkeypatch):
+    folder = tmp_path / "ro"
+    _read_only(folder, monkeypatch)
+    monkeypatch.chdir(folder)
+    code, out, err = run(capsys, "solve", "kuhn", "-a", "cfr", "-n", "20", "--json")
+    assert code == 0, err  # the default checkpoint path is needed only on Ctrl-C
+    assert json.loads(out)["checkpoint"] is None
+    code, _, err = run(capsys, "solve", "kuhn", "-n", "20", "--checkpoint-every", "10")
+    assert code == 2 and "is not writable" in err  # asked for: refused before the work

@@ -196,8 +196,15 @@ def solve(
         limits.update(default_limits(solver))
     solver_seed = getattr(solver, "seed", None)
     saving = any(x is not None for x in (checkpoint_every, checkpoint_seconds, checkpoint, resume))
-    ckpt_path = checkpoint or resume or _checkpoint_path(out, solver.game.name, algorithm)
-    check_output_file(ckpt_path, "--checkpoint")
+    ckpt_path: Path | None = (
+        checkpoint or resume or _checkpoint_path(out, solver.game.name, algorithm)
+    )
+    try:
+        check_output_file(ckpt_path, "--checkpoint")
+    except PokerlabError:
+        if saving:
+            raise
+        ckpt_path = None  # only a Ctrl-C would have written it: run without
     wall_start = time.perf_counter()
     say = _err if as_json else (lambda m: console.print(m, highlight=False, markup=False))
 
@@ -276,6 +283,9 @@ def solve(
         say(
             f"interrupted at iteration {solver.iterations}: checkpoint {ckpt_path}; "
             f"resume with --resume {ckpt_path}"
+            if ckpt_path is not None
+            else f"interrupted at iteration {solver.iterations} (no checkpoint: its folder "
+            "is not writable)"
         )
         raise SystemExit(result.exit_code)  # typer.Exit would be returned, not raised, by main()
     if as_json:

@@ -550,7 +550,7 @@ class TrainingRun:
             self.checkpoint_seconds and time.perf_counter() - when >= self.checkpoint_seconds
         )
 
-    def _next_chunk(self, start_iterations: int) -> int:
+    def _next_chunk(self) -> int:
         solver = self.solver
         chunk: float = self.check_every
         if self.report_nodes is not None:
@@ -620,7 +620,7 @@ class TrainingRun:
                 if self.nodes is not None and solver.nodes_touched >= self.nodes:
                     reason = f"{self.nodes} nodes touched"
                     break
-                solver.step(self._next_chunk(self.solver.iterations))
+                solver.step(self._next_chunk())
         finally:
             if metrics is not None:
                 metrics.close()
