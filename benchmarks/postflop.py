@@ -108,7 +108,7 @@ def main() -> None:
         rows,
     )
     if args.save:
-        path = write_results("postflop", {"results": results, "reference": REFERENCE})
+        path = write_results("postflop", {"results": results, "reference": REFERENCE}, save=True)
         print(f"wrote {path}")
 
 
