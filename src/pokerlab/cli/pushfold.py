@@ -227,6 +227,7 @@ def pushfold(
             ],
             png,
             suptitle=f"Push/fold Nash equilibrium, {stack:g} bb, ante {ante:g}",
+            colorbar_label="share of the hand's combos played",
         )
     if png is not None:
         _wrote(png, as_json)
