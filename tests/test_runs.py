@@ -457,3 +457,27 @@ def test_solve_in_a_read_only_folder_needs_no_checkpoint(capsys, tmp_path, monke
     assert json.loads(out)["checkpoint"] is None
     code, _, err = run(capsys, "solve", "kuhn", "-n", "20", "--checkpoint-every", "10")
     assert code == 2 and "is not writable" in err  # asked for: refused before the work
+
+
+def test_node_budget_chunks_are_stepped_in_pieces_a_stop_can_cut():
+    solver = CountingSolver()  # 7 nodes per iteration
+    stop = StopFlag()
+    points: list[int] = []
+
+    def report(progress):
+        points.append(progress.iterations)
+
+    original = solver.step
+
+    def step(n: int = 1) -> None:
+        original(n)
+        if solver.iterations >= 250:
+            stop.request()
+
+    solver.step = step
+    result = TrainingRun(
+        solver, nodes=7000, report_nodes=[7, 7000], check_every=50, on_report=report, stop=stop
+    ).run()
+    # the chunk to the 7000-node mark (999 iterations) goes in pieces of 50; the stop cuts it
+    assert solver.steps == [1, 50, 50, 50, 50, 50]
+    assert result.status == "interrupted" and points == [0, 1, 251]

@@ -382,7 +382,9 @@ class TrainingRun:
         Iterations between reports (default: the solver's ``default_check_every()``, else 10).
     report_nodes:
         Instead of every ``check_every`` iterations, report when the nodes touched first reach
-        each of these budgets (ascending; used for exploitability-vs-cost curves).
+        each of these budgets (ascending; used for exploitability-vs-cost curves). The solver
+        still steps at most ``check_every`` iterations at a time, so a stop request is seen
+        within one such piece (and reported there).
     checkpoint:
         Checkpoint file. Written every ``checkpoint_every`` iterations, every
         ``checkpoint_seconds`` of wall time (checked at reports), on interruption, and at the end
@@ -620,7 +622,13 @@ class TrainingRun:
                 if self.nodes is not None and solver.nodes_touched >= self.nodes:
                     reason = f"{self.nodes} nodes touched"
                     break
-                solver.step(self._next_chunk())
+                remaining = self._next_chunk()
+                while remaining > 0:  # long chunks (node budgets) in pieces: Ctrl-C stays prompt
+                    piece = min(remaining, self.check_every)
+                    solver.step(piece)
+                    remaining -= piece
+                    if stop.requested:
+                        break
         finally:
             if metrics is not None:
                 metrics.close()
