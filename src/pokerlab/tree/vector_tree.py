@@ -164,128 +164,36 @@ class Passes:
         floor: bool = False,
         lock_probs: np.ndarray | None = None,
     ) -> tuple[np.ndarray, int]:
-        """One pass for traverser ``trav``: its root value vector (unnormalised), nodes visited."""
+        """One pass for traverser ``trav``: its root value vector (unnormalised), nodes visited.
+
+        Trees with split chance nodes run in three steps: the top part records the reaches
+        entering every dealt card's subtree, the subtrees run as parallel work items, and the
+        top part runs again reading their values.
+        """
         t = self.tree
-        a, hd = t.arrays, t.hands
         lock = self.no_lock if lock_probs is None else lock_probs
-        ro0 = hd.weight[1 - trav]
-        rp0 = hd.weight[trav]
-        visited = 0
+        args = (regrets, strat, fa, fb, fg, floor)
+
+        def root(split: int) -> int:
+            return K.traverse(
+                t.arrays, t.hands, 0, trav, mode, split, *args,
+                t.hands.weight[1 - trav], t.hands.weight[trav], self.out, self.scratch_one,
+                self.items_ro, self.items_rp, self.items_val, lock, -1, self.items_val,
+            )  # fmt: skip
+
         if t.num_items == 0:
-            visited += K.traverse(
-                a,
-                hd,
-                0,
-                trav,
-                mode,
-                K.SPLIT_NONE,
-                regrets,
-                strat,
-                fa,
-                fb,
-                fg,
-                floor,
-                ro0,
-                rp0,
-                self.out,
-                self.scratch_one,
-                self.items_ro,
-                self.items_rp,
-                self.items_val,
-                lock,
-                -1,
-                self.items_val,
-            )
-            return self.out, visited
-        visited += K.traverse(
-            a,
-            hd,
-            0,
-            trav,
-            mode,
-            K.SPLIT_COLLECT,
-            regrets,
-            strat,
-            fa,
-            fb,
-            fg,
-            floor,
-            ro0,
-            rp0,
-            self.out,
-            self.scratch_one,
-            self.items_ro,
-            self.items_rp,
-            self.items_val,
-            lock,
-            -1,
-            self.items_val,
-        )
-        if self.threads > 1:
-            prev = numba.get_num_threads()
-            numba.set_num_threads(self.threads)
-            try:
-                visited += K.traverse_items(
-                    a,
-                    hd,
-                    trav,
-                    mode,
-                    regrets,
-                    strat,
-                    fa,
-                    fb,
-                    fg,
-                    floor,
-                    self.scratch_all,
-                    self.items_ro,
-                    self.items_rp,
-                    self.items_val,
-                    lock,
-                )
-            finally:
-                numba.set_num_threads(prev)
-        else:
+            return self.out, root(K.SPLIT_NONE)
+        visited = root(K.SPLIT_COLLECT)
+        prev = numba.get_num_threads()
+        numba.set_num_threads(self.threads)
+        try:
             visited += K.traverse_items(
-                a,
-                hd,
-                trav,
-                mode,
-                regrets,
-                strat,
-                fa,
-                fb,
-                fg,
-                floor,
-                self.scratch_all,
-                self.items_ro,
-                self.items_rp,
-                self.items_val,
-                lock,
-            )
-        visited += K.traverse(
-            a,
-            hd,
-            0,
-            trav,
-            mode,
-            K.SPLIT_USE,
-            regrets,
-            strat,
-            fa,
-            fb,
-            fg,
-            floor,
-            ro0,
-            rp0,
-            self.out,
-            self.scratch_one,
-            self.items_ro,
-            self.items_rp,
-            self.items_val,
-            lock,
-            -1,
-            self.items_val,
-        )
+                t.arrays, t.hands, trav, mode, *args, self.scratch_all, self.items_ro,
+                self.items_rp, self.items_val, lock,
+            )  # fmt: skip
+        finally:
+            numba.set_num_threads(prev)
+        visited += root(K.SPLIT_USE)
         return self.out, visited
 
     def record(self, node: int, trav: int, regrets: np.ndarray, strat: np.ndarray) -> np.ndarray:
