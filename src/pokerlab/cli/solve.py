@@ -302,7 +302,8 @@ def solve(
         console.print(
             f"[bold]{solver.game.name}[/] {algorithm}: {solver.iterations} iterations in "
             f"{solver.seconds:.3f} s, {solver.nodes_touched:,} nodes touched, exploitability "
-            f"{expl}, game value (player 0) {values[0]:.5f}"
+            f"{expl}, game value (player 0) {values[0]:.5f}",
+            soft_wrap=True,  # one line whatever the width (piped output is read by scripts)
         )
     if result.status == "target not reached":
         _err(
