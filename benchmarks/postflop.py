@@ -29,7 +29,7 @@ import pokerlab  # noqa: E402
 from _common import print_table, write_results  # noqa: E402
 from pokerlab.solvers.postflop import PostflopSolver  # noqa: E402
 
-SPOTS = Path(__file__).resolve().parent.parent / "examples" / "spots"
+SPOTS = ("river", "turn", "flop")  # built-in spots (pokerlab/data/spots)
 #: postflop-solver (one thread) on this kind of machine, from BENCHMARKS.md B6
 REFERENCE = {
     "river": {"s_0.5": 0.0056, "it_0.5": 60},
@@ -40,7 +40,7 @@ REFERENCE = {
 
 def run_spot(name: str, threads: int, max_iterations: int) -> dict[str, object]:
     t0 = time.perf_counter()
-    game = pokerlab.load_game("postflop", spot=str(SPOTS / f"{name}.toml"))
+    game = pokerlab.load_game("postflop", spot=name)
     solver = PostflopSolver(game, "dcfr-ps", threads=threads)
     build = time.perf_counter() - t0
     pot = float(game.config.pot)
@@ -82,7 +82,7 @@ def main() -> None:
     parser.add_argument("--threads", default="1,2", help="thread counts, comma separated")
     parser.add_argument("--save", action="store_true", help="write results/postflop.json")
     args = parser.parse_args()
-    spots = ["river", "turn"] + (["flop"] if args.flop else [])
+    spots = [name for name in SPOTS if name != "flop" or args.flop]
     threads = [int(x) for x in args.threads.split(",")]
     rows = []
     results = []

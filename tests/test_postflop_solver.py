@@ -19,7 +19,7 @@ IP = "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+"
 
 
 def test_b6_river_tree_matches_the_reference_counts() -> None:
-    game = pokerlab.load_game("postflop", spot="examples/spots/river.toml")
+    game = pokerlab.load_game("postflop", spot="river")
     counts = PostflopSolver(game).tree.node_counts()
     assert counts == {"decision": 22, "chance": 0, "terminal": 41}
     labels = game.action_tree.labels()
@@ -146,7 +146,7 @@ def test_threads_give_the_same_result_and_resume_is_exact(tmp_path) -> None:
 
 
 def test_converges_and_strategies_are_distributions() -> None:
-    game = pokerlab.load_game("postflop", spot="examples/spots/river.toml")
+    game = pokerlab.load_game("postflop", spot="river")
     solver = PostflopSolver(game)
     progress = solver.solve(target_pct=0.5)
     assert solver.exploitability_pct() <= 0.5
@@ -163,7 +163,7 @@ def test_converges_and_strategies_are_distributions() -> None:
 
 
 def test_bad_lines_and_inputs_are_refused() -> None:
-    game = pokerlab.load_game("postflop", spot="examples/spots/river.toml")
+    game = pokerlab.load_game("postflop", spot="river")
     solved = PostflopSolver(game).average_strategy()
     with pytest.raises(PokerlabError, match="bet 77"):
         solved.node("bet 77")

@@ -29,7 +29,7 @@ from pokerlab.games.postflop import (
 from pokerlab.games.postflop.spot import DEFAULT_SIZES
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "examples" / "spots"
+EXAMPLES = ROOT / "src" / "pokerlab" / "data" / "spots"  # the built-in spots
 EXAMPLE_SPOTS = sorted(EXAMPLES.glob("*.toml")) + sorted(EXAMPLES.glob("*.json"))
 
 OOP = "66+,A8s+,K9s+,Q9s+,J9s+,T8s+,97s+,86s+,75s+,64s+,A9o+,KTo+,QTo+,JTo"
@@ -66,6 +66,53 @@ def _turn_dict() -> dict[str, Any]:
 
 def test_every_example_spot_is_found() -> None:
     assert {p.name for p in EXAMPLE_SPOTS} >= {"river.toml", "turn.toml", "flop.toml"}
+
+
+def test_builtin_spots_load_by_name_and_a_file_wins(tmp_path, monkeypatch) -> None:
+    from pokerlab.games.postflop.spot import builtin_spots, resolve_spot
+
+    assert builtin_spots() == ["flop", "river", "turn"]
+    for name in builtin_spots():
+        assert load_spot(name) == load_spot(EXAMPLES / f"{name}.toml")
+        assert spot_from_params(spot=name) == load_spot(EXAMPLES / f"{name}.toml")
+    assert load_spot("TURN") == load_spot("turn")
+    # a file of that name in the working folder wins over the built-in spot
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "turn").write_text("not a spot")
+    assert resolve_spot("turn") == Path("turn")
+    with pytest.raises(PokerlabError, match="ends in .toml or .json"):
+        load_spot("turn")
+    # a folder of that name does not
+    (tmp_path / "river").mkdir()
+    assert resolve_spot("river") == EXAMPLES / "river.toml"
+
+
+@pytest.mark.parametrize(
+    ("spot", "needle"),
+    [
+        (
+            "tunr",
+            "unknown spot 'tunr': not a file and not a built-in spot; built-in spots: "
+            "flop, river, turn",
+        ),
+        ("", "unknown spot ''"),
+        (
+            "nosuch.toml",
+            "cannot read spot file nosuch.toml: No such file or directory "
+            "(built-in spots: flop, river, turn)",
+        ),
+        ("x" * 300, "unknown spot"),
+        ("x" * 300 + ".toml", "File name too long"),
+    ],
+    ids=["misspelt", "empty", "missing file", "long name", "long file name"],
+)
+def test_unknown_spot_names_list_the_builtins(
+    spot: str, needle: str, tmp_path, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(PokerlabError) as info:
+        load_spot(spot)
+    assert needle in str(info.value)
 
 
 @pytest.mark.parametrize("path", EXAMPLE_SPOTS, ids=lambda p: p.name)

@@ -13,6 +13,7 @@ receives), and is checked completely before any tree is built: every error is on
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import numbers
@@ -20,6 +21,7 @@ import os
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,8 @@ __all__ = [
     "SpotConfig",
     "load_spot",
     "spot_from_params",
+    "builtin_spots",
+    "resolve_spot",
 ]
 
 STREETS = ("flop", "turn", "river")
@@ -481,24 +485,72 @@ def _line_of(data: bytes, offset: int) -> int:
     return data[:offset].count(b"\n") + 1
 
 
+def _builtin_folder() -> Path:
+    """The folder of the spots shipped with the package (``pokerlab/data/spots``)."""
+    return Path(str(resources.files("pokerlab") / "data" / "spots"))
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, False also for a name the file system refuses (too long)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def builtin_spots() -> list[str]:
+    """Names of the spots shipped with the package (``"flop"``, ``"river"``, ``"turn"``: the
+    three spots of benchmark B6), usable wherever a spot file is asked for."""
+    return sorted(p.stem for p in _builtin_folder().glob("*.toml"))
+
+
+def resolve_spot(spot: str | os.PathLike[str]) -> Path:
+    """The file of ``spot``: a path to a spot file, or the name of a built-in spot.
+
+    A file that exists wins; otherwise a name without a suffix or a folder (``"turn"``) is looked
+    up among :func:`builtin_spots`. Raises :class:`~pokerlab.errors.PokerlabError` for a name
+    that is neither, listing the built-in spots. A path with a suffix is returned as is, for
+    :func:`load_spot` to read (or refuse).
+    """
+    target = Path(spot)
+    if _is_file(target):
+        return target
+    text = os.fspath(spot)
+    if target.suffix == "" and target.name == text:
+        builtin = _builtin_folder() / f"{text.lower()}.toml"
+        if text and _is_file(builtin):
+            return builtin
+        raise PokerlabError(
+            f"unknown spot {text!r}: not a file and not a built-in spot; built-in spots: "
+            f"{', '.join(builtin_spots())} (or give a .toml or .json file)"
+        )
+    return target
+
+
 def load_spot(path: str | os.PathLike[str]) -> SpotConfig:
-    """Read a spot file: TOML (``.toml``, read with :mod:`tomllib`) or JSON (``.json``).
+    """Read a spot file: TOML (``.toml``, read with :mod:`tomllib`) or JSON (``.json``), or a
+    built-in spot by name (``"river"``, ``"turn"``, ``"flop"``; see :func:`resolve_spot`).
 
     Raises
     ------
     PokerlabError
-        For a missing or unreadable file, another suffix, text that is not UTF-8 or not valid
-        TOML/JSON (with the file name and line), and every error of :meth:`SpotConfig.from_dict`
-        (prefixed with the file name).
+        For an unknown name, a missing or unreadable file, another suffix, text that is not UTF-8
+        or not valid TOML/JSON (with the file name and line), and every error of
+        :meth:`SpotConfig.from_dict` (prefixed with the file name).
     """
-    target = Path(path)
+    target = resolve_spot(path)
     suffix = target.suffix.lower()
     if suffix not in (".toml", ".json"):
         raise PokerlabError(f"{target}: a spot file ends in .toml or .json, not {suffix!r}")
     try:
         raw = target.read_bytes()
     except OSError as exc:
-        raise PokerlabError(f"cannot read spot file {target}: {exc.strerror or exc}") from None
+        hint = ""
+        if exc.errno == errno.ENOENT:
+            hint = f" (built-in spots: {', '.join(builtin_spots())})"
+        raise PokerlabError(
+            f"cannot read spot file {target}: {exc.strerror or exc}{hint}"
+        ) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -546,7 +598,8 @@ def spot_from_params(**params: Any) -> SpotConfig:
     Parameters
     ----------
     spot:
-        Path of a spot file; when given, no other parameter may be.
+        Path of a spot file, or the name of a built-in spot (``"river"``, ``"turn"``,
+        ``"flop"``; a path that exists wins); when given, no other parameter may be.
     board:
         ``"Td9d6hQc"`` (or a list of card names).
     ranges:
