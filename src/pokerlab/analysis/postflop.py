@@ -53,6 +53,7 @@ class NodeView:
     equity: tuple[np.ndarray, np.ndarray]
     eqr: tuple[np.ndarray, np.ndarray]
     compat: tuple[np.ndarray, np.ndarray]  # opponent reach compatible with each combo
+    locked: np.ndarray | None = None  # per actor hand: True where a node lock fixes its strategy
 
     def action_totals(self) -> dict[str, float]:
         """Range-weighted frequency of each action of the actor."""
@@ -92,14 +93,26 @@ class NodeView:
 
 
 class SolvedSpot:
-    """The average strategy of a postflop solve, with the passes that read it."""
+    """The average strategy of a postflop solve, with the passes that read it.
 
-    def __init__(self, game: Any, strat_sum: np.ndarray, regrets: np.ndarray, passes: Any) -> None:
+    ``locks``: the solver's lock array (see :meth:`PostflopSolver.lock
+    <pokerlab.solvers.postflop.PostflopSolver.lock>`); a locked hand's strategy is read from it.
+    """
+
+    def __init__(
+        self,
+        game: Any,
+        strat_sum: np.ndarray,
+        regrets: np.ndarray,
+        passes: Any,
+        locks: np.ndarray | None = None,
+    ) -> None:
         self.game = game
         self.spot = game.expanded
         self.strat_sum = strat_sum
         self.regrets = regrets
         self.passes = passes
+        self.locks = locks
 
     # --- navigation ----------------------------------------------------------------------------
     def find(self, line: str | list[str] | tuple[str, ...]) -> tuple[int, tuple[str, ...], int]:
@@ -187,6 +200,7 @@ class SolvedSpot:
             ]
             board = tuple(_swap_card(c, s1, s2) for c in board)
         strategy = None
+        locked = None
         actions: list[str] = []
         player = int(a.player[arena]) if a.kind[arena] == DECISION else -1
         if a.kind[arena] == DECISION:
@@ -197,6 +211,10 @@ class SolvedSpot:
             block = self.strat_sum[off : off + na * n].astype(np.float64).reshape(na, n).T
             tot = block.sum(axis=1, keepdims=True)
             strategy = np.where(tot > 0, block / np.where(tot > 0, tot, 1.0), 1.0 / na)
+            if self.locks is not None:
+                fixed = self.locks[off : off + na * n].astype(np.float64).reshape(na, n).T
+                locked = fixed[:, 0] >= 0.0
+                strategy[locked] = fixed[locked]
         pot = float(self.game.config.pot) + an.commit[0] + an.commit[1]
         equity = _equity(board, combos, reach)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -215,6 +233,7 @@ class SolvedSpot:
             equity=equity,
             eqr=(eqr[0], eqr[1]),
             compat=(compats[0], compats[1]),
+            locked=locked,
         )
 
 

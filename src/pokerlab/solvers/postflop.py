@@ -10,22 +10,42 @@ then IP's) with the discount schedule named by ``algorithm``:
 
 Exploitability is in chips: the mean over the two players of what a best response gains
 (``exploitability_pct`` divides by the starting pot). Regrets and strategy sums are float32.
+
+Node locking (:meth:`PostflopSolver.lock`): a locked node plays the fixed probabilities for the
+locked hands in every pass, the others adapt. Conventions:
+
+* the strategy sums of a locked node accumulate the locked probabilities, and locking rescales a
+  node's existing sums (each locked hand's total kept) to the lock, so a lock added mid-run is
+  what :meth:`~PostflopSolver.average_strategy` reports from then on; every reader (the EV and
+  best-response passes, :meth:`SolvedSpot.node <pokerlab.analysis.postflop.SolvedSpot.node>`)
+  reads the lock itself where one is set, so the reported average equals the lock exactly;
+* :meth:`~PostflopSolver.values` and :meth:`~PostflopSolver.exploitability` are those of the
+  **locked game**, as native solvers report them: a player's best response plays the lock at
+  its own locked nodes for the locked hands (``respect_locks=False`` lets it deviate there);
+* unlocking keeps the sums and regrets: the node goes on from where it is.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from pokerlab.cards.deck import COMBO_CARDS, format_combo
+from pokerlab.cards.ranges import parse_range
 from pokerlab.errors import PokerlabError
+from pokerlab.games.postflop.actions import parse_action_label
+from pokerlab.games.postflop.expand import _swap_card, suit_swap_combo
 from pokerlab.games.postflop.game import PostflopGame
+from pokerlab.solvers._lock_kernels import improve_policy
 from pokerlab.solvers.base import Callback, Progress
 from pokerlab.solvers.schedule import schedule_by_name
 from pokerlab.tree import _vector_kernels as K
-from pokerlab.tree.vector_tree import Passes
+from pokerlab.tree.vector_tree import DECISION, SUIT_PAIRS, Passes
 
 __all__ = ["PostflopSolver", "POSTFLOP_ALGORITHMS", "postflop_schedule"]
 
@@ -87,7 +107,10 @@ class PostflopSolver:
         self.iterations = 0
         self.nodes_touched = 0
         self.seconds = 0.0
-        self.locks: np.ndarray | None = None
+        #: locked probabilities (float32, ``tree.size``; negative = unlocked), None without locks
+        self.lock_probs: np.ndarray | None = None
+        self._locks: list[_Lock] = []
+        self._br_scratch: tuple[np.ndarray, np.ndarray] | None = None
         warmup_kernels(self.passes)
 
     @property
@@ -117,28 +140,38 @@ class PostflopSolver:
                     fb,
                     fg,
                     self.floor,
-                    self.locks,
+                    self.lock_probs,
                 )
                 self.nodes_touched += visited
             self.iterations = t
         self.seconds += time.perf_counter() - start
 
     # --- measures ------------------------------------------------------------------------------
-    def values(self) -> dict[str, tuple[float, float]]:
+    def values(self, respect_locks: bool = True) -> dict[str, tuple[float, float]]:
         """Expected values (chips won from the pot minus chips put in, per player) of the average
-        strategy, and each player's best-response value against it."""
+        strategy, and each player's best-response value against it.
+
+        With locks, the average plays the locked probabilities, and a player's best response is
+        the one of the locked game: at its own locked nodes it plays the lock for the locked
+        hands (``respect_locks=False``: it may deviate there too)."""
+        lock = self.lock_probs
         ev, br = [], []
         for p in (0, 1):
-            out, _ = self.passes.pass_(p, K.MODE_EV, self.regrets, self.strat_sum)
+            out, _ = self.passes.pass_(p, K.MODE_EV, self.regrets, self.strat_sum, lock_probs=lock)
             ev.append(self.passes.root_value(p, out))
-            out, _ = self.passes.pass_(p, K.MODE_BR, self.regrets, self.strat_sum)
-            br.append(self.passes.root_value(p, out))
+            if respect_locks and self._player_locked(p):
+                br.append(self._locked_best_response(p))
+            else:
+                out, _ = self.passes.pass_(
+                    p, K.MODE_BR, self.regrets, self.strat_sum, lock_probs=lock
+                )
+                br.append(self.passes.root_value(p, out))
         return {"ev": (ev[0], ev[1]), "best_response": (br[0], br[1])}
 
-    def exploitability(self) -> float:
+    def exploitability(self, respect_locks: bool = True) -> float:
         """Mean over the players of what a best response gains against the average strategy
-        (chips)."""
-        v = self.values()
+        (chips); with locks, in the locked game (see :meth:`values`)."""
+        v = self.values(respect_locks)
         return (sum(v["best_response"]) - sum(v["ev"])) / 2.0
 
     def exploitability_pct(self) -> float:
@@ -193,7 +226,198 @@ class PostflopSolver:
         """The solved spot for reading (:class:`~pokerlab.analysis.postflop.SolvedSpot`)."""
         from pokerlab.analysis.postflop import SolvedSpot
 
-        return SolvedSpot(self.game, self.strat_sum, self.regrets, self.passes)
+        return SolvedSpot(
+            self.game, self.strat_sum, self.regrets, self.passes, locks=self.lock_probs
+        )
+
+    # --- node locking ----------------------------------------------------------------------------
+    def lock(
+        self,
+        line: str,
+        strategy: Mapping[str, float],
+        hands: str | Sequence[str] | None = None,
+    ) -> None:
+        """Fix the acting player's strategy at the node ``line`` for ``hands``.
+
+        ``line`` names a decision node as :meth:`SolvedSpot.node
+        <pokerlab.analysis.postflop.SolvedSpot.node>` reads it (dealt cards by name, isomorphic
+        ones too: the solver stores one node for a card and its suit-swapped twin, so a lock
+        through either locks both, the hands mapped through the swap). ``strategy`` maps action
+        labels of the node (``"check"``, ``"bet 66"``, ``"allin"`` when the amount is
+        unambiguous) to probabilities summing to 1; absent actions get 0. ``hands``: a range
+        string (``"AA, KQs, AhKh"``) or a list of such items restricting the lock to those
+        hands of the actor's range (default: every hand of the actor). A later lock of the same
+        hands replaces the earlier one. The node's strategy sums of the locked hands are
+        rescaled to the lock, so the average reports it from now on.
+        """
+        rec = self._resolve_lock(line, strategy, hands)
+        self._locks = [
+            r for r in self._locks if not (r.node == rec.node and set(r.rows) <= set(rec.rows))
+        ]
+        self._locks.append(rec)
+        self._apply_lock(rec, rescale=True)
+
+    def unlock(self, line: str | None = None) -> None:
+        """Remove the locks of the node ``line`` (all its locked hands), or every lock."""
+        if line is None:
+            self._locks = []
+        else:
+            node, tokens, _ = self._find_decision(line)
+            kept = [r for r in self._locks if r.node != node]
+            if len(kept) == len(self._locks):
+                raise PokerlabError(f"nothing is locked at {', '.join(tokens) or 'the root'!r}")
+            self._locks = kept
+        self._rebuild_locks()
+
+    def locks(self) -> list[dict[str, Any]]:
+        """The locks in the order they were set: ``line``, ``player`` (0 OOP, 1 IP), ``hands``
+        (as given, None for all), ``combos`` (the locked combos, in the line's suits) and
+        ``strategy`` (every action of the node with its probability)."""
+        return [
+            {
+                "line": r.line,
+                "player": r.player,
+                "hands": r.hands,
+                "combos": list(r.combos),
+                "strategy": dict(r.strategy),
+            }
+            for r in self._locks
+        ]
+
+    def _find_decision(self, line: str) -> tuple[int, tuple[str, ...], int]:
+        if not isinstance(line, str):
+            raise PokerlabError(f"a line is a string such as 'check, bet 66', got {line!r}")
+        node, tokens, swap = self.average_strategy().find(line)
+        kind = int(self.tree.arrays.kind[node])
+        if kind != DECISION:
+            what = "a card is dealt" if kind == K.CHANCE else "the hand is over"
+            raise PokerlabError(
+                f"only decision nodes can be locked; at {', '.join(tokens) or 'the root'!r} {what}"
+            )
+        return node, tokens, swap
+
+    def _resolve_lock(
+        self,
+        line: str,
+        strategy: Mapping[str, float],
+        hands: str | Sequence[str] | None,
+    ) -> _Lock:
+        """Check a lock and find its node, stored hand rows and probabilities."""
+        node, tokens, swap = self._find_decision(line)
+        where = ", ".join(tokens) or "the root"
+        spot = self.spot
+        labels = spot.action_node[node].labels()
+        player = int(self.tree.arrays.player[node])
+        probs = _lock_probabilities(strategy, labels, where)
+        board = {int(c) for c in spot.node_board[node] if c >= 0}
+        if swap >= 0:
+            board = {_swap_card(c, *SUIT_PAIRS[swap]) for c in board}
+        stored = spot.combos[player]
+        if hands is None:
+            rows = np.arange(stored.shape[0])
+            combos: list[int] = []
+            spec: str | list[str] | None = None
+        else:
+            row_of = {int(c): i for i, c in enumerate(stored)}
+            items = _hand_items(hands)
+            spec = hands if isinstance(hands, str) else list(items)
+            picked: dict[int, int] = {}
+            for item in items:
+                found = 0
+                for combo in _item_combos(item):
+                    a, b = (int(x) for x in COMBO_CARDS[combo])
+                    if a in board or b in board:
+                        continue
+                    key = combo if swap < 0 else suit_swap_combo(combo, *SUIT_PAIRS[swap])
+                    if key in row_of:
+                        picked.setdefault(combo, row_of[key])
+                        found += 1
+                if not found:
+                    raise PokerlabError(
+                        f"hand {item!r} is not in {('OOP', 'IP')[player]}'s range at {where} "
+                        "(not in the range, or it holds a board card)"
+                    )
+            combos = sorted(picked)
+            rows = np.array([picked[c] for c in combos], dtype=np.int64)
+        if hands is None:
+            names = [
+                format_combo(int(c) if swap < 0 else suit_swap_combo(int(c), *SUIT_PAIRS[swap]))
+                for c in stored
+            ]
+        else:
+            names = [format_combo(c) for c in combos]
+        return _Lock(
+            line=", ".join(tokens),
+            player=player,
+            hands=spec,
+            combos=tuple(names),
+            strategy={lab: float(x) for lab, x in zip(labels, probs, strict=True)},
+            node=node,
+            rows=rows,
+            probs=probs,
+        )
+
+    def _apply_lock(self, rec: _Lock, rescale: bool) -> None:
+        """Write a lock into the lock array (and rescale the node's strategy sums to it)."""
+        if self.lock_probs is None:
+            self.lock_probs = np.full(self.tree.size, -1.0, dtype=np.float32)
+        off = int(self.tree.arrays.offset[rec.node])
+        nh = int(self.tree.hands.num[rec.player])
+        na = rec.probs.shape[0]
+        idx = off + np.arange(na)[:, None] * nh + rec.rows[None, :]
+        self.lock_probs[idx] = rec.probs.astype(np.float32)[:, None]
+        if rescale:
+            total = self.strat_sum[idx].astype(np.float64).sum(axis=0)
+            scale = np.where(total > 0.0, total, 1.0)
+            self.strat_sum[idx] = (self.lock_probs[idx] * scale[None, :]).astype(np.float32)
+
+    def _rebuild_locks(self) -> None:
+        self.lock_probs = None
+        for rec in self._locks:
+            self._apply_lock(rec, rescale=False)
+        if self.lock_probs is None:
+            self._br_scratch = None
+
+    def _player_locked(self, player: int) -> bool:
+        return any(r.player == player for r in self._locks)
+
+    def _locked_best_response(self, trav: int) -> float:
+        """Best-response value of ``trav`` in the locked game, by policy iteration.
+
+        The kernel's best-response pass maximises at every node of the traverser. Here the
+        traverser's pure strategy is written as one-hot "regrets" into a scratch copy of the
+        strategy sums (the opponent's entries: its sums, which regret matching turns into its
+        average), and CFR passes with every discount 0 evaluate it (the locks override the
+        locked hands) and leave each action's value less the node's value in the scratch; the
+        strategy switches to the best action where one is strictly better. A switch only raises
+        values, and after k passes every node with fewer than k of the traverser's decisions
+        below it is optimal, so it ends within the tree's depth; the last pass, with no switch,
+        is the locked game's best response.
+        """
+        a = self.tree.arrays
+        if self._br_scratch is None:
+            self._br_scratch = (
+                np.empty(self.tree.size, dtype=np.float32),
+                np.zeros(self.tree.size, dtype=np.float32),
+            )
+        reg, scratch_sums = self._br_scratch
+        np.copyto(reg, self.strat_sum)
+        mine = np.flatnonzero((a.kind == DECISION) & (a.player == trav))
+        offsets = a.offset[mine].astype(np.int64)
+        nactions = (a.child_start[mine + 1] - a.child_start[mine]).astype(np.int64)
+        nh = int(self.tree.hands.num[trav])
+        policy = np.zeros((mine.shape[0], nh), dtype=np.int16)
+        lock = self.lock_probs
+        assert lock is not None
+        improve_policy(reg, offsets, nactions, nh, policy, lock, True)
+        for _ in range(self.tree.depth + 3):
+            out, _ = self.passes.pass_(
+                trav, K.MODE_CFR, reg, scratch_sums, 0.0, 0.0, 0.0, False, lock
+            )
+            value = self.passes.root_value(trav, out)
+            if improve_policy(reg, offsets, nactions, nh, policy, lock, False) == 0:
+                return value
+        raise RuntimeError("the locked best response did not settle")  # pragma: no cover
 
     # --- checkpoints -----------------------------------------------------------------------------
     def _config(self) -> dict[str, Any]:
@@ -212,7 +436,12 @@ class PostflopSolver:
             "nodes_touched": self.nodes_touched,
             "seconds": self.seconds,
             "arrays": {"regrets": self.regrets.copy(), "strategy_sum": self.strat_sum.copy()},
-            "extra": {},
+            "extra": {
+                "locks": [
+                    {"line": r.line, "hands": r.hands, "strategy": dict(r.strategy)}
+                    for r in self._locks
+                ]
+            },
         }
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
@@ -229,7 +458,104 @@ class PostflopSolver:
         for name, arr in (("regrets", self.regrets), ("strategy_sum", self.strat_sum)):
             if name not in arrays or arrays[name].shape != arr.shape:
                 raise PokerlabError(f"state array {name!r} is missing or has the wrong shape")
-            arr[...] = arrays[name]
+        saved = (state.get("extra") or {}).get("locks", [])
+        if not isinstance(saved, list) or not all(
+            isinstance(x, dict) and {"line", "hands", "strategy"} <= set(x) for x in saved
+        ):
+            raise PokerlabError("the state's locks are not a list of line, hands, strategy")
+        # the locks were checked when set; a damaged state fails here before anything changes
+        recs = [self._resolve_lock(x["line"], x["strategy"], x["hands"]) for x in saved]
+        self.regrets[...] = arrays["regrets"]
+        self.strat_sum[...] = arrays["strategy_sum"]
+        self._locks = recs
+        self._rebuild_locks()
         self.iterations = int(state["iterations"])
         self.nodes_touched = int(state["nodes_touched"])
         self.seconds = float(state["seconds"])
+
+
+@dataclass
+class _Lock:
+    """One lock: as given (line, hands, strategy) and as stored (node, hand rows, probs)."""
+
+    line: str
+    player: int
+    hands: str | list[str] | None
+    combos: tuple[str, ...]
+    strategy: dict[str, float]
+    node: int
+    rows: np.ndarray
+    probs: np.ndarray
+
+
+def _lock_probabilities(strategy: Mapping[str, float], labels: list[str], where: str) -> np.ndarray:
+    """Probabilities per action of a node from ``{label: probability}`` (absent actions 0)."""
+    if not isinstance(strategy, Mapping) or not strategy:
+        raise PokerlabError(
+            f"a lock's strategy maps actions to probabilities, e.g. {{{labels[0]!r}: 1.0}}; "
+            f"got {strategy!r}"
+        )
+    parsed = [parse_action_label(lab) for lab in labels]
+    probs = np.zeros(len(labels))
+    seen: dict[int, str] = {}
+    for key, value in strategy.items():
+        if not isinstance(key, str):
+            raise PokerlabError(f"action {key!r} is not an action label such as 'check'")
+        kind, amount = parse_action_label(key)
+        match = [
+            i
+            for i, (k, amt) in enumerate(parsed)
+            if k == kind and (amount is None or amt == amount)
+        ]
+        if len(match) != 1:
+            why = "is ambiguous" if match else "is not an action"
+            raise PokerlabError(
+                f"action {key!r} {why} at {where}; the actions are {', '.join(labels)}"
+            )
+        i = match[0]
+        if i in seen:
+            raise PokerlabError(
+                f"actions {seen[i]!r} and {key!r} name the same action {labels[i]!r}"
+            )
+        seen[i] = key
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+            raise PokerlabError(f"probability of {key!r} is not a number: {value!r}")
+        x = float(value)
+        if not (math.isfinite(x) and 0.0 <= x <= 1.0):
+            raise PokerlabError(f"probability of {key!r} must be between 0 and 1, got {value!r}")
+        probs[i] = x
+    total = float(probs.sum())
+    if abs(total - 1.0) > 1e-6:
+        raise PokerlabError(
+            f"the lock's probabilities at {where} sum to {total:g}, not 1: "
+            + ", ".join(f"{k}: {v}" for k, v in strategy.items())
+        )
+    return probs / total
+
+
+def _hand_items(hands: str | Sequence[str]) -> list[str]:
+    """The items of a lock's hands: a range string's comma-separated items, or a list's."""
+    if isinstance(hands, str):
+        items = [x.strip() for x in hands.split(",")]
+    elif isinstance(hands, Sequence) and all(isinstance(x, str) for x in hands):
+        items = [x.strip() for x in hands]
+    else:
+        raise PokerlabError(
+            f"hands are a range string such as 'AA, KQs, AhKh' or a list of them, got {hands!r}"
+        )
+    if not items:
+        raise PokerlabError("no hands given to lock (hands=None locks every hand)")
+    if any(not x for x in items):
+        raise PokerlabError(f"empty hand item in {hands!r}")
+    return items
+
+
+def _item_combos(item: str) -> list[int]:
+    """Combo ids of one range item (no weights: a lock holds for the hands it names)."""
+    if ":" in item:
+        raise PokerlabError(f"hand {item!r}: a lock takes hands without weights")
+    try:
+        weights = parse_range(item)
+    except PokerlabError as exc:
+        raise PokerlabError(f"hand {item!r} is not a hand, class or span ({exc})") from None
+    return [int(c) for c in np.flatnonzero(weights > 0)]
