@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from pokerlab._rng import kernel_seed
@@ -138,6 +140,7 @@ def make_solver(
     min_regret: float | None = None,
     discount_every: int | None = None,
     linear_seconds: float | None = None,
+    threads: int | None = None,
     **unknown: object,
 ) -> Solver:
     """A solver for ``game``; an option the algorithm would not use is refused, not ignored.
@@ -163,10 +166,16 @@ def make_solver(
     only with a discounting schedule), ``epsilon`` (``os-mccfr`` only, default 0.6),
     ``regret_pruning=True`` (Pluribus' regret-based pruning, chance and external sampling) with
     ``prune_threshold`` and ``prune_probability`` (default 0.95), and ``min_regret``.
+
+    Postflop spots (``load_game("postflop", ...)``): a full-width name (``dcfr-ps``, ``dcfr``,
+    ``cfr+``, ``linear``, ``cfr``) gives a :class:`~pokerlab.solvers.postflop.PostflopSolver`
+    on the spot's vector tree, after :meth:`PostflopGame.check_memory
+    <pokerlab.games.postflop.game.PostflopGame.check_memory>` (a tree too large for this
+    machine's memory is refused with the estimate); its one option is ``threads`` (default 1).
     """
     name = algorithm.lower().strip()
     name = _ALIASES.get(name, name)
-    if name not in ALGORITHMS:
+    if name not in ALGORITHMS and getattr(game, "name", None) != "postflop":
         raise PokerlabError(
             f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}"
         )
@@ -189,6 +198,14 @@ def make_solver(
         linear_seconds=linear_seconds,
     )
     given = {k: v for k, v in values.items() if v is not None}
+    postflop = _postflop_solver(game, algorithm, name, threads, given, unknown)
+    if postflop is not None:
+        return postflop
+    if threads is not None:
+        raise PokerlabError(
+            "make_solver: threads is an option of postflop spots (PostflopSolver); "
+            f"{getattr(game, 'name', 'this game')!r} runs on one thread"
+        )
     if unknown:
         names = ", ".join(sorted(unknown))
         raise PokerlabError(
@@ -238,6 +255,45 @@ def make_solver(
         alternating=True if alternating is None else alternating,
         prune=True if prune is None else prune,
     )
+
+
+def _postflop_solver(
+    game: object,
+    algorithm: str,
+    name: str,
+    threads: int | None,
+    given: dict[str, object],
+    unknown: dict[str, object],
+) -> Solver | None:
+    """A :class:`~pokerlab.solvers.postflop.PostflopSolver` when ``game`` is a postflop spot and
+    ``name`` a full-width algorithm; None for other games (and sampling names, which take the
+    generic path). Every option but ``threads`` is refused by name."""
+    if getattr(game, "name", None) != "postflop" or name in MCCFR_ALGORITHMS:
+        return None
+    from pokerlab.games.postflop.game import PostflopGame
+    from pokerlab.solvers.postflop import POSTFLOP_ALGORITHMS, PostflopSolver
+
+    if not isinstance(game, PostflopGame):
+        return None
+    if name not in POSTFLOP_ALGORITHMS:
+        raise PokerlabError(
+            f"unknown algorithm {algorithm!r} for a postflop spot; choose one of "
+            f"{', '.join(POSTFLOP_ALGORITHMS)}"
+        )
+    if unknown:
+        raise PokerlabError(
+            f"make_solver: unknown option(s) {', '.join(sorted(unknown))}; a postflop spot "
+            "takes threads="
+        )
+    other = sorted(given)
+    if other:
+        raise PokerlabError(
+            f"make_solver({name!r}) on a postflop spot does not use option(s) "
+            f"{', '.join(other)}; its one option is threads="
+        )
+    game.check_memory()
+    solver: Any = PostflopSolver(game, name, threads=1 if threads is None else threads)
+    return solver
 
 
 def restore_solver(state: dict, game: HistoryGame | None = None) -> Solver:

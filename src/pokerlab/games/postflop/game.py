@@ -16,6 +16,7 @@ starting pot so that the game is zero-sum without rake.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
@@ -35,10 +36,34 @@ from pokerlab.games.postflop.actions import (
 from pokerlab.games.postflop.expand import ExpandedSpot, count_expanded, expand_spot
 from pokerlab.games.postflop.spot import STREETS, SpotConfig, spot_from_params
 
-__all__ = ["PostflopGame", "MAX_HISTORY_DEALS"]
+__all__ = ["PostflopGame", "MAX_HISTORY_DEALS", "available_memory_bytes"]
 
 #: The history interface is for checking tiny spots only: refuse more hand pairs than this.
 MAX_HISTORY_DEALS = 5_000
+
+
+def available_memory_bytes() -> int | None:
+    """Memory a new allocation can get on this machine now, in bytes: ``MemAvailable`` of
+    ``/proc/meminfo`` (Linux), else the physical memory (``os.sysconf``); None when unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _gib(n: float) -> str:
+    """Bytes as a short readable size (``"50.3 GiB"``, ``"8.8 MiB"``)."""
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{int(n)} B"
 
 
 class PostflopGame(HistoryGame):
@@ -93,6 +118,27 @@ class PostflopGame(HistoryGame):
             "dealt_upper_bound": {k: dealt[k] for k in ("decision", "chance", "terminal")},
             "memory_upper_bound_bytes": int(2 * 4 * numbers),
         }
+
+    def check_memory(self, available_bytes: int | None = None) -> dict[str, Any]:
+        """Refuse, before anything large is allocated, a spot whose solver arrays would not fit
+        in memory; return :meth:`tree_summary`.
+
+        ``available_bytes`` defaults to :func:`available_memory_bytes` (nothing is refused when
+        that is unknown). Raises :class:`~pokerlab.errors.PokerlabError` with the estimate (the
+        upper bound of :meth:`tree_summary`) and the memory available.
+        """
+        summary = self.tree_summary()
+        available = available_memory_bytes() if available_bytes is None else available_bytes
+        need = summary["memory_upper_bound_bytes"]
+        if available is not None and need > available:
+            dealt = summary["dealt_upper_bound"]
+            raise PokerlabError(
+                f"the tree is too large for this machine's memory: its solver arrays need up to "
+                f"{_gib(need)} ({need:,} bytes; {dealt['decision']:,} decision nodes, float32 "
+                f"regrets and strategy sums) and {_gib(available)} is available; use fewer bet "
+                "sizes, smaller ranges or a later street"
+            )
+        return summary
 
     @cached_property
     def expanded(self) -> ExpandedSpot:
