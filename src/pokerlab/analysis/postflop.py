@@ -300,11 +300,14 @@ def _equity(
         )
 
 
-def save_spot_solution(path: str | os.PathLike[str], solver: Any) -> None:
-    """Save a solve (spot, algorithm, iterations, float32 arrays): atomic, checksummed."""
+def save_spot_solution(path: str | os.PathLike[str], solver: Any, **metadata: Any) -> None:
+    """Save a solve (spot, algorithm, iterations, float32 arrays): atomic, checksummed.
+
+    ``metadata`` (JSON values, e.g. ``status="interrupted", partial=True``) is stored with it and
+    read back by :func:`pokerlab.io.files.read_metadata`."""
     from pokerlab.io.files import save_checkpoint
 
-    save_checkpoint(path, solver.state_dict(), kind="postflop-solution")
+    save_checkpoint(path, solver.state_dict(), kind="postflop-solution", **metadata)
 
 
 def load_spot_solution(path: str | os.PathLike[str], threads: int = 1) -> Any:
