@@ -11,7 +11,7 @@ from pokerlab.solvers.cfr import CFRSolver
 from pokerlab.solvers.mccfr import MCCFRSolver
 from pokerlab.tree.compiled import compile_game
 
-FULL_WIDTH = ["cfr", "cfr+", "linear", "dcfr"]
+FULL_WIDTH = ["cfr", "cfr+", "linear", "dcfr", "pcfr+", "dcfr+", "pdcfr+", "hs-pcfr+", "hs-dcfr"]
 SAMPLING = ["cs-mccfr", "es-mccfr", "os-mccfr"]
 
 #: One valid value per option (alone, with no other option given).
@@ -32,6 +32,7 @@ VALUES: dict[str, object] = {
     "min_regret": -100.0,
     "discount_every": 10,
     "linear_seconds": 1.0,
+    "horizon": 50,
 }
 
 #: The options each algorithm takes when given alone (written out, not derived from the code).
@@ -40,6 +41,11 @@ TAKES: dict[str, set[str]] = {
     "cfr+": {"representation", "alternating", "prune", "linear_until"},
     "linear": {"representation", "alternating", "prune", "linear_until"},
     "dcfr": {"representation", "alternating", "prune", "linear_until", "alpha", "beta", "gamma"},
+    "pcfr+": {"representation", "alternating", "prune", "linear_until", "gamma"},
+    "dcfr+": {"representation", "alternating", "prune", "linear_until", "alpha", "gamma"},
+    "pdcfr+": {"representation", "alternating", "prune", "linear_until", "alpha", "gamma"},
+    "hs-pcfr+": {"representation", "alternating", "prune", "linear_until", "horizon"},
+    "hs-dcfr": {"representation", "alternating", "prune", "linear_until", "horizon"},
     "cs-mccfr": {
         "representation",
         "linear_until",

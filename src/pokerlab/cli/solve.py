@@ -107,6 +107,9 @@ def solve(
     linear_seconds: float | None = typer.Option(
         None, help="MCCFR: Linear CFR for this much solving time, then plain CFR."
     ),
+    horizon: int | None = typer.Option(
+        None, help="hs-pcfr+, hs-dcfr: iterations over which the schedule moves (default 1000)."
+    ),
     discount_every: int | None = typer.Option(
         None, help="MCCFR: apply the discount every N iterations (default 100)."
     ),
@@ -154,6 +157,7 @@ def solve(
         "prune_probability": prune_probability,
         "discount_every": discount_every,
         "linear_seconds": linear_seconds,
+        "horizon": horizon,
     }
     given = {k: v for k, v in options.items() if v is not None}
     if simultaneous:
@@ -180,7 +184,7 @@ def solve(
             check_history_tree_size(
                 the_game,
                 name,
-                advice="use a full-width solver on its public tree (-a dcfr, cfr+, linear, cfr)"
+                advice="use a full-width solver on its public tree (-a dcfr, dcfr+, cfr+, ...)"
                 + (" or pokerlab pushfold" if the_game.name == "pushfold" else ""),
             )
         if _sampling_name(name) and "prune" in given and _has_option("regret_pruning"):

@@ -23,20 +23,37 @@ from pokerlab.tree.public_tree import CHANCE_NODE, DECISION
 
 @njit(cache=True)
 def _ratio(t_prev: float, exponent: float) -> float:
+    """t'^e / (t'^e + 1); 1 where t'^e is infinite (t' = 0 with e < 0: the limit)."""
     if math.isnan(exponent):
         return 1.0
     x = t_prev**exponent
+    if math.isinf(x):
+        return 1.0
     return x / (x + 1.0)
 
 
 @njit(cache=True)
+def _exponent(params: np.ndarray, k: int, t: int) -> float:
+    """Exponent k (0 alpha, 1 beta, 2 gamma) of iteration t, moved along its hyperparameter
+    schedule when it has one: start + (end - start) * min((t - 1) / horizon, 1)."""
+    end = params[8 + k]
+    horizon = params[11]
+    if math.isnan(end) or horizon <= 0.0:
+        return params[k]
+    return params[k] + (end - params[k]) * min((t - 1) / horizon, 1.0)
+
+
+@njit(cache=True)
 def discount_factors(params: np.ndarray, t: int) -> tuple[float, float, float]:
-    """(a_t, b_t, g_t) for iteration t; params = [alpha, beta, gamma, floor, linear_until]."""
+    """(a_t, b_t, g_t) for iteration t; params laid out as in
+    :data:`pokerlab.solvers.schedule.PARAMS_LAYOUT`: [alpha, beta, gamma, floor, linear_until,
+    -, -, predictive, alpha_end, beta_end, gamma_end, horizon]."""
     if params[4] >= 0.0 and t > params[4]:
         return 1.0, 1.0, 1.0
     tp = float(t - 1)
-    g = 1.0 if math.isnan(params[2]) else (tp / t) ** params[2]
-    return _ratio(tp, params[0]), _ratio(tp, params[1]), g
+    gamma = _exponent(params, 2, t)
+    g = 1.0 if math.isnan(gamma) else (tp / t) ** gamma
+    return _ratio(tp, _exponent(params, 0, t)), _ratio(tp, _exponent(params, 1, t)), g
 
 
 @njit(cache=True)
@@ -118,10 +135,14 @@ def public_cfr_pass(
     live: np.ndarray,
     cards_sum: np.ndarray,
     totals: np.ndarray,
+    pred: np.ndarray,
     update0: bool,
     update1: bool,
     floor: bool,
     prune: bool,
+    predictive: bool,
+    next_a: float,
+    next_b: float,
 ) -> int:
     """One CFR pass over a public tree for the updating players; returns nodes touched.
 
@@ -130,6 +151,10 @@ def public_cfr_pass(
         R(I, a) += v_i(I.a) - v_i(I),  with v the counterfactual value (opponent and chance reach
         are inside v through the terminal amounts and the opponent reach vector).
     Strategy sum: S(I, a) += pi_i(I) * sigma(I, a).
+    With ``predictive`` the strategy is regret matching on ``pred`` instead of the regrets, and
+    each regret update also writes the prediction of the next pass (Farina et al. 2021; Xu et
+    al. 2024): pred(I, a) = R(I, a) * d + r(I, a), with d = ``next_a`` where R > 0, ``next_b``
+    elsewhere (the next iteration's discounts), floored at 0 with ``floor``.
     Nodes touched counts (public node, private state) pairs whose values were computed.
     """
     kind = t.kind
@@ -140,7 +165,7 @@ def public_cfr_pass(
     update = (update0, update1)
     touched = 0
 
-    public_regret_matching(t, regrets, sigma, totals)
+    public_regret_matching(t, pred if predictive else regrets, sigma, totals)
 
     # ---- top-down: reach probabilities and strategy sums ----
     for p in range(2):
@@ -207,6 +232,13 @@ def public_cfr_pass(
             if prune and not live[n, q]:
                 for h in range(num_h):
                     cfv[n, i, h] = 0.0
+                if predictive and k == DECISION and t.player[n] == i:
+                    # r = 0 here (the opponent never arrives): the prediction is R * d alone
+                    off = t.offset[n]
+                    for j in range(off, off + (cs[n + 1] - cs[n]) * num_h):
+                        r = regrets[j]
+                        pv = r * next_a if r > 0.0 else r * next_b
+                        pred[j] = 0.0 if (floor and pv < 0.0) else pv
                 continue
             touched += t.num_valid[t.board[n]]
             if k == DECISION:
@@ -225,8 +257,14 @@ def public_cfr_pass(
                         c = ch[first + a]
                         base = off + a * num_h
                         for h in range(num_h):
-                            r = regrets[base + h] + cfv[c, i, h] - cfv[n, i, h]
-                            regrets[base + h] = 0.0 if (floor and r < 0.0) else r
+                            inst = cfv[c, i, h] - cfv[n, i, h]
+                            r = regrets[base + h] + inst
+                            if floor and r < 0.0:
+                                r = 0.0
+                            regrets[base + h] = r
+                            if predictive:
+                                pv = (r * next_a if r > 0.0 else r * next_b) + inst
+                                pred[base + h] = 0.0 if (floor and pv < 0.0) else pv
                 else:
                     for h in range(num_h):
                         cfv[n, i, h] = 0.0
@@ -255,6 +293,7 @@ def public_cfr_run(
     live: np.ndarray,
     cards_sum: np.ndarray,
     totals: np.ndarray,
+    pred: np.ndarray,
     ranges: np.ndarray,
     params: np.ndarray,
     first_iteration: int,
@@ -264,13 +303,17 @@ def public_cfr_run(
 ) -> int:
     """Run ``iterations`` CFR iterations numbered from ``first_iteration``; returns nodes touched.
 
-    ranges (2, 2): [start, stop) of each player's part of the solver arrays.
+    ranges (2, 2): [start, stop) of each player's part of the solver arrays. pred: the
+    predicted regrets (same layout as the regrets) when ``params`` asks for prediction, else
+    unused (may be empty).
     """
     floor = params[3] != 0.0
+    predictive = params[7] != 0.0
     touched = 0
     for it in range(iterations):
         tt = first_iteration + it
         a, b, g = discount_factors(params, tt)
+        next_a, next_b, _ = discount_factors(params, tt + 1)
         # Alternating: one pass per player, each after its own discount. Simultaneous: one pass
         # for both players after both discounts.
         for group in range(2 if alternating else 1):
@@ -287,10 +330,14 @@ def public_cfr_run(
                 live,
                 cards_sum,
                 totals,
+                pred,
                 not alternating or group == 0,
                 not alternating or group == 1,
                 floor,
                 prune,
+                predictive,
+                next_a,
+                next_b,
             )
     return touched
 
@@ -321,8 +368,12 @@ def history_cfr_pass(
     values: np.ndarray,
     update: np.ndarray,
     ranges: np.ndarray,
+    pred: np.ndarray,
     floor: bool,
     prune: bool,
+    predictive: bool,
+    next_a: float,
+    next_b: float,
 ) -> int:
     """One CFR pass over a history tree for the players with ``update[i]``; returns nodes touched.
 
@@ -331,13 +382,16 @@ def history_cfr_pass(
         r(I, a) += pi_-i(h) * (v_i(h.a) - v_i(h)),    S(I, a) += pi_i(h) * sigma(I, a).
     (S grows by pi_i once per history of I; by perfect recall pi_i is the same for all of them,
     so the normalised average strategy is unchanged.)
+    With ``predictive``, regret matching reads ``pred`` and the update writes
+    pred(I, a) = R(I, a) * d + r(I, a) (d = ``next_a`` where R > 0, ``next_b`` elsewhere;
+    floored at 0 with ``floor``), as in :func:`public_cfr_pass`.
     """
     kind = t.kind
     num_nodes = kind.shape[0]
     num_players = reach.shape[1]
     cs = t.child_start
     ch = t.children
-    history_regret_matching(t, regrets, sigma)
+    history_regret_matching(t, pred if predictive else regrets, sigma)
 
     for p in range(num_players):
         reach[0, p] = 1.0
@@ -401,7 +455,12 @@ def history_cfr_pass(
             continue
         for j in range(ranges[i, 0], ranges[i, 1]):
             r = regrets[j] + inst[j]
-            regrets[j] = 0.0 if (floor and r < 0.0) else r
+            if floor and r < 0.0:
+                r = 0.0
+            regrets[j] = r
+            if predictive:
+                pv = (r * next_a if r > 0.0 else r * next_b) + inst[j]
+                pred[j] = 0.0 if (floor and pv < 0.0) else pv
             inst[j] = 0.0
     return touched
 
@@ -416,6 +475,7 @@ def history_cfr_run(
     reach: np.ndarray,
     chance_reach: np.ndarray,
     values: np.ndarray,
+    pred: np.ndarray,
     ranges: np.ndarray,
     params: np.ndarray,
     first_iteration: int,
@@ -423,14 +483,17 @@ def history_cfr_run(
     alternating: bool,
     prune: bool,
 ) -> int:
-    """Run ``iterations`` CFR iterations on a history tree; returns nodes touched."""
+    """Run ``iterations`` CFR iterations on a history tree; returns nodes touched (``pred`` as
+    in :func:`public_cfr_run`)."""
     floor = params[3] != 0.0
+    predictive = params[7] != 0.0
     num_players = reach.shape[1]
     update = np.zeros(num_players, dtype=np.bool_)
     touched = 0
     for it in range(iterations):
         tt = first_iteration + it
         a, b, g = discount_factors(params, tt)
+        next_a, next_b, _ = discount_factors(params, tt + 1)
         for group in range(num_players if alternating else 1):
             for i in range(num_players):
                 update[i] = not alternating or i == group
@@ -447,7 +510,11 @@ def history_cfr_run(
                 values,
                 update,
                 ranges,
+                pred,
                 floor,
                 prune,
+                predictive,
+                next_a,
+                next_b,
             )
     return touched

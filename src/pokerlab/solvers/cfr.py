@@ -1,10 +1,12 @@
 """Full-width counterfactual regret minimisation on flat trees.
 
 :class:`CFRSolver` is vanilla CFR (Zinkevich et al. 2007), CFR+ (Tammelin 2014), Linear CFR and
-Discounted CFR (Brown & Sandholm 2019) and Pluribus' "Linear CFR early, plain CFR later": one
-kernel driven by a :class:`~pokerlab.solvers.schedule.DiscountSchedule`. Updates are alternating
-(one player per pass, the other player's strategy already updated) or simultaneous. Subtrees the
-opponent cannot reach are skipped (zero-reach pruning; the average strategy is still updated).
+Discounted CFR (Brown & Sandholm 2019), Pluribus' "Linear CFR early, plain CFR later",
+Predictive CFR+ (Farina, Kroer & Sandholm 2021), DCFR+ and PDCFR+ (Xu et al. 2024) and
+hyperparameter schedules (Zhang, McAleer & Sandholm 2024): one kernel driven by a
+:class:`~pokerlab.solvers.schedule.DiscountSchedule`. Updates are alternating (one player per
+pass, the other player's strategy already updated) or simultaneous. Subtrees the opponent cannot
+reach are skipped (zero-reach pruning; the average strategy is still updated).
 """
 
 from __future__ import annotations
@@ -74,7 +76,10 @@ class CFRSolver(Solver):
         return self.state.strategy_sum()
 
     def current_strategy(self) -> Strategy:
-        sigma = np.maximum(self.regrets, 0.0)
+        """Regret matching on the regrets, or on the predicted regrets of a predictive schedule
+        (the strategy the next pass plays)."""
+        source = self.state.arrays().get("prediction", self.regrets)
+        sigma = np.maximum(source, 0.0)
         return Strategy(self.compiled, self.compiled.normalise(sigma))
 
     def cumulative_regrets(self) -> dict[str, np.ndarray]:

@@ -12,13 +12,13 @@ from pokerlab.games.base import HistoryGame
 from pokerlab.solvers.base import Solver
 from pokerlab.solvers.cfr import CFRSolver
 from pokerlab.solvers.mccfr import MCCFR_ALGORITHMS, MCCFRSolver
-from pokerlab.solvers.schedule import DiscountSchedule, schedule_by_name
+from pokerlab.solvers.schedule import SCHEDULES, DiscountSchedule, schedule_by_name
 from pokerlab.tree.compiled import CompiledGame, TreeKind, compile_game
 
 __all__ = ["ALGORITHMS", "FULL_WIDTH", "SAMPLING", "make_solver", "restore_solver"]
 
-#: Full-width algorithms (one discount schedule each).
-FULL_WIDTH = ("cfr", "cfr+", "linear", "dcfr")
+#: Full-width algorithms (one discount schedule each, :data:`~pokerlab.solvers.schedule.SCHEDULES`).
+FULL_WIDTH = ("cfr", "cfr+", "linear", "dcfr", "pcfr+", "dcfr+", "pdcfr+", "hs-pcfr+", "hs-dcfr")
 #: Monte Carlo CFR algorithms.
 SAMPLING = tuple(MCCFR_ALGORITHMS)
 #: Algorithm names accepted by :func:`make_solver` (aliases map to these).
@@ -29,6 +29,11 @@ _ALIASES = {
     "lcfr": "linear",
     "linear-cfr": "linear",
     "discounted": "dcfr",
+    "pcfrplus": "pcfr+",
+    "predictive": "pcfr+",
+    "dcfrplus": "dcfr+",
+    "pdcfrplus": "pdcfr+",
+    "hs-pcfrplus": "hs-pcfr+",
     "vanilla": "cfr",
     "cs": "cs-mccfr",
     "es": "es-mccfr",
@@ -45,7 +50,7 @@ _FULL_WIDTH_ONLY = {
 }
 _SAMPLING_ONLY = {
     "seed": "full-width CFR draws no random numbers",
-    "schedule": "a full-width algorithm's name is its schedule (cfr, cfr+, linear, dcfr)",
+    "schedule": "a full-width algorithm's name is its schedule (cfr, cfr+, linear, dcfr, ...)",
     "epsilon": "outcome sampling's exploration (os-mccfr only)",
     "regret_pruning": "regret-based pruning is for Monte Carlo CFR; full width has prune "
     "(zero-reach pruning)",
@@ -72,7 +77,17 @@ _OPTION_NAMES = (
     "min_regret",
     "discount_every",
     "linear_seconds",
+    "horizon",
 )
+
+#: The exponents each schedule lets a caller override (DCFR+ and PDCFR+ floor their regrets at
+#: 0, so there is no negative regret for beta to discount).
+_EXPONENTS = {
+    "dcfr": ("alpha", "beta", "gamma"),
+    "dcfr+": ("alpha", "gamma"),
+    "pdcfr+": ("alpha", "gamma"),
+    "pcfr+": ("gamma",),
+}
 
 
 def _inapplicable(name: str, given: dict[str, object]) -> dict[str, str]:
@@ -111,12 +126,21 @@ def _inapplicable(name: str, given: dict[str, object]) -> dict[str, str]:
                 "linear_seconds="
             )
     exponents_for = given.get("schedule") if sampling else name
-    if exponents_for != "dcfr":
-        for option in ("alpha", "beta", "gamma"):
-            if option in given:
-                bad[option] = "DCFR's exponents: only with " + (
-                    'schedule="dcfr"' if sampling else 'algorithm "dcfr"'
-                )
+    if sampling and isinstance(exponents_for, str) and exponents_for in SCHEDULES:
+        sched = SCHEDULES[exponents_for]
+        if sched.predictive or sched.scheduled:
+            bad["schedule"] = (
+                f"{exponents_for!r} (prediction or a hyperparameter schedule) is full-width only"
+            )
+    takes = _EXPONENTS.get(exponents_for, ()) if isinstance(exponents_for, str) else ()
+    for option in ("alpha", "beta", "gamma"):
+        if option in given and option not in takes:
+            owners = [k for k, v in _EXPONENTS.items() if option in v]
+            bad[option] = f"an exponent of {', '.join(owners)} only" + (
+                " (schedule=)" if sampling else ""
+            )
+    if "horizon" in given and (sampling or not SCHEDULES[name].scheduled):
+        bad["horizon"] = "the length of a hyperparameter schedule (hs-pcfr+, hs-dcfr) only"
     return bad
 
 
@@ -140,6 +164,7 @@ def make_solver(
     min_regret: float | None = None,
     discount_every: int | None = None,
     linear_seconds: float | None = None,
+    horizon: int | None = None,
     threads: int | None = None,
     **unknown: object,
 ) -> Solver:
@@ -151,11 +176,15 @@ def make_solver(
     :class:`~pokerlab.errors.PokerlabError` naming every such option and why.
 
     Full width (:class:`~pokerlab.solvers.cfr.CFRSolver`): ``algorithm`` is one of ``cfr``,
-    ``cfr+``, ``linear``, ``dcfr``; ``representation`` forces the ``"public"`` or ``"history"``
-    tree (default: public when the game has one); ``alternating=False`` for simultaneous
-    updates; ``prune`` is zero-reach pruning (default on); ``linear_until=N`` discounts only
-    during the first N iterations (Pluribus' Linear-then-plain schedule); ``alpha``, ``beta``,
-    ``gamma`` override DCFR's exponents (``dcfr`` only).
+    ``cfr+``, ``linear``, ``dcfr``, ``pcfr+`` (Predictive CFR+), ``dcfr+``, ``pdcfr+`` (Xu et
+    al. 2024), ``hs-pcfr+``, ``hs-dcfr`` (hyperparameter schedules, Zhang, McAleer & Sandholm
+    2024; see :mod:`pokerlab.solvers.schedule`); ``representation`` forces the ``"public"`` or
+    ``"history"`` tree (default: public when the game has one); ``alternating=False`` for
+    simultaneous updates; ``prune`` is zero-reach pruning (default on); ``linear_until=N``
+    discounts only during the first N iterations (Pluribus' Linear-then-plain schedule);
+    ``alpha``, ``beta``, ``gamma`` override the exponents of ``dcfr`` (all three), ``dcfr+`` and
+    ``pdcfr+`` (alpha, gamma) and ``pcfr+`` (gamma); ``horizon`` is the length T of the
+    ``hs-*`` schedules (default 1000 iterations).
 
     Monte Carlo CFR (:class:`~pokerlab.solvers.mccfr.MCCFRSolver`, always on the history tree):
     ``cs-mccfr``, ``es-mccfr``, ``os-mccfr``, with ``seed`` (an integer or a
@@ -172,6 +201,8 @@ def make_solver(
     on the spot's vector tree, after :meth:`PostflopGame.check_memory
     <pokerlab.games.postflop.game.PostflopGame.check_memory>` (a tree too large for this
     machine's memory is refused with the estimate); its one option is ``threads`` (default 1).
+    ``cs-mccfr`` and ``es-mccfr`` give a :class:`~pokerlab.solvers.postflop_mccfr.PostflopMCCFR`
+    with the sampling options above (``threads``: of its exploitability passes).
     """
     name = algorithm.lower().strip()
     name = _ALIASES.get(name, name)
@@ -196,8 +227,13 @@ def make_solver(
         min_regret=min_regret,
         discount_every=discount_every,
         linear_seconds=linear_seconds,
+        horizon=horizon,
     )
     given = {k: v for k, v in values.items() if v is not None}
+    if name in MCCFR_ALGORITHMS and getattr(game, "name", None) == "postflop":
+        from pokerlab.solvers.postflop_mccfr import make_postflop_mccfr
+
+        return make_postflop_mccfr(game, name, threads=threads, unknown=unknown, **given)
     postflop = _postflop_solver(game, algorithm, name, threads, given, unknown)
     if postflop is not None:
         return postflop
@@ -246,7 +282,7 @@ def make_solver(
         compiled = game
     else:
         compiled = compile_game(game, representation)
-    sched = schedule_by_name(name, alpha=alpha, beta=beta, gamma=gamma)
+    sched = schedule_by_name(name, alpha=alpha, beta=beta, gamma=gamma, horizon=horizon)
     if linear_until is not None:
         sched = sched.with_linear_until(linear_until)
     return CFRSolver(
@@ -303,6 +339,10 @@ def restore_solver(state: dict, game: HistoryGame | None = None) -> Solver:
     """
     from pokerlab.games.registry import load_game
 
+    if state.get("representation") == "vector" and state.get("algorithm") in MCCFR_ALGORITHMS:
+        from pokerlab.solvers.postflop_mccfr import restore_postflop_mccfr
+
+        return restore_postflop_mccfr(state, game)
     if game is None:
         game = load_game(state["game"], **state.get("game_params", {}))
     compiled = compile_game(game, state.get("representation"))

@@ -158,6 +158,11 @@ class MCCFRSolver(Solver):
         self.algorithm = variant
         self.variant = variant
         self.schedule = schedule or schedule_by_name("cfr")
+        if self.schedule.predictive or self.schedule.scheduled:
+            raise PokerlabError(
+                f"schedule {self.schedule.name!r}: prediction and hyperparameter schedules are "
+                "full-width only (sampled regrets make a poor prediction)"
+            )
         self.seed = int(seed)
         self.epsilon = float(epsilon)
         self.prune = bool(prune)

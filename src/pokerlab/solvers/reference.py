@@ -3,7 +3,9 @@
 Nothing here is optimised. Each update line carries the formula it implements, with the notation of
 Zinkevich et al. (2007): pi_i(h) is player i's contribution to the probability of reaching h,
 pi_-i(h) everyone else's including chance, v_i(h) player i's expected utility below h under the
-current strategy sigma_t. Discounting follows :mod:`pokerlab.solvers.schedule`.
+current strategy sigma_t. Discounting follows :mod:`pokerlab.solvers.schedule`; a predictive
+schedule (Predictive CFR+, Farina, Kroer & Sandholm 2021; PDCFR+, Xu et al. 2024) plays regret
+matching on the predicted regrets P instead of R.
 """
 
 from __future__ import annotations
@@ -28,20 +30,25 @@ class ReferenceCFR:
         self.schedule = schedule
         self.alternating = alternating
         self.iterations = 0
-        # R_T(I, a): cumulative counterfactual regret; S_T(I, a): cumulative strategy.
+        # R_T(I, a): cumulative counterfactual regret; S_T(I, a): cumulative strategy;
+        # P_T(I, a): predicted regret (predictive schedules).
         self.regrets: dict[str, np.ndarray] = {}
         self.strategy_sum: dict[str, np.ndarray] = {}
+        self.prediction: dict[str, np.ndarray] = {}
         self.player_of: dict[str, int] = {}
 
     def _table(self, key: str, num_actions: int, player: int) -> None:
         if key not in self.regrets:
             self.regrets[key] = np.zeros(num_actions)
             self.strategy_sum[key] = np.zeros(num_actions)
+            self.prediction[key] = np.zeros(num_actions)
             self.player_of[key] = player
 
     def current_strategy(self, key: str) -> np.ndarray:
-        """sigma_t(I, a) = R+(I, a) / sum_b R+(I, b), or uniform when no regret is positive."""
-        positive = np.maximum(self.regrets[key], 0.0)
+        """sigma_t(I, a) = R+(I, a) / sum_b R+(I, b), or uniform when no regret is positive;
+        with a predictive schedule P+ instead of R+."""
+        source = self.prediction if self.schedule.predictive else self.regrets
+        positive = np.maximum(source[key], 0.0)
         total = positive.sum()
         if total > 0:
             return positive / total
@@ -60,6 +67,8 @@ class ReferenceCFR:
         self.iterations += 1
         t = self.iterations
         a_t, b_t, g_t = self.schedule.factors(t)
+        # the discounts the next iteration will apply: the prediction anticipates them
+        a_next, b_next, _ = self.schedule.factors(t + 1)
         n = self.game.num_players
         groups = [[i] for i in range(n)] if self.alternating else [list(range(n))]
         for players in groups:
@@ -73,6 +82,15 @@ class ReferenceCFR:
                 self.regrets[key] = self.regrets[key] + r
                 if self.schedule.regret_floor:
                     self.regrets[key] = np.maximum(self.regrets[key], 0.0)
+                if self.schedule.predictive:
+                    # P_t(I, a) = R_t(I, a) d_{t+1} + r_t(I, a), the next instantaneous regret
+                    # predicted to equal this one; d = a_{t+1} where R > 0, b_{t+1} elsewhere;
+                    # clipped at 0 for the "+" variants (PCFR+: d = 1).
+                    big_r = self.regrets[key]
+                    pred = np.where(big_r > 0, big_r * a_next, big_r * b_next) + r
+                    if self.schedule.regret_floor:
+                        pred = np.maximum(pred, 0.0)
+                    self.prediction[key] = pred
 
     def _discount(self, players: list[int], a_t: float, b_t: float, g_t: float) -> None:
         for key, r in self.regrets.items():

@@ -158,7 +158,8 @@ class HistoryCFRState:
 
     Scratch is per node (reach of every player, chance reach, values of every player) plus one
     instantaneous-regret slot per action; the passes are
-    :func:`pokerlab.solvers._kernels.history_cfr_run`.
+    :func:`pokerlab.solvers._kernels.history_cfr_run`. A predictive schedule (PCFR+, PDCFR+)
+    adds the predicted regrets, same layout as the regrets, to the state.
     """
 
     def __init__(self, tree: HistoryTree, params: np.ndarray, alternating: bool, prune: bool):
@@ -177,6 +178,8 @@ class HistoryCFRState:
         self._reach = np.zeros((n, p))
         self._chance = np.zeros(n)
         self._values = np.zeros((n, p))
+        #: Predicted regrets (prediction schedules only; part of the checkpoint).
+        self._pred = np.zeros(size if self.params[7] != 0.0 else 0, dtype=np.float64)
         self._ranges = np.array(tree.player_ranges, dtype=np.int64)
 
     def run(self, first_iteration: int, iterations: int) -> int:
@@ -191,6 +194,7 @@ class HistoryCFRState:
                 self._reach,
                 self._chance,
                 self._values,
+                self._pred,
                 self._ranges,
                 self.params,
                 first_iteration,
@@ -209,8 +213,12 @@ class HistoryCFRState:
         return self._regrets
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The run's state for checkpoints: ``regrets`` and ``strategy_sum`` (live arrays)."""
-        return {"regrets": self._regrets, "strategy_sum": self._sums}
+        """The run's state for checkpoints: ``regrets``, ``strategy_sum`` and, with a predictive
+        schedule, ``prediction`` (live arrays)."""
+        out = {"regrets": self._regrets, "strategy_sum": self._sums}
+        if self._pred.shape[0]:
+            out["prediction"] = self._pred
+        return out
 
 
 def compile_history_tree(game: HistoryGame) -> HistoryTree:

@@ -247,7 +247,8 @@ class PublicCFRState:
     Scratch today is per node: reach and counterfactual values ``(N, 2, H)`` float64, zero-reach
     flags ``(N, 2)``, a per-card sum for card removal and one regret-matching total per private
     state. The passes are :func:`pokerlab.solvers._kernels.public_cfr_run` (CFR with a discount
-    schedule, alternating or simultaneous updates, zero-reach pruning).
+    schedule, alternating or simultaneous updates, zero-reach pruning). A predictive schedule
+    (PCFR+, PDCFR+) adds the predicted regrets, same layout as the regrets, to the state.
     """
 
     def __init__(self, tree: PublicTree, params: np.ndarray, alternating: bool, prune: bool):
@@ -267,6 +268,8 @@ class PublicCFRState:
         self._live = np.zeros((n, 2), dtype=np.bool_)
         self._cards = np.zeros(tree.arrays.num_cards)
         self._totals = np.zeros(h)
+        #: Predicted regrets (prediction schedules only; part of the checkpoint).
+        self._pred = np.zeros(size if self.params[7] != 0.0 else 0, dtype=np.float64)
         self._ranges = np.array(tree.player_ranges, dtype=np.int64)
 
     def run(self, first_iteration: int, iterations: int) -> int:
@@ -282,6 +285,7 @@ class PublicCFRState:
                 self._live,
                 self._cards,
                 self._totals,
+                self._pred,
                 self._ranges,
                 self.params,
                 first_iteration,
@@ -300,5 +304,9 @@ class PublicCFRState:
         return self._regrets
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The run's state for checkpoints: ``regrets`` and ``strategy_sum`` (live arrays)."""
-        return {"regrets": self._regrets, "strategy_sum": self._sums}
+        """The run's state for checkpoints: ``regrets``, ``strategy_sum`` and, with a predictive
+        schedule, ``prediction`` (live arrays)."""
+        out = {"regrets": self._regrets, "strategy_sum": self._sums}
+        if self._pred.shape[0]:
+            out["prediction"] = self._pred
+        return out
