@@ -1,0 +1,649 @@
+"""Monte Carlo CFR on no-limit postflop spots: chance and external sampling on the vector tree.
+
+:class:`PostflopMCCFR` runs the sampling variants of Lanctot, Waugh, Zinkevich & Bowling (2009),
+"Monte Carlo Sampling for Regret Minimization in Extensive Games", on a postflop spot's vector
+tree (:mod:`pokerlab.tree.vector_tree`), in the float32 regret and strategy-sum arrays of
+:class:`~pokerlab.solvers.postflop.PostflopSolver` (one ``actions x hands(actor)`` block per
+decision node). Every traversal samples a deal: one hand per player from the weighted ranges with
+card removal, and the turn and river cards still to come (kernels:
+:mod:`pokerlab.tree._vector_mccfr`).
+
+* ``cs-mccfr``, chance sampling: on the sampled deal, both players' whole action trees are walked
+  (a vanilla CFR pass over one deal); regrets weighted by the opponent's reach;
+* ``es-mccfr``, external sampling: the traverser explores all its actions, the opponent's actions
+  are sampled from its current strategy, chance is sampled.
+
+An iteration is one traversal per player, OOP then IP (alternating updates), each on its own deal,
+as :class:`~pokerlab.solvers.mccfr.MCCFRSolver` counts them. Exploitability is measured exactly,
+by the full-width best-response and expected-value passes of the vector tree
+(:class:`~pokerlab.tree.vector_tree.Passes`, as :class:`PostflopSolver` measures itself) on the
+strategy sums, so both kinds of solver are judged by one evaluator.
+
+Discounting is the engine's :class:`~pokerlab.solvers.schedule.DiscountSchedule`, applied every
+``discount_every`` iterations as in :class:`~pokerlab.solvers.mccfr.MCCFRSolver` (block j is
+weighted as the schedule weighs iteration j; Pluribus discounted every 10 minutes):
+``linear_until`` (iterations) or ``linear_seconds`` (solving time, frozen into an iteration count
+that checkpoints keep) end it, then training is plain CFR (Pluribus, Brown & Sandholm 2019).
+Regret-based pruning (Brown, Kroer & Sandholm 2017; Pluribus): in a fraction
+``prune_probability`` of traversals the traverser skips actions whose regret is below
+``prune_threshold``, never on the river (the last betting round) nor for actions that end the
+hand. The xoshiro256** state is part of :meth:`PostflopMCCFR.state_dict`: a resumed run equals an
+uninterrupted one bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from pokerlab._rng import SeedLike, kernel_seed, seed_state
+from pokerlab.errors import PokerlabError
+from pokerlab.games.postflop.expand import ExpandedSpot
+from pokerlab.games.postflop.game import PostflopGame
+from pokerlab.solvers.base import Callback, Progress
+from pokerlab.solvers.schedule import DiscountSchedule, discount_factors, schedule_by_name
+from pokerlab.tree import _vector_kernels as VK
+from pokerlab.tree import _vector_mccfr as MK
+from pokerlab.tree.vector_tree import CHANCE, DECISION, SUIT_PAIRS, Passes
+
+__all__ = [
+    "PostflopMCCFR",
+    "POSTFLOP_MCCFR_ALGORITHMS",
+    "SampleTables",
+    "sample_tables",
+    "make_postflop_mccfr",
+    "restore_postflop_mccfr",
+]
+
+#: Sampling variants on postflop spots and their kernel codes.
+POSTFLOP_MCCFR_ALGORITHMS = {"cs-mccfr": MK.CHANCE_SAMPLING, "es-mccfr": MK.EXTERNAL_SAMPLING}
+STATE_FORMAT = 1
+#: Pluribus floored regrets at -310 M and pruned below -300 M (see solvers/mccfr.py).
+PLURIBUS_FLOOR_RATIO = 310.0 / 300.0
+
+
+class SampleTables(NamedTuple):
+    """What the sampling kernels need beyond the tree and hand arrays (N nodes, C chance nodes).
+
+    ``card_slot[c, card]`` is the child slot the card goes to at chance node ``c`` (its own
+    child, or the source child of an isomorphic card), -1 where it cannot come;
+    ``card_swap[c, card]`` the suit-swap id of an isomorphic card (-1 for its own child).
+    """
+
+    chance_index: np.ndarray  # int64 (N,): row of a chance node in the card tables, -1 elsewhere
+    card_slot: np.ndarray  # int64 (C, 52)
+    card_swap: np.ndarray  # int64 (C, 52)
+    level: np.ndarray  # int64 (N,): chance nodes above the node (which later card it deals)
+    prunable: np.ndarray  # int8 (N,): regret pruning may skip the action into this node
+    suit_pairs: np.ndarray  # int64 (6, 2): the suits each swap id exchanges
+    cdf: np.ndarray  # float64 (2, H): cumulative range weights of each hand list
+    board_mask: np.ndarray  # bool (52,): the spot's starting board
+    levels: int  # cards still to come (river spot 0, turn 1, flop 2)
+
+
+def sample_tables(spot: ExpandedSpot) -> SampleTables:
+    """The sampling tables of a dealt spot (built once per solver, in Python)."""
+    tree = spot.tree
+    a = tree.arrays
+    n = tree.num_nodes
+    kind = a.kind
+    chance_nodes = np.flatnonzero(kind == CHANCE)
+    chance_index = np.full(n, -1, dtype=np.int64)
+    chance_index[chance_nodes] = np.arange(chance_nodes.size)
+    c = max(int(chance_nodes.size), 1)
+    card_slot = np.full((c, 52), -1, dtype=np.int64)
+    card_swap = np.full((c, 52), -1, dtype=np.int64)
+    for i, node in enumerate(chance_nodes.tolist()):
+        lo, hi = int(a.child_start[node]), int(a.child_start[node + 1])
+        card_slot[i, a.edge_card[lo:hi]] = np.arange(hi - lo)
+        for q in range(int(a.iso_start[node]), int(a.iso_start[node + 1])):
+            card_slot[i, a.iso_card[q]] = a.iso_child[q]
+            card_swap[i, a.iso_card[q]] = a.iso_swap[q]
+    level = np.zeros(n, dtype=np.int64)
+    for node in range(1, n):  # preorder: parents first
+        par = int(spot.parent[node])
+        level[node] = level[par] + (1 if kind[par] == CHANCE else 0)
+    on_river = (spot.node_board >= 0).sum(axis=1) >= 5
+    prunable = (((kind == DECISION) | (kind == CHANCE)) & ~on_river).astype(np.int8)
+    hd = tree.hands
+    cdf = np.zeros(hd.weight.shape)
+    for p in range(2):
+        k = int(hd.num[p])
+        cdf[p, :k] = np.cumsum(hd.weight[p, :k])
+        cdf[p, k:] = cdf[p, k - 1] if k else 0.0
+    board = spot.node_board[0]
+    board_mask = np.zeros(52, dtype=np.bool_)
+    board_mask[board[board >= 0]] = True
+    return SampleTables(
+        chance_index=chance_index,
+        card_slot=card_slot,
+        card_swap=card_swap,
+        level=level,
+        prunable=prunable,
+        suit_pairs=np.array(SUIT_PAIRS, dtype=np.int64),
+        cdf=cdf,
+        board_mask=board_mask,
+        levels=int(5 - int((board >= 0).sum())),
+    )
+
+
+def default_prune_threshold(spot: ExpandedSpot) -> float:
+    """-25 times the largest payoff of the spot in chips (as
+    :func:`pokerlab.solvers.mccfr.default_prune_threshold` on history trees)."""
+    a = spot.tree.arrays
+    top = max(float(np.max(np.abs(x))) if x.size else 0.0 for x in (a.win, a.lose, a.tie))
+    return -25.0 * top
+
+
+class PostflopMCCFR:
+    """Monte Carlo CFR (chance or external sampling) on a postflop spot's vector tree.
+
+    Parameters
+    ----------
+    game:
+        The spot (:func:`pokerlab.load_game` ``("postflop", ...)``).
+    variant:
+        ``"cs-mccfr"`` or ``"es-mccfr"``.
+    schedule:
+        Discounting (default: none, plain CFR); ``schedule.linear_until`` counts iterations.
+    seed:
+        An integer >= 0 or a ``numpy.random.Generator`` (:mod:`pokerlab._rng`).
+    prune, prune_threshold, prune_probability, min_regret:
+        Regret-based pruning (see the module docstring); threshold and floor in chips (defaults:
+        -25 x the largest payoff, and the floor at Pluribus' 310/300 of the threshold when
+        pruning).
+    discount_every:
+        Apply the schedule's discount every this many iterations (blocks).
+    linear_seconds:
+        Discount only during this much solving time, then plain CFR.
+    threads:
+        Threads of the exploitability passes (the sampling itself is serial).
+    """
+
+    def __init__(
+        self,
+        game: PostflopGame,
+        variant: str = "es-mccfr",
+        schedule: DiscountSchedule | None = None,
+        seed: SeedLike = 0,
+        prune: bool = False,
+        prune_threshold: float | None = None,
+        prune_probability: float = 0.95,
+        min_regret: float | None = None,
+        discount_every: int = 100,
+        linear_seconds: float | None = None,
+        threads: int = 1,
+    ) -> None:
+        if not isinstance(game, PostflopGame):
+            raise PokerlabError("PostflopMCCFR needs a postflop game")
+        if variant not in POSTFLOP_MCCFR_ALGORITHMS:
+            raise PokerlabError(
+                f"unknown sampling variant {variant!r} for postflop spots; choose one of "
+                f"{', '.join(POSTFLOP_MCCFR_ALGORITHMS)}"
+            )
+        if not 0.0 <= prune_probability <= 1.0:
+            raise PokerlabError(f"prune_probability must be in [0, 1], got {prune_probability}")
+        if not isinstance(discount_every, int) or discount_every < 1:
+            raise PokerlabError(f"discount_every must be >= 1 iteration, got {discount_every}")
+        if linear_seconds is not None and not linear_seconds > 0:
+            raise PokerlabError(f"linear_seconds must be > 0, got {linear_seconds}")
+        if not isinstance(threads, int) or threads < 1:
+            raise PokerlabError(f"threads must be a positive integer, got {threads!r}")
+        if prune_threshold is not None and not math.isfinite(prune_threshold):
+            raise PokerlabError(f"prune_threshold must be a finite number, got {prune_threshold}")
+        if schedule is not None and (schedule.predictive or schedule.scheduled):
+            raise PokerlabError(
+                f"schedule {schedule.name!r}: prediction and hyperparameter schedules are "
+                "full-width only; Monte Carlo CFR takes cfr, cfr+, linear or dcfr"
+            )
+        self.game = game
+        self.algorithm = variant
+        self.variant = variant
+        self.schedule = schedule or schedule_by_name("cfr")
+        self.seed = kernel_seed(seed)
+        self.spot = game.expanded
+        self.tree = self.spot.tree
+        self.prune = bool(prune)
+        self.prune_threshold = (
+            default_prune_threshold(self.spot)
+            if prune_threshold is None
+            else float(prune_threshold)
+        )
+        self.prune_probability = float(prune_probability)
+        if min_regret is None and self.prune and self.prune_threshold < 0.0:
+            min_regret = self.prune_threshold * PLURIBUS_FLOOR_RATIO
+        self.min_regret = None if min_regret is None else float(min_regret)
+        self.discount_every = int(discount_every)
+        self.linear_seconds = None if linear_seconds is None else float(linear_seconds)
+        #: Iteration at which ``linear_seconds`` ran out (None while it has not).
+        self.linear_until_reached: int | None = None
+
+        self.tables = sample_tables(self.spot)
+        self.passes = Passes(self.tree, threads)
+        size = self.tree.size
+        self.regrets = np.zeros(size, dtype=np.float32)
+        self.strat_sum = np.zeros(size, dtype=np.float32)
+        self.rng = seed_state(self.seed)
+        self.iterations = 0
+        self.nodes_touched = 0
+        self.seconds = 0.0
+        n = self.tree.num_nodes
+        edges = int(self.tree.arrays.children.shape[0])
+        self._deal = np.full(4, -1, dtype=np.int64)
+        self._stack = np.zeros(n, dtype=np.int64)
+        self._visit = np.zeros(n, dtype=np.int64)
+        self._world = np.zeros((n, 4), dtype=np.int64)
+        self._reach = np.zeros(n)
+        self._values = np.zeros(n)
+        self._explored = np.zeros(n, dtype=np.int8)
+        self._pick = np.zeros(n, dtype=np.int64)
+        self._sig = np.zeros(max(edges, 1))
+        self._kernel(1, 0)  # compile (or load from numba's cache) outside any timed region
+        MK.discount(self.regrets, self.strat_sum, 1.0, 1.0, 1.0)
+
+    # --- kernels ---------------------------------------------------------------------------------
+    def _scratch(self) -> tuple[np.ndarray, ...]:
+        return (
+            self._deal,
+            self._stack,
+            self._visit,
+            self._world,
+            self._reach,
+            self._values,
+            self._explored,
+            self._pick,
+            self._sig,
+        )
+
+    def _kernel(self, first: int, iterations: int, only_player: int = -1) -> int:
+        """Iterations ``first`` .. ``first + iterations - 1``, discounting at block starts
+        inside the kernel with the factors computed here (one call per step)."""
+        every = self.discount_every if self._discounts() else 0
+        first_block = 1
+        factors = np.ones((1, 3))
+        if every and iterations:
+            first_block = (first - 1) // every + 1
+            last_block = (first + iterations - 2) // every + 1
+            params = self._block_schedule().as_array()
+            factors = np.array(
+                [discount_factors(params, j) for j in range(first_block, last_block + 1)],
+                dtype=np.float64,
+            ).reshape(-1, 3)
+        return int(
+            MK.run(
+                self.tree.arrays,
+                self.tree.hands,
+                self.tables,
+                POSTFLOP_MCCFR_ALGORITHMS[self.variant],
+                self.regrets,
+                self.strat_sum,
+                first,
+                iterations,
+                every,
+                factors,
+                first_block,
+                self.rng,
+                *self._scratch(),
+                self.prune,
+                self.prune_probability,
+                self.prune_threshold,
+                bool(self.schedule.regret_floor),
+                -math.inf if self.min_regret is None else self.min_regret,
+                only_player,
+            )
+        )
+
+    # --- the schedule in blocks ------------------------------------------------------------------
+    def _discounts(self) -> bool:
+        s = self.schedule
+        return s.alpha is not None or s.beta is not None or s.gamma is not None
+
+    def _linear_until(self) -> int | None:
+        """Iteration after which discounting stops (None: never)."""
+        until = self.schedule.linear_until
+        if self.linear_until_reached is not None:
+            until = (
+                self.linear_until_reached
+                if until is None
+                else min(until, self.linear_until_reached)
+            )
+        return until
+
+    def _block_schedule(self) -> DiscountSchedule:
+        """The schedule counted in blocks: block j is discounted as the schedule discounts
+        iteration j, and only while the block's first iteration is within ``linear_until``."""
+        until = self._linear_until()
+        if until is not None and until > 0:
+            # block j starts at iteration (j-1)K+1; it is discounted when that is <= until
+            until = (until - 1) // self.discount_every + 1
+        return self.schedule.with_linear_until(until)
+
+    def _run(self, iterations: int) -> int:
+        """Advance ``iterations`` iterations; nodes visited. With ``linear_seconds`` still
+        running, block by block, freezing the iteration count when the time is spent."""
+        base = self.iterations
+        timed = self.linear_seconds is not None and self.linear_until_reached is None
+        if not (timed and self._discounts()):
+            return self._kernel(base + 1, iterations)
+        assert self.linear_seconds is not None
+        k = self.discount_every
+        touched = 0
+        done = 0
+        start = time.perf_counter()
+        while done < iterations:
+            if self.linear_until_reached is None and (
+                self.seconds + time.perf_counter() - start >= self.linear_seconds
+            ):
+                self.linear_until_reached = base + done
+            chunk = iterations - done
+            if self.linear_until_reached is None:
+                chunk = min(chunk, k - (base + done) % k)
+            touched += self._kernel(base + done + 1, chunk)
+            done += chunk
+        return touched
+
+    # --- the verb set ----------------------------------------------------------------------------
+    def step(self, iterations: int = 1) -> None:
+        """Run ``iterations`` more iterations (each: a traversal for OOP, then for IP)."""
+        if iterations < 0:
+            raise PokerlabError(f"iterations must be >= 0, got {iterations}")
+        if iterations == 0:
+            return
+        start = time.perf_counter()
+        touched = self._run(iterations)
+        self.nodes_touched += touched
+        self.iterations += iterations
+        self.seconds += time.perf_counter() - start
+
+    def sampled_update(self, player: int) -> int:
+        """One traversal for ``player`` on a sampled deal and nothing else (no iteration counted,
+        no discount, no pruning); returns the nodes visited. For tests and experiments."""
+        if player not in (0, 1):
+            raise PokerlabError(f"player must be 0 or 1, got {player}")
+        return self._kernel(self.iterations + 1, 0, only_player=player)
+
+    def expected_update(self, player: int) -> tuple[np.ndarray, np.ndarray]:
+        """The exact expectation, over every deal, of one chance-sampling traversal's update of
+        the regrets and strategy sums for ``player`` from the current state: ``(dR, dS)``.
+
+        Enumerates every compatible hand pair and every run of later cards (tiny spots only).
+        Its regret part equals the full-width CFR update of the same state times w(h) / norm per
+        hand of the traverser (the range weight over the deal's normaliser), and below a dealt
+        card, times the number of cards of its suit-isomorphism class (Lanctot et al. 2009: the
+        sampled counterfactual regrets are unbiased).
+        """
+        if player not in (0, 1):
+            raise PokerlabError(f"player must be 0 or 1, got {player}")
+        d_r = np.zeros_like(self.regrets)
+        d_s = np.zeros_like(self.strat_sum)
+        MK.expected_update(
+            self.tree.arrays,
+            self.tree.hands,
+            self.tables,
+            player,
+            self.regrets,
+            self.strat_sum,
+            d_r,
+            d_s,
+            self.rng.copy(),
+            *self._scratch(),
+        )
+        return d_r, d_s
+
+    def sample_deals(self, count: int) -> np.ndarray:
+        """``count`` deals drawn as the traversals draw them, from a copy of the generator
+        (the solver's state does not move): (count, 4) = hand of OOP, hand of IP (indices of the
+        hand lists), the later cards (-1 where none)."""
+        t = self.tables
+        hd = self.tree.hands
+        return MK.sample_deals(
+            self.rng.copy(), t.cdf, hd.num, hd.cards, t.board_mask, t.levels, int(count)
+        )
+
+    def default_check_every(self) -> int:
+        return 10_000
+
+    # --- measures --------------------------------------------------------------------------------
+    def values(self) -> dict[str, tuple[float, float]]:
+        """Expected values of the average strategy and each player's best-response value against
+        it (chips), by the vector tree's exact passes (as :meth:`PostflopSolver.values`)."""
+        ev, br = [], []
+        for p in (0, 1):
+            out, _ = self.passes.pass_(p, VK.MODE_EV, self.regrets, self.strat_sum)
+            ev.append(self.passes.root_value(p, out))
+            out, _ = self.passes.pass_(p, VK.MODE_BR, self.regrets, self.strat_sum)
+            br.append(self.passes.root_value(p, out))
+        return {"ev": (ev[0], ev[1]), "best_response": (br[0], br[1])}
+
+    def exploitability(self) -> float:
+        """Mean over the players of what a best response gains against the average strategy
+        (chips)."""
+        v = self.values()
+        return (sum(v["best_response"]) - sum(v["ev"])) / 2.0
+
+    def exploitability_pct(self) -> float:
+        """Exploitability in percent of the starting pot."""
+        return 100.0 * self.exploitability() / float(self.game.config.pot)
+
+    def solve(
+        self,
+        iterations: int | None = None,
+        target_exploitability: float | None = None,
+        seconds: float | None = None,
+        callback: Callback | None = None,
+        check_every: int | None = None,
+        target_pct: float | None = None,
+    ) -> Progress:
+        """Iterate until a limit: ``iterations`` more, exploitability at most
+        ``target_exploitability`` chips (or ``target_pct`` percent of the pot), checked every
+        ``check_every`` iterations (default 10,000), ``seconds`` of solving, or the callback
+        returning True."""
+        if target_pct is not None:
+            if not target_pct > 0:
+                raise PokerlabError(f"target must be > 0% of the pot, got {target_pct}")
+            target_exploitability = target_pct / 100.0 * float(self.game.config.pot)
+        if iterations is None and target_exploitability is None and seconds is None:
+            raise PokerlabError("solve needs iterations, a target exploitability or seconds")
+        if iterations is not None and iterations < 0:
+            raise PokerlabError(f"iterations must be >= 0, got {iterations}")
+        every = self.default_check_every() if check_every is None else check_every
+        if every < 1:
+            raise PokerlabError(f"check_every must be >= 1, got {every}")
+        limit = math.inf if iterations is None else iterations
+        done = 0
+        start = self.seconds
+        expl = math.nan
+        while True:
+            if (target_exploitability is not None or callback is not None) and self.iterations:
+                expl = self.exploitability()
+            progress = Progress(self.iterations, self.seconds, self.nodes_touched, expl)
+            if callback is not None and callback(progress):
+                break
+            if target_exploitability is not None and expl <= target_exploitability:
+                break
+            if done >= limit or (seconds is not None and self.seconds - start >= seconds):
+                break
+            chunk = int(min(every, limit - done))
+            self.step(chunk)
+            done += chunk
+        if math.isnan(expl) or not (target_exploitability is not None or callback is not None):
+            expl = self.exploitability()
+        return Progress(self.iterations, self.seconds, self.nodes_touched, expl)
+
+    # --- results ---------------------------------------------------------------------------------
+    def average_strategy(self) -> Any:
+        """The solved spot for reading (:class:`~pokerlab.analysis.postflop.SolvedSpot`)."""
+        from pokerlab.analysis.postflop import SolvedSpot
+
+        return SolvedSpot(self.game, self.strat_sum, self.regrets, self.passes)
+
+    def current_strategy(self) -> Any:
+        """Regret matching on the cumulative regrets, as a readable solved spot."""
+        from pokerlab.analysis.postflop import SolvedSpot
+
+        positive = np.maximum(self.regrets, np.float32(0.0))
+        return SolvedSpot(self.game, positive, self.regrets, self.passes)
+
+    # --- checkpoints -----------------------------------------------------------------------------
+    def _config(self) -> dict[str, Any]:
+        return {
+            "schedule": self.schedule.to_dict(),
+            "seed": self.seed,
+            "prune": self.prune,
+            "prune_threshold": self.prune_threshold,
+            "prune_probability": self.prune_probability,
+            "min_regret": self.min_regret,
+            "discount_every": self.discount_every,
+            "linear_seconds": self.linear_seconds,
+            "isomorphism": self.game.isomorphism,
+        }
+
+    def state_dict(self) -> dict[str, Any]:
+        """Everything needed to resume exactly: arrays, generator state, counters, settings."""
+        return {
+            "format": STATE_FORMAT,
+            "algorithm": self.algorithm,
+            "game": self.game.name,
+            "game_params": dict(self.game.params),
+            "representation": "vector",
+            "config": self._config(),
+            "iterations": self.iterations,
+            "nodes_touched": self.nodes_touched,
+            "seconds": self.seconds,
+            "arrays": {
+                "regrets": self.regrets.copy(),
+                "strategy_sum": self.strat_sum.copy(),
+                "rng": self.rng.copy(),
+            },
+            "extra": {"linear_until_reached": self.linear_until_reached},
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        """Restore a state of a solver for the same spot, variant and settings."""
+        if state.get("format") != STATE_FORMAT:
+            raise PokerlabError(f"unsupported postflop MCCFR state format {state.get('format')!r}")
+        if state.get("game") != self.game.name or state.get("game_params") != self.game.params:
+            raise PokerlabError("the state is for a different spot")
+        if state.get("algorithm") != self.algorithm:
+            raise PokerlabError(
+                f"the state was made by {state.get('algorithm')!r}, not {self.algorithm!r}"
+            )
+        if state.get("config") != self._config():
+            raise PokerlabError(
+                f"state settings {state.get('config')} differ from this solver's {self._config()}"
+            )
+        arrays = state["arrays"]
+        for name, arr in (("regrets", self.regrets), ("strategy_sum", self.strat_sum)):
+            if name not in arrays or arrays[name].shape != arr.shape:
+                raise PokerlabError(f"state array {name!r} is missing or has the wrong shape")
+        if "rng" not in arrays or arrays["rng"].shape != self.rng.shape:
+            raise PokerlabError("state array 'rng' is missing or has the wrong shape")
+        self.regrets[...] = arrays["regrets"]
+        self.strat_sum[...] = arrays["strategy_sum"]
+        self.rng[...] = arrays["rng"]
+        self.iterations = int(state["iterations"])
+        self.nodes_touched = int(state["nodes_touched"])
+        self.seconds = float(state["seconds"])
+        reached = (state.get("extra") or {}).get("linear_until_reached")
+        self.linear_until_reached = None if reached is None else int(reached)
+
+    @classmethod
+    def from_config(cls, game: PostflopGame, variant: str, config: dict[str, Any]) -> PostflopMCCFR:
+        """A fresh solver with the settings of :meth:`state_dict`'s ``config``."""
+        options = dict(config)
+        iso = options.pop("isomorphism", True)
+        if bool(iso) != game.isomorphism:
+            game = PostflopGame(game.config, isomorphism=bool(iso))
+        options["schedule"] = DiscountSchedule(**options["schedule"])
+        return cls(game, variant, **options)
+
+
+def make_postflop_mccfr(
+    game: Any,
+    name: str,
+    *,
+    threads: int | None = None,
+    unknown: dict[str, object] | None = None,
+    **given: Any,
+) -> PostflopMCCFR:
+    """:func:`~pokerlab.solvers.factory.make_solver` for a sampling algorithm on a postflop spot.
+
+    ``given`` holds only the options the caller set. The options of
+    :class:`~pokerlab.solvers.mccfr.MCCFRSolver` apply, checked by the same rules (refused by
+    name where the variant would not use them); ``representation`` may only be ``"vector"``;
+    outcome sampling is refused (it is not implemented on the vector tree); ``threads`` sets the
+    threads of the exploitability passes. The memory check of
+    :meth:`PostflopGame.check_memory` runs first.
+    """
+    from pokerlab.solvers.factory import _inapplicable
+    from pokerlab.tree.compiled import CompiledGame
+
+    if isinstance(game, CompiledGame):
+        game = game.game
+    if not isinstance(game, PostflopGame):
+        raise PokerlabError("make_postflop_mccfr needs a postflop game")
+    if name not in POSTFLOP_MCCFR_ALGORITHMS:
+        raise PokerlabError(
+            f"make_solver({name!r}): postflop spots have chance and external sampling "
+            f"({', '.join(POSTFLOP_MCCFR_ALGORITHMS)}), not {name!r}"
+        )
+    if unknown:
+        raise PokerlabError(
+            f"make_solver: unknown option(s) {', '.join(sorted(unknown))} for {name!r} on a "
+            "postflop spot"
+        )
+    options = dict(given)
+    representation = options.pop("representation", "vector")
+    bad = _inapplicable(name, options)
+    if representation != "vector":
+        bad["representation"] = "Monte Carlo CFR on a postflop spot runs on its vector tree"
+    if bad:
+        reasons = "; ".join(f"{option} ({why})" for option, why in bad.items())
+        raise PokerlabError(f"make_solver({name!r}) does not use option(s) {reasons}")
+    schedule = options.get("schedule")
+    linear_until = options.get("linear_until")
+    linear_seconds = options.get("linear_seconds")
+    if isinstance(schedule, DiscountSchedule):
+        sched = schedule
+    else:
+        default = "linear" if linear_until is not None or linear_seconds is not None else "cfr"
+        exponents = {k: options[k] for k in ("alpha", "beta", "gamma") if k in options}
+        sched = schedule_by_name(schedule or default, **exponents)
+    if linear_until is not None:
+        sched = sched.with_linear_until(linear_until)
+    prob = options.get("prune_probability")
+    every = options.get("discount_every")
+    check_memory = getattr(game, "check_memory", None)
+    if check_memory is not None:
+        check_memory()
+    return PostflopMCCFR(
+        game,
+        name,
+        schedule=sched,
+        seed=options.get("seed", 0),
+        prune=bool(options.get("regret_pruning")),
+        prune_threshold=options.get("prune_threshold"),
+        prune_probability=0.95 if prob is None else prob,
+        min_regret=options.get("min_regret"),
+        discount_every=100 if every is None else every,
+        linear_seconds=linear_seconds,
+        threads=1 if threads is None else threads,
+    )
+
+
+def restore_postflop_mccfr(
+    state: dict[str, Any], game: PostflopGame | None = None
+) -> PostflopMCCFR:
+    """The solver of a :meth:`PostflopMCCFR.state_dict` (for example a loaded checkpoint), its
+    spot rebuilt from the state's parameters unless ``game`` is given."""
+    from pokerlab.games.postflop.spot import SpotConfig
+
+    if game is None:
+        iso = bool(state.get("config", {}).get("isomorphism", True))
+        game = PostflopGame(SpotConfig.from_dict(state["game_params"]), isomorphism=iso)
+    solver = PostflopMCCFR.from_config(game, state["algorithm"], state.get("config", {}))
+    solver.load_state_dict(state)
+    return solver
