@@ -125,10 +125,17 @@ def convergence_curves(
 
 
 def plot_convergence(
-    curves: list[ConvergenceCurve], path: str | os.PathLike[str], title: str = ""
+    curves: list[ConvergenceCurve],
+    path: str | os.PathLike[str],
+    title: str = "",
+    *,
+    scale: float = 1.0,
+    ylabel: str = "exploitability (game units)",
+    nodes_label: str = "nodes touched",
 ) -> None:
     """Two log-log panels, exploitability against nodes touched and against seconds; written
-    atomically as a PNG."""
+    atomically as a PNG. Exploitability is multiplied by ``scale`` (postflop spots: 100 / pot,
+    with ``ylabel`` "exploitability (% of pot)")."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -136,11 +143,12 @@ def plot_convergence(
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
     for curve in curves:
-        left.loglog(curve.nodes_touched, curve.exploitability, marker=".", label=curve.algorithm)
-        right.loglog(curve.seconds, curve.exploitability, marker=".", label=curve.algorithm)
-    left.set_xlabel("nodes touched")
+        y = [scale * e for e in curve.exploitability]
+        left.loglog(curve.nodes_touched, y, marker=".", label=curve.algorithm)
+        right.loglog(curve.seconds, y, marker=".", label=curve.algorithm)
+    left.set_xlabel(nodes_label)
     right.set_xlabel("seconds (solving only)")
-    left.set_ylabel("exploitability (game units)")
+    left.set_ylabel(ylabel)
     for ax in (left, right):
         ax.grid(True, which="both", alpha=0.3)
     left.legend()
