@@ -1,0 +1,561 @@
+"""``pokerlab postflop``: solve a no-limit postflop spot and browse the solution.
+
+``pokerlab postflop SPOT [OPTIONS]`` is short for ``pokerlab postflop solve SPOT [OPTIONS]``
+(any first argument that is not a subcommand goes to ``solve``); ``pokerlab postflop show FILE
+--line "bet 66, call"`` prints one node of a saved solution.
+
+``solve`` prints the tree summary (betting-tree nodes by street and kind, the dealt tree's size
+and its memory) before anything large is allocated, refuses a tree too large for this machine's
+memory with the estimate, solves with a progress bar on stderr (terminals only) and prints the
+first player's root strategy as a 13x13 grid with both players' EVs and equities, or one JSON
+object with ``--json``.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from pokerlab.cli.app import app, print_error, warn
+from pokerlab.cli.render import console, print_json
+from pokerlab.cli.render_postflop import ActionGrid, action_legend, range_table, styles_of
+from pokerlab.errors import PokerlabError
+from pokerlab.solvers.factory import make_solver
+
+__all__ = ["DEFAULT_TARGET_PCT", "DEFAULT_MAX_ITERATIONS", "parse_target"]
+
+#: Target exploitability (percent of the starting pot) when no limit is given.
+DEFAULT_TARGET_PCT = 0.5
+#: Iterations at most when a target is given without ``--iterations``.
+DEFAULT_MAX_ITERATIONS = 1000
+PLAYER_KEYS = ("oop", "ip")
+
+
+class _DefaultSolveGroup(typer.core.TyperGroup):
+    """A group whose first argument, when it is not a subcommand (or ``--help``), goes to
+    ``solve``: ``pokerlab postflop turn`` runs ``pokerlab postflop solve turn``."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if not args and not ctx.resilient_parsing:
+            # typer's help renderer prints on stdout: the usage block goes to stderr, exit 2
+            print_error("give a spot (e.g. pokerlab postflop turn) or a command; usage:")
+            saved, sys.stdout = sys.stdout, sys.stderr
+            try:
+                ctx.get_help()
+            finally:
+                sys.stdout = saved
+            raise typer.Exit(2)
+        if args[0] not in self.commands and args[0] not in ctx.help_option_names:
+            args = ["solve", *args]
+        return super().parse_args(ctx, args)
+
+
+postflop_app = typer.Typer(
+    cls=_DefaultSolveGroup,
+    name="postflop",
+    help="Solve a no-limit postflop spot (pokerlab postflop SPOT = pokerlab postflop solve "
+    "SPOT) and show a node of a saved solution (pokerlab postflop show FILE --line ...).",
+    no_args_is_help=True,
+    add_completion=False,
+)
+app.add_typer(postflop_app, name="postflop")
+
+
+def parse_target(text: str) -> float:
+    """``--target`` in percent of the starting pot: ``"0.5%"`` or ``"0.5"`` -> 0.5.
+
+    Raises :class:`~pokerlab.errors.PokerlabError` naming the text for anything that is not a
+    finite number above 0 (with at most one ``%`` at its end)."""
+    body = text.strip()
+    body = body[:-1].rstrip() if body.endswith("%") else body
+    try:
+        value = float(body)
+    except ValueError:
+        raise PokerlabError(
+            f"bad --target {text!r}: give a share of the starting pot such as 0.5% or 0.5"
+        ) from None
+    if not math.isfinite(value) or value <= 0.0:
+        raise PokerlabError(f"--target {text!r} must be above 0% of the pot (e.g. 0.5%)")
+    return value
+
+
+def _size_text(n: float) -> str:
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{int(n)} B"
+
+
+def _check_sizes(option: str, text: str | None, raise_sizes: bool) -> None:
+    """Parse a bet-size flag up front so that its error names the flag and the token."""
+    from pokerlab.games.postflop import parse_bet_sizes
+
+    if text is None:
+        return
+    try:
+        parse_bet_sizes(text, raise_sizes=raise_sizes)
+    except PokerlabError as exc:
+        raise PokerlabError(f"{option} {text!r}: {exc}") from None
+
+
+def _spot_config(spot: str | None, flags: dict[str, Any]) -> tuple[Any, str]:
+    """The spot (a :class:`SpotConfig`) and a short name for it, from SPOT or the flags."""
+    from pokerlab.games.postflop.spot import builtin_spots, load_spot, resolve_spot
+
+    given = {k: v for k, v in flags.items() if v is not None}
+    if spot is not None:
+        if given:
+            names = ", ".join("--" + k.replace("_", "-") for k in given)
+            raise PokerlabError(f"give a SPOT or spot flags, not both (SPOT {spot!r} and {names})")
+        path = resolve_spot(spot)
+        name = spot if path.parent.name == "spots" and path.stem == spot.lower() else str(path)
+        return load_spot(path), name
+    required = ("board", "oop_range", "ip_range", "pot", "stack")
+    missing = ["--" + k.replace("_", "-") for k in required if k not in given]
+    if missing:
+        raise PokerlabError(
+            f"give a SPOT (built-in: {', '.join(builtin_spots())}, or a .toml/.json file) or "
+            f"the flags --board, --oop-range, --ip-range, --pot and --stack; missing: "
+            f"{', '.join(missing)}"
+        )
+    _check_sizes("--bets", given.get("bets"), raise_sizes=False)
+    _check_sizes("--raises", given.get("raises"), raise_sizes=True)
+    _check_sizes("--donks", given.get("donks"), raise_sizes=False)
+    from pokerlab.games.postflop import spot_from_params
+
+    return spot_from_params(**given), "spot"
+
+
+def _summary_table(game: Any, summary: dict[str, Any]) -> Table:
+    """Betting-tree nodes by street and kind, and the dealt tree's size (an upper bound)."""
+    streets = game.config.streets
+    first = ("flop", "turn", "river").index(streets[0])
+    action = summary["action_tree"]
+    dealt = summary["dealt_upper_bound"]
+    table = Table(header_style="bold", box=None, pad_edge=False)
+    table.add_column("nodes")
+    for street in streets:
+        table.add_column(street, justify="right")
+    table.add_column("dealt (at most)", justify="right")
+    rows = {
+        "decision": action["decision"],
+        "chance": action["chance"],
+        "terminal": [f + s for f, s in zip(action["fold"], action["showdown"], strict=True)],
+    }
+    for kind, counts in rows.items():
+        per_street = [f"{n:,}" for n in counts[first:]]
+        table.add_row(kind, *per_street, f"{dealt[kind]:,}")
+    return table
+
+
+def _print_summary(game: Any, name: str, summary: dict[str, Any]) -> None:
+    from pokerlab.cards.deck import format_cards
+    from pokerlab.cards.ranges import combo_count
+    from pokerlab.games.postflop.game import available_memory_bytes
+
+    c = game.config
+    oop, ip = (combo_count(w) for w in c.weights())
+    rake = ""
+    if c.rake_rate > 0:
+        rake = f", rake {100 * c.rake_rate:g}%" + (f" (cap {c.rake_cap:g})" if c.rake_cap else "")
+    console.print(
+        f"[bold]{name}[/]: {c.street} spot, board {format_cards(c.board)}, pot {c.pot:g}, stack "
+        f"{c.stack:g} (SPR {c.stack / c.pot:.2g}){rake}; OOP {oop:g} combos, IP {ip:g} combos",
+        highlight=False,
+        soft_wrap=True,
+    )
+    console.print(_summary_table(game, summary))
+    available = available_memory_bytes()
+    console.print(
+        f"memory: up to {_size_text(summary['memory_upper_bound_bytes'])} of solver arrays "
+        "(float32 regrets and strategy sums)"
+        + (f"; {_size_text(available)} available" if available is not None else ""),
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+def _canonical_algorithm(algorithm: str) -> str:
+    from pokerlab.solvers.postflop import POSTFLOP_ALGORITHMS
+    from pokerlab.solvers.run import canonical_algorithm
+
+    name = canonical_algorithm(algorithm)
+    if name not in POSTFLOP_ALGORITHMS:
+        raise PokerlabError(
+            f"unknown algorithm {algorithm!r} for a postflop spot; choose one of "
+            f"{', '.join(POSTFLOP_ALGORITHMS)}"
+        )
+    return name
+
+
+def _results(solver: Any, exploitability: float) -> tuple[dict[str, Any], Any]:
+    """The numbers every output shows, and the root's node view."""
+    pot = float(solver.game.config.pot)
+    root = solver.average_strategy().node("")
+    ev = solver.values()["ev"]
+    equity = [root.range_value(p)[1] for p in (0, 1)]
+    eqr = [ev[p] / (equity[p] * pot) if equity[p] > 0 else math.nan for p in (0, 1)]
+    numbers = {
+        "iterations": solver.iterations,
+        "seconds": solver.seconds,
+        "exploitability": exploitability,
+        "exploitability_pct": 100.0 * exploitability / pot,
+        "pot": pot,
+        "ev": {k: float(ev[p]) for p, k in enumerate(PLAYER_KEYS)},
+        "equity": {k: float(equity[p]) for p, k in enumerate(PLAYER_KEYS)},
+        "eqr": {k: float(eqr[p]) for p, k in enumerate(PLAYER_KEYS)},
+        "root": {"player": PLAYER_KEYS[root.player], "actions": root.action_totals()},
+        "nodes": solver.tree.node_counts(),
+        "memory_bytes": int(solver.tree.memory_bytes(4)),
+    }
+    return numbers, root
+
+
+def print_node_grid(view: Any, title: str) -> None:
+    """A decision node's 13x13 grid, its legend with the action totals, and the key."""
+    styles = styles_of(view)
+    grid = view.grid()
+    totals = view.action_totals()
+    console.print(Text(title, style="bold"), soft_wrap=True)
+    console.print(ActionGrid(grid["weight"], grid["mix"], styles))
+    console.print(action_legend(styles, [totals[s.label] for s in styles]), soft_wrap=True)
+    console.print(
+        "cell: hand, most played action and its share (X62: check 62%; X: always; ·: not in range)",
+        style="dim",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+def _node_title(view: Any, config: Any, where: str) -> str:
+    from pokerlab.cards.deck import format_cards
+
+    who = ("OOP", "IP")[view.player]
+    return f"{who} to act {where} ({format_cards(view.board)}, pot {view.pot:g})"
+
+
+@postflop_app.command("solve")
+def solve(
+    spot: str | None = typer.Argument(
+        None,
+        help="A built-in spot (river, turn, flop) or a spot file (.toml, .json; "
+        "docs/postflop-spots.md); or give the spot with --board, --oop-range, ... instead.",
+        show_default=False,
+    ),
+    board: str | None = typer.Option(None, help="Board cards, e.g. Td9d6hQc (3, 4 or 5)."),
+    oop_range: str | None = typer.Option(None, help="Range of the player out of position."),
+    ip_range: str | None = typer.Option(None, help="Range of the player in position."),
+    pot: float | None = typer.Option(None, help="Starting pot, chips."),
+    stack: float | None = typer.Option(None, help="Effective stack behind, chips."),
+    bets: str | None = typer.Option(
+        None, help='Bet sizes on every street, e.g. "33%, 75%, a" (default "50%").'
+    ),
+    raises: str | None = typer.Option(
+        None, help='Raise sizes on every street, e.g. "60%, 2.5x, a" (default "a").'
+    ),
+    donks: str | None = typer.Option(None, help="OOP's donk-bet sizes (turn and river)."),
+    rake_rate: float | None = typer.Option(None, help="Rake, a fraction of the pot in [0, 1)."),
+    rake_cap: float | None = typer.Option(None, help="Rake cap, chips (0: no cap)."),
+    algorithm: str = typer.Option(
+        "dcfr-ps", "--algorithm", "-a", help="dcfr-ps, dcfr, cfr+, linear or cfr."
+    ),
+    target: str | None = typer.Option(
+        None,
+        "--target",
+        "-t",
+        help=f"Stop at this exploitability, percent of the starting pot: 0.5% or 0.5 (default "
+        f"{DEFAULT_TARGET_PCT:g}% when no other limit is given).",
+        show_default=False,
+    ),
+    iterations: int | None = typer.Option(
+        None,
+        "--iterations",
+        "-n",
+        min=1,
+        help=f"Stop after this many iterations (with a target: at most "
+        f"{DEFAULT_MAX_ITERATIONS} unless given).",
+    ),
+    seconds: float | None = typer.Option(None, help="Stop after this much solving time."),
+    threads: int = typer.Option(1, min=1, help="Threads (results do not depend on it)."),
+    check_every: int = typer.Option(10, min=1, help="Measure exploitability every N iterations."),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="Save the solution (reopen with pokerlab postflop show)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead."),
+) -> None:
+    """Solve a postflop spot; print the first player's root strategy grid, EVs and equities.
+
+    Without --target, --iterations or --seconds the run stops at exploitability 0.5% of the
+    pot. Exit codes: 0 done; 2 bad input or a tree too large for this machine's memory (nothing
+    solved); 3 a limit came before the target (results printed, --out marked partial); 130
+    Ctrl-C (the solution so far printed and written, marked partial).
+    """
+    from pokerlab.analysis.postflop import save_spot_solution
+    from pokerlab.games.postflop.game import PostflopGame
+    from pokerlab.solvers.run import TrainingRun, check_output_file
+
+    name = _canonical_algorithm(algorithm)
+    target_pct = parse_target(target) if target is not None else None
+    if seconds is not None and not (seconds > 0 and math.isfinite(seconds)):
+        raise PokerlabError(f"--seconds must be a number > 0, got {seconds}")
+    if out is not None:
+        check_output_file(out, "--out")
+    flags = {
+        "board": board,
+        "oop_range": oop_range,
+        "ip_range": ip_range,
+        "pot": pot,
+        "stack": stack,
+        "bets": bets,
+        "raises": raises,
+        "donks": donks,
+        "rake_rate": rake_rate,
+        "rake_cap": rake_cap,
+    }
+    config, spot_name = _spot_config(spot, flags)
+    game = PostflopGame(config)
+    summary = game.tree_summary()
+    if not as_json:
+        _print_summary(game, spot_name, summary)
+    wall_start = time.perf_counter()
+    solver: Any = make_solver(game, name, threads=threads)  # refuses a tree too large first
+    if target_pct is None and iterations is None and seconds is None:
+        target_pct = DEFAULT_TARGET_PCT
+    if target_pct is not None and iterations is None and seconds is None:
+        iterations = DEFAULT_MAX_ITERATIONS
+    pot_chips = float(config.pot)
+    target_chips = None if target_pct is None else target_pct / 100.0 * pot_chips
+
+    err = Console(stderr=True)
+    show_bar = not as_json and err.is_terminal
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("iter {task.fields[it]}"),
+        TextColumn("exploitability {task.fields[expl]}"),
+        TimeElapsedColumn(),
+        console=err,
+        disable=not show_bar,
+        transient=True,
+    )
+    task = bar.add_task(f"{spot_name} {name}", total=iterations, it=0, expl="-")
+
+    def measure(s: Any) -> float:
+        # measured at every report only when something reads it (a target, the bar)
+        return s.exploitability() if target_chips is not None or show_bar else math.nan
+
+    def on_report(p: Any) -> bool:
+        expl = "-" if math.isnan(p.exploitability) else f"{100 * p.exploitability / pot_chips:.3f}%"
+        bar.update(task, completed=p.iterations, it=p.iterations, expl=expl)
+        return False
+
+    training = TrainingRun(
+        solver,
+        iterations=iterations,
+        target_exploitability=target_chips,
+        seconds=seconds,
+        check_every=check_every,
+        measure=measure,
+        on_report=on_report,
+    )
+    with bar:
+        result = training.run()
+    exploitability = result.exploitability
+    if math.isnan(exploitability):
+        exploitability = solver.exploitability()
+    numbers, root = _results(solver, exploitability)
+    if out is not None:
+        save_spot_solution(
+            out,
+            solver,
+            status=result.status,
+            partial=result.partial,
+            exploitability=exploitability,
+            exploitability_pct=numbers["exploitability_pct"],
+        )
+    summary_json = {
+        "spot": spot_name,
+        "game_params": config.to_dict(),
+        "algorithm": name,
+        "threads": solver.threads,
+        "status": result.status,
+        "partial": result.partial,
+        "stop_reason": result.stop_reason,
+        "target_pct": target_pct,
+        **numbers,
+        "wall_seconds": time.perf_counter() - wall_start,
+        "tree_upper_bound": {
+            **summary["dealt_upper_bound"],
+            "memory_bytes": summary["memory_upper_bound_bytes"],
+        },
+        "out": None if out is None else str(out),
+    }
+    if as_json:
+        print_json(summary_json)
+    else:
+        print_node_grid(root, _node_title(root, config, "at the root"))
+        console.print(range_table(root))
+        console.print(
+            f"[bold]{spot_name}[/] {name}: {solver.iterations} iterations in "
+            f"{solver.seconds:.2f} s of solving, exploitability {exploitability:.3g} chips = "
+            f"{numbers['exploitability_pct']:.3f}% of the pot",
+            highlight=False,
+            soft_wrap=True,
+        )
+    if out is not None:  # announced on stderr with --json, as every command does
+        (print_line_stderr if as_json else _print_line)(f"wrote {out}")
+    if result.status == "interrupted":
+        print_line_stderr(
+            f"interrupted at iteration {solver.iterations}: partial results"
+            + (f" (saved in {out}, marked partial)" if out is not None else "")
+        )
+        raise SystemExit(result.exit_code)
+    if result.status == "target not reached":
+        warn(
+            f"target {target_pct:g}% of the pot not reached (exploitability "
+            f"{numbers['exploitability_pct']:.3f}% after {solver.iterations} iterations; stopped "
+            f"at {result.stop_reason}); exit code {result.exit_code}"
+        )
+        raise SystemExit(result.exit_code)
+
+
+def print_line_stderr(message: str) -> None:
+    """One unwrapped line on stderr."""
+    Console(stderr=True, soft_wrap=True).print(message, highlight=False, markup=False)
+
+
+def _print_line(message: str) -> None:
+    """One unwrapped line on stdout, printed as is (no markup)."""
+    console.print(message, highlight=False, markup=False, soft_wrap=True)
+
+
+def _grid_json(view: Any) -> dict[str, Any]:
+    """Per hand class in the range: its reach-weighted combos and its action mix."""
+    from pokerlab.cards.deck import class_name
+
+    grid = view.grid()
+    weight = grid["weight"].reshape(169)
+    mix = grid["mix"].reshape(169, -1)
+    out = {}
+    for c in range(169):
+        if weight[c] > 0:
+            out[class_name(c)] = {
+                "combos": float(weight[c]),
+                "actions": {a: float(mix[c, i]) for i, a in enumerate(view.actions)},
+            }
+    return out
+
+
+@postflop_app.command("show")
+def show(
+    file: Path = typer.Argument(..., help="A solution written by pokerlab postflop --out."),
+    line: str = typer.Option(
+        "",
+        "--line",
+        "-l",
+        help="The node: actions from the root, comma separated, dealt cards by name, e.g. "
+        '"check, bet 100, call, Qs". Default: the root.',
+    ),
+    png: Path | None = typer.Option(None, help="Write the node's grid picture here (PNG)."),
+    threads: int = typer.Option(1, min=1, help="Threads for reading values."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead."),
+) -> None:
+    """Print one node of a saved postflop solution: the acting player's 13x13 grid (action mix
+    per hand), the action totals and both players' EVs, equities and EQRs.
+
+    A bad --line names the bad action and lists the actions available there.
+    """
+    from pokerlab.analysis.postflop import load_spot_solution
+    from pokerlab.io.files import read_metadata
+    from pokerlab.io.paths import check_input_file
+    from pokerlab.solvers.run import check_output_file
+
+    check_input_file(file, "solution file")
+    if png is not None:
+        check_output_file(png, "--png")
+    meta = read_metadata(file)
+    if meta.get("kind") != "postflop-solution" and meta.get("game") != "postflop":
+        raise PokerlabError(
+            f"{str(file)!r} is not a postflop solution (write one with pokerlab postflop SPOT "
+            "--out FILE)"
+        )
+    solver = load_spot_solution(file, threads=threads)
+    view = solver.average_strategy().node(line)
+    where = f"after {', '.join(view.line)}" if view.line else "at the root"
+    config = solver.game.config
+    if png is not None and view.kind != "decision":
+        raise PokerlabError(
+            f"--png draws a decision node; the line {line!r} ends at a {view.kind} node"
+        )
+    ev = {k: view.range_value(p)[0] for p, k in enumerate(PLAYER_KEYS)}
+    equity = {k: view.range_value(p)[1] for p, k in enumerate(PLAYER_KEYS)}
+    if png is not None:
+        from pokerlab.plots.postflop import plot_node_grid
+
+        plot_node_grid(view, png, title=_node_title(view, config, where))
+    if as_json:
+        print_json(
+            {
+                "file": str(file),
+                "line": list(view.line),
+                "kind": view.kind,
+                "player": PLAYER_KEYS[view.player] if view.player >= 0 else None,
+                "board": _board_text(view.board),
+                "pot": view.pot,
+                "actions": view.action_totals(),
+                "ev": ev,
+                "equity": equity,
+                "combos": {k: float(np.sum(view.reach[p])) for p, k in enumerate(PLAYER_KEYS)},
+                "grid": _grid_json(view) if view.kind == "decision" else {},
+                "iterations": meta.get("iterations"),
+                "exploitability": meta.get("exploitability"),
+                "png": None if png is None else str(png),
+            }
+        )
+    else:
+        if view.kind == "decision":
+            print_node_grid(view, _node_title(view, config, where))
+        else:
+            from pokerlab.cards.deck import format_card
+
+            card = format_card(next(c for c in range(52) if c not in view.board))
+            what = {
+                "chance": "a card is dealt here: add it to the line (e.g. '"
+                + ", ".join([*view.line, card])
+                + "')",
+                "fold": "a player folded: the hand is over",
+                "showdown": "showdown: the hand is over",
+            }.get(view.kind, view.kind)
+            console.print(
+                f"[bold]{where}[/] ({_board_text(view.board)}, pot {view.pot:g}): {what}",
+                highlight=False,
+                soft_wrap=True,
+            )
+        console.print(range_table(view))
+        if meta.get("iterations") is not None:
+            expl = meta.get("exploitability")
+            console.print(
+                f"{file}: {meta.get('algorithm', '')} {meta['iterations']} iterations"
+                + (f", exploitability {expl:.3g} chips" if isinstance(expl, float) else "")
+                + (" (partial)" if meta.get("partial") else ""),
+                highlight=False,
+                soft_wrap=True,
+            )
+    if png is not None:
+        (print_line_stderr if as_json else _print_line)(f"wrote {png}")
+
+
+def _board_text(board: Any) -> str:
+    from pokerlab.cards.deck import format_cards
+
+    return format_cards(board)
