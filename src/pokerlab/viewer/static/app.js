@@ -1,0 +1,644 @@
+/* pokerlab viewer: one page, no build step, no external code. Every text from the server is put
+   in the page with textContent (never as HTML). Routes live in the URL hash:
+     #/                                   file list
+     #/file?path=P[&line=L]               a file (tree browser, table, grids, curves)
+     #/play?path=P&seat=S                 play against the solution                          */
+"use strict";
+
+const RANKS = "AKQJT98765432";
+const $ = (sel, root) => (root || document).querySelector(sel);
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "style") node.setAttribute("style", v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    node.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  }
+  return node;
+}
+
+function showError(message) {
+  const box = $("#error");
+  if (!message) { box.hidden = true; box.textContent = ""; return; }
+  box.hidden = false;
+  box.textContent = message;
+}
+
+async function api(url, body) {
+  const opts = body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
+  let response;
+  try {
+    response = await fetch(url, opts);
+  } catch (e) {
+    throw new Error("the server cannot be reached (" + e.message + ")");
+  }
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = null; }
+  if (!response.ok) {
+    throw new Error((data && data.error) || ("HTTP " + response.status));
+  }
+  return data;
+}
+
+function q(params) {
+  return Object.entries(params).filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => encodeURIComponent(k) + "=" + encodeURIComponent(v)).join("&");
+}
+
+function fmt(x, digits) {
+  if (x === null || x === undefined || Number.isNaN(x)) return "–";
+  return Number(x).toFixed(digits === undefined ? 3 : digits);
+}
+function pct(x, digits) {
+  if (x === null || x === undefined) return "–";
+  return (100 * x).toFixed(digits === undefined ? 1 : digits) + "%";
+}
+function sci(x) {
+  if (x === null || x === undefined) return "–";
+  const a = Math.abs(x);
+  return (a !== 0 && (a < 1e-3 || a >= 1e5)) ? Number(x).toExponential(3) : Number(x).toPrecision(4);
+}
+
+function cardEl(name, extra) {
+  return el("span", {class: "card " + (name && name.length === 2 ? name[1] : "") + (extra ? " " + extra : ""),
+                     text: name || "?"});
+}
+
+/* ---- hand-class grid helpers ---------------------------------------------------------------- */
+
+function className(row, col) {
+  if (row === col) return RANKS[row] + RANKS[col];
+  return row < col ? RANKS[row] + RANKS[col] + "s" : RANKS[col] + RANKS[row] + "o";
+}
+function classCombos(row, col) { return row === col ? 6 : (row < col ? 4 : 12); }
+
+const FOLD_COLOR = "#4f83cc", CHECK_COLOR = "#46a35a";
+const BET_COLORS = ["#f2a65a", "#e8743b", "#d64531", "#b0202e", "#7d0f23", "#4c0519"];
+
+function actionColors(labels) {
+  const bets = labels.map((l, i) => [l, i]).filter(([l]) => /^(bet|raise|allin|r|b|s)/i.test(l) && !/^(check|call|c$|f$)/i.test(l));
+  const amount = (l) => { const m = /(\d+)/.exec(l); return m ? Number(m[1]) : (/allin/i.test(l) ? 1e9 : 0); };
+  bets.sort((a, b) => amount(a[0]) - amount(b[0]));
+  const colors = labels.map((l) => (/^(fold|f)$/i.test(l) ? FOLD_COLOR : CHECK_COLOR));
+  bets.forEach(([l, i], k) => {
+    const shade = bets.length === 1 ? 2 : Math.round(k * (BET_COLORS.length - 1) / (bets.length - 1));
+    colors[i] = /allin/i.test(l) ? BET_COLORS[BET_COLORS.length - 1] : BET_COLORS[shade];
+  });
+  return colors;
+}
+
+function mixGradient(mix, colors) {
+  let at = 0;
+  const stops = [];
+  mix.forEach((m, i) => {
+    const w = Math.max(0, m || 0) * 100;
+    if (w <= 0) return;
+    stops.push(colors[i] + " " + at.toFixed(2) + "% " + (at + w).toFixed(2) + "%");
+    at += w;
+  });
+  if (!stops.length) return "transparent";
+  return "linear-gradient(to right, " + stops.join(", ") + ")";
+}
+
+/* A 13x13 grid. cellFor(row, col, id) returns {fill (0..1 height), background, label, title,
+   data (attributes)}; onClick(hand, cell) when given. */
+function handGrid(cellFor, onClick, small) {
+  const grid = el("div", {class: "grid" + (small ? " small" : "")});
+  for (let row = 0; row < 13; row++) {
+    for (let col = 0; col < 13; col++) {
+      const id = 13 * row + col;
+      const hand = className(row, col);
+      const c = cellFor(row, col, id, hand) || {};
+      const attrs = {class: "cell", "data-hand": hand, title: c.title || hand};
+      for (const [k, v] of Object.entries(c.data || {})) attrs["data-" + k] = v;
+      const cell = el("div", attrs);
+      const fill = el("div", {class: "fill"});
+      fill.style.height = (100 * Math.max(0, Math.min(1, c.fill === undefined ? 1 : c.fill))).toFixed(1) + "%";
+      fill.style.background = c.background || "transparent";
+      cell.appendChild(fill);
+      cell.appendChild(el("span", {class: "name", text: hand}));
+      if (c.label !== undefined && !small) cell.appendChild(el("span", {class: "val", text: c.label}));
+      if (onClick) {
+        cell.addEventListener("click", () => {
+          grid.querySelectorAll(".cell.selected").forEach((x) => x.classList.remove("selected"));
+          cell.classList.add("selected");
+          onClick(hand, cell);
+        });
+      }
+      grid.appendChild(cell);
+    }
+  }
+  return grid;
+}
+
+function legend(labels, colors) {
+  return el("div", {class: "legend"}, labels.map((l, i) =>
+    el("span", {}, el("i", {class: "swatch", style: "background:" + colors[i]}), l)));
+}
+
+/* ---- routing ---------------------------------------------------------------------------------- */
+
+function parseHash() {
+  const h = location.hash.replace(/^#/, "") || "/";
+  const [route, query] = h.split("?");
+  const params = {};
+  for (const part of (query || "").split("&")) {
+    if (!part) continue;
+    const [k, v] = part.split("=");
+    params[decodeURIComponent(k)] = decodeURIComponent(v || "");
+  }
+  return {route, params};
+}
+
+function go(route, params) {
+  const target = "#" + route + (params && Object.keys(params).length ? "?" + q(params) : "");
+  if (location.hash === target) render(); else location.hash = target;
+}
+
+let renderToken = 0;
+async function render() {
+  const token = ++renderToken;
+  showError(null);
+  const {route, params} = parseHash();
+  const main = $("#main");
+  try {
+    if (route === "/file" && params.path) await renderFile(main, params, token);
+    else if (route === "/play" && params.path) await renderPlay(main, params, token);
+    else await renderFiles(main, token);
+  } catch (e) {
+    if (token === renderToken) showError(e.message);
+  }
+}
+
+window.addEventListener("hashchange", render);
+window.addEventListener("DOMContentLoaded", () => {
+  api("/api/about").then((a) => { $("#root").textContent = a.root; }).catch(() => {});
+  render();
+});
+
+/* ---- file list -------------------------------------------------------------------------------- */
+
+const KIND_NAMES = {
+  "table": "strategy table", "pushfold": "push/fold", "pushfold-result": "push/fold result",
+  "pushfold-sweep": "push/fold sweep", "postflop": "postflop spot", "log": "run log",
+  "compare": "compare", "error": "error"};
+
+function playable(f) {
+  if (f.kind === "pushfold" || f.kind === "pushfold-result" || f.kind === "postflop") return true;
+  return f.kind === "table" && (!f.details || !f.details.game_params ||
+    !f.details.game_params.players || f.details.game_params.players === 2);
+}
+
+async function renderFiles(main, token) {
+  const data = await api("/api/files");
+  if (token !== renderToken) return;
+  $("#root").textContent = data.root;
+  const body = el("tbody");
+  for (const f of data.files) {
+    const open = el("a", {href: "#/file?" + q({path: f.path}), class: "open", text: f.path});
+    const row = el("tr", {"data-path": f.path, "data-kind": f.kind, class: f.kind === "error" ? "error-row" : ""},
+      el("td", {}, f.kind === "error" ? el("span", {text: f.path}) : open),
+      el("td", {text: KIND_NAMES[f.kind] || f.kind}),
+      el("td", {text: f.game || ""}),
+      el("td", {text: f.algorithm || ""}),
+      el("td", {class: "num", text: f.iterations === null || f.iterations === undefined ? "" : Number(f.iterations).toLocaleString("en-US")}),
+      el("td", {class: "num expl", text: f.exploitability === null ? (f.kind === "postflop" ? "open to measure" : "") : sci(f.exploitability) + " " + (f.unit || "")}),
+      el("td", {}, f.kind === "error" ? el("span", {class: "err", text: f.error}) :
+        playable(f) ? el("a", {href: "#/play?" + q({path: f.path, seat: 0}), class: "play-link", text: "play"}) : ""));
+    body.appendChild(row);
+  }
+  const table = el("table", {id: "files-table"},
+    el("thead", {}, el("tr", {}, ["file", "kind", "game", "algorithm", "iterations", "exploitability", ""].map(
+      (h) => el("th", {class: h === "iterations" || h === "exploitability" ? "num" : "", text: h})))),
+    body);
+  main.replaceChildren(el("div", {class: "panel"},
+    el("h2", {text: "Files"}),
+    data.files.length ? table : el("p", {class: "muted", text: "No pokerlab files in this folder yet: solve something with --out, --log or --json > file.json."})));
+}
+
+/* ---- one file --------------------------------------------------------------------------------- */
+
+async function renderFile(main, params, token) {
+  main.replaceChildren(el("p", {class: "spinner", text: "Loading " + params.path + " …"}));
+  const info = await api("/api/info?" + q({path: params.path}));
+  if (token !== renderToken) return;
+  const head = el("div", {class: "panel", id: "file-info"},
+    el("h2", {}, el("a", {href: "#/", text: "files"}), " / ", params.path),
+    el("div", {class: "kv"}, infoItems(info)));
+  main.replaceChildren(head);
+  if (info.kind === "table") return renderTable(main, info, params);
+  if (info.kind === "pushfold") return renderPushFold(main, info, params);
+  if (info.kind === "pushfold-sweep") return renderSweep(main, info);
+  if (info.kind === "postflop") return renderPostflop(main, info, params, token);
+  if (info.kind === "curve") return renderCurves(main, info);
+  main.appendChild(el("p", {text: "Nothing to show for this file."}));
+}
+
+function infoItems(info) {
+  const items = [];
+  const add = (k, v) => { if (v !== undefined && v !== null && v !== "") items.push(el("span", {}, k + ": ", el("b", {text: String(v)}))); };
+  add("game", info.game);
+  if (info.game_params && Object.keys(info.game_params).length) add("parameters", JSON.stringify(info.game_params));
+  add("algorithm", info.algorithm);
+  if (info.iterations !== undefined && info.iterations !== null) add("iterations", Number(info.iterations).toLocaleString("en-US"));
+  if (info.exploitability !== undefined) add("exploitability", info.exploitability === null ? "–" : sci(info.exploitability) + " " + (info.unit || "") +
+    (info.exploitability_pct !== undefined && info.exploitability_pct !== null ? " (" + fmt(info.exploitability_pct, 3) + "% of the pot)" : ""));
+  if (info.board) add("board", info.board.join(" "));
+  add("pot", info.pot);
+  add("stack", info.stack);
+  if (info.ev) add("EV OOP / IP", fmt(info.ev[0], 2) + " / " + fmt(info.ev[1], 2));
+  if (info.stacks && info.kind === "pushfold") add("stack (bb)", info.stacks.join(", "));
+  add("ante (bb)", info.ante_bb);
+  add("information sets", info.infosets);
+  return items;
+}
+
+/* small games: information sets as a table */
+function renderTable(main, info, params) {
+  const input = el("input", {id: "table-filter", placeholder: "filter keys, e.g. Ks:", value: params.q || ""});
+  const mode = el("select", {id: "table-mode"}, ["prefix", "contains", "exact"].map((m) => el("option", {value: m, text: m})));
+  const out = el("div", {id: "table-out"});
+  let offset = 0;
+  const load = async () => {
+    try {
+      const data = await api("/api/table?" + q({path: params.path, q: input.value, mode: mode.value, offset, limit: 200}));
+      const rows = data.rows.map((r) => {
+        const colors = actionColors(r.actions.map((a) => a.label));
+        return el("tr", {"data-key": r.key},
+          el("td", {text: r.key}), el("td", {class: "num", text: r.player}),
+          el("td", {}, el("div", {class: "bar", style: "width:160px"},
+            el("div", {style: "background:" + mixGradient(r.actions.map((a) => a.p), colors)}))),
+          el("td", {}, r.actions.map((a, i) => el("span", {class: "prob", "data-label": a.label, "data-p": a.p},
+            el("i", {class: "swatch", style: "background:" + colors[i]}), " " + a.label + " " + pct(a.p) + "  "))));
+      });
+      out.replaceChildren(
+        el("p", {class: "muted", text: `${data.total} information sets match; showing ${data.offset + 1}–${data.offset + data.rows.length}`}),
+        el("table", {id: "infoset-table"}, el("thead", {}, el("tr", {}, ["information set", "player", "mix", "actions"].map((h) => el("th", {text: h})))),
+          el("tbody", {}, rows)),
+        el("div", {class: "row"},
+          el("button", {disabled: offset === 0, onclick: () => { offset = Math.max(0, offset - 200); load(); }, text: "previous"}),
+          el("button", {disabled: offset + 200 >= data.total, onclick: () => { offset += 200; load(); }, text: "next"})));
+      showError(null);
+    } catch (e) { showError(e.message); }
+  };
+  input.addEventListener("input", () => { offset = 0; load(); });
+  mode.addEventListener("change", () => { offset = 0; load(); });
+  const plays = info.players === 2 ? [
+    el("a", {href: "#/play?" + q({path: params.path, seat: 0}), text: "play as player 0"}), " · ",
+    el("a", {href: "#/play?" + q({path: params.path, seat: 1}), text: "play as player 1"})] : [];
+  main.appendChild(el("div", {class: "panel"}, el("div", {class: "row"}, el("h3", {text: "Information sets"}), input, mode, ...plays), out));
+  return load();
+}
+
+/* push/fold: shove and call grids with combos per cell */
+async function renderPushFold(main, info, params) {
+  const row = Number(params.row || 0);
+  const data = await api("/api/pushfold?" + q({path: params.path, row}));
+  const detail = el("div", {class: "panel", id: "cell-detail"}, el("p", {class: "muted", text: "Click a hand for its combos, EV and equity."}));
+  const grid = (seat, values, title, verb) => {
+    const colors = [FOLD_COLOR, BET_COLORS[3]];
+    return el("div", {class: "panel"}, el("h3", {text: title}),
+      legend(["fold", verb], colors),
+      el("div", {id: "grid-" + seat}, handGrid((r, c, id) => ({
+        background: mixGradient([1 - values[id], values[id]], colors),
+        label: values[id] > 0.0005 && values[id] < 0.9995 ? pct(values[id], 1) : "",
+        title: data.classes[id] + ": " + verb + " " + pct(values[id], 2),
+        data: {value: values[id]},
+      }), (hand) => showPushFoldCell(detail, params.path, seat, hand, row))));
+  };
+  const stackPicker = info.stacks.length > 1 ? el("select", {onchange: (e) => go("/file", {path: params.path, row: e.target.value})},
+    info.stacks.map((s, i) => el("option", {value: i, selected: i === row, text: s + " bb"}))) : null;
+  const plays = el("div", {class: "row"},
+    el("a", {href: "#/play?" + q({path: params.path, seat: 0}), id: "play-sb", text: "play as the small blind"}),
+    el("a", {href: "#/play?" + q({path: params.path, seat: 1}), id: "play-bb", text: "play as the big blind"}));
+  main.appendChild(el("div", {class: "panel"}, el("div", {class: "kv"},
+    el("span", {}, "stack: ", el("b", {text: data.stack_bb + " bb"})),
+    el("span", {}, "SB shoves ", el("b", {id: "sb-fraction", text: pct(data.sb_fraction)})),
+    el("span", {}, "BB calls ", el("b", {id: "bb-fraction", text: pct(data.bb_fraction)})), stackPicker), plays));
+  main.appendChild(el("div", {class: "row"},
+    grid("sb", data.sb_shove, "Small blind: shove", "shove"),
+    grid("bb", data.bb_call, "Big blind: call", "call"), detail));
+}
+
+async function showPushFoldCell(detail, path, seat, hand, row) {
+  try {
+    const data = await api("/api/pushfold/cell?" + q({path, seat, hand, row}));
+    const act = seat === "sb" ? "shove" : "call";
+    detail.replaceChildren(el("h3", {text: `${seat.toUpperCase()} ${data.hand} at ${data.stack_bb} bb`}),
+      el("table", {id: "combos-table"}, el("thead", {}, el("tr", {}, ["combo", act, "fold", "EV " + act, "EV fold", "equity"].map((h) => el("th", {text: h})))),
+        el("tbody", {}, data.combos.map((c) => el("tr", {"data-combo": c.combo},
+          el("td", {}, c.combo), el("td", {class: "num", text: pct(c.strategy[act], 2)}), el("td", {class: "num", text: pct(c.strategy.fold, 2)}),
+          el("td", {class: "num", text: fmt(c.ev[act], 4)}), el("td", {class: "num", text: fmt(c.ev.fold, 4)}),
+          el("td", {class: "num", text: pct(c.equity, 2)}))))),
+      el("p", {class: "muted", text: "EV in big blinds per hand, from the seat's point of view; equity: all-in against the other seat's " + (seat === "sb" ? "calling" : "shoving") + " range."}));
+  } catch (e) { showError(e.message); }
+}
+
+/* push/fold sweep: largest stack each class plays */
+function renderSweep(main, info) {
+  const top = info.top || 1;
+  const grid = (values, title) => el("div", {class: "panel"}, el("h3", {text: title}),
+    handGrid((r, c, id) => ({
+      background: values[id] ? "rgba(176,32,46," + (0.15 + 0.85 * Math.min(1, values[id] / top)).toFixed(3) + ")" : "transparent",
+      label: values[id] ? (values[id] >= top ? top + "+" : String(values[id])) : "",
+      title: info.classes[id] + ": up to " + values[id] + " bb",
+    })));
+  main.appendChild(el("div", {class: "row"},
+    grid(info.sb_shove_max_bb, "Small blind shoves up to (bb)"),
+    grid(info.bb_call_max_bb, "Big blind calls up to (bb)")));
+}
+
+/* ---- postflop tree browser -------------------------------------------------------------------- */
+
+function lineTokens(text) { return (text || "").split(",").map((s) => s.trim()).filter((s) => s); }
+
+async function renderPostflop(main, info, params, token) {
+  const line = lineTokens(params.line);
+  const node = await api("/api/node?" + q({path: params.path, line: line.join(",")}));
+  if (token !== renderToken) return;
+  const goLine = (tokens) => go("/file", {path: params.path, line: tokens.join(",")});
+  const crumbs = el("div", {class: "crumbs", id: "breadcrumbs"},
+    el("a", {href: "#", "data-depth": 0, class: line.length === 0 ? "current" : "", text: "root",
+             onclick: (e) => { e.preventDefault(); goLine([]); }}),
+    line.map((t, i) => [el("span", {class: "sep", text: "›"}),
+      el("a", {href: "#", "data-depth": i + 1, class: i === line.length - 1 ? "current" : "", text: t,
+               onclick: (e) => { e.preventDefault(); goLine(line.slice(0, i + 1)); }})]));
+  const who = ["OOP", "IP"];
+  const status = node.kind === "decision" ? `${who[node.player]} to act` :
+    node.kind === "chance" ? `deal the ${node.chance.street}` :
+    node.kind === "fold" ? `${who[node.folder]} folded` : "showdown";
+  const summary = el("div", {class: "kv", id: "node-summary"},
+    el("span", {}, "street: ", el("b", {text: node.street || "–"})),
+    el("span", {}, "board: ", ...node.board.map((c) => cardEl(c))),
+    el("span", {}, "pot: ", el("b", {id: "node-pot", text: String(node.pot)})),
+    el("span", {}, "stacks OOP / IP: ", el("b", {text: node.stacks.join(" / ")})),
+    el("span", {}, el("b", {id: "node-status", text: status})));
+  const playLinks = el("div", {class: "row"},
+    el("a", {href: "#/play?" + q({path: params.path, seat: 0}), text: "play as OOP"}),
+    el("a", {href: "#/play?" + q({path: params.path, seat: 1}), text: "play as IP"}));
+  main.appendChild(el("div", {class: "panel"}, crumbs, summary, playLinks));
+
+  const detail = el("div", {class: "panel", id: "cell-detail"}, el("p", {class: "muted", text: "Click a hand for its combos."}));
+  const row = el("div", {class: "row"});
+  if (node.kind === "decision") {
+    const labels = node.actions.map((a) => a.label);
+    const colors = actionColors(labels);
+    const acts = el("div", {class: "actions", id: "actions"}, el("h3", {text: who[node.player] + " actions"}),
+      node.actions.map((a, i) => el("div", {class: "action", "data-label": a.label, "data-freq": a.freq,
+        onclick: () => goLine([...line, a.label])},
+        el("i", {class: "swatch", style: "background:" + colors[i]}), el("span", {text: a.label}),
+        el("div", {class: "bar"}, el("div", {style: `width:${(100 * a.freq).toFixed(1)}%;background:${colors[i]}`})),
+        el("span", {class: "freq num", text: pct(a.freq)}))));
+    const g = node.grid;
+    const avail = node.ranges[g.player].available;
+    const gridEl = handGrid((r, c, id) => {
+      const w = g.weight[id] || 0;
+      const frac = avail[id] ? w * node.scale / avail[id] : 0;
+      const mix = g.mix[id];
+      return {
+        fill: w > 0 ? Math.max(0.08, frac) : 0,
+        background: w > 0 ? mixGradient(mix, colors) : "transparent",
+        title: className(r, c) + (w > 0 ? ` (${fmt(w * node.scale, 2)} combos): ` + labels.map((l, k) => l + " " + pct(mix[k])).join(", ") : ": not in range"),
+        data: {weight: w, mix: JSON.stringify(mix)},
+      };
+    }, (hand, cell) => {
+      showCombos(detail, params.path, line, g.player, hand);
+      const lockHands = $("#lock-hands");
+      if (lockHands) {
+        lockHands.value = hand;
+        const mix = JSON.parse(cell.dataset.mix || "[]");
+        document.querySelectorAll("#lock-panel input.freq[data-action]").forEach((x, k) => { x.value = (mix[k] || 0).toFixed(3); });
+      }
+    });
+    gridEl.id = "grid";
+    row.appendChild(el("div", {class: "panel"}, el("h3", {text: who[g.player] + " range and strategy"}), legend(labels, colors), gridEl,
+      el("p", {class: "muted", text: "Colours: the hand's action mix; filled height: its weight in the range."})));
+    row.appendChild(acts);
+  } else if (node.kind === "chance") {
+    const dealt = new Set(node.board);
+    const picker = el("div", {class: "cards", id: "card-picker"});
+    for (const s of "shdc") for (const r of RANKS) {
+      const name = r + s;
+      picker.appendChild(el("button", {class: "card " + s, "data-card": name, disabled: dealt.has(name),
+        text: name, onclick: () => goLine([...line, name])}));
+    }
+    row.appendChild(el("div", {class: "panel"}, el("h3", {text: "Pick the " + node.chance.street + " card"}), picker));
+  } else {
+    row.appendChild(el("div", {class: "panel"}, el("h3", {text: status}),
+      el("p", {text: node.kind === "fold" ? `${who[1 - node.folder]} wins the pot of ${node.pot}.` : `Hands are compared for the pot of ${node.pot}.`})));
+  }
+  row.appendChild(detail);
+  main.appendChild(row);
+
+  const ranges = el("div", {class: "row", id: "ranges"}, [0, 1].map((p) => {
+    const rg = node.ranges[p];
+    const color = p === 0 ? "15,118,110" : "194,65,12";
+    return el("div", {class: "panel"}, el("h3", {text: `${who[p]} range: ${fmt(rg.combos, 1)} combos, EV ${fmt(rg.range_ev, 2)}, equity ${pct(rg.range_equity)}`}),
+      handGrid((r, c, id) => {
+        const frac = rg.available[id] ? (rg.weight[id] || 0) * node.scale / rg.available[id] : 0;
+        return {fill: 1, background: frac > 0 ? `rgba(${color},${(0.12 + 0.88 * Math.min(1, frac)).toFixed(3)})` : "transparent",
+          title: className(r, c) + `: ${fmt(rg.weight[id] * node.scale, 2)} of ${rg.available[id]} combos, EV ${fmt(rg.ev[id], 2)}, equity ${pct(rg.equity[id])}`,
+          data: {weight: rg.weight[id]}};
+      }, null, true));
+  }));
+  main.appendChild(ranges);
+  if (node.kind === "decision" && info.locking) main.appendChild(lockPanel(info, params.path, line, node));
+}
+
+async function showCombos(detail, path, line, player, hand) {
+  try {
+    const data = await api("/api/combos?" + q({path, line: line.join(","), player, hand}));
+    const acts = data.actions;
+    const head = ["combo", "weight", ...acts, "EV", "equity", "EQR"];
+    detail.replaceChildren(el("h3", {text: `${["OOP", "IP"][player]} ${data.hand}`}),
+      data.combos.length ? el("table", {id: "combos-table"}, el("thead", {}, el("tr", {}, head.map((h) => el("th", {text: h})))),
+        el("tbody", {}, data.combos.map((c) => el("tr", {"data-combo": c.combo},
+          el("td", {}, c.combo), el("td", {class: "num", text: fmt(c.weight, 3)}),
+          acts.map((a) => el("td", {class: "num strat", "data-action": a, text: pct(c.strategy[a], 1)})),
+          el("td", {class: "num ev", text: fmt(c.ev, 2)}), el("td", {class: "num equity", text: pct(c.equity, 1)}),
+          el("td", {class: "num", text: fmt(c.eqr, 2)}))))) :
+        el("p", {class: "muted", text: "No combos of this hand in the range here."}));
+  } catch (e) { showError(e.message); }
+}
+
+/* node locking (shown only when the solver offers it) */
+function lockPanel(info, path, line, node) {
+  const labels = node.actions.map((a) => a.label);
+  const inputs = labels.map((l, i) => el("input", {class: "freq", type: "number", min: 0, max: 1, step: 0.05, "data-action": l,
+    value: (node.actions[i].freq || 0).toFixed(3)}));
+  const hands = el("input", {id: "lock-hands", placeholder: "hands, e.g. AA,KQs (empty: all)"});
+  const iters = el("input", {id: "lock-iterations", type: "number", min: 0, max: 10000, value: 100, class: "freq"});
+  const out = el("div", {id: "lock-result"});
+  const here = (info.locks || []).filter((k) => (k.line || "") === line.join(", ") || (k.line || "") === line.join(","));
+  const send = async (url, body) => {
+    out.replaceChildren(el("p", {class: "spinner", text: "re-solving …"}));
+    try {
+      const r = await api(url, body);
+      const rowsOf = (n, v) => el("tr", {"data-when": n},
+        el("td", {text: n}), el("td", {class: "num ev0", text: fmt(v.ev[0], 3)}), el("td", {class: "num ev1", text: fmt(v.ev[1], 3)}),
+        el("td", {class: "num nev0", text: fmt(v.node_ev[0], 3)}), el("td", {class: "num nev1", text: fmt(v.node_ev[1], 3)}),
+        el("td", {class: "num", text: sci(v.exploitability) + " (" + fmt(v.exploitability_pct, 3) + "%)"}));
+      out.replaceChildren(
+        el("table", {id: "lock-table"}, el("thead", {}, el("tr", {}, ["", "EV OOP (root)", "EV IP (root)", "EV OOP here", "EV IP here", "exploitability (locked game)"].map((h) => el("th", {text: h})))),
+          el("tbody", {}, rowsOf("before", r.before), rowsOf("after", r.after))),
+        el("p", {class: "muted", text: `${r.iterations} more iterations (${r.total_iterations} in all); ${r.locks.length} lock(s) set. Changes stay in memory; the file is not written.`}),
+        el("button", {id: "lock-show", onclick: () => render(), text: "show the node again"}));
+    } catch (e) { out.replaceChildren(); showError(e.message); }
+  };
+  return el("div", {class: "panel", id: "lock-panel"}, el("h3", {text: "Node locking: fix " + ["OOP", "IP"][node.player] + "'s strategy here"}),
+    here.length ? el("p", {class: "locked", text: "Locked here: " + here.map((k) => (k.hands || "all hands") + " → " +
+      Object.entries(k.strategy).map(([a, p]) => a + " " + pct(p)).join(", ")).join("; ")}) : null,
+    info.modified ? el("p", {class: "muted", text: "This spot was changed in memory (locks or re-solves)."}) : null,
+    el("div", {class: "row"}, hands, labels.map((l, i) => el("label", {}, l + " ", inputs[i])), el("label", {}, "iterations ", iters)),
+    el("div", {class: "row"},
+      el("button", {class: "primary", id: "lock-go", text: "lock and re-solve", onclick: () => {
+        const strategy = {};
+        inputs.forEach((x) => { strategy[x.dataset.action] = Number(x.value); });
+        send("/api/lock", {path, line: line.join(","), strategy, hands: hands.value.trim() || null, iterations: Number(iters.value)});
+      }}),
+      el("button", {id: "unlock-go", text: "unlock this node and re-solve", disabled: !here.length, onclick: () =>
+        send("/api/unlock", {path, line: line.join(","), iterations: Number(iters.value)})}),
+      el("button", {id: "reset-go", text: "reload the file (drop changes)", onclick: async () => {
+        try { await api("/api/reset", {path}); render(); } catch (e) { showError(e.message); }
+      }})),
+    out);
+}
+
+/* ---- convergence curves (inline SVG) ---------------------------------------------------------- */
+
+const CURVE_COLORS = ["#2457c5", "#d64531", "#46a35a", "#8e44ad", "#e8743b", "#0f766e", "#7d0f23"];
+
+function plotSVG(series, opts) {
+  const W = 640, H = 380, L = 70, R = 16, T = 16, B = 46;
+  const pts = series.map((s) => s.x.map((x, i) => [x, s.y[i]]).filter(([x, y]) =>
+    x !== null && y !== null && y > 0 && (!opts.logX || x > 0)));
+  const all = pts.flat();
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("width", W); svg.setAttribute("height", H); svg.setAttribute("class", "plot");
+  const add = (tag, attrs, text) => {
+    const n = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+    if (text !== undefined) n.textContent = text;
+    svg.appendChild(n);
+    return n;
+  };
+  add("rect", {x: 0, y: 0, width: W, height: H, fill: "#fff"});
+  if (!all.length) { add("text", {x: W / 2, y: H / 2, "text-anchor": "middle"}, "no exploitability measured"); return svg; }
+  const tx = (v) => opts.logX ? Math.log10(v) : v;
+  let x0 = Math.min(...all.map((p) => tx(p[0]))), x1 = Math.max(...all.map((p) => tx(p[0])));
+  let y0 = Math.floor(Math.log10(Math.min(...all.map((p) => p[1])))), y1 = Math.ceil(Math.log10(Math.max(...all.map((p) => p[1]))));
+  if (x1 === x0) x1 = x0 + 1;
+  if (y1 === y0) y1 = y0 + 1;
+  const sx = (v) => L + (tx(v) - x0) / (x1 - x0) * (W - L - R);
+  const sy = (v) => T + (y1 - Math.log10(v)) / (y1 - y0) * (H - T - B);
+  for (let e = y0; e <= y1; e++) {
+    const y = sy(Math.pow(10, e));
+    add("line", {x1: L, x2: W - R, y1: y, y2: y, stroke: "#e3e6eb"});
+    add("text", {x: L - 6, y: y + 4, "text-anchor": "end"}, "1e" + e);
+  }
+  const ticks = 5;
+  for (let k = 0; k <= ticks; k++) {
+    const v = x0 + (x1 - x0) * k / ticks;
+    const x = L + (W - L - R) * k / ticks;
+    const shown = opts.logX ? Math.pow(10, v) : v;
+    add("line", {x1: x, x2: x, y1: T, y2: H - B, stroke: "#f0f2f5"});
+    add("text", {x, y: H - B + 16, "text-anchor": "middle"}, sci(shown));
+  }
+  add("rect", {x: L, y: T, width: W - L - R, height: H - T - B, fill: "none", stroke: "#9aa3af"});
+  add("text", {x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle"}, opts.xLabel);
+  add("text", {x: 14, y: (T + H - B) / 2, "text-anchor": "middle", transform: `rotate(-90 14 ${(T + H - B) / 2})`}, "exploitability (log)");
+  pts.forEach((p, k) => {
+    if (!p.length) return;
+    const d = p.map(([x, y], i) => (i ? "L" : "M") + sx(x).toFixed(1) + " " + sy(y).toFixed(1)).join(" ");
+    add("path", {d, fill: "none", stroke: CURVE_COLORS[k % CURVE_COLORS.length], "stroke-width": 2, class: "curve", "data-name": series[k].name});
+    add("text", {x: W - R - 6, y: T + 14 + 14 * k, "text-anchor": "end", fill: CURVE_COLORS[k % CURVE_COLORS.length]}, series[k].name);
+  });
+  return svg;
+}
+
+function renderCurves(main, info) {
+  const panel = el("div", {class: "panel", id: "curves"});
+  const axes = info.source === "compare" ?
+    [["nodes_touched", "nodes touched", true], ["seconds", "seconds", true]] :
+    [["iterations", "iterations", false], ["seconds", "seconds", false]];
+  for (const [key, label, logX] of axes) {
+    panel.appendChild(el("h3", {text: "exploitability against " + label}));
+    panel.appendChild(plotSVG(info.curves.map((c) => ({name: c.algorithm + (c.complete ? "" : " (partial)"), x: c[key], y: c.exploitability})), {xLabel: label + (logX ? " (log)" : ""), logX}));
+  }
+  const table = el("table", {id: "curve-table"}, el("thead", {}, el("tr", {}, ["algorithm", "points", "iterations", "nodes touched", "seconds", "final exploitability"].map((h) => el("th", {text: h})))),
+    el("tbody", {}, info.curves.map((c) => {
+      const last = (a) => a.length ? a[a.length - 1] : null;
+      const ex = c.exploitability.filter((x) => x !== null);
+      return el("tr", {}, el("td", {text: c.algorithm}), el("td", {class: "num", text: c.exploitability.length}),
+        el("td", {class: "num", text: last(c.iterations)}), el("td", {class: "num", text: last(c.nodes_touched)}),
+        el("td", {class: "num", text: fmt(last(c.seconds), 3)}), el("td", {class: "num final", text: sci(ex.length ? ex[ex.length - 1] : null)}));
+    })));
+  panel.appendChild(table);
+  main.appendChild(panel);
+}
+
+/* ---- play ------------------------------------------------------------------------------------- */
+
+let playState = null;
+
+async function renderPlay(main, params, token) {
+  main.replaceChildren(el("p", {class: "spinner", text: "Dealing …"}));
+  const seat = Number(params.seat || 0);
+  const body = {path: params.path, seat};
+  if (params.seed !== undefined) body.seed = Number(params.seed);
+  const state = await api("/api/play", body);
+  if (token !== renderToken) return;
+  playState = state;
+  drawPlay(main, state);
+}
+
+const ACTION_NAMES = {f: "fold", c: "check / call", r: "bet / raise", p: "pass", b: "bet", s: "shove"};
+
+function drawPlay(main, s) {
+  const other = 1 - s.seat;
+  const head = el("div", {class: "panel"},
+    el("h2", {}, el("a", {href: "#/", text: "files"}), " / ", el("a", {href: "#/file?" + q({path: s.file}), text: s.file}), " / play"),
+    el("div", {class: "kv"},
+      el("span", {}, "you: ", el("b", {text: s.seat_name})),
+      el("span", {}, "hands: ", el("b", {id: "play-hands", text: s.hands})),
+      el("span", {}, "running result: ", el("b", {id: "play-total", text: fmt(s.total, 2) + " " + s.unit})),
+      el("a", {href: "#/play?" + q({path: s.file, seat: other}), text: "switch seat"})));
+  const cards = el("div", {class: "panel big-cards"},
+    el("div", {class: "row"},
+      el("div", {}, el("h3", {text: "your cards"}), el("div", {id: "your-cards"}, s.your_cards.map((c) => cardEl(c)))),
+      el("div", {}, el("h3", {text: "board"}), el("div", {id: "board"}, s.board.length ? s.board.map((c) => cardEl(c)) : el("span", {class: "muted", text: "—"}))),
+      el("div", {}, el("h3", {text: "bot (" + s.bot_seat_name + ")"}), el("div", {id: "bot-cards"},
+        s.bot_cards ? s.bot_cards.map((c) => cardEl(c)) : [cardEl("?"), s.game === "pushfold" || s.game === "postflop" ? cardEl("?") : null])),
+      s.pot !== undefined ? el("div", {}, el("h3", {text: "pot"}), el("b", {id: "play-pot", text: String(s.pot)})) : null));
+  const log = el("ol", {class: "play-log", id: "play-log"}, s.history.map((h) =>
+    el("li", {text: (h.who === "dealer" ? "dealt " : h.who + ": ") + (ACTION_NAMES[h.action] && s.game !== "pushfold" && s.game !== "postflop" ? ACTION_NAMES[h.action] + " (" + h.action + ")" : h.action)})));
+  const act = async (url, body) => {
+    try {
+      const next = await api(url, body);
+      playState = next;
+      drawPlay(main, next);
+    } catch (e) { showError(e.message); }
+  };
+  const controls = el("div", {class: "panel", id: "play-controls"});
+  if (s.done) {
+    controls.appendChild(el("p", {id: "play-result", "data-result": s.result,
+      text: `${s.message}. You ${s.result >= 0 ? "won" : "lost"} ${fmt(Math.abs(s.result), 2)} ${s.unit}.`}));
+    controls.appendChild(el("button", {class: "primary", id: "play-next", text: "next hand",
+      onclick: () => act(`/api/play/${s.id}/next`, {})}));
+  } else {
+    controls.appendChild(el("h3", {text: "your move"}));
+    controls.appendChild(el("div", {class: "row", id: "play-actions"}, s.legal.map((a) =>
+      el("button", {"data-action": a, text: s.game === "pushfold" || s.game === "postflop" ? a : (ACTION_NAMES[a] ? `${ACTION_NAMES[a]} (${a})` : a),
+        onclick: () => act(`/api/play/${s.id}/act`, {action: a})}))));
+  }
+  main.replaceChildren(head, cards, controls, el("div", {class: "panel"}, el("h3", {text: "this hand"}), log));
+}
