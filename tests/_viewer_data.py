@@ -160,3 +160,40 @@ def build_folder(root: Path) -> dict[str, object]:
         "curves": curves,
         "sweep": sweep,
     }
+
+
+class LiveServer:
+    """A viewer app under uvicorn in a thread, on a free loopback port (``url`` without a
+    trailing slash); a context manager."""
+
+    def __init__(self, app: object) -> None:
+        import uvicorn
+
+        from pokerlab.viewer.server import bind, url_for
+
+        self.sock = bind("127.0.0.1", 0)
+        self.url = url_for(self.sock).rstrip("/")
+        config = uvicorn.Config(app, log_level="error", access_log=False, backlog=2048)
+        self.server = uvicorn.Server(config)
+        self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+        import threading
+
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+
+    def __enter__(self) -> LiveServer:
+        import time
+
+        self.thread.start()
+        deadline = time.monotonic() + 60
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the viewer did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.sock.close()

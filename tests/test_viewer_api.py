@@ -23,7 +23,6 @@ pytest.importorskip("fastapi", reason="the viewer extra (fastapi, uvicorn) is no
 pytest.importorskip("uvicorn", reason="the viewer extra (fastapi, uvicorn) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test extra) is not installed")
 
-import uvicorn  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 import pokerlab  # noqa: E402
@@ -32,10 +31,10 @@ from pokerlab.cards.deck import COMBO_CLASS, class_name, parse_class  # noqa: E4
 from pokerlab.io import read_metadata  # noqa: E402
 from pokerlab.viewer import create_app  # noqa: E402
 from pokerlab.viewer.files import PathRefused, resolve_inside  # noqa: E402
-from pokerlab.viewer.server import bind, is_loopback, url_for  # noqa: E402
+from pokerlab.viewer.server import is_loopback  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _viewer_data import build_folder  # noqa: E402
+from _viewer_data import LiveServer, build_folder  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -494,33 +493,6 @@ def test_loopback_detection() -> None:
     assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
     assert is_loopback("127.3.4.5") and not is_loopback("0.0.0.0")
     assert not is_loopback("192.168.1.2") and not is_loopback("example.com")
-
-
-class LiveServer:
-    """The app under uvicorn in a thread, on a free loopback port."""
-
-    def __init__(self, app) -> None:
-        self.sock = bind("127.0.0.1", 0)
-        self.url = url_for(self.sock).rstrip("/")
-        config = uvicorn.Config(app, log_level="error", access_log=False, backlog=2048)
-        self.server = uvicorn.Server(config)
-        self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
-        )
-
-    def __enter__(self) -> LiveServer:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-        self.sock.close()
 
 
 class CliServer:

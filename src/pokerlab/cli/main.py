@@ -35,6 +35,7 @@ from pokerlab.cli import pushfold as _pushfold  # noqa: F401,E402  isort: skip
 from pokerlab.cli import cards as _cards  # noqa: F401,E402  isort: skip
 from pokerlab.cli import evolve as _evolve  # noqa: F401,E402  isort: skip
 from pokerlab.cli import postflop as _postflop  # noqa: F401,E402  isort: skip
+from pokerlab.cli import serve as _serve  # noqa: F401,E402  isort: skip
 
 #: Exit code of every usage error and every bad-input error.
 USAGE_EXIT = 2
