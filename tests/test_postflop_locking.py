@@ -115,10 +115,10 @@ def history_strategy(game: PostflopGame, solver: PostflopSolver) -> Strategy:
 
 
 def br_pass(solver: PostflopSolver, player: int) -> float:
-    """The kernel's plain best-response pass (maximising everywhere), locks read as the
-    opponent's strategy."""
+    """The kernel's plain best-response pass (maximising everywhere): only the opponent's locks
+    are kept, read as its strategy."""
     out, _ = solver.passes.pass_(
-        player, K.MODE_BR, solver.regrets, solver.strat_sum, lock_probs=solver.lock_probs
+        player, K.MODE_BR, solver.regrets, solver.strat_sum, lock_probs=solver._locks_of(1 - player)
     )
     return solver.passes.root_value(player, out)
 
@@ -155,6 +155,10 @@ def test_root_locked_to_check_keeps_the_lock_and_ip_adapts() -> None:
     # IP has no locks: its best response is the kernel's, and policy iteration finds it too
     assert locked.values()["best_response"][1] == br_pass(locked, 1)
     assert locked._locked_best_response(1) == pytest.approx(br_pass(locked, 1), rel=1e-12)
+    # OOP's best-response pass in the locked game equals policy iteration (independent)
+    assert locked.values()["best_response"][0] == pytest.approx(
+        locked._locked_best_response(0), rel=1e-9, abs=1e-9
+    )
     # in the unlocked game, OOP would gain by betting: that exploitability is much larger
     assert locked.exploitability(respect_locks=False) > 10 * locked.exploitability()
     # the locked game is worth less to OOP than the free one (both solved to 0.6 chips)
@@ -177,7 +181,9 @@ def test_a_lock_added_mid_run_is_reported_at_once_and_unlock_resumes() -> None:
     solver = PostflopSolver(game)
     solver.step(30)
     before = solver.average_strategy().node("check")
-    assert before.strategy[:, 1].max() > 0.5  # IP bets 66 with some hands
+    # IP bets 66 with some hands (the exact mix after 30 iterations moves with float rounding:
+    # regret matching jumps where a regret crosses 0)
+    assert before.strategy[:, 1].max() > 0.3
     mix = {"check": 0.25, "bet 66": 0.75}
     solver.lock("check", mix)
     view = solver.average_strategy().node("check")
@@ -294,6 +300,7 @@ def test_a_partly_locked_player_reaches_its_locked_best_response() -> None:
     # IP is locked everywhere: its locked-game best response is its EV
     assert values["best_response"][1] == pytest.approx(values["ev"][1], abs=1e-9)
     locked_br = values["best_response"][0]
+    assert locked_br == pytest.approx(solver._locked_best_response(0), rel=1e-9, abs=1e-9)
     assert locked_br == pytest.approx(values["ev"][0], abs=1e-4)
     assert plain - locked_br > 5.0
     assert solver.values(respect_locks=False)["best_response"][0] == pytest.approx(plain)

@@ -6,7 +6,11 @@ then IP's) with the discount schedule named by ``algorithm``:
 
 * ``cfr``, ``cfr+``, ``linear``, ``dcfr`` as in :mod:`pokerlab.solvers.schedule`;
 * ``dcfr-ps``: the DCFR variant of the native solvers (postflop-solver's ``DiscountParams``:
-  alpha 1.5, beta a constant 0.5, gamma 3, the average restarting at powers of 4), the default.
+  alpha 1.5, beta a constant 0.5, gamma 3, the average restarting at powers of 4), the default;
+* ``pcfr+``, ``dcfr+``, ``pdcfr+`` (predictive and optimistic CFR) and the hyperparameter
+  schedules ``hs-pcfr+``, ``hs-dcfr``, as in :mod:`pokerlab.solvers.schedule`. A predictive
+  schedule keeps one more float32 array, the predicted regrets that regret matching reads
+  (:attr:`PostflopSolver.prediction`, part of :meth:`~PostflopSolver.state_dict`).
 
 Exploitability is in chips: the mean over the two players of what a best response gains
 (``exploitability_pct`` divides by the starting pot). Regrets and strategy sums are float32.
@@ -43,27 +47,43 @@ from pokerlab.games.postflop.expand import _swap_card, suit_swap_combo
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.solvers._lock_kernels import improve_policy
 from pokerlab.solvers.base import Callback, Progress
-from pokerlab.solvers.schedule import schedule_by_name
+from pokerlab.solvers.schedule import PARAMS_LAYOUT, schedule_by_name
 from pokerlab.tree import _vector_kernels as K
 from pokerlab.tree.vector_tree import DECISION, SUIT_PAIRS, Passes
 
 __all__ = ["PostflopSolver", "POSTFLOP_ALGORITHMS", "postflop_schedule"]
 
-POSTFLOP_ALGORITHMS = ("dcfr-ps", "dcfr", "cfr+", "linear", "cfr")
+POSTFLOP_ALGORITHMS = (
+    "dcfr-ps",
+    "dcfr",
+    "cfr+",
+    "linear",
+    "cfr",
+    "pcfr+",
+    "dcfr+",
+    "pdcfr+",
+    "hs-pcfr+",
+    "hs-dcfr",
+)
 STATE_FORMAT = 1
 
 
 def postflop_schedule(algorithm: str) -> np.ndarray:
-    """Kernel schedule ``[alpha, beta, gamma, floor, linear_until, reset_base, beta_const]``."""
+    """Kernel schedule: :meth:`DiscountSchedule.as_array
+    <pokerlab.solvers.schedule.DiscountSchedule.as_array>` (layout
+    :data:`~pokerlab.solvers.schedule.PARAMS_LAYOUT`) with slots 5 and 6, ``reset_base`` and
+    ``beta_const``, set for ``dcfr-ps`` (see :func:`pokerlab.tree._vector_kernels.factors`)."""
     if algorithm == "dcfr-ps":
-        return np.array([1.5, 0.5, 3.0, 0.0, -1.0, 4.0, 1.0])
+        params = schedule_by_name("dcfr", alpha=1.5, beta=0.5, gamma=3.0).as_array()
+        params[5] = 4.0  # the average restarts at powers of 4
+        params[6] = 1.0  # beta is a constant factor
+        return params
     if algorithm not in POSTFLOP_ALGORITHMS:
         raise PokerlabError(
             f"unknown postflop algorithm {algorithm!r}; "
             f"choose one of {', '.join(POSTFLOP_ALGORITHMS)}"
         )
-    base = schedule_by_name(algorithm).as_array()
-    return np.concatenate([base, [0.0, 0.0]])
+    return schedule_by_name(algorithm).as_array()
 
 
 def warmup_kernels(passes: Passes) -> None:
@@ -98,12 +118,17 @@ class PostflopSolver:
         self.game = game
         self.algorithm = algorithm
         self.params = postflop_schedule(algorithm)
-        self.floor = bool(self.params[3])
+        self.floor = bool(self.params[PARAMS_LAYOUT["floor"]])
+        self.predictive = bool(self.params[PARAMS_LAYOUT["predictive"]])
         self.spot = game.expanded
         self.tree = self.spot.tree
         self.passes = Passes(self.tree, threads)
         self.regrets = np.zeros(self.tree.size, dtype=np.float32)
         self.strat_sum = np.zeros(self.tree.size, dtype=np.float32)
+        #: predicted regrets of a predictive schedule (float32, ``tree.size``), else None
+        self.prediction: np.ndarray | None = (
+            np.zeros(self.tree.size, dtype=np.float32) if self.predictive else None
+        )
         self.iterations = 0
         self.nodes_touched = 0
         self.seconds = 0.0
@@ -130,6 +155,10 @@ class PostflopSolver:
         for _ in range(iterations):
             t = self.iterations + 1
             fa, fb, fg = K.factors(self.params, t)
+            # a predictive schedule's prediction anticipates the next iteration's discounts
+            next_a, next_b, _ = (
+                K.factors(self.params, t + 1) if self.predictive else (1.0, 1.0, 1.0)
+            )
             for player in (0, 1):
                 _, visited = self.passes.pass_(
                     player,
@@ -141,6 +170,9 @@ class PostflopSolver:
                     fg,
                     self.floor,
                     self.lock_probs,
+                    self.prediction,
+                    next_a,
+                    next_b,
                 )
                 self.nodes_touched += visited
             self.iterations = t
@@ -159,13 +191,13 @@ class PostflopSolver:
         for p in (0, 1):
             out, _ = self.passes.pass_(p, K.MODE_EV, self.regrets, self.strat_sum, lock_probs=lock)
             ev.append(self.passes.root_value(p, out))
-            if respect_locks and self._player_locked(p):
-                br.append(self._locked_best_response(p))
-            else:
-                out, _ = self.passes.pass_(
-                    p, K.MODE_BR, self.regrets, self.strat_sum, lock_probs=lock
-                )
-                br.append(self.passes.root_value(p, out))
+            # the best-response pass plays the locks at the traverser's own locked entries
+            # and maximises elsewhere; without respect, only the opponent's locks stay
+            br_lock = lock if respect_locks else self._locks_of(1 - p)
+            out, _ = self.passes.pass_(
+                p, K.MODE_BR, self.regrets, self.strat_sum, lock_probs=br_lock
+            )
+            br.append(self.passes.root_value(p, out))
         return {"ev": (ev[0], ev[1]), "best_response": (br[0], br[1])}
 
     def exploitability(self, respect_locks: bool = True) -> float:
@@ -357,14 +389,27 @@ class PostflopSolver:
             probs=probs,
         )
 
+    def _lock_index(self, rec: _Lock) -> np.ndarray:
+        off = int(self.tree.arrays.offset[rec.node])
+        nh = int(self.tree.hands.num[rec.player])
+        na = rec.probs.shape[0]
+        return off + np.arange(na)[:, None] * nh + rec.rows[None, :]
+
+    def _locks_of(self, player: int) -> np.ndarray | None:
+        """A lock array holding only ``player``'s locks (None when it has none)."""
+        mine = [r for r in self._locks if r.player == player]
+        if not mine:
+            return None
+        out = np.full(self.tree.size, -1.0, dtype=np.float32)
+        for rec in mine:
+            out[self._lock_index(rec)] = rec.probs.astype(np.float32)[:, None]
+        return out
+
     def _apply_lock(self, rec: _Lock, rescale: bool) -> None:
         """Write a lock into the lock array (and rescale the node's strategy sums to it)."""
         if self.lock_probs is None:
             self.lock_probs = np.full(self.tree.size, -1.0, dtype=np.float32)
-        off = int(self.tree.arrays.offset[rec.node])
-        nh = int(self.tree.hands.num[rec.player])
-        na = rec.probs.shape[0]
-        idx = off + np.arange(na)[:, None] * nh + rec.rows[None, :]
+        idx = self._lock_index(rec)
         self.lock_probs[idx] = rec.probs.astype(np.float32)[:, None]
         if rescale:
             total = self.strat_sum[idx].astype(np.float64).sum(axis=0)
@@ -382,7 +427,9 @@ class PostflopSolver:
         return any(r.player == player for r in self._locks)
 
     def _locked_best_response(self, trav: int) -> float:
-        """Best-response value of ``trav`` in the locked game, by policy iteration.
+        """Best-response value of ``trav`` in the locked game, by policy iteration: an
+        independent check of the best-response pass (which plays the locks itself), used by
+        the tests.
 
         The kernel's best-response pass maximises at every node of the traverser. Here the
         traverser's pure strategy is written as one-hot "regrets" into a scratch copy of the
@@ -423,6 +470,13 @@ class PostflopSolver:
     def _config(self) -> dict[str, Any]:
         return {"algorithm": self.algorithm}
 
+    def _arrays(self, copy: bool = False) -> dict[str, np.ndarray]:
+        """The solver arrays by state name (the prediction only for a predictive schedule)."""
+        out = {"regrets": self.regrets, "strategy_sum": self.strat_sum}
+        if self.prediction is not None:
+            out["prediction"] = self.prediction
+        return {k: v.copy() for k, v in out.items()} if copy else out
+
     def state_dict(self) -> dict[str, Any]:
         """Everything needed to resume exactly (the thread count is not part of it)."""
         return {
@@ -435,7 +489,7 @@ class PostflopSolver:
             "iterations": self.iterations,
             "nodes_touched": self.nodes_touched,
             "seconds": self.seconds,
-            "arrays": {"regrets": self.regrets.copy(), "strategy_sum": self.strat_sum.copy()},
+            "arrays": self._arrays(copy=True),
             "extra": {
                 "locks": [
                     {"line": r.line, "hands": r.hands, "strategy": dict(r.strategy)}
@@ -455,7 +509,8 @@ class PostflopSolver:
                 f"the state was solved with {state.get('algorithm')!r}, not {self.algorithm!r}"
             )
         arrays = state["arrays"]
-        for name, arr in (("regrets", self.regrets), ("strategy_sum", self.strat_sum)):
+        mine = self._arrays()
+        for name, arr in mine.items():
             if name not in arrays or arrays[name].shape != arr.shape:
                 raise PokerlabError(f"state array {name!r} is missing or has the wrong shape")
         saved = (state.get("extra") or {}).get("locks", [])
@@ -465,8 +520,8 @@ class PostflopSolver:
             raise PokerlabError("the state's locks are not a list of line, hands, strategy")
         # the locks were checked when set; a damaged state fails here before anything changes
         recs = [self._resolve_lock(x["line"], x["strategy"], x["hands"]) for x in saved]
-        self.regrets[...] = arrays["regrets"]
-        self.strat_sum[...] = arrays["strategy_sum"]
+        for name, arr in mine.items():
+            arr[...] = arrays[name]
         self._locks = recs
         self._rebuild_locks()
         self.iterations = int(state["iterations"])

@@ -42,49 +42,154 @@ SPLIT_NONE, SPLIT_COLLECT, SPLIT_USE = 0, 1, 2
 
 
 @njit(cache=True, inline="always", error_model="numpy", fastmath=True)
-def _sigma_block(store, off, na, nh, sig, d, use_avg, lock_probs, tot):
+def _sigma_block(store, off, na, nh, sig, d, use_avg, lock_probs, tot, uni):
     """Strategy of a node into sig[d, :na, :nh]: regret matching, or the normalised average.
 
-    Loops run action-major over contiguous hands so that they vectorise.
+    Branch-free and action-major over contiguous hands so that the loops vectorise: one pass
+    sums the positive parts, one turns the sums into reciprocals (0 and a uniform share where
+    the sum is 0), one scales.
     """
     for h in range(nh):
         tot[h] = 0.0
-    if use_avg:
-        for a in range(na):
-            base = off + a * nh
-            for h in range(nh):
-                tot[h] += store[base + h]
-        for a in range(na):
-            base = off + a * nh
-            for h in range(nh):
-                sig[d, a, h] = store[base + h] / tot[h] if tot[h] > 0.0 else 1.0 / na
-    else:
-        for a in range(na):
-            base = off + a * nh
-            for h in range(nh):
-                x = store[base + h]
-                tot[h] += x if x > 0.0 else 0.0
-        for a in range(na):
-            base = off + a * nh
-            for h in range(nh):
-                x = store[base + h]
-                if tot[h] > 0.0:
-                    sig[d, a, h] = (x if x > 0.0 else 0.0) / tot[h]
-                else:
-                    sig[d, a, h] = 1.0 / na
+    for a in range(na):
+        base = off + a * nh
+        for h in range(nh):
+            x = float(store[base + h])
+            tot[h] += x if x > 0.0 else 0.0
+    u = 1.0 / na
+    for h in range(nh):
+        x = tot[h]
+        uni[h] = 0.0 if x > 0.0 else u
+        tot[h] = 1.0 / x if x > 0.0 else 0.0
+    for a in range(na):
+        base = off + a * nh
+        for h in range(nh):
+            x = float(store[base + h])
+            sig[d, a, h] = (x if x > 0.0 else 0.0) * tot[h] + uni[h]
     if lock_probs.shape[0] > 0:
         # node locking: fixed probabilities where lock_probs holds a non-negative number
         for a in range(na):
+            base = off + a * nh
             for h in range(nh):
-                x = lock_probs[off + a * nh + h]
+                x = lock_probs[base + h]
                 if x >= 0.0:
                     sig[d, a, h] = x
+
+
+@njit(cache=True, inline="always", error_model="numpy", fastmath=True)
+def _fold_values(pay, ro, nh_o, nh_t, c0o, c1o, c0t, c1t, same1, cards_sum, dst):
+    """dst[h] = pay x (opponent reach compatible with hand h): blocker sums by card, the
+    identical combo added back (``same1`` points at a zero slot of ``ro`` when absent)."""
+    for c in range(52):
+        cards_sum[c] = 0.0
+    total = 0.0
+    for g in range(nh_o):
+        r = ro[g]
+        if r != 0.0:
+            total += r
+            cards_sum[c0o[g]] += r
+            cards_sum[c1o[g]] += r
+    if total == 0.0:
+        for h in range(nh_t):
+            dst[h] = 0.0
+        return
+    for h in range(nh_t):
+        dst[h] = pay * (total - cards_sum[c0t[h]] - cards_sum[c1t[h]] + ro[same1[h]])
+
+
+@njit(cache=True, inline="always", error_model="numpy", fastmath=True)
+def _showdown_values(win, lose, ro, nv_t, nv_o, t_idx, t_c0, t_c1, t_lo, t_hi, o_idx, o_c0,
+                     o_c1, nh_t, cards_sum, dst):  # fmt: skip
+    """Showdown values without rake (a tie pays 0 net): two sweeps over the hands sorted by
+    strength. Going up, every hand collects ``win`` x the compatible opponent reach strictly
+    below it (the first ``t_lo[k]`` opponent hands in the order); going down, ``lose`` x the
+    reach strictly above it (beyond the first ``t_hi[k]``). Blockers by per-card sums."""
+    for h in range(nh_t):
+        dst[h] = 0.0
+    for c in range(52):
+        cards_sum[c] = 0.0
+    acc = 0.0
+    j = 0
+    for k in range(nv_t):
+        e = t_lo[k]
+        while j < e:
+            r = ro[o_idx[j]]
+            if r != 0.0:
+                acc += r
+                cards_sum[o_c0[j]] += r
+                cards_sum[o_c1[j]] += r
+            j += 1
+        dst[t_idx[k]] = win * (acc - cards_sum[t_c0[k]] - cards_sum[t_c1[k]])
+    for c in range(52):
+        cards_sum[c] = 0.0
+    acc = 0.0
+    j = nv_o
+    for k in range(nv_t - 1, -1, -1):
+        e = t_hi[k]
+        while j > e:
+            j -= 1
+            r = ro[o_idx[j]]
+            if r != 0.0:
+                acc += r
+                cards_sum[o_c0[j]] += r
+                cards_sum[o_c1[j]] += r
+        h = t_idx[k]
+        dst[h] += lose * (acc - cards_sum[t_c0[k]] - cards_sum[t_c1[k]])
+
+
+@njit(cache=True, inline="always", error_model="numpy", fastmath=True)
+def _showdown_values_tie(win, lose, tie, ro, nv_t, nv_o, t_idx, t_c0, t_c1, t_lo, t_hi, o_idx,
+                         o_c0, o_c1, nh_o, c0o, c1o, same1, nh_t, cards_sum, dst):  # fmt: skip
+    """Showdown values with a non-zero tie payoff (rake): ``tie`` x all compatible reach, then
+    the two sweeps with ``win - tie`` and ``lose - tie``."""
+    for c in range(52):
+        cards_sum[c] = 0.0
+    total = 0.0
+    for g in range(nh_o):
+        r = ro[g]
+        total += r
+        cards_sum[c0o[g]] += r
+        cards_sum[c1o[g]] += r
+    for h in range(nh_t):
+        dst[h] = 0.0
+    for k in range(nv_t):
+        h = t_idx[k]
+        dst[h] = tie * (total - cards_sum[t_c0[k]] - cards_sum[t_c1[k]] + ro[same1[h]])
+    for c in range(52):
+        cards_sum[c] = 0.0
+    acc = 0.0
+    j = 0
+    cw = win - tie
+    for k in range(nv_t):
+        e = t_lo[k]
+        while j < e:
+            r = ro[o_idx[j]]
+            acc += r
+            cards_sum[o_c0[j]] += r
+            cards_sum[o_c1[j]] += r
+            j += 1
+        dst[t_idx[k]] += cw * (acc - cards_sum[t_c0[k]] - cards_sum[t_c1[k]])
+    for c in range(52):
+        cards_sum[c] = 0.0
+    acc = 0.0
+    j = nv_o
+    cl = lose - tie
+    for k in range(nv_t - 1, -1, -1):
+        e = t_hi[k]
+        while j > e:
+            j -= 1
+            r = ro[o_idx[j]]
+            acc += r
+            cards_sum[o_c0[j]] += r
+            cards_sum[o_c1[j]] += r
+        dst[t_idx[k]] += cl * (acc - cards_sum[t_c0[k]] - cards_sum[t_c1[k]])
 
 
 @njit(cache=True, error_model="numpy", fastmath=True)
 def traverse(
     t,
     hands,
+    sw,
     root,
     trav,
     mode,
@@ -95,6 +200,9 @@ def traverse(
     fb,
     fg,
     floor,
+    pred,
+    next_a,
+    next_b,
     ro0,
     rp0,
     out,
@@ -108,18 +216,35 @@ def traverse(
 ):
     """One depth-first pass from ``root`` for traverser ``trav``; values into ``out[:H_trav]``.
 
-    ``ro0`` / ``rp0``: the opponent's and the traverser's reach at ``root``. ``fa``, ``fb``,
-    ``fg``: this iteration's discounts of positive regrets, negative regrets and strategy sums;
-    ``floor``: clip regrets at 0 (CFR+). ``sc`` is a :class:`Scratch`-like tuple of arrays.
-    ``rec_node`` >= 0: copy the opponent's reach, the traverser's reach and the traverser's
-    value vector at that node into ``rec[0]``, ``rec[1]``, ``rec[2]`` (for reading one node).
+    ``sw``: the sweep tables (:class:`~pokerlab.tree.vector_tree.SweepArrays`). ``ro0`` /
+    ``rp0``: the opponent's and the traverser's reach at ``root``. ``fa``, ``fb``, ``fg``: this
+    iteration's discounts of positive regrets, negative regrets and strategy sums; ``floor``:
+    clip regrets at 0 (CFR+). ``pred``: the predicted regrets of a predictive schedule (PCFR+,
+    PDCFR+; same layout as the regrets) or an empty array: when given, ``MODE_CFR`` plays regret
+    matching on ``pred`` for both players, and each regret update R <- [R d_t + r]+ also writes
+    pred <- [R d_{t+1} + r]+ with d_{t+1} = ``next_a`` where R > 0, ``next_b`` elsewhere (the
+    next iteration's discounts; floored with ``floor``). ``sc`` is the tuple of scratch arrays of
+    :meth:`~pokerlab.tree.vector_tree.VectorTree.scratch`. ``rec_node`` >= 0: copy the
+    opponent's reach, the traverser's reach and the traverser's value vector at that node into
+    ``rec[0]``, ``rec[1]``, ``rec[2]`` (for reading one node). In ``MODE_BR`` the traverser
+    plays its locked probabilities where ``lock_probs`` holds them and maximises elsewhere.
     Returns the number of nodes visited.
     """
     opp = 1 - trav
-    ro_buf, rp_buf, sig, val, st_node, st_next, st_slot, ro_at, rp_at, cards_sum, tot = sc
+    ro_buf, rp_buf, sig, val, st_node, st_next, st_slot, ro_at, rp_at, cards_sum, tot, uni = sc
     nh_t = hands.num[trav]
     nh_o = hands.num[opp]
-    hc = hands.cards
+    c0t = sw.c0[trav]
+    c1t = sw.c1[trav]
+    c0o = sw.c0[opp]
+    c1o = sw.c1[opp]
+    same1 = sw.same1[trav]
+    cs_t = sw.card_start[trav]
+    ch_t = sw.card_hands[trav]
+    cs_o = sw.card_start[opp]
+    ch_o = sw.card_hands[opp]
+    locked = lock_probs.shape[0] > 0
+    predictive = pred.shape[0] > 0
     visited = 0
     for h in range(nh_o):
         ro_buf[0, h] = ro0[h]
@@ -143,80 +268,28 @@ def traverse(
                     rec[1, h] = rp_buf[rp_at[d], h]
             if kind == FOLD or kind == SHOWDOWN:
                 # ---- terminal: values of the traverser's hands against the opponent's reach
-                if d == 0:
-                    dst = out
-                else:
-                    dst = val[d - 1, st_slot[d]]
+                dst = out if d == 0 else val[d - 1, st_slot[d]]
                 ro = ro_buf[ro_at[d]]
-                for c in range(cards_sum.shape[0]):
-                    cards_sum[c] = 0.0
-                total = 0.0
-                for g in range(nh_o):
-                    r = ro[g]
-                    total += r
-                    cards_sum[hc[opp, g, 0]] += r
-                    cards_sum[hc[opp, g, 1]] += r
                 if kind == FOLD:
                     pay = t.lose[n] if t.player[n] == trav else t.win[n]
-                    for h in range(nh_t):
-                        c = total - cards_sum[hc[trav, h, 0]] - cards_sum[hc[trav, h, 1]]
-                        s = hands.same[trav, h]
-                        if s >= 0:
-                            c += ro[s]
-                        dst[h] = pay * c
+                    _fold_values(pay, ro, nh_o, nh_t, c0o, c1o, c0t, c1t, same1, cards_sum, dst)
                 else:
                     b = t.board[n]
-                    win = t.win[n]
-                    lose = t.lose[n]
-                    tie = t.tie[n]
-                    order_t = hands.order[trav, b]
-                    order_o = hands.order[opp, b]
-                    str_t = hands.strength[trav, b]
-                    str_o = hands.strength[opp, b]
                     nv_t = hands.num_valid[trav, b]
                     nv_o = hands.num_valid[opp, b]
-                    for h in range(nh_t):
-                        dst[h] = 0.0
-                    # compatible reach, then wins (strictly weaker), then losses (stronger)
-                    for k in range(nv_t):
-                        h = order_t[k]
-                        c = total - cards_sum[hc[trav, h, 0]] - cards_sum[hc[trav, h, 1]]
-                        s = hands.same[trav, h]
-                        if s >= 0:
-                            c += ro[s]
-                        dst[h] = tie * c
-                    for c in range(cards_sum.shape[0]):
-                        cards_sum[c] = 0.0
-                    acc = 0.0
-                    j = 0
-                    for k in range(nv_t):
-                        h = order_t[k]
-                        sh = str_t[h]
-                        while j < nv_o and str_o[order_o[j]] < sh:
-                            g = order_o[j]
-                            r = ro[g]
-                            acc += r
-                            cards_sum[hc[opp, g, 0]] += r
-                            cards_sum[hc[opp, g, 1]] += r
-                            j += 1
-                        w = acc - cards_sum[hc[trav, h, 0]] - cards_sum[hc[trav, h, 1]]
-                        dst[h] += (win - tie) * w
-                    for c in range(cards_sum.shape[0]):
-                        cards_sum[c] = 0.0
-                    acc = 0.0
-                    j = nv_o - 1
-                    for k in range(nv_t - 1, -1, -1):
-                        h = order_t[k]
-                        sh = str_t[h]
-                        while j >= 0 and str_o[order_o[j]] > sh:
-                            g = order_o[j]
-                            r = ro[g]
-                            acc += r
-                            cards_sum[hc[opp, g, 0]] += r
-                            cards_sum[hc[opp, g, 1]] += r
-                            j -= 1
-                        lo = acc - cards_sum[hc[trav, h, 0]] - cards_sum[hc[trav, h, 1]]
-                        dst[h] += (lose - tie) * lo
+                    if t.tie[n] == 0.0:
+                        _showdown_values(
+                            t.win[n], t.lose[n], ro, nv_t, nv_o, sw.idx[trav, b],
+                            sw.sc0[trav, b], sw.sc1[trav, b], sw.lo[trav, b], sw.hi[trav, b],
+                            sw.idx[opp, b], sw.sc0[opp, b], sw.sc1[opp, b], nh_t, cards_sum, dst,
+                        )  # fmt: skip
+                    else:
+                        _showdown_values_tie(
+                            t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sw.idx[trav, b],
+                            sw.sc0[trav, b], sw.sc1[trav, b], sw.lo[trav, b], sw.hi[trav, b],
+                            sw.idx[opp, b], sw.sc0[opp, b], sw.sc1[opp, b], nh_o, c0o, c1o,
+                            same1, nh_t, cards_sum, dst,
+                        )  # fmt: skip
                 if n == rec_node:
                     for h in range(nh_t):
                         rec[2, h] = dst[h]
@@ -230,7 +303,7 @@ def traverse(
                 use_avg = mode == MODE_EV or (mode == MODE_BR and actor != trav)
                 if mode == MODE_CFR or use_avg:
                     _sigma_block(
-                        strat if use_avg else regrets,
+                        strat if use_avg else (pred if predictive else regrets),
                         off,
                         na,
                         nh_a,
@@ -239,6 +312,7 @@ def traverse(
                         use_avg,
                         lock_probs,
                         tot,
+                        uni,
                     )
                 if mode == MODE_CFR and actor == trav and split != SPLIT_COLLECT:
                     # average strategy: S <- g * S + pi_i(I) * sigma(I, a)
@@ -258,12 +332,16 @@ def traverse(
                 for e in range(t.child_start[n], t.child_start[n + 1]):
                     it = first + e - t.child_start[n]
                     card = t.edge_card[e]
+                    iro = items_ro[it]
+                    irp = items_rp[it]
                     for g in range(nh_o):
-                        blocked = hc[opp, g, 0] == card or hc[opp, g, 1] == card
-                        items_ro[it, g] = 0.0 if blocked else ro[g] * inv
+                        iro[g] = ro[g] * inv
+                    for q in range(cs_o[card], cs_o[card + 1]):
+                        iro[ch_o[q]] = 0.0
                     for h in range(nh_t):
-                        blocked = hc[trav, h, 0] == card or hc[trav, h, 1] == card
-                        items_rp[it, h] = 0.0 if blocked else rp[h]
+                        irp[h] = rp[h]
+                    for q in range(cs_t[card], cs_t[card + 1]):
+                        irp[ch_t[q]] = 0.0
                 dst = out if d == 0 else val[d - 1, st_slot[d]]
                 for h in range(nh_t):
                     dst[h] = 0.0
@@ -273,8 +351,9 @@ def traverse(
                 first = t.item_first[n]
                 k = t.child_start[n + 1] - t.child_start[n]
                 for i in range(k):
+                    src = items_val[first + i]
                     for h in range(nh_t):
-                        val[d, i, h] = items_val[first + i, h]
+                        val[d, i, h] = src[h]
                 st_next[d] = k  # children done: fall through to the exit below
             if st_next[d] == -1:
                 st_next[d] = 0
@@ -302,21 +381,23 @@ def traverse(
                 else:
                     rp_at[d1] = rp_at[d]
                     ro = ro_buf[ro_at[d]]
-                    if mode == MODE_EV or mode == MODE_BR or mode == MODE_CFR:
-                        for g in range(nh_o):
-                            ro_buf[d1, g] = ro[g] * sig[d, i, g]
+                    for g in range(nh_o):
+                        ro_buf[d1, g] = ro[g] * sig[d, i, g]
                     ro_at[d1] = d1
             else:
+                # a dealt card: hands holding it are removed from both reaches
                 card = t.edge_card[t.child_start[n] + i]
                 inv = t.chance_weight[n]
                 ro = ro_buf[ro_at[d]]
                 rp = rp_buf[rp_at[d]]
                 for g in range(nh_o):
-                    blocked = hc[opp, g, 0] == card or hc[opp, g, 1] == card
-                    ro_buf[d1, g] = 0.0 if blocked else ro[g] * inv
+                    ro_buf[d1, g] = ro[g] * inv
+                for q in range(cs_o[card], cs_o[card + 1]):
+                    ro_buf[d1, ch_o[q]] = 0.0
                 for h in range(nh_t):
-                    blocked = hc[trav, h, 0] == card or hc[trav, h, 1] == card
-                    rp_buf[d1, h] = 0.0 if blocked else rp[h]
+                    rp_buf[d1, h] = rp[h]
+                for q in range(cs_t[card], cs_t[card + 1]):
+                    rp_buf[d1, ch_t[q]] = 0.0
                 ro_at[d1] = d1
                 rp_at[d1] = d1
             d = d1
@@ -336,15 +417,39 @@ def traverse(
                     dst[h] = val[d, 0, h]
                 for a in range(1, na):
                     for h in range(nh_t):
-                        if val[d, a, h] > dst[h]:
-                            dst[h] = val[d, a, h]
+                        x = val[d, a, h]
+                        dst[h] = x if x > dst[h] else dst[h]
+                if locked:
+                    # the best response plays the lock where one is set
+                    off = t.offset[n]
+                    for h in range(nh_t):
+                        if lock_probs[off + h] >= 0.0:
+                            x = 0.0
+                            for a in range(na):
+                                x += lock_probs[off + a * nh_t + h] * val[d, a, h]
+                            dst[h] = x
             else:
                 for h in range(nh_t):
                     dst[h] = sig[d, 0, h] * val[d, 0, h]
                 for a in range(1, na):
                     for h in range(nh_t):
                         dst[h] += sig[d, a, h] * val[d, a, h]
-                if mode == MODE_CFR and split != SPLIT_COLLECT:
+                if mode == MODE_CFR and split != SPLIT_COLLECT and predictive:
+                    # R <- [R d_t + r]+ and the prediction P <- [R d_{t+1} + r]+
+                    off = t.offset[n]
+                    for a in range(na):
+                        base = off + a * nh_t
+                        for h in range(nh_t):
+                            inst = val[d, a, h] - dst[h]
+                            r = float(regrets[base + h])
+                            r = r * fa if r > 0.0 else r * fb
+                            r += inst
+                            if floor and r < 0.0:
+                                r = 0.0
+                            regrets[base + h] = np.float32(r)
+                            pv = (r * next_a if r > 0.0 else r * next_b) + inst
+                            pred[base + h] = np.float32(0.0 if (floor and pv < 0.0) else pv)
+                elif mode == MODE_CFR and split != SPLIT_COLLECT:
                     off = t.offset[n]
                     for a in range(na):
                         base = off + a * nh_t
@@ -356,22 +461,25 @@ def traverse(
                                 r = 0.0
                             regrets[base + h] = np.float32(r)
         else:
-            # chance: sum over dealt cards (hands holding the card cannot be there), plus the
-            # isomorphic cards read through their suit permutation
-            for h in range(nh_t):
-                dst[h] = 0.0
+            # chance: sum over dealt cards (hands holding the card cannot be there: their
+            # entries are zeroed first), plus the isomorphic cards read through their suit
+            # permutation (a hand holding the isomorphic card maps onto one holding the
+            # source card, whose entry is zero)
+            base_e = t.child_start[n]
             for i in range(na):
-                card = t.edge_card[t.child_start[n] + i]
+                card = t.edge_card[base_e + i]
+                for q in range(cs_t[card], cs_t[card + 1]):
+                    val[d, i, ch_t[q]] = 0.0
+            for h in range(nh_t):
+                dst[h] = val[d, 0, h]
+            for i in range(1, na):
                 for h in range(nh_t):
-                    if hc[trav, h, 0] != card and hc[trav, h, 1] != card:
-                        dst[h] += val[d, i, h]
+                    dst[h] += val[d, i, h]
             for q in range(t.iso_start[n], t.iso_start[n + 1]):
                 src = t.iso_child[q]
-                card = t.iso_card[q]
                 perm = hands.perm[trav, t.iso_swap[q]]
                 for h in range(nh_t):
-                    if hc[trav, h, 0] != card and hc[trav, h, 1] != card:
-                        dst[h] += val[d, src, perm[h]]
+                    dst[h] += val[d, src, perm[h]]
         if n == rec_node:
             for h in range(nh_t):
                 rec[2, h] = dst[h]
@@ -383,6 +491,7 @@ def traverse(
 def traverse_items(
     t,
     hands,
+    sw,
     trav,
     mode,
     regrets,
@@ -391,6 +500,9 @@ def traverse_items(
     fb,
     fg,
     floor,
+    pred,
+    next_a,
+    next_b,
     scratch_all,
     items_ro,
     items_rp,
@@ -418,11 +530,13 @@ def traverse_items(
             scratch_all[8][tid],
             scratch_all[9][tid],
             scratch_all[10][tid],
+            scratch_all[11][tid],
         )
         for it in range(tid, n_items, n_threads):
             counts[tid] += traverse(
                 t,
                 hands,
+                sw,
                 t.item_node[it],
                 trav,
                 mode,
@@ -433,6 +547,9 @@ def traverse_items(
                 fb,
                 fg,
                 floor,
+                pred,
+                next_a,
+                next_b,
                 items_ro[it],
                 items_rp[it],
                 items_val[it],
@@ -449,10 +566,26 @@ def traverse_items(
 
 @njit(cache=True)
 def _ratio(tp: float, exponent: float) -> float:
+    """tp^e / (tp^e + 1); 1 where tp^e is infinite (tp = 0 with e < 0: the limit)."""
     if np.isnan(exponent):
+        return 1.0
+    if tp == 0.0 and exponent < 0.0:
         return 1.0
     x = tp**exponent
     return x / (x + 1.0)
+
+
+@njit(cache=True)
+def _exponent(params, k, t):
+    """Exponent k (0 alpha, 1 beta, 2 gamma) of iteration t, moved along its hyperparameter
+    schedule (:data:`pokerlab.solvers.schedule.PARAMS_LAYOUT` slots 8-11) when it has one."""
+    if params.shape[0] < 12:
+        return params[k]
+    end = params[8 + k]
+    horizon = params[11]
+    if np.isnan(end) or horizon <= 0.0:
+        return params[k]
+    return params[k] + (end - params[k]) * min((t - 1) / horizon, 1.0)
 
 
 @njit(cache=True)
@@ -462,19 +595,22 @@ def factors(params, t):
     ``params = [alpha, beta, gamma, floor, linear_until, reset_base]``: DCFR's discounts
     (Brown & Sandholm 2019) with NaN meaning "none"; with ``reset_base`` = 4 the average is
     discounted as if the run restarted at the last power of 4 (postflop-solver's DCFR variant);
-    ``beta`` may be a constant factor when ``params[6]`` is 1.
+    ``beta`` may be a constant factor when ``params[6]`` is 1. Longer arrays follow
+    :data:`pokerlab.solvers.schedule.PARAMS_LAYOUT` (slot 7 "predictive" is read by the caller;
+    slots 8-11 move the exponents along a hyperparameter schedule).
     """
     if params[4] >= 0.0 and t > params[4]:
         return 1.0, 1.0, 1.0
     tp = float(t - 1)
     base = params[5] if params.shape[0] > 5 else 0.0
     # postflop-solver counts iterations from 0 and discounts regrets with max(t0 - 1, 0)
-    a = _ratio(max(tp - 1.0, 0.0) if base >= 2.0 else tp, params[0])
+    a = _ratio(max(tp - 1.0, 0.0) if base >= 2.0 else tp, _exponent(params, 0, t))
     if params.shape[0] > 6 and params[6] == 1.0:
         b = params[1]
     else:
-        b = _ratio(tp, params[1])
-    if np.isnan(params[2]):
+        b = _ratio(tp, _exponent(params, 1, t))
+    gamma = _exponent(params, 2, t)
+    if np.isnan(gamma):
         g = 1.0
     else:
         if base >= 2.0:
@@ -484,9 +620,9 @@ def factors(params, t):
             while p * base <= it0:
                 p = int(p * base)
             tg = float(it0 - p) if it0 > 0 else 0.0
-            g = (tg / (tg + 1.0)) ** params[2]
+            g = (tg / (tg + 1.0)) ** gamma
         else:
-            g = (tp / t) ** params[2]
+            g = (tp / t) ** gamma
     return a, b, g
 
 

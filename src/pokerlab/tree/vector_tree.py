@@ -24,7 +24,17 @@ import numpy as np
 
 from pokerlab.tree import _vector_kernels as K
 
-__all__ = ["VectorArrays", "HandArrays", "VectorTree", "CHANCE", "DECISION", "FOLD", "SHOWDOWN"]
+__all__ = [
+    "VectorArrays",
+    "HandArrays",
+    "SweepArrays",
+    "VectorTree",
+    "sweep_arrays",
+    "CHANCE",
+    "DECISION",
+    "FOLD",
+    "SHOWDOWN",
+]
 
 DECISION, CHANCE, FOLD, SHOWDOWN = K.DECISION, K.CHANCE, K.FOLD, K.SHOWDOWN
 
@@ -62,6 +72,70 @@ class HandArrays(NamedTuple):
     order: np.ndarray  # int64 (2, B, H): valid hands by increasing strength
     num_valid: np.ndarray  # int64 (2, B)
     strength: np.ndarray  # int64 (2, B, H)
+
+
+class SweepArrays(NamedTuple):
+    """Tables derived from :class:`HandArrays` that the passes read (built once per tree).
+
+    For player p and final board b, ``idx[p, b, :num_valid]`` are p's valid hands by increasing
+    strength, ``sc0``/``sc1`` their cards, and for the k-th of them ``lo[p, b, k]`` /
+    ``hi[p, b, k]`` count the opponent's valid hands strictly weaker / weaker or equal (so a
+    showdown sweep knows where to stop without comparing strengths). ``c0``/``c1`` are the cards
+    of each hand in list order, ``same1`` the identical combo in the other list or the zero pad
+    slot ``H`` of a reach vector, and ``card_hands[p, card_start[p, c]:card_start[p, c + 1]]``
+    the hands of p holding card c (removed from the reaches when c is dealt).
+    """
+
+    idx: np.ndarray  # int32 (2, B, H)
+    sc0: np.ndarray  # int32 (2, B, H)
+    sc1: np.ndarray  # int32 (2, B, H)
+    lo: np.ndarray  # int32 (2, B, H)
+    hi: np.ndarray  # int32 (2, B, H)
+    c0: np.ndarray  # int32 (2, H)
+    c1: np.ndarray  # int32 (2, H)
+    same1: np.ndarray  # int64 (2, H)
+    card_start: np.ndarray  # int64 (2, 53)
+    card_hands: np.ndarray  # int32 (2, 2H)
+
+
+def sweep_arrays(hands: HandArrays) -> SweepArrays:
+    """Build the :class:`SweepArrays` of a hand list (numpy, O(B x H log H))."""
+    num = hands.num
+    h = int(hands.cards.shape[1])
+    nb = int(hands.order.shape[1])
+    idx = np.zeros((2, nb, h), dtype=np.int32)
+    sc0 = np.zeros((2, nb, h), dtype=np.int32)
+    sc1 = np.zeros((2, nb, h), dtype=np.int32)
+    lo = np.zeros((2, nb, h), dtype=np.int32)
+    hi = np.zeros((2, nb, h), dtype=np.int32)
+    for b in range(nb):
+        for p in (0, 1):
+            nv = int(hands.num_valid[p, b])
+            order = hands.order[p, b, :nv]
+            idx[p, b, :nv] = order
+            sc0[p, b, :nv] = hands.cards[p, order, 0]
+            sc1[p, b, :nv] = hands.cards[p, order, 1]
+        for p in (0, 1):
+            q = 1 - p
+            mine = hands.strength[p, b, hands.order[p, b, : int(hands.num_valid[p, b])]]
+            theirs = hands.strength[q, b, hands.order[q, b, : int(hands.num_valid[q, b])]]
+            n = mine.shape[0]
+            lo[p, b, :n] = np.searchsorted(theirs, mine, side="left")
+            hi[p, b, :n] = np.searchsorted(theirs, mine, side="right")
+    c0 = hands.cards[:, :, 0].astype(np.int32)
+    c1 = hands.cards[:, :, 1].astype(np.int32)
+    same1 = np.where(hands.same >= 0, hands.same, h).astype(np.int64)
+    card_start = np.zeros((2, 53), dtype=np.int64)
+    card_hands = np.zeros((2, 2 * h), dtype=np.int32)
+    for p in (0, 1):
+        n = int(num[p])
+        cards = hands.cards[p, :n]
+        flat = np.concatenate([cards[:, 0], cards[:, 1]])
+        who = np.concatenate([np.arange(n), np.arange(n)])
+        order = np.lexsort((who, flat))
+        card_hands[p, : 2 * n] = who[order]
+        card_start[p, 1:] = np.cumsum(np.bincount(flat, minlength=52))
+    return SweepArrays(idx, sc0, sc1, lo, hi, c0, c1, same1, card_start, card_hands)
 
 
 SUIT_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
@@ -104,14 +178,27 @@ class VectorTree:
         """Bytes of regrets plus strategy sums at ``bytes_per_number`` each."""
         return 2 * self.size * bytes_per_number
 
+    @property
+    def sweep(self) -> SweepArrays:
+        """The sweep tables of the hand lists (built on first use)."""
+        sw = self.__dict__.get("_sweep")
+        if sw is None:
+            sw = sweep_arrays(self.hands)
+            self.__dict__["_sweep"] = sw
+        return sw
+
     # --- scratch --------------------------------------------------------------------------
     def scratch(self, threads: int) -> tuple[np.ndarray, ...]:
-        """Per-thread depth-first scratch: (threads, depth, ...) arrays (see the kernels)."""
+        """Per-thread depth-first scratch: (threads, depth, ...) arrays (see the kernels).
+
+        Opponent-reach rows have one extra slot, always 0, that ``SweepArrays.same1`` points
+        at for hands whose combo the other player does not hold.
+        """
         d = self.depth + 2
         h = int(self.hands.cards.shape[1])
         k = self.max_children
         return (
-            np.zeros((threads, d, h)),
+            np.zeros((threads, d, h + 1)),
             np.zeros((threads, d, h)),
             np.zeros((threads, d, k, h)),
             np.zeros((threads, d, k, h)),
@@ -122,6 +209,7 @@ class VectorTree:
             np.zeros((threads, d), dtype=np.int64),
             np.zeros((threads, 52)),
             np.zeros((threads, h)),
+            np.zeros((threads, h)),
         )
 
     def scratch_bytes(self, threads: int) -> int:
@@ -129,7 +217,8 @@ class VectorTree:
         h = int(self.hands.cards.shape[1])
         k = self.max_children
         items = self.num_items
-        return 8 * (threads * (2 * d * h + 2 * d * k * h + 5 * d + 52) + 3 * items * h)
+        per_thread = 2 * d * (h + 1) + 2 * d * k * h + 5 * d + 52 + 2 * h
+        return 8 * (threads * per_thread + 3 * items * (h + 1))
 
 
 class Passes:
@@ -140,11 +229,12 @@ class Passes:
         self.set_threads(threads)
         h = int(tree.hands.cards.shape[1])
         n_items = tree.num_items
-        self.items_ro = np.zeros((n_items, h))
+        self.items_ro = np.zeros((n_items, h + 1))
         self.items_rp = np.zeros((n_items, h))
         self.items_val = np.zeros((n_items, h))
         self.out = np.zeros(h)
         self.no_lock = np.zeros(0, dtype=np.float32)
+        self.no_prediction = np.zeros(0, dtype=np.float32)
 
     def set_threads(self, threads: int) -> None:
         threads = max(1, int(threads))
@@ -163,8 +253,15 @@ class Passes:
         fg: float = 1.0,
         floor: bool = False,
         lock_probs: np.ndarray | None = None,
+        prediction: np.ndarray | None = None,
+        next_a: float = 1.0,
+        next_b: float = 1.0,
     ) -> tuple[np.ndarray, int]:
         """One pass for traverser ``trav``: its root value vector (unnormalised), nodes visited.
+
+        ``prediction`` (float32, like the regrets; ``MODE_CFR`` of a predictive schedule): regret
+        matching reads it, and the regret update writes the next one with the next iteration's
+        discounts ``next_a`` / ``next_b`` (see :func:`~pokerlab.tree._vector_kernels.traverse`).
 
         Trees with split chance nodes run in three steps: the top part records the reaches
         entering every dealt card's subtree, the subtrees run as parallel work items, and the
@@ -172,11 +269,12 @@ class Passes:
         """
         t = self.tree
         lock = self.no_lock if lock_probs is None else lock_probs
-        args = (regrets, strat, fa, fb, fg, floor)
+        pred = self.no_prediction if prediction is None else prediction
+        args = (regrets, strat, fa, fb, fg, floor, pred, next_a, next_b)
 
         def root(split: int) -> int:
             return K.traverse(
-                t.arrays, t.hands, 0, trav, mode, split, *args,
+                t.arrays, t.hands, t.sweep, 0, trav, mode, split, *args,
                 t.hands.weight[1 - trav], t.hands.weight[trav], self.out, self.scratch_one,
                 self.items_ro, self.items_rp, self.items_val, lock, -1, self.items_val,
             )  # fmt: skip
@@ -188,7 +286,7 @@ class Passes:
         numba.set_num_threads(self.threads)
         try:
             visited += K.traverse_items(
-                t.arrays, t.hands, trav, mode, *args, self.scratch_all, self.items_ro,
+                t.arrays, t.hands, t.sweep, trav, mode, *args, self.scratch_all, self.items_ro,
                 self.items_rp, self.items_val, lock,
             )  # fmt: skip
         finally:
@@ -196,15 +294,24 @@ class Passes:
         visited += root(K.SPLIT_USE)
         return self.out, visited
 
-    def record(self, node: int, trav: int, regrets: np.ndarray, strat: np.ndarray) -> np.ndarray:
-        """Under the average strategy: (3, H) = the opponent's reach, the traverser's root
-        weights and the traverser's counterfactual values at ``node`` (one serial pass)."""
+    def record(
+        self,
+        node: int,
+        trav: int,
+        regrets: np.ndarray,
+        strat: np.ndarray,
+        lock_probs: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Under the average strategy (locked probabilities where ``lock_probs`` sets them):
+        (3, H) = the opponent's reach, the traverser's root weights and the traverser's
+        counterfactual values at ``node`` (one serial pass)."""
         t = self.tree
         a, hd = t.arrays, t.hands
         rec = np.zeros((3, hd.cards.shape[1]))
         K.traverse(
             a,
             hd,
+            t.sweep,
             0,
             trav,
             K.MODE_EV,
@@ -215,6 +322,9 @@ class Passes:
             1.0,
             1.0,
             False,
+            self.no_prediction,
+            1.0,
+            1.0,
             hd.weight[1 - trav],
             hd.weight[trav],
             self.out,
@@ -222,7 +332,7 @@ class Passes:
             self.items_ro,
             self.items_rp,
             self.items_val,
-            self.no_lock,
+            self.no_lock if lock_probs is None else lock_probs,
             node,
             rec,
         )
