@@ -30,11 +30,18 @@ def _postflop(**params: Any) -> HistoryGame:
     return PostflopGame(**params)
 
 
+def _limit_holdem(**params: Any) -> HistoryGame:
+    from pokerlab.games.limit_holdem import LimitHoldemGame
+
+    return LimitHoldemGame(**params)
+
+
 _REGISTRY: dict[str, Callable[..., HistoryGame]] = {
     "kuhn": KuhnGame,
     "leduc": LeducGame,
     "pushfold": _pushfold,
     "postflop": _postflop,
+    "limit-holdem": _limit_holdem,
 }
 
 
