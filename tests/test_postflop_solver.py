@@ -66,17 +66,24 @@ def _history_strategy(game: PostflopGame, solver: PostflopSolver) -> Strategy:
 
 
 @pytest.mark.parametrize(
-    "board,oop,ip",
+    "board,oop,ip,algorithm",
     [
-        ("Td9d6hQc7s", "AA,KK,T9s,76s", "QQ,AK,J8s"),
-        ("Td9d6hQc", "AhAs,KK,T9s", "QsQh,J8s,AK"),
+        ("Td9d6hQc7s", "AA,KK,T9s,76s", "QQ,AK,J8s", "dcfr"),
+        ("Td9d6hQc", "AhAs,KK,T9s", "QsQh,J8s,AK", "dcfr"),
+        # the predictive and optimistic variants of issue 13 (the turn case costs ~30 s each)
+        *[
+            ("Td9d6hQc7s", "AA,KK,T9s,76s", "QQ,AK,J8s", name)
+            for name in ("pcfr+", "dcfr+", "pdcfr+", "hs-pcfr+", "hs-dcfr")
+        ],
     ],
 )
-def test_agrees_with_the_history_tree_evaluator(board: str, oop: str, ip: str) -> None:
+def test_agrees_with_the_history_tree_evaluator(
+    board: str, oop: str, ip: str, algorithm: str
+) -> None:
     game = PostflopGame(
         board=board, ranges=(oop, ip), pot=100, stack=300, bets="50%, a", raises="a"
     )
-    solver = PostflopSolver(game, "dcfr")
+    solver = PostflopSolver(game, algorithm)
     solver.step(60)
     ours = solver.values()
     strategy = _history_strategy(game, solver)

@@ -45,7 +45,8 @@ def compare(
     algorithms: str | None = typer.Option(
         None,
         help="Comma-separated algorithm names (default: cfr,cfr+,cs-mccfr,es-mccfr,os-mccfr; "
-        "spots: dcfr-ps,dcfr,cfr+,cs-mccfr,es-mccfr).",
+        "spots: dcfr-ps,dcfr,cfr+,cs-mccfr,es-mccfr; also linear, cfr, pcfr+, dcfr+, pdcfr+, "
+        "hs-pcfr+, hs-dcfr).",
     ),
     budget_nodes: int | None = typer.Option(
         None,

@@ -267,7 +267,10 @@ def solve(
     rake_rate: float | None = typer.Option(None, help="Rake, a fraction of the pot in [0, 1)."),
     rake_cap: float | None = typer.Option(None, help="Rake cap, chips (0: no cap)."),
     algorithm: str = typer.Option(
-        "dcfr-ps", "--algorithm", "-a", help="dcfr-ps, dcfr, cfr+, linear or cfr."
+        "dcfr-ps",
+        "--algorithm",
+        "-a",
+        help="dcfr-ps, dcfr, cfr+, linear, cfr, pcfr+, dcfr+, pdcfr+, hs-pcfr+ or hs-dcfr.",
     ),
     target: str | None = typer.Option(
         None,

@@ -197,10 +197,12 @@ def make_solver(
     ``prune_threshold`` and ``prune_probability`` (default 0.95), and ``min_regret``.
 
     Postflop spots (``load_game("postflop", ...)``): a full-width name (``dcfr-ps``, ``dcfr``,
-    ``cfr+``, ``linear``, ``cfr``) gives a :class:`~pokerlab.solvers.postflop.PostflopSolver`
-    on the spot's vector tree, after :meth:`PostflopGame.check_memory
-    <pokerlab.games.postflop.game.PostflopGame.check_memory>` (a tree too large for this
-    machine's memory is refused with the estimate); its one option is ``threads`` (default 1).
+    ``cfr+``, ``linear``, ``cfr``, ``pcfr+``, ``dcfr+``, ``pdcfr+``, ``hs-pcfr+``, ``hs-dcfr``;
+    the ``hs-*`` horizon is the default 1000 iterations) gives a
+    :class:`~pokerlab.solvers.postflop.PostflopSolver` on the spot's vector tree, after
+    :meth:`PostflopGame.check_memory <pokerlab.games.postflop.game.PostflopGame.check_memory>`
+    (a tree too large for this machine's memory is refused with the estimate); its one option
+    is ``threads`` (default 1).
     ``cs-mccfr`` and ``es-mccfr`` give a :class:`~pokerlab.solvers.postflop_mccfr.PostflopMCCFR`
     with the sampling options above (``threads``: of its exploitability passes).
     """

@@ -2,7 +2,8 @@
 
 The postflop twin of :func:`pokerlab.solvers.compare.convergence_curves`: every solver runs on the
 spot's vector tree, the full-width schedules as :class:`~pokerlab.solvers.postflop.PostflopSolver`
-(``dcfr-ps``, ``dcfr``, ``cfr+``, ``linear``, ``cfr``) and chance and external sampling as
+(``dcfr-ps``, ``dcfr``, ``cfr+``, ``linear``, ``cfr``, ``pcfr+``, ``dcfr+``, ``pdcfr+``,
+``hs-pcfr+``, ``hs-dcfr``) and chance and external sampling as
 :class:`~pokerlab.solvers.postflop_mccfr.PostflopMCCFR` (Lanctot et al. 2009), each measured by the
 same exact best-response passes. A node touched is one public-tree node visited: a full-width
 visit handles every hand of both ranges at once (vector work, O(hands)), a sampling visit one
