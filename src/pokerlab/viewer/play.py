@@ -364,7 +364,9 @@ class PostflopPlay(PlaySession):
             share[winner] = pot
             showdown = False
             who = "you win" if winner == self.seat else "the bot wins"
-            message = f"{'the bot' if an.player == self.bot else 'you'} folded: {who} {pot:g}"
+            message = (
+                f"{'the bot' if an.player == self.bot else 'you'} folded: {who} the pot of {pot:g}"
+            )
         else:
             v = [evaluate([*COMBO_CARDS[c].tolist(), *self.board]) for c in self.combos]
             if v[0] == v[1]:
@@ -374,9 +376,8 @@ class PostflopPlay(PlaySession):
                 winner = 0 if v[0] > v[1] else 1
                 share = [0.0, 0.0]
                 share[winner] = pot
-                message = (
-                    f"showdown: {'you win' if winner == self.seat else 'the bot wins'} {pot:g}"
-                )
+                who = "you win" if winner == self.seat else "the bot wins"
+                message = f"showdown: {who} the pot of {pot:g}"
             showdown = True
         result = share[self.seat] - an.commit[self.seat] - pot0 / 2
         self._finish(result, showdown, message)

@@ -62,6 +62,9 @@ function pct(x, digits) {
   if (x === null || x === undefined) return "–";
   return (100 * x).toFixed(digits === undefined ? 1 : digits) + "%";
 }
+function count(x) {
+  return x === null || x === undefined ? "–" : Number(x).toLocaleString("en-US");
+}
 function sci(x) {
   if (x === null || x === undefined) return "–";
   const a = Math.abs(x);
@@ -109,10 +112,31 @@ function mixGradient(mix, colors) {
   return "linear-gradient(to right, " + stops.join(", ") + ")";
 }
 
+/* Text colour that reads on a background colour ("#rrggbb" or "rgba(r,g,b,a)" over white). */
+function inkOn(color) {
+  let r = 255, g = 255, b = 255, a = 1;
+  const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(color || "");
+  const rgba = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(color || "");
+  if (hex) [r, g, b] = hex.slice(1).map((h) => parseInt(h, 16));
+  else if (rgba) { [r, g, b] = rgba.slice(1, 4).map(Number); a = rgba[4] === undefined ? 1 : Number(rgba[4]); }
+  else return "";
+  const lin = (v) => { v = (a * v + (1 - a) * 255) / 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  const lum = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  return lum < 0.28 ? "light" : "";
+}
+
+/* The colour of the first and last action with a positive share of a mix (what lies under the
+   hand's name at the top left and under its value at the bottom right). */
+function mixEnds(mix, colors) {
+  const on = mix.map((m, i) => [m, i]).filter(([m]) => m > 0.02);
+  return on.length ? [colors[on[0][1]], colors[on[on.length - 1][1]]] : ["", ""];
+}
+
 /* A 13x13 grid. cellFor(row, col, id) returns {fill (0..1 height), background, label, title,
-   data (attributes)}; onClick(hand, cell) when given. */
+   data (attributes), ink / valInk ("light": light text on a dark fill)}; onClick(hand, cell)
+   when given. */
 function handGrid(cellFor, onClick, small) {
-  const grid = el("div", {class: "grid" + (small ? " small" : "")});
+  const grid = el("div", {class: "grid" + (small ? " small" : "") + (onClick ? " clickable" : "")});
   for (let row = 0; row < 13; row++) {
     for (let col = 0; col < 13; col++) {
       const id = 13 * row + col;
@@ -125,8 +149,9 @@ function handGrid(cellFor, onClick, small) {
       fill.style.height = (100 * Math.max(0, Math.min(1, c.fill === undefined ? 1 : c.fill))).toFixed(1) + "%";
       fill.style.background = c.background || "transparent";
       cell.appendChild(fill);
-      cell.appendChild(el("span", {class: "name", text: hand}));
-      if (c.label !== undefined && !small) cell.appendChild(el("span", {class: "val", text: c.label}));
+      const fill01 = c.fill === undefined ? 1 : c.fill;
+      cell.appendChild(el("span", {class: "name" + (c.ink && fill01 > 0.75 ? " " + c.ink : ""), text: hand}));
+      if (c.label && !small) cell.appendChild(el("span", {class: "val" + (c.valInk ? " " + c.valInk : ""), text: c.label}));
       if (onClick) {
         cell.addEventListener("click", () => {
           grid.querySelectorAll(".cell.selected").forEach((x) => x.classList.remove("selected"));
@@ -175,7 +200,13 @@ async function render() {
     else if (route === "/play" && params.path) await renderPlay(main, params, token);
     else await renderFiles(main, token);
   } catch (e) {
-    if (token === renderToken) showError(e.message);
+    if (token !== renderToken) return;
+    showError(e.message);
+    if ($(".spinner", main)) {
+      main.replaceChildren(el("div", {class: "panel", id: "load-failed"},
+        el("p", {text: "This page could not be shown (the reason is above); the server keeps running."}),
+        el("a", {href: "#/", text: "back to the files"})));
+    }
   }
 }
 
@@ -258,6 +289,7 @@ function infoItems(info) {
   if (info.ev) add("EV OOP / IP", fmt(info.ev[0], 2) + " / " + fmt(info.ev[1], 2));
   if (info.stacks && info.kind === "pushfold") add("stack (bb)", info.stacks.join(", "));
   add("ante (bb)", info.ante_bb);
+  if (info.kind === "curve") add(info.source === "compare" ? "compare runs" : "run log", info.curves.map((c) => c.algorithm).join(", "));
   add("information sets", info.infosets);
   return items;
 }
@@ -267,10 +299,12 @@ function renderTable(main, info, params) {
   const input = el("input", {id: "table-filter", placeholder: "filter keys, e.g. Ks:", value: params.q || ""});
   const mode = el("select", {id: "table-mode"}, ["prefix", "contains", "exact"].map((m) => el("option", {value: m, text: m})));
   const out = el("div", {id: "table-out"});
-  let offset = 0;
+  let offset = 0, asked = 0;
   const load = async () => {
+    const ask = ++asked;  // typing sends a request per key: only the latest answer is drawn
     try {
       const data = await api("/api/table?" + q({path: params.path, q: input.value, mode: mode.value, offset, limit: 200}));
+      if (ask !== asked) return;
       const rows = data.rows.map((r) => {
         const colors = actionColors(r.actions.map((a) => a.label));
         return el("tr", {"data-key": r.key},
@@ -310,6 +344,8 @@ async function renderPushFold(main, info, params) {
       legend(["fold", verb], colors),
       el("div", {id: "grid-" + seat}, handGrid((r, c, id) => ({
         background: mixGradient([1 - values[id], values[id]], colors),
+        ink: inkOn(mixEnds([1 - values[id], values[id]], colors)[0]),
+        valInk: inkOn(mixEnds([1 - values[id], values[id]], colors)[1]),
         label: values[id] > 0.0005 && values[id] < 0.9995 ? pct(values[id], 1) : "",
         title: data.classes[id] + ": " + verb + " " + pct(values[id], 2),
         data: {value: values[id]},
@@ -330,8 +366,11 @@ async function renderPushFold(main, info, params) {
 }
 
 async function showPushFoldCell(detail, path, seat, hand, row) {
+  const ask = String(Math.random());  // clicks in quick succession: draw the last one
+  detail.dataset.ask = ask;
   try {
     const data = await api("/api/pushfold/cell?" + q({path, seat, hand, row}));
+    if (detail.dataset.ask !== ask) return;
     const act = seat === "sb" ? "shove" : "call";
     detail.replaceChildren(el("h3", {text: `${seat.toUpperCase()} ${data.hand} at ${data.stack_bb} bb`}),
       el("table", {id: "combos-table"}, el("thead", {}, el("tr", {}, ["combo", act, "fold", "EV " + act, "EV fold", "equity"].map((h) => el("th", {text: h})))),
@@ -347,11 +386,12 @@ async function showPushFoldCell(detail, path, seat, hand, row) {
 function renderSweep(main, info) {
   const top = info.top || 1;
   const grid = (values, title) => el("div", {class: "panel"}, el("h3", {text: title}),
-    handGrid((r, c, id) => ({
-      background: values[id] ? "rgba(176,32,46," + (0.15 + 0.85 * Math.min(1, values[id] / top)).toFixed(3) + ")" : "transparent",
+    handGrid((r, c, id) => {
+      const background = values[id] ? "rgba(176,32,46," + (0.15 + 0.85 * Math.min(1, values[id] / top)).toFixed(3) + ")" : "transparent";
+      return {background, ink: inkOn(background), valInk: inkOn(background),
       label: values[id] ? (values[id] >= top ? top + "+" : String(values[id])) : "",
-      title: info.classes[id] + ": up to " + values[id] + " bb",
-    })));
+      title: info.classes[id] + ": up to " + values[id] + " bb"};
+    }));
   main.appendChild(el("div", {class: "row"},
     grid(info.sb_shove_max_bb, "Small blind shoves up to (bb)"),
     grid(info.bb_call_max_bb, "Big blind calls up to (bb)")));
@@ -387,7 +427,7 @@ async function renderPostflop(main, info, params, token) {
     el("a", {href: "#/play?" + q({path: params.path, seat: 1}), text: "play as IP"}));
   main.appendChild(el("div", {class: "panel"}, crumbs, summary, playLinks));
 
-  const detail = el("div", {class: "panel", id: "cell-detail"}, el("p", {class: "muted", text: "Click a hand for its combos."}));
+  const detail = el("div", {class: "panel", id: "cell-detail"}, el("p", {class: "muted", text: "Click a hand (here or in a range below) for its combos with strategy, EV and equity."}));
   const row = el("div", {class: "row"});
   if (node.kind === "decision") {
     const labels = node.actions.map((a) => a.label);
@@ -404,9 +444,11 @@ async function renderPostflop(main, info, params, token) {
       const w = g.weight[id] || 0;
       const frac = avail[id] ? w * node.scale / avail[id] : 0;
       const mix = g.mix[id];
+      const ends = mixEnds(mix, colors);
       return {
         fill: w > 0 ? Math.max(0.08, frac) : 0,
         background: w > 0 ? mixGradient(mix, colors) : "transparent",
+        ink: inkOn(ends[0]), valInk: inkOn(ends[1]),
         title: className(r, c) + (w > 0 ? ` (${fmt(w * node.scale, 2)} combos): ` + labels.map((l, k) => l + " " + pct(mix[k])).join(", ") : ": not in range"),
         data: {weight: w, mix: JSON.stringify(mix)},
       };
@@ -422,7 +464,7 @@ async function renderPostflop(main, info, params, token) {
     gridEl.id = "grid";
     row.appendChild(el("div", {class: "panel"}, el("h3", {text: who[g.player] + " range and strategy"}), legend(labels, colors), gridEl,
       el("p", {class: "muted", text: "Colours: the hand's action mix; filled height: its weight in the range."})));
-    row.appendChild(acts);
+    row.appendChild(el("div", {class: "side"}, acts, detail));
   } else if (node.kind === "chance") {
     const dealt = new Set(node.board);
     const picker = el("div", {class: "cards", id: "card-picker"});
@@ -436,27 +478,33 @@ async function renderPostflop(main, info, params, token) {
     row.appendChild(el("div", {class: "panel"}, el("h3", {text: status}),
       el("p", {text: node.kind === "fold" ? `${who[1 - node.folder]} wins the pot of ${node.pot}.` : `Hands are compared for the pot of ${node.pot}.`})));
   }
-  row.appendChild(detail);
+  if (node.kind !== "decision") row.appendChild(detail);
   main.appendChild(row);
 
   const ranges = el("div", {class: "row", id: "ranges"}, [0, 1].map((p) => {
     const rg = node.ranges[p];
     const color = p === 0 ? "15,118,110" : "194,65,12";
+    const grid = handGrid((r, c, id) => {
+      const frac = rg.available[id] ? (rg.weight[id] || 0) * node.scale / rg.available[id] : 0;
+      const background = frac > 0 ? `rgba(${color},${(0.12 + 0.88 * Math.min(1, frac)).toFixed(3)})` : "transparent";
+      return {fill: 1, background, ink: inkOn(background),
+        title: className(r, c) + (frac > 0 ? `: ${fmt(rg.weight[id] * node.scale, 2)} of ${rg.available[id]} combos, EV ${fmt(rg.ev[id], 2)}, equity ${pct(rg.equity[id])}` : ": not in range"),
+        data: {weight: rg.weight[id]}};
+    }, (hand) => showCombos(detail, params.path, line, p, hand), true);
+    grid.id = "range-" + p;
     return el("div", {class: "panel"}, el("h3", {text: `${who[p]} range: ${fmt(rg.combos, 1)} combos, EV ${fmt(rg.range_ev, 2)}, equity ${pct(rg.range_equity)}`}),
-      handGrid((r, c, id) => {
-        const frac = rg.available[id] ? (rg.weight[id] || 0) * node.scale / rg.available[id] : 0;
-        return {fill: 1, background: frac > 0 ? `rgba(${color},${(0.12 + 0.88 * Math.min(1, frac)).toFixed(3)})` : "transparent",
-          title: className(r, c) + `: ${fmt(rg.weight[id] * node.scale, 2)} of ${rg.available[id]} combos, EV ${fmt(rg.ev[id], 2)}, equity ${pct(rg.equity[id])}`,
-          data: {weight: rg.weight[id]}};
-      }, null, true));
+      grid, el("p", {class: "muted", text: "Darker: more of the hand's combos in the range. Click a hand for its combos."}));
   }));
   main.appendChild(ranges);
   if (node.kind === "decision" && info.locking) main.appendChild(lockPanel(info, params.path, line, node));
 }
 
 async function showCombos(detail, path, line, player, hand) {
+  const ask = String(Math.random());  // clicks in quick succession: draw the last one
+  detail.dataset.ask = ask;
   try {
     const data = await api("/api/combos?" + q({path, line: line.join(","), player, hand}));
+    if (detail.dataset.ask !== ask) return;
     const acts = data.actions;
     const head = ["combo", "weight", ...acts, "EV", "equity", "EQR"];
     detail.replaceChildren(el("h3", {text: `${["OOP", "IP"][player]} ${data.hand}`}),
@@ -517,13 +565,37 @@ function lockPanel(info, path, line, node) {
 
 const CURVE_COLORS = ["#2457c5", "#d64531", "#46a35a", "#8e44ad", "#e8743b", "#0f766e", "#7d0f23"];
 
+/* Round tick positions covering [lo, hi]: about `count` steps of 1, 2, 2.5 or 5 times a power of 10. */
+function niceTicks(lo, hi, count) {
+  const raw = (hi - lo) / count;
+  const mag = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((st) => st >= raw) || 10 * mag;
+  const first = Math.floor(lo / step + 1e-9) * step, last = Math.ceil(hi / step - 1e-9) * step;
+  const ticks = [];
+  for (let v = first; v <= last + step / 2; v += step) ticks.push(Number(v.toPrecision(12)));
+  return ticks;
+}
+
+function tickLabel(v) {
+  const a = Math.abs(v);
+  if (a === 0) return "0";
+  if (a >= 1e6 || a < 1e-3) {
+    const e = Math.floor(Math.log10(a) + 1e-9), m = v / Math.pow(10, e);
+    return (Math.abs(m - 1) < 1e-9 ? "" : Number(m.toPrecision(3)) + "×") + "1e" + e;
+  }
+  return Number(v.toPrecision(4)).toLocaleString("en-US", {maximumFractionDigits: 6});
+}
+
+/* Exploitability (log scale) against x for each series {name, x, y}: an inline SVG.
+   opts: xLabel, yLabel, logX. */
 function plotSVG(series, opts) {
-  const W = 640, H = 380, L = 70, R = 16, T = 16, B = 46;
+  const W = 660, H = 380, L = 64, R = 34, T = 14, B = 46;
   const pts = series.map((s) => s.x.map((x, i) => [x, s.y[i]]).filter(([x, y]) =>
-    x !== null && y !== null && y > 0 && (!opts.logX || x > 0)));
+    x !== null && x !== undefined && y !== null && y > 0 && (!opts.logX || x > 0)));
   const all = pts.flat();
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("width", W); svg.setAttribute("height", H); svg.setAttribute("class", "plot");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const add = (tag, attrs, text) => {
     const n = document.createElementNS("http://www.w3.org/2000/svg", tag);
     for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
@@ -533,34 +605,54 @@ function plotSVG(series, opts) {
   };
   add("rect", {x: 0, y: 0, width: W, height: H, fill: "#fff"});
   if (!all.length) { add("text", {x: W / 2, y: H / 2, "text-anchor": "middle"}, "no exploitability measured"); return svg; }
+  // x: powers of ten (log) or round steps (linear) spanning the data
+  const xs = all.map((p) => p[0]);
+  let xTicks;
+  if (opts.logX) {
+    const e0 = Math.floor(Math.log10(Math.min(...xs))), e1 = Math.max(e0 + 1, Math.ceil(Math.log10(Math.max(...xs))));
+    const every = Math.ceil((e1 - e0) / 8);
+    xTicks = [];
+    for (let e = e0; e <= e1; e += every) xTicks.push(Math.pow(10, e));
+  } else {
+    const lo = Math.min(...xs), hi = Math.max(...xs);
+    xTicks = niceTicks(lo >= 0 && lo <= 0.25 * hi ? 0 : lo, hi > lo ? hi : lo + 1, 5);
+  }
   const tx = (v) => opts.logX ? Math.log10(v) : v;
-  let x0 = Math.min(...all.map((p) => tx(p[0]))), x1 = Math.max(...all.map((p) => tx(p[0])));
-  let y0 = Math.floor(Math.log10(Math.min(...all.map((p) => p[1])))), y1 = Math.ceil(Math.log10(Math.max(...all.map((p) => p[1]))));
-  if (x1 === x0) x1 = x0 + 1;
-  if (y1 === y0) y1 = y0 + 1;
+  const x0 = tx(xTicks[0]), x1 = tx(xTicks[xTicks.length - 1]);
+  const y0 = Math.floor(Math.log10(Math.min(...all.map((p) => p[1])))),
+        y1 = Math.max(y0 + 1, Math.ceil(Math.log10(Math.max(...all.map((p) => p[1])))));
   const sx = (v) => L + (tx(v) - x0) / (x1 - x0) * (W - L - R);
   const sy = (v) => T + (y1 - Math.log10(v)) / (y1 - y0) * (H - T - B);
-  for (let e = y0; e <= y1; e++) {
+  const yEvery = Math.ceil((y1 - y0) / 8);
+  for (let e = y0; e <= y1; e += yEvery) {
     const y = sy(Math.pow(10, e));
     add("line", {x1: L, x2: W - R, y1: y, y2: y, stroke: "#e3e6eb"});
-    add("text", {x: L - 6, y: y + 4, "text-anchor": "end"}, "1e" + e);
+    add("text", {x: L - 6, y: y + 4, "text-anchor": "end", class: "tick"}, "1e" + e);
   }
-  const ticks = 5;
-  for (let k = 0; k <= ticks; k++) {
-    const v = x0 + (x1 - x0) * k / ticks;
-    const x = L + (W - L - R) * k / ticks;
-    const shown = opts.logX ? Math.pow(10, v) : v;
+  for (const v of xTicks) {
+    const x = sx(v);
     add("line", {x1: x, x2: x, y1: T, y2: H - B, stroke: "#f0f2f5"});
-    add("text", {x, y: H - B + 16, "text-anchor": "middle"}, sci(shown));
+    add("text", {x, y: H - B + 16, "text-anchor": "middle", class: "tick"}, opts.logX ? tickLabel(v) : tickLabel(v));
   }
   add("rect", {x: L, y: T, width: W - L - R, height: H - T - B, fill: "none", stroke: "#9aa3af"});
   add("text", {x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle"}, opts.xLabel);
-  add("text", {x: 14, y: (T + H - B) / 2, "text-anchor": "middle", transform: `rotate(-90 14 ${(T + H - B) / 2})`}, "exploitability (log)");
+  add("text", {x: 14, y: (T + H - B) / 2, "text-anchor": "middle", transform: `rotate(-90 14 ${(T + H - B) / 2})`}, opts.yLabel);
+  const named = [];
   pts.forEach((p, k) => {
     if (!p.length) return;
+    const color = CURVE_COLORS[k % CURVE_COLORS.length];
     const d = p.map(([x, y], i) => (i ? "L" : "M") + sx(x).toFixed(1) + " " + sy(y).toFixed(1)).join(" ");
-    add("path", {d, fill: "none", stroke: CURVE_COLORS[k % CURVE_COLORS.length], "stroke-width": 2, class: "curve", "data-name": series[k].name});
-    add("text", {x: W - R - 6, y: T + 14 + 14 * k, "text-anchor": "end", fill: CURVE_COLORS[k % CURVE_COLORS.length]}, series[k].name);
+    add("path", {d, fill: "none", stroke: color, "stroke-width": 2, class: "curve", "data-name": series[k].name});
+    named.push([series[k].name, color]);
+  });
+  // legend at the top right, inside the frame, on a white box so that curves do not cross it
+  const longest = Math.max(...named.map(([n]) => n.length));
+  const boxW = 30 + 6.5 * longest, boxH = 6 + 16 * named.length;
+  add("rect", {x: W - R - boxW - 6, y: T + 6, width: boxW, height: boxH, fill: "#fff", stroke: "#d9dde3", class: "legend-box"});
+  named.forEach(([name, color], k) => {
+    const y = T + 6 + 14 + 16 * k;
+    add("line", {x1: W - R - boxW, x2: W - R - boxW + 16, y1: y - 4, y2: y - 4, stroke: color, "stroke-width": 3});
+    add("text", {x: W - R - boxW + 22, y, style: "fill:" + color, class: "legend-name"}, name);
   });
   return svg;
 }
@@ -570,16 +662,20 @@ function renderCurves(main, info) {
   const axes = info.source === "compare" ?
     [["nodes_touched", "nodes touched", true], ["seconds", "seconds", true]] :
     [["iterations", "iterations", false], ["seconds", "seconds", false]];
+  const charts = el("div", {class: "row"});
+  panel.appendChild(charts);
   for (const [key, label, logX] of axes) {
-    panel.appendChild(el("h3", {text: "exploitability against " + label}));
-    panel.appendChild(plotSVG(info.curves.map((c) => ({name: c.algorithm + (c.complete ? "" : " (partial)"), x: c[key], y: c.exploitability})), {xLabel: label + (logX ? " (log)" : ""), logX}));
+    const chart = el("div", {class: "chart"}, el("h3", {text: "exploitability against " + label}));
+    charts.appendChild(chart);
+    chart.appendChild(plotSVG(info.curves.map((c) => ({name: c.algorithm + (c.complete ? "" : " (partial)"), x: c[key], y: c.exploitability})),
+      {xLabel: label + (logX ? " (log scale)" : ""), yLabel: "exploitability (chips, log scale)", logX}));
   }
   const table = el("table", {id: "curve-table"}, el("thead", {}, el("tr", {}, ["algorithm", "points", "iterations", "nodes touched", "seconds", "final exploitability"].map((h) => el("th", {text: h})))),
     el("tbody", {}, info.curves.map((c) => {
       const last = (a) => a.length ? a[a.length - 1] : null;
       const ex = c.exploitability.filter((x) => x !== null);
       return el("tr", {}, el("td", {text: c.algorithm}), el("td", {class: "num", text: c.exploitability.length}),
-        el("td", {class: "num", text: last(c.iterations)}), el("td", {class: "num", text: last(c.nodes_touched)}),
+        el("td", {class: "num", text: count(last(c.iterations))}), el("td", {class: "num", text: count(last(c.nodes_touched))}),
         el("td", {class: "num", text: fmt(last(c.seconds), 3)}), el("td", {class: "num final", text: sci(ex.length ? ex[ex.length - 1] : null)}));
     })));
   panel.appendChild(table);
@@ -608,17 +704,18 @@ function drawPlay(main, s) {
   const head = el("div", {class: "panel"},
     el("h2", {}, el("a", {href: "#/", text: "files"}), " / ", el("a", {href: "#/file?" + q({path: s.file}), text: s.file}), " / play"),
     el("div", {class: "kv"},
-      el("span", {}, "you: ", el("b", {text: s.seat_name})),
+      el("span", {}, "you: ", el("b", {id: "play-seat", text: s.seat_name})),
+      s.stack_bb !== undefined ? el("span", {}, "stacks: ", el("b", {text: s.stack_bb + " bb"})) : null,
       el("span", {}, "hands: ", el("b", {id: "play-hands", text: s.hands})),
       el("span", {}, "running result: ", el("b", {id: "play-total", text: fmt(s.total, 2) + " " + s.unit})),
-      el("a", {href: "#/play?" + q({path: s.file, seat: other}), text: "switch seat"})));
+      el("a", {href: "#/play?" + q({path: s.file, seat: other}), id: "switch-seat", text: "switch seat"})));
   const cards = el("div", {class: "panel big-cards"},
     el("div", {class: "row"},
       el("div", {}, el("h3", {text: "your cards"}), el("div", {id: "your-cards"}, s.your_cards.map((c) => cardEl(c)))),
       el("div", {}, el("h3", {text: "board"}), el("div", {id: "board"}, s.board.length ? s.board.map((c) => cardEl(c)) : el("span", {class: "muted", text: "—"}))),
       el("div", {}, el("h3", {text: "bot (" + s.bot_seat_name + ")"}), el("div", {id: "bot-cards"},
         s.bot_cards ? s.bot_cards.map((c) => cardEl(c)) : [cardEl("?"), s.game === "pushfold" || s.game === "postflop" ? cardEl("?") : null])),
-      s.pot !== undefined ? el("div", {}, el("h3", {text: "pot"}), el("b", {id: "play-pot", text: String(s.pot)})) : null));
+      s.pot !== undefined ? el("div", {}, el("h3", {text: "pot"}), el("div", {class: "pot", id: "play-pot", text: String(s.pot)})) : null));
   const log = el("ol", {class: "play-log", id: "play-log"}, s.history.map((h) =>
     el("li", {text: (h.who === "dealer" ? "dealt " : h.who + ": ") + (ACTION_NAMES[h.action] && s.game !== "pushfold" && s.game !== "postflop" ? ACTION_NAMES[h.action] + " (" + h.action + ")" : h.action)})));
   const act = async (url, body) => {
@@ -630,7 +727,7 @@ function drawPlay(main, s) {
   };
   const controls = el("div", {class: "panel", id: "play-controls"});
   if (s.done) {
-    controls.appendChild(el("p", {id: "play-result", "data-result": s.result,
+    controls.appendChild(el("p", {id: "play-result", "data-result": s.result, "data-showdown": s.showdown ? "1" : "0",
       text: `${s.message}. You ${s.result >= 0 ? "won" : "lost"} ${fmt(Math.abs(s.result), 2)} ${s.unit}.`}));
     controls.appendChild(el("button", {class: "primary", id: "play-next", text: "next hand",
       onclick: () => act(`/api/play/${s.id}/next`, {})}));
