@@ -53,7 +53,7 @@ def _browser_binaries() -> tuple[str, str]:
         (p for p in map(shutil.which, ("chromium", "chromium-browser")) if p), None
     )
     driver = os.environ.get("POKERLAB_CHROMEDRIVER") or shutil.which("chromedriver")
-    if not chromium or not driver:
+    if not (chromium and driver and os.path.isfile(chromium) and os.path.isfile(driver)):
         _missing("chromium or chromedriver is not installed (Debian: chromium, chromium-driver)")
     return str(chromium), str(driver)
 
@@ -293,6 +293,17 @@ def test_file_list_shows_every_file_with_its_numbers(browser, server, data) -> N
     screenshot(browser, "01-file-list")
 
 
+def test_a_damaged_file_shows_its_error_and_the_server_keeps_running(browser, server) -> None:
+    browser.get(server.url + "/#/file?path=trunc.npz")
+    shown(browser, "#load-failed")
+    error = css(browser, "#error")
+    assert error.is_displayed() and "trunc.npz" in error.text and "damaged" in error.text
+    screenshot(browser, "01-damaged-file")
+    css(browser, "#load-failed a").click()
+    shown(browser, "#files-table")
+    no_error(browser)
+
+
 def test_click_down_a_postflop_line_matches_the_solution_file(browser, server, data) -> None:
     solved = load_spot_solution(data["served"] / "river.npz").average_strategy()
     open_from_file_list(browser, server, "river.npz")
@@ -373,7 +384,7 @@ def test_play_a_pushfold_hand_to_the_end(browser, server) -> None:
             css(browser, '#play-actions button[data-action="shove"]').click()
         result = shown(browser, "#play-result")
         total += float(result.get_attribute("data-result"))
-        assert re.fullmatch(r".+\. You (won|lost) [\d.]+ bb\.", result.text), result.text
+        assert re.fullmatch(r".+\. You (won|lost) [\d.]+ bb\.|.+ You broke even\.", result.text)
         assert near(css(browser, "#play-total").text, total, 2)
         assert int(css(browser, "#play-hands").text) == hand + 1
         bot = [c.text for c in css_all(browser, "#bot-cards .card")]
@@ -417,7 +428,7 @@ def test_play_leduc_and_postflop_hands_to_the_end(browser, server, path, seat) -
             lambda d, n=before: css_all(d, "#play-result") or len(css_all(d, "#play-log li")) > n,
         )
     result = shown(browser, "#play-result")
-    assert re.search(r"You (won|lost) [\d.]+ chips", result.text), result.text
+    assert re.search(r"You (won|lost) [\d.]+ chips|You broke even", result.text), result.text
     assert near(css(browser, "#play-total").text, float(result.get_attribute("data-result")), 2)
     no_error(browser)
     screenshot(browser, f"07-play-{Path(path).stem}-seat{seat}")
@@ -512,5 +523,6 @@ def test_page_loads_nothing_from_elsewhere_and_logs_no_errors(browser, server) -
         "return performance.getEntriesByType('resource').map(e => e.name)"
     )
     assert urls and all(u.startswith(server.url + "/") for u in urls), urls
+    # every page the tests opened logged no error, but the damaged file's answer (a 400)
     severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
-    assert not severe, severe
+    assert not [e for e in severe if "path=trunc.npz" not in e["message"]], severe

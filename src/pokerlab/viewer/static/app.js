@@ -674,7 +674,7 @@ function renderCurves(main, info) {
     el("tbody", {}, info.curves.map((c) => {
       const last = (a) => a.length ? a[a.length - 1] : null;
       const ex = c.exploitability.filter((x) => x !== null);
-      return el("tr", {}, el("td", {text: c.algorithm}), el("td", {class: "num", text: c.exploitability.length}),
+      return el("tr", {}, el("td", {text: c.algorithm}), el("td", {class: "num", text: c.exploitability.filter((x) => x !== null).length}),
         el("td", {class: "num", text: count(last(c.iterations))}), el("td", {class: "num", text: count(last(c.nodes_touched))}),
         el("td", {class: "num", text: fmt(last(c.seconds), 3)}), el("td", {class: "num final", text: sci(ex.length ? ex[ex.length - 1] : null)}));
     })));
@@ -728,7 +728,8 @@ function drawPlay(main, s) {
   const controls = el("div", {class: "panel", id: "play-controls"});
   if (s.done) {
     controls.appendChild(el("p", {id: "play-result", "data-result": s.result, "data-showdown": s.showdown ? "1" : "0",
-      text: `${s.message}. You ${s.result >= 0 ? "won" : "lost"} ${fmt(Math.abs(s.result), 2)} ${s.unit}.`}));
+      text: s.message + ". " + (Math.abs(s.result) < 5e-7 ? "You broke even." :
+        `You ${s.result > 0 ? "won" : "lost"} ${fmt(Math.abs(s.result), 2)} ${s.unit}.`)}));
     controls.appendChild(el("button", {class: "primary", id: "play-next", text: "next hand",
       onclick: () => act(`/api/play/${s.id}/next`, {})}));
   } else {
