@@ -310,6 +310,12 @@ def test_click_down_a_postflop_line_matches_the_solution_file(browser, server, d
     wait(browser, lambda d: at_line(d, []))
     assert css(browser, "#node-status").text == "OOP to act"
     check_node_against_api(browser, solved.node(""))
+    # hovering over a hand (nothing pinned by a click) shows its combos
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(browser).move_to_element(css(browser, '#grid .cell[data-hand="AA"]')).perform()
+    wait(browser, lambda d: css(d, "#cell-detail h3").text == "OOP AA", "hover showed nothing")
+    assert len(table(browser, "#combos-table tbody tr")) == 6
     screenshot(browser, "02-river-root")
     line = go_down(browser, [], "check")
     assert css(browser, "#node-status").text == "IP to act"

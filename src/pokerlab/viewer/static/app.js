@@ -153,11 +153,21 @@ function handGrid(cellFor, onClick, small) {
       cell.appendChild(el("span", {class: "name" + (c.ink && fill01 > 0.75 ? " " + c.ink : ""), text: hand}));
       if (c.label && !small) cell.appendChild(el("span", {class: "val" + (c.valInk ? " " + c.valInk : ""), text: c.label}));
       if (onClick) {
+        // click: pin the hand (again: unpin); hover, while nothing is pinned: show it
         cell.addEventListener("click", () => {
-          grid.querySelectorAll(".cell.selected").forEach((x) => x.classList.remove("selected"));
+          const pinned = cell.classList.contains("selected");
+          document.querySelectorAll(".cell.selected").forEach((x) => x.classList.remove("selected"));
+          if (pinned) return;
           cell.classList.add("selected");
-          onClick(hand, cell);
+          onClick(hand, cell, false);
         });
+        let timer = null;
+        cell.addEventListener("mouseenter", () => {
+          timer = setTimeout(() => {
+            if (!document.querySelector(".cell.selected")) onClick(hand, cell, true);
+          }, 150);
+        });
+        cell.addEventListener("mouseleave", () => clearTimeout(timer));
       }
       grid.appendChild(cell);
     }
@@ -337,7 +347,7 @@ function renderTable(main, info, params) {
 async function renderPushFold(main, info, params) {
   const row = Number(params.row || 0);
   const data = await api("/api/pushfold?" + q({path: params.path, row}));
-  const detail = el("div", {class: "panel", id: "cell-detail"}, el("p", {class: "muted", text: "Click a hand for its combos, EV and equity."}));
+  const detail = el("div", {class: "panel", id: "cell-detail"}, el("p", {class: "muted", text: "Hover over a hand for its combos, EV and equity; click it to keep it here."}));
   const grid = (seat, values, title, verb) => {
     const colors = [FOLD_COLOR, BET_COLORS[3]];
     return el("div", {class: "panel"}, el("h3", {text: title}),
@@ -427,7 +437,7 @@ async function renderPostflop(main, info, params, token) {
     el("a", {href: "#/play?" + q({path: params.path, seat: 1}), text: "play as IP"}));
   main.appendChild(el("div", {class: "panel"}, crumbs, summary, playLinks));
 
-  const detail = el("div", {class: "panel", id: "cell-detail"}, el("p", {class: "muted", text: "Click a hand (here or in a range below) for its combos with strategy, EV and equity."}));
+  const detail = el("div", {class: "panel", id: "cell-detail"}, el("p", {class: "muted", text: "Hover over a hand (here or in a range below) for its combos with strategy, EV and equity; click it to keep it here."}));
   const row = el("div", {class: "row"});
   if (node.kind === "decision") {
     const labels = node.actions.map((a) => a.label);
@@ -452,10 +462,10 @@ async function renderPostflop(main, info, params, token) {
         title: className(r, c) + (w > 0 ? ` (${fmt(w * node.scale, 2)} combos): ` + labels.map((l, k) => l + " " + pct(mix[k])).join(", ") : ": not in range"),
         data: {weight: w, mix: JSON.stringify(mix)},
       };
-    }, (hand, cell) => {
+    }, (hand, cell, hover) => {
       showCombos(detail, params.path, line, g.player, hand);
       const lockHands = $("#lock-hands");
-      if (lockHands) {
+      if (lockHands && !hover) {
         lockHands.value = hand;
         const mix = JSON.parse(cell.dataset.mix || "[]");
         document.querySelectorAll("#lock-panel input.freq[data-action]").forEach((x, k) => { x.value = (mix[k] || 0).toFixed(3); });
@@ -493,7 +503,7 @@ async function renderPostflop(main, info, params, token) {
     }, (hand) => showCombos(detail, params.path, line, p, hand), true);
     grid.id = "range-" + p;
     return el("div", {class: "panel"}, el("h3", {text: `${who[p]} range: ${fmt(rg.combos, 1)} combos, EV ${fmt(rg.range_ev, 2)}, equity ${pct(rg.range_equity)}`}),
-      grid, el("p", {class: "muted", text: "Darker: more of the hand's combos in the range. Click a hand for its combos."}));
+      grid, el("p", {class: "muted", text: "Darker: more of the hand's combos in the range. Hover over or click a hand for its combos."}));
   }));
   main.appendChild(ranges);
   if (node.kind === "decision" && info.locking) main.appendChild(lockPanel(info, params.path, line, node));
