@@ -374,6 +374,19 @@ def test_card_picker_deals_the_river_of_a_turn_spot(browser, server, data) -> No
     screenshot(browser, "05-turn-river-2c")
 
 
+def test_pushfold_charts_and_a_hand_s_combos(browser, server, data) -> None:
+    pf = data["pushfold"]
+    open_from_file_list(browser, server, "pf10.npz")
+    shown(browser, "#grid-sb .cell")
+    assert near(css(browser, "#sb-fraction").text, pf.sb_shove_fraction, 1, 100)
+    assert near(css(browser, "#bb-fraction").text, pf.bb_call_fraction, 1, 100)
+    css(browser, '#grid-bb .cell[data-hand="A5o"]').click()
+    wait(browser, lambda d: css(d, "#cell-detail h3").text == "BB A5o at 10 bb")
+    assert len(table(browser, "#combos-table tbody tr")) == 12
+    no_error(browser)
+    screenshot(browser, "06-pushfold-chart")
+
+
 def test_play_a_pushfold_hand_to_the_end(browser, server) -> None:
     browser.get(server.url + "/")
     shown(browser, '#files-table tr[data-path="pf10.npz"] a.play-link').click()
@@ -399,7 +412,7 @@ def test_play_a_pushfold_hand_to_the_end(browser, server) -> None:
             assert all(re.fullmatch(r"[2-9TJQKA][shdc]", c) for c in bot), bot
             assert set(bot).isdisjoint(c.text for c in css_all(browser, "#your-cards .card"))
             assert len(css_all(browser, "#board .card")) == 5
-            screenshot(browser, "06-pushfold-showdown")
+            screenshot(browser, "07-pushfold-showdown")
             break
         css(browser, "#play-next").click()
         shown(browser, "#play-actions")
@@ -437,7 +450,7 @@ def test_play_leduc_and_postflop_hands_to_the_end(browser, server, path, seat) -
     assert re.search(r"You (won|lost) [\d.]+ chips|You broke even", result.text), result.text
     assert near(css(browser, "#play-total").text, float(result.get_attribute("data-result")), 2)
     no_error(browser)
-    screenshot(browser, f"07-play-{Path(path).stem}-seat{seat}")
+    screenshot(browser, f"08-play-{Path(path).stem}-seat{seat}")
 
 
 def test_leduc_information_set_table(browser, server, data) -> None:
@@ -463,7 +476,7 @@ def test_leduc_information_set_table(browser, server, data) -> None:
             assert float(span.get_attribute("data-p")) == pytest.approx(probs[label], abs=1e-6)
             assert near(span.text.split()[-1], probs[label], 1, 100)
     no_error(browser)
-    screenshot(browser, "08-leduc-table")
+    screenshot(browser, "09-leduc-table")
 
 
 def test_convergence_charts(browser, server, data) -> None:
@@ -475,7 +488,7 @@ def test_convergence_charts(browser, server, data) -> None:
     assert len(css_all(browser, "#curves svg path.curve")) == 2  # against iterations and seconds
     final = css(browser, "#curve-table td.final").text
     assert number(final) == pytest.approx(lines[-1]["exploitability"], rel=1e-3)
-    screenshot(browser, "09-log-curve")
+    screenshot(browser, "10-log-curve")
     open_from_file_list(browser, server, "cmp.json")
     shown(browser, "#curves svg")
     names = [p.get_attribute("data-name") for p in css_all(browser, "#curves svg path.curve")]
@@ -484,7 +497,7 @@ def test_convergence_charts(browser, server, data) -> None:
     want = [c.exploitability[-1] for c in data["curves"]]
     assert finals == pytest.approx(want, rel=1e-3)
     no_error(browser)
-    screenshot(browser, "10-compare-curves")
+    screenshot(browser, "11-compare-curves")
 
 
 def test_node_locking_shows_the_ev_before_and_after(browser, server, data) -> None:
@@ -509,7 +522,7 @@ def test_node_locking_shows_the_ev_before_and_after(browser, server, data) -> No
     assert near(css(before, "td.ev0").text, ev[0], 3) and near(css(before, "td.ev1").text, ev[1], 3)
     assert css(after, "td.ev0").text != css(before, "td.ev0").text
     no_error(browser)
-    screenshot(browser, "11-node-locking")
+    screenshot(browser, "12-node-locking")
     css(browser, "#lock-show").click()
     locked = shown(browser, "#lock-panel p.locked")
     assert "AA" in locked.text and "allin 900 100.0%" in locked.text

@@ -476,11 +476,11 @@ async function renderPostflop(main, info, params, token) {
       el("p", {class: "muted", text: "Colours: the hand's action mix; filled height: its weight in the range."})));
     row.appendChild(el("div", {class: "side"}, acts, detail));
   } else if (node.kind === "chance") {
-    const dealt = new Set(node.board);
+    const can = new Set(node.chance.cards);  // the deck less the board (and nothing else)
     const picker = el("div", {class: "cards", id: "card-picker"});
     for (const s of "shdc") for (const r of RANKS) {
       const name = r + s;
-      picker.appendChild(el("button", {class: "card " + s, "data-card": name, disabled: dealt.has(name),
+      picker.appendChild(el("button", {class: "card " + s, "data-card": name, disabled: !can.has(name),
         text: name, onclick: () => goLine([...line, name])}));
     }
     row.appendChild(el("div", {class: "panel"}, el("h3", {text: "Pick the " + node.chance.street + " card"}), picker));
