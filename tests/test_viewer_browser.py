@@ -385,6 +385,13 @@ def test_pushfold_charts_and_a_hand_s_combos(browser, server, data) -> None:
     assert len(table(browser, "#combos-table tbody tr")) == 12
     no_error(browser)
     screenshot(browser, "06-pushfold-chart")
+    # a sweep: the largest stack (bb) each hand shoves or calls, up to the largest one solved
+    open_from_file_list(browser, server, "sweep.json")
+    shown(browser, "#main .grid .cell")
+    labels = table(browser, "#main .grid .cell", ".val")
+    assert len(labels) == 2 * 169 and labels[0]["hand"] == "AA" and labels[0]["cells"] == ["12+"]
+    no_error(browser)
+    screenshot(browser, "06-pushfold-sweep")
 
 
 def test_play_a_pushfold_hand_to_the_end(browser, server) -> None:
@@ -427,7 +434,10 @@ def test_play_a_pushfold_hand_to_the_end(browser, server) -> None:
     no_error(browser)
 
 
-@pytest.mark.parametrize(("path", "seat"), [("leduc.npz", 1), ("river.npz", 1)])
+@pytest.mark.parametrize(
+    ("path", "seat"),
+    [("leduc.npz", 1), ("kuhn.npz", 0), ("river.npz", 1), ("spots/small_turn.npz", 0)],
+)
 def test_play_leduc_and_postflop_hands_to_the_end(browser, server, path, seat) -> None:
     browser.get(server.url + f"/#/play?path={path}&seat={seat}&seed=5")
     for _ in range(30):
