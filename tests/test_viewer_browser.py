@@ -18,7 +18,6 @@ import os
 import re
 import shutil
 import sys
-from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import numpy as np
@@ -152,19 +151,16 @@ def no_error(driver) -> None:
 
 
 def screenshot(driver, name: str) -> None:
-    """Save the whole page (the window grown to the page's height) as ``name.png``."""
-    height = driver.execute_script(
-        "return Math.max(document.body.scrollHeight, document.documentElement.scrollHeight)"
+    """Save the whole page, beyond the window, as ``name.png`` (Chrome DevTools' full-page
+    capture)."""
+    import base64
+
+    size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+    clip = {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 6000), "scale": 1}
+    shot = driver.execute_cdp_cmd(
+        "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip}
     )
-    driver.set_window_size(1400, min(max(int(height) + 20, 1000), 4000))
-    driver.execute_script("window.scrollTo(0, 0)")
-    driver.save_screenshot(str(SHOTS / f"{name}.png"))
-    driver.set_window_size(1400, 1000)
-
-
-def js_fixed(x: float, digits: int) -> str:
-    """``Number(x).toFixed(digits)`` (ties away from zero, exact binary value)."""
-    return str(Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+    (SHOTS / f"{name}.png").write_bytes(base64.b64decode(shot["data"]))
 
 
 def number(text: str) -> float:
