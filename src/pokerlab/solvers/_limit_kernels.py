@@ -1,0 +1,247 @@
+"""numba kernels of CFR with public chance sampling on limit hold'em's betting tree.
+
+One pass walks the betting tree (preorder arrays, no recursion) for one traversing player with
+whole vectors over the real hole-card pairs of the sampled board: reach top-down, terminal values
+(fold: opponent reach compatible with the hand, by per-card sums and inclusion-exclusion;
+showdown: two sweeps over the hands sorted by strength), then values and regret updates
+bottom-up. A hand's regrets and strategy sums live in the slot of its private state (bucket or
+bucket sequence) of the node's round, so hands of the same bucket share them.
+
+Storage is float32 (regrets, strategy sums); vectors and accumulations are float64.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+DECISION, DEAL, FOLD_END, SHOWDOWN_END = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def discount(regrets: np.ndarray, sums: np.ndarray, a: float, b: float, g: float) -> None:
+    """R <- R a where R > 0, R b elsewhere; S <- S g (skipped when the factors are 1)."""
+    if a != 1.0 or b != 1.0:
+        for i in range(regrets.size):
+            r = regrets[i]
+            regrets[i] = r * a if r > 0 else r * b
+    if g != 1.0:
+        for i in range(sums.size):
+            sums[i] *= g
+
+
+@njit(cache=True)
+def pcs_pass(
+    kind: np.ndarray,
+    player: np.ndarray,
+    rnd: np.ndarray,
+    child_start: np.ndarray,
+    children: np.ndarray,
+    payoff_id: np.ndarray,
+    payoff_table: np.ndarray,
+    offset: np.ndarray,
+    num_states: np.ndarray,
+    states: np.ndarray,
+    hand_cards: np.ndarray,
+    order: np.ndarray,
+    strength: np.ndarray,
+    num_valid: np.int64,
+    scale: float,
+    traverser: np.int64,
+    regrets: np.ndarray,
+    sums: np.ndarray,
+    regret_floor: bool,
+    update: bool,
+    reach: np.ndarray,
+    values: np.ndarray,
+    card_sum: np.ndarray,
+) -> float:
+    """One pass for ``traverser``; returns its root value summed over its hands.
+
+    ``states`` (4, H): private state of each hand per round (-1: the hand meets the board);
+    ``order``: the first ``num_valid`` entries are the valid hands by increasing ``strength``;
+    ``reach`` (2, N, H) and ``values`` (N, H): scratch; ``card_sum`` (52,) scratch.
+    ``update``: accumulate regrets and (traverser-reach-weighted) strategy sums.
+    """
+    num_nodes = kind.size
+    num_hands = hand_cards.shape[0]
+    p = traverser
+    o = 1 - p
+    # --- top-down: reach probabilities and strategy sums ---------------------------------
+    for h in range(num_hands):
+        live = 1.0 if states[0, h] >= 0 else 0.0
+        reach[0, 0, h] = live
+        reach[1, 0, h] = live
+    for n in range(num_nodes):
+        k = kind[n]
+        first = child_start[n]
+        last = child_start[n + 1]
+        if k == DEAL:
+            c = children[first]
+            for h in range(num_hands):
+                reach[0, c, h] = reach[0, n, h]
+                reach[1, c, h] = reach[1, n, h]
+            continue
+        if k != DECISION:
+            continue
+        q = player[n]
+        r = rnd[n]
+        ns = num_states[r]
+        base = offset[n]
+        na = last - first
+        for h in range(num_hands):
+            s = states[r, h]
+            for j in range(na):
+                c = children[first + j]
+                reach[0, c, h] = reach[0, n, h]
+                reach[1, c, h] = reach[1, n, h]
+            if s < 0:
+                continue
+            total = 0.0
+            for j in range(na):
+                x = regrets[base + j * ns + s]
+                if x > 0:
+                    total += x
+            own = reach[q, n, h]
+            for j in range(na):
+                if total > 0:
+                    x = regrets[base + j * ns + s]
+                    sigma = x / total if x > 0 else 0.0
+                else:
+                    sigma = 1.0 / na
+                c = children[first + j]
+                reach[q, c, h] = own * sigma
+                if update and q == p and own > 0:
+                    sums[base + j * ns + s] += own * sigma
+    # --- terminals ---------------------------------------------------------------------------
+    for n in range(num_nodes):
+        k = kind[n]
+        if k != FOLD_END and k != SHOWDOWN_END:
+            continue
+        amount = payoff_table[payoff_id[n]] * scale
+        for c in range(52):
+            card_sum[c] = 0.0
+        if k == FOLD_END:
+            total = 0.0
+            for h in range(num_hands):
+                x = reach[o, n, h]
+                if x != 0.0:
+                    total += x
+                    card_sum[hand_cards[h, 0]] += x
+                    card_sum[hand_cards[h, 1]] += x
+            sign = -amount if player[n] == p else amount
+            for h in range(num_hands):
+                if states[0, h] < 0:
+                    values[n, h] = 0.0
+                    continue
+                compat = (
+                    total - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]] + reach[o, n, h]
+                )
+                values[n, h] = sign * compat
+            continue
+        # showdown: win part from weaker hands (ascending sweep), lose part from stronger
+        for h in range(num_hands):
+            values[n, h] = 0.0
+        below = 0.0
+        i = 0
+        while i < num_valid:
+            j = i
+            v = strength[order[i]]
+            while j < num_valid and strength[order[j]] == v:
+                j += 1
+            for t in range(i, j):
+                h = order[t]
+                win = below - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
+                values[n, h] += amount * win
+            for t in range(i, j):
+                h = order[t]
+                x = reach[o, n, h]
+                below += x
+                card_sum[hand_cards[h, 0]] += x
+                card_sum[hand_cards[h, 1]] += x
+            i = j
+        for c in range(52):
+            card_sum[c] = 0.0
+        above = 0.0
+        i = num_valid - 1
+        while i >= 0:
+            j = i
+            v = strength[order[i]]
+            while j >= 0 and strength[order[j]] == v:
+                j -= 1
+            for t in range(i, j, -1):
+                h = order[t]
+                lose = above - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
+                values[n, h] -= amount * lose
+            for t in range(i, j, -1):
+                h = order[t]
+                x = reach[o, n, h]
+                above += x
+                card_sum[hand_cards[h, 0]] += x
+                card_sum[hand_cards[h, 1]] += x
+            i = j
+    # --- bottom-up: values and regrets -------------------------------------------------------
+    for n in range(num_nodes - 1, -1, -1):
+        k = kind[n]
+        first = child_start[n]
+        last = child_start[n + 1]
+        if k == DEAL:
+            c = children[first]
+            for h in range(num_hands):
+                values[n, h] = values[c, h]
+            continue
+        if k != DECISION:
+            continue
+        q = player[n]
+        na = last - first
+        if q != p:
+            for h in range(num_hands):
+                acc = 0.0
+                for j in range(na):
+                    acc += values[children[first + j], h]
+                values[n, h] = acc
+            continue
+        r = rnd[n]
+        ns = num_states[r]
+        base = offset[n]
+        # values first (every hand with the regrets before this node's update) ...
+        for h in range(num_hands):
+            s = states[r, h]
+            if s < 0:
+                values[n, h] = 0.0
+                continue
+            total = 0.0
+            for j in range(na):
+                x = regrets[base + j * ns + s]
+                if x > 0:
+                    total += x
+            acc = 0.0
+            for j in range(na):
+                if total > 0:
+                    x = regrets[base + j * ns + s]
+                    sigma = x / total if x > 0 else 0.0
+                else:
+                    sigma = 1.0 / na
+                acc += sigma * values[children[first + j], h]
+            values[n, h] = acc
+        if not update:
+            continue
+        # ... then the regrets of every hand's state
+        for h in range(num_hands):
+            s = states[r, h]
+            if s < 0:
+                continue
+            for j in range(na):
+                regrets[base + j * ns + s] += values[children[first + j], h] - values[n, h]
+        if regret_floor:
+            for h in range(num_hands):
+                s = states[r, h]
+                if s < 0:
+                    continue
+                for j in range(na):
+                    if regrets[base + j * ns + s] < 0:
+                        regrets[base + j * ns + s] = 0.0
+    root = 0.0
+    for h in range(num_hands):
+        root += values[0, h]
+    return root

@@ -1,0 +1,279 @@
+"""CFR with public chance sampling on abstracted heads-up limit hold'em (issue 10).
+
+Public chance sampling (Johanson, Bard, Lanctot, Gibson and Bowling 2012, "Efficient Nash
+equilibrium approximation through Monte Carlo counterfactual regret minimization"): each
+iteration samples the public cards (the whole five-card board) and walks the shared betting tree
+once per player with vectors over every pair of hole cards, mapped per round to its bucket
+(imperfect recall) or bucket sequence (perfect recall) by the card abstraction
+(:mod:`pokerlab.abstraction.buckets`). Showdowns compare the real cards on the sampled board, so
+the abstract game is exactly "the real game where a player only remembers its buckets"; chance
+weights are folded into a scale so that a pass returns unbiased counterfactual values.
+
+Regrets and strategy sums are float32 arrays laid out per decision node as ``actions x states``
+(states: the node's round's bucket count, or the product of the counts so far with perfect
+recall); the engine's discount schedules (:mod:`pokerlab.solvers.schedule`) scale them before
+each iteration. The solver has the engine's verbs: ``step``, ``solve``, ``average_strategy``,
+``state_dict`` / ``load_state_dict`` (exact resume: the generator state travels with it).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from pokerlab._rng import generator
+from pokerlab.abstraction.buckets import CardAbstraction, bucket_sequence_ids
+from pokerlab.abstraction.isomorphism import round_indexer
+from pokerlab.cards.evaluator import evaluate_batch
+from pokerlab.errors import PokerlabError
+from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
+from pokerlab.solvers import _limit_kernels as K
+from pokerlab.solvers.schedule import DiscountSchedule, discount_factors, schedule_by_name
+
+__all__ = ["LimitPCSSolver", "LimitTrainResult"]
+
+#: Bytes of storage per (information set, action): a float32 regret and a float32 strategy sum.
+BYTES_PER_INFOSET_ACTION = 8
+
+
+@dataclass
+class LimitTrainResult:
+    iterations: int
+    seconds: float
+
+
+class LimitPCSSolver:
+    """Public-chance-sampling CFR on ``game``'s betting tree with ``abstraction``'s buckets.
+
+    Parameters
+    ----------
+    game:
+        A :class:`~pokerlab.games.limit_holdem.LimitHoldemGame` (four rounds).
+    abstraction:
+        Buckets of the same deck.
+    recall:
+        ``"perfect"`` (bucket sequences) or ``"imperfect"`` (this round's bucket).
+    algorithm:
+        A discount schedule by name (``"cfr+"`` by default; ``"linear"``, ``"dcfr"``, ``"cfr"``
+        ...); predictive and scheduled variants are refused.
+    seed:
+        Seed of the board sampling.
+    max_bytes:
+        Refuse (before allocating) when regrets, sums and scratch would need more.
+    """
+
+    def __init__(
+        self,
+        game: LimitHoldemGame,
+        abstraction: CardAbstraction,
+        *,
+        recall: str = "imperfect",
+        algorithm: str | DiscountSchedule = "cfr+",
+        seed: int | None = 0,
+        max_bytes: int = 8 << 30,
+    ) -> None:
+        rules = game.rules
+        if rules.rounds != 4:
+            raise PokerlabError("the limit hold'em solver needs the four-round game")
+        if abstraction.ranks != rules.ranks:
+            raise PokerlabError(
+                f"abstraction of a {4 * abstraction.ranks}-card deck for a "
+                f"{rules.num_cards}-card game"
+            )
+        if recall not in ("perfect", "imperfect"):
+            raise PokerlabError(f"recall must be 'perfect' or 'imperfect', got {recall!r}")
+        self.schedule = (
+            algorithm if isinstance(algorithm, DiscountSchedule) else schedule_by_name(algorithm)
+        )
+        if self.schedule.predictive or self.schedule.scheduled:
+            raise PokerlabError(
+                f"{self.schedule.name}: predictive and scheduled variants are not supported here"
+            )
+        self.game = game
+        self.abstraction = abstraction
+        self.recall = recall
+        self.seed = seed
+        tree = game.betting_tree
+        self.tree = tree
+        counts = abstraction.num_buckets if recall == "imperfect" else None
+        if recall == "imperfect":
+            self.num_states = np.array(counts, dtype=np.int64)
+        else:
+            self.num_states = np.cumprod(np.array(abstraction.buckets, dtype=np.int64))
+        self._counts = tuple(int(b) for b in abstraction.buckets)
+        offset = np.full(tree.num_nodes, -1, dtype=np.int64)
+        cursor = 0
+        for n in np.flatnonzero(tree.kind == DECISION):
+            offset[n] = cursor
+            na = int(tree.child_start[n + 1] - tree.child_start[n])
+            cursor += na * int(self.num_states[tree.round[n]])
+        self.offset = offset
+        self.size = cursor
+        deck = rules.cards
+        self.hands = np.array(list(itertools.combinations(deck, 2)), dtype=np.int64)
+        h = len(self.hands)
+        scratch = 3 * tree.num_nodes * h * 8
+        need = self.size * BYTES_PER_INFOSET_ACTION + scratch
+        if need > max_bytes:
+            raise PokerlabError(
+                f"the abstract game needs about {need / 2**30:.1f} GiB "
+                f"({self.size:,} information-set actions); limit {max_bytes / 2**30:.1f} GiB"
+            )
+        self.regrets = np.zeros(self.size, dtype=np.float32)
+        self.sums = np.zeros(self.size, dtype=np.float32)
+        self._reach = np.zeros((2, tree.num_nodes, h), dtype=np.float32)
+        self._values = np.zeros((tree.num_nodes, h), dtype=np.float32)
+        self._card_sum = np.zeros(52, dtype=np.float64)
+        self._deck = deck
+        left = rules.num_cards - 2 - 2 - 5
+        # uniform deal: 1 / (pairs for the opponent given the hand and the board); per-hand sums
+        # at the root then average over the traverser's hands through the reported value
+        self._scale = 1.0 / comb(rules.num_cards - 2 - 5, 2)
+        del left
+        self.iterations = 0
+        self.rng = generator(seed)
+        self._params = self.schedule.as_array()
+
+    # --- one sampled board --------------------------------------------------------------------
+    def _board_arrays(self, board: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        hands = self.hands
+        live = ~np.isin(hands, board).any(axis=1)
+        idx = np.flatnonzero(live)
+        labels = []
+        for r, shown in enumerate((0, 3, 4, 5)):
+            rows = np.concatenate(
+                [hands[idx], np.broadcast_to(board[:shown], (idx.size, shown))], axis=1
+            )
+            labels.append(
+                self.abstraction.labels[r][round_indexer(r, self.game.rules.ranks).index(rows)]
+            )
+        ids = bucket_sequence_ids(labels, self._counts, self.recall)
+        states = np.full((4, len(hands)), -1, dtype=np.int64)
+        for r in range(4):
+            states[r, idx] = ids[r]
+        strength = np.zeros(len(hands), dtype=np.int32)
+        seven = np.concatenate([hands[idx], np.broadcast_to(board, (idx.size, 5))], axis=1)
+        strength[idx] = evaluate_batch(seven.astype(np.uint8))
+        order = idx[np.argsort(strength[idx], kind="stable")].astype(np.int64)
+        return states, order, strength, int(idx.size)
+
+    def _pass(self, board: np.ndarray, traverser: int, update: bool) -> float:
+        states, order, strength, num_valid = self._board_arrays(board)
+        t = self.tree
+        return K.pcs_pass(
+            t.kind,
+            t.player,
+            t.round,
+            t.child_start,
+            t.children,
+            t.payoff_id,
+            t.payoff_table,
+            self.offset,
+            self.num_states,
+            states,
+            self.hands,
+            order,
+            strength,
+            np.int64(num_valid),
+            self._scale,
+            np.int64(traverser),
+            self.regrets,
+            self.sums,
+            bool(self.schedule.regret_floor),
+            update,
+            self._reach,
+            self._values,
+            self._card_sum,
+        )
+
+    def root_values(self, board: np.ndarray, traverser: int) -> np.ndarray:
+        """Counterfactual value of each hole-card pair of ``traverser`` at the root for the
+        given board under the current strategy (no update): the expectation over the opponent's
+        hands, weighted by their reach."""
+        self._pass(np.asarray(board, dtype=np.int64), traverser, update=False)
+        return self._values[0].copy()
+
+    # --- the verbs ----------------------------------------------------------------------------
+    def step(self, iterations: int = 1) -> None:
+        """Run ``iterations`` iterations (one sampled board, both players in turn, each)."""
+        for _ in range(int(iterations)):
+            t = self.iterations + 1
+            a, b, g = discount_factors(self._params, t)
+            K.discount(self.regrets, self.sums, float(a), float(b), float(g))
+            board = self.rng.choice(self._deck, size=5, replace=False).astype(np.int64)
+            self._pass(board, 0, update=True)
+            self._pass(board, 1, update=True)
+            self.iterations = t
+
+    def solve(
+        self,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        callback: Callable[[LimitPCSSolver], bool | None] | None = None,
+        check_every: int = 10,
+    ) -> LimitTrainResult:
+        """Iterate until ``iterations`` in all or ``seconds`` pass; ``callback(self)`` after each
+        block of ``check_every`` iterations may return True to stop."""
+        if iterations is None and seconds is None:
+            raise PokerlabError("give iterations or seconds")
+        start = time.perf_counter()
+        done = 0
+        while True:
+            if iterations is not None and self.iterations >= iterations:
+                break
+            if seconds is not None and time.perf_counter() - start >= seconds:
+                break
+            block = check_every
+            if iterations is not None:
+                block = min(block, iterations - self.iterations)
+            self.step(block)
+            done += block
+            if callback is not None and callback(self):
+                break
+        return LimitTrainResult(done, time.perf_counter() - start)
+
+    def average_strategy(self) -> np.ndarray:
+        """Average strategy, flat like the sums: each (node, state) block normalised over its
+        actions (uniform where the sums are 0)."""
+        out = np.empty(self.size, dtype=np.float64)
+        t = self.tree
+        for n in np.flatnonzero(t.kind == DECISION):
+            na = int(t.child_start[n + 1] - t.child_start[n])
+            ns = int(self.num_states[t.round[n]])
+            block = self.sums[self.offset[n] : self.offset[n] + na * ns].reshape(na, ns)
+            total = block.sum(axis=0, dtype=np.float64)
+            probs = np.where(total > 0, block / np.where(total > 0, total, 1), 1.0 / na)
+            out[self.offset[n] : self.offset[n] + na * ns] = probs.reshape(-1)
+        return out
+
+    @property
+    def num_infoset_actions(self) -> int:
+        return self.size
+
+    @property
+    def bytes_per_infoset_action(self) -> int:
+        return BYTES_PER_INFOSET_ACTION
+
+    def state_dict(self) -> dict[str, Any]:
+        return {
+            "regrets": self.regrets.copy(),
+            "sums": self.sums.copy(),
+            "iterations": self.iterations,
+            "rng": self.rng.bit_generator.state,
+            "schedule": self.schedule.name,
+            "recall": self.recall,
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        if state["regrets"].shape != self.regrets.shape or state["recall"] != self.recall:
+            raise PokerlabError("checkpoint of another abstract game")
+        self.regrets[:] = state["regrets"]
+        self.sums[:] = state["sums"]
+        self.iterations = int(state["iterations"])
+        self.rng.bit_generator.state = state["rng"]
