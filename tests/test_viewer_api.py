@@ -113,6 +113,11 @@ def test_info_measures_what_the_file_lacks(client, data) -> None:
     assert river["board"] == ["Td", "9d", "6h", "Qc", "7s"] and river["pot"] == 200
     three = client.get("/api/info", params={"path": "kuhn3.npz"}).json()
     assert three["players"] == 3 and three["exploitability"] is None
+    # the file list shows what was measured for a spot whose file has no exploitability
+    rows = {f["path"]: f for f in client.get("/api/files").json()["files"]}
+    assert rows["river.npz"]["measured"] is True
+    assert rows["river.npz"]["exploitability"] == river["exploitability"]
+    assert "measured" not in rows["leduc.npz"]
 
 
 # --- paths ---------------------------------------------------------------------------------------

@@ -101,14 +101,25 @@ class Viewer:
         self._listing_lock = threading.Lock()
 
     def listing(self) -> dict[str, Any]:
-        """The file list, read again at most every :data:`LISTING_SECONDS` seconds."""
+        """The file list, read again at most every :data:`LISTING_SECONDS` seconds. A postflop
+        spot whose file has no exploitability shows the one measured when it was opened (while
+        it is loaded and unchanged)."""
         with self._listing_lock:
             now = time.monotonic()
             if self._listing is None or now - self._listing[0] > LISTING_SECONDS:
                 entries = scan(self.root)
                 body = {"root": str(self.root), "files": [e.to_dict() for e in entries]}
                 self._listing = (now, body)
-            return self._listing[1]
+            body = self._listing[1]
+        files = []
+        for f in body["files"]:
+            if f["kind"] == "postflop" and f["exploitability"] is None:
+                model = self.models.peek(self.root / f["path"])
+                measured = model.measured() if isinstance(model, PostflopModel) else None
+                if measured is not None and measured["exploitability"] is not None:
+                    f = {**f, "exploitability": measured["exploitability"], "measured": True}
+            files.append(f)
+        return {**body, "files": files}
 
     def entry(self, rel: str) -> tuple[Path, str]:
         path = resolve_inside(self.root, rel)

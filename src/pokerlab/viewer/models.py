@@ -471,6 +471,12 @@ class PostflopModel(Model):
             self._nodes.clear()
             self._values = None
 
+    def measured(self) -> dict[str, Any] | None:
+        """The values of :meth:`values` if they were computed already and the strategy is still
+        the file's (no lock or re-solve since); never computes them."""
+        values = self._values
+        return None if values is None or self.modified else dict(values)
+
     def values(self) -> dict[str, Any]:
         """EV of both players, best-response values and exploitability (computed once)."""
         with self.lock:
@@ -806,6 +812,15 @@ class ModelCache:
                 self._items[key] = model
                 self._evict()
             return model
+
+    def peek(self, path: Path) -> Model | None:
+        """The loaded model of ``path``'s current version, or None (never loads)."""
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        with self._lock:
+            return self._items.get((str(path), st.st_mtime_ns, st.st_size))
 
     def drop(self, path: Path) -> None:
         """Forget every loaded version of ``path`` (the next request reads the file again)."""

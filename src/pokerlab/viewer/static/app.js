@@ -252,7 +252,8 @@ async function renderFiles(main, token) {
       el("td", {text: f.game || ""}),
       el("td", {text: f.algorithm || ""}),
       el("td", {class: "num", text: f.iterations === null || f.iterations === undefined ? "" : Number(f.iterations).toLocaleString("en-US")}),
-      el("td", {class: "num expl", text: f.exploitability === null ? (f.kind === "postflop" ? "open to measure" : "") : sci(f.exploitability) + " " + (f.unit || "")}),
+      el("td", {class: "num expl", title: f.measured ? "measured when the file was opened here" : null,
+        text: f.exploitability === null ? (f.kind === "postflop" ? "open to measure" : "") : sci(f.exploitability) + " " + (f.unit || "") + (f.measured ? " *" : "")}),
       el("td", {}, f.kind === "error" ? el("span", {class: "err", text: f.error}) :
         playable(f) ? el("a", {href: "#/play?" + q({path: f.path, seat: 0}), class: "play-link", text: "play"}) : ""));
     body.appendChild(row);
