@@ -1,0 +1,153 @@
+"""``pokerlab train limit-holdem``: build a card abstraction and train on it (issue 10).
+
+Builds (or reads from the cache) the exact E[HS] tables and the buckets of the chosen deck, with
+a progress bar on a terminal (and, on the full deck, the estimated build time first), then runs
+CFR with public chance sampling (:class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver`) for
+``--iterations`` or ``--seconds``. ``--json`` prints one object: ``iterations``, ``seconds``,
+``workers``, ``bytes_per_infoset_action``, ``infoset_actions``, ``abstraction_seconds`` and the
+exploitability fields (``null`` until an abstract best response exists for this game).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from pokerlab.cli.app import app
+from pokerlab.errors import PokerlabError
+
+
+def _parse_buckets(text: str) -> tuple[int, int, int, int]:
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        counts = tuple(int(p) for p in parts)
+    except ValueError:
+        bad = next(p for p in parts if not p.lstrip("-").isdigit())
+        raise PokerlabError(f"--buckets: {bad!r} is not a whole number") from None
+    if len(counts) != 4 or min(counts) < 1:
+        raise PokerlabError(f"--buckets needs four positive counts (a,b,c,d), got {text!r}")
+    return counts  # type: ignore[return-value]
+
+
+@app.command()
+def train(
+    game_name: str = typer.Argument(..., metavar="GAME", help="limit-holdem"),
+    variant: str = typer.Option("small", "--variant", help="deck: small (24 cards) or full"),
+    buckets: str = typer.Option("8,8,8,8", "--buckets", help="buckets per round a,b,c,d"),
+    bucketing: str = typer.Option("ehs", "--bucketing", help="ehs, ehs2 or emd"),
+    recall: str = typer.Option("imperfect", "--recall", help="perfect or imperfect"),
+    algorithm: str = typer.Option("cfr+", "--algorithm", help="discount schedule (cfr+, linear)"),
+    iterations: int | None = typer.Option(None, "--iterations", "-n", min=1),
+    seconds: float | None = typer.Option(None, "--seconds", min=0.0),
+    workers: int = typer.Option(1, "--workers", min=1, help="processes (1 for now)"),
+    seed: int = typer.Option(0, "--seed"),
+    no_cache: bool = typer.Option(False, "--no-cache", help="neither read nor write tables"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Train limit hold'em on a card abstraction with public chance sampling CFR."""
+    from pokerlab.abstraction.buckets import build_abstraction
+    from pokerlab.abstraction.strength import estimate_seconds, strength_tables
+    from pokerlab.games.registry import load_game
+    from pokerlab.solvers.limit_holdem import LimitPCSSolver
+
+    if game_name.lower() != "limit-holdem":
+        raise PokerlabError(f"train: only limit-holdem is trained here, got {game_name!r}")
+    if workers != 1:
+        raise PokerlabError("--workers: only 1 for now (Ray distribution is not written yet)")
+    if iterations is None and seconds is None:
+        iterations = 100
+    counts = _parse_buckets(buckets)
+    if recall not in ("perfect", "imperfect"):
+        raise PokerlabError(f"--recall must be perfect or imperfect, got {recall!r}")
+    from pokerlab.abstraction.buckets import METHODS
+
+    if bucketing.lower() not in METHODS:
+        raise PokerlabError(f"unknown bucketing {bucketing!r}; known: {', '.join(METHODS)}")
+    game = load_game("limit-holdem", variant=variant)
+    ranks = game.rules.ranks
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    show = not as_json and sys.stderr.isatty()
+    if ranks == 13 and not no_cache:
+        from pokerlab.abstraction.store import cache_dir, load_tables
+
+        if load_tables(cache_dir() / "strength-r13.npz", kind="strength", ranks=13) is None:
+            est = estimate_seconds(13)
+            err.print(f"building the full deck's E[HS] tables: about {est['total'] / 60:.0f} min")
+    elif ranks == 13:
+        est = estimate_seconds(13)
+        err.print(f"building the full deck's E[HS] tables: about {est['total'] / 60:.0f} min")
+
+    cache: Any = not no_cache
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not show,
+    )
+    tasks: dict[str, Any] = {}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            tasks[stage] = bar.add_task(stage, total=total)
+        bar.update(tasks[stage], completed=done)
+
+    t0 = time.perf_counter()
+    with bar:
+        strength = strength_tables(ranks, cache=cache, progress=progress)
+        abstraction = build_abstraction(
+            ranks, counts, bucketing, seed=seed, cache=cache, progress=progress, strength=strength
+        )
+    abstraction_seconds = time.perf_counter() - t0
+    solver = LimitPCSSolver(game, abstraction, recall=recall, algorithm=algorithm, seed=seed)
+    train_bar = Progress(
+        TextColumn("[bold]training"),
+        BarColumn(),
+        TextColumn("iter {task.completed}"),
+        TimeElapsedColumn(),
+        console=err,
+        disable=not show,
+    )
+    with train_bar:
+        task = train_bar.add_task("training", total=iterations)
+
+        def on_block(s: LimitPCSSolver) -> bool:
+            train_bar.update(task, completed=s.iterations)
+            return False
+
+        result = solver.solve(iterations=iterations, seconds=seconds, callback=on_block)
+    out = {
+        "game": "limit-holdem",
+        "variant": variant,
+        "buckets": list(counts),
+        "bucketing": abstraction.method,
+        "recall": recall,
+        "algorithm": solver.schedule.name,
+        "seed": seed,
+        "iterations": solver.iterations,
+        "seconds": result.seconds,
+        "iterations_per_second": solver.iterations / result.seconds if result.seconds else None,
+        "workers": workers,
+        "bytes_per_infoset_action": solver.bytes_per_infoset_action,
+        "infoset_actions": solver.num_infoset_actions,
+        "abstraction_seconds": abstraction_seconds,
+        "exploitability_abstract_mbb": None,
+        "exploitability_real_mbb": None,
+    }
+    if as_json:
+        typer.echo(json.dumps(out))
+        return
+    typer.echo(
+        f"limit-holdem {variant}: {solver.iterations} iterations in {result.seconds:.1f} s "
+        f"({out['iterations_per_second']:.2f}/s), {abstraction.method} buckets {buckets} "
+        f"{recall} recall, {solver.num_infoset_actions:,} information-set actions x "
+        f"{solver.bytes_per_infoset_action} bytes; abstraction {abstraction_seconds:.1f} s"
+    )

@@ -1,0 +1,47 @@
+"""``pokerlab train limit-holdem``: JSON fields and refused input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pokerlab.cli.main import main
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_train_small_variant_json(capsys, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("POKERLAB_CACHE_DIR", str(tmp_path))
+    args = ["train", "limit-holdem", "--variant", "small", "--buckets", "4,4,4,4"]
+    code, out, _ = run(capsys, *args, "--recall", "imperfect", "--iterations", "3", "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["iterations"] == 3 and result["workers"] == 1
+    assert result["bytes_per_infoset_action"] == 8
+    assert result["seconds"] > 0 and result["infoset_actions"] > 0
+    assert result["exploitability_abstract_mbb"] is None
+    assert (tmp_path / "abstraction" / "strength-r6.npz").is_file()  # cached for the next run
+    code, out, _ = run(capsys, *args, "--bucketing", "ehs2", "--seconds", "0.5")
+    assert code == 0 and "ehs2 buckets 4,4,4,4 imperfect recall" in out
+
+
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["train", "kuhn"], "limit-holdem"),
+        (["train", "limit-holdem", "--buckets", "8,8,8"], "four"),
+        (["train", "limit-holdem", "--buckets", "8,x,8,8"], "'x'"),
+        (["train", "limit-holdem", "--bucketing", "kmeans", "--no-cache"], "bucketing"),
+        (["train", "limit-holdem", "--recall", "total", "--no-cache"], "recall"),
+        (["train", "limit-holdem", "--workers", "2"], "workers"),
+        (["train", "limit-holdem", "--variant", "huge"], "variant"),
+    ],
+)
+def test_bad_train_input_is_one_line_and_exit_2(capsys, args, needle) -> None:
+    code, _, err = run(capsys, *args)
+    assert code == 2 and needle in err and "Traceback" not in err
