@@ -321,6 +321,7 @@ def load_spot_solution(path: str | os.PathLike[str], threads: int = 1) -> Any:
     if state.get("game") != "postflop":
         raise FileFormatError(f"{os.fspath(path)} is not a postflop solution")
     game = PostflopGame(SpotConfig.from_dict(state["game_params"]))
-    solver = PostflopSolver(game, state["algorithm"], threads=threads)
+    compressed = bool((state.get("config") or {}).get("compressed", False))
+    solver = PostflopSolver(game, state["algorithm"], threads=threads, compressed=compressed)
     solver.load_state_dict(state)
     return solver

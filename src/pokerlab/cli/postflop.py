@@ -158,7 +158,7 @@ def _summary_table(game: Any, summary: dict[str, Any]) -> Table:
     return table
 
 
-def _print_summary(game: Any, name: str, summary: dict[str, Any]) -> None:
+def _print_summary(game: Any, name: str, summary: dict[str, Any], compressed: bool = False) -> None:
     from pokerlab.cards.deck import format_cards
     from pokerlab.cards.ranges import combo_count
     from pokerlab.games.postflop.game import available_memory_bytes
@@ -177,8 +177,9 @@ def _print_summary(game: Any, name: str, summary: dict[str, Any]) -> None:
     console.print(_summary_table(game, summary))
     available = available_memory_bytes()
     console.print(
-        f"memory: up to {_size_text(summary['memory_upper_bound_bytes'])} of solver arrays "
-        "(float32 regrets and strategy sums)"
+        "memory: up to "
+        f"{_size_text(summary['memory_upper_bound_bytes'] // (2 if compressed else 1))} of "
+        f"solver arrays ({'16-bit' if compressed else 'float32'} regrets and strategy sums)"
         + (f"; {_size_text(available)} available" if available is not None else ""),
         highlight=False,
         soft_wrap=True,
@@ -216,7 +217,8 @@ def _results(solver: Any, exploitability: float) -> tuple[dict[str, Any], Any]:
         "eqr": {k: float(eqr[p]) for p, k in enumerate(PLAYER_KEYS)},
         "root": {"player": PLAYER_KEYS[root.player], "actions": root.action_totals()},
         "nodes": solver.tree.node_counts(),
-        "memory_bytes": int(solver.tree.memory_bytes(4)),
+        "memory_bytes": int(solver.tree.memory_bytes(2 if solver.compressed else 4)),
+        "compressed": bool(solver.compressed),
     }
     return numbers, root
 
@@ -290,6 +292,12 @@ def solve(
     ),
     seconds: float | None = typer.Option(None, help="Stop after this much solving time."),
     threads: int = typer.Option(1, min=1, help="Threads (results do not depend on it)."),
+    compressed: bool = typer.Option(
+        False,
+        "--compressed",
+        help="16-bit storage: int16 regrets and uint16 strategy sums with a scale per node "
+        "(half the memory).",
+    ),
     check_every: int = typer.Option(10, min=1, help="Measure exploitability every N iterations."),
     out: Path | None = typer.Option(
         None, "--out", "-o", help="Save the solution (reopen with pokerlab postflop show)."
@@ -329,9 +337,10 @@ def solve(
     game = PostflopGame(config)
     summary = game.tree_summary()
     if not as_json:
-        _print_summary(game, spot_name, summary)
+        _print_summary(game, spot_name, summary, compressed)
     wall_start = time.perf_counter()
-    solver: Any = make_solver(game, name, threads=threads)  # refuses a tree too large first
+    # refuses a tree too large first
+    solver: Any = make_solver(game, name, threads=threads, compressed=compressed)
     if target_pct is None and iterations is None and seconds is None:
         target_pct = DEFAULT_TARGET_PCT
     if target_pct is not None and iterations is None and seconds is None:
@@ -399,7 +408,7 @@ def solve(
         "wall_seconds": time.perf_counter() - wall_start,
         "tree_upper_bound": {
             **summary["dealt_upper_bound"],
-            "memory_bytes": summary["memory_upper_bound_bytes"],
+            "memory_bytes": summary["memory_upper_bound_bytes"] // (2 if compressed else 1),
         },
         "out": None if out is None else str(out),
     }

@@ -201,8 +201,8 @@ def make_solver(
     the ``hs-*`` horizon is the default 1000 iterations) gives a
     :class:`~pokerlab.solvers.postflop.PostflopSolver` on the spot's vector tree, after
     :meth:`PostflopGame.check_memory <pokerlab.games.postflop.game.PostflopGame.check_memory>`
-    (a tree too large for this machine's memory is refused with the estimate); its one option
-    is ``threads`` (default 1).
+    (a tree too large for this machine's memory is refused with the estimate); its options are
+    ``threads`` (default 1) and ``compressed`` (the 16-bit storage mode, default False).
     ``cs-mccfr`` and ``es-mccfr`` give a :class:`~pokerlab.solvers.postflop_mccfr.PostflopMCCFR`
     with the sampling options above (``threads``: of its exploitability passes).
     """
@@ -318,19 +318,25 @@ def _postflop_solver(
             f"unknown algorithm {algorithm!r} for a postflop spot; choose one of "
             f"{', '.join(POSTFLOP_ALGORITHMS)}"
         )
+    unknown = dict(unknown)
+    compressed = unknown.pop("compressed", False)
+    if not isinstance(compressed, bool):
+        raise PokerlabError(f"make_solver: compressed must be True or False, got {compressed!r}")
     if unknown:
         raise PokerlabError(
             f"make_solver: unknown option(s) {', '.join(sorted(unknown))}; a postflop spot "
-            "takes threads="
+            "takes threads= and compressed="
         )
     other = sorted(given)
     if other:
         raise PokerlabError(
             f"make_solver({name!r}) on a postflop spot does not use option(s) "
-            f"{', '.join(other)}; its one option is threads="
+            f"{', '.join(other)}; its options are threads= and compressed="
         )
-    game.check_memory()
-    solver: Any = PostflopSolver(game, name, threads=1 if threads is None else threads)
+    game.check_memory(compressed=compressed)
+    solver: Any = PostflopSolver(
+        game, name, threads=1 if threads is None else threads, compressed=compressed
+    )
     return solver
 
 

@@ -86,14 +86,24 @@ def postflop_schedule(algorithm: str) -> np.ndarray:
     return schedule_by_name(algorithm).as_array()
 
 
-def warmup_kernels(passes: Passes) -> None:
-    """Compile (or load from numba's cache) every pass outside any timed region."""
+def warmup_kernels(passes: Passes, compressed: bool = False) -> None:
+    """Compile (or load from numba's cache) every pass outside any timed region (the 16-bit
+    storage types too with ``compressed``)."""
     size = passes.tree.size
     r = np.zeros(size, dtype=np.float32)
     s = np.zeros(size, dtype=np.float32)
     for mode in (K.MODE_CFR, K.MODE_BR, K.MODE_EV):
         passes.pass_(0, mode, r, s)
     passes.record(0, 0, r, s)
+    if compressed:
+        r16 = np.zeros(size, dtype=np.int16)
+        s16 = np.zeros(size, dtype=np.uint16)
+        n = passes.tree.arrays.kind.shape[0]
+        scales = (np.zeros(n, dtype=np.float32), np.zeros(n, dtype=np.float32))
+        passes.pass_(0, K.MODE_CFR, r16, s16, scales=scales)
+        for mode in (K.MODE_BR, K.MODE_EV):
+            passes.pass_(0, mode, r16, s16)
+        passes.record(0, 0, r16, s16)
     K.factors(postflop_schedule("dcfr-ps"), 1)
 
 
@@ -108,9 +118,19 @@ class PostflopSolver:
         One of :data:`POSTFLOP_ALGORITHMS` (default ``dcfr-ps``).
     threads:
         Threads for the subtrees below the first dealt card (results equal to one thread's).
+    compressed:
+        The 16-bit mode: regrets int16 and strategy sums uint16, each node's block with one
+        float32 scale (half the memory of float32 storage; values within about 1e-4 of the
+        block's largest entry, which moves convergence little: see ``benchmarks/postflop.py``).
     """
 
-    def __init__(self, game: PostflopGame, algorithm: str = "dcfr-ps", threads: int = 1) -> None:
+    def __init__(
+        self,
+        game: PostflopGame,
+        algorithm: str = "dcfr-ps",
+        threads: int = 1,
+        compressed: bool = False,
+    ) -> None:
         if not isinstance(game, PostflopGame):
             raise PokerlabError("PostflopSolver needs a postflop game")
         if not isinstance(threads, int) or threads < 1:
@@ -123,8 +143,20 @@ class PostflopSolver:
         self.spot = game.expanded
         self.tree = self.spot.tree
         self.passes = Passes(self.tree, threads)
-        self.regrets = np.zeros(self.tree.size, dtype=np.float32)
-        self.strat_sum = np.zeros(self.tree.size, dtype=np.float32)
+        self.compressed = bool(compressed)
+        self.regrets: np.ndarray = np.zeros(
+            self.tree.size, dtype=np.int16 if self.compressed else np.float32
+        )
+        self.strat_sum: np.ndarray = np.zeros(
+            self.tree.size, dtype=np.uint16 if self.compressed else np.float32
+        )
+        #: the 16-bit mode's scales (regrets, strategy sums; float32 per node), else None
+        n_nodes = int(self.tree.arrays.kind.shape[0])
+        self.scales: tuple[np.ndarray, np.ndarray] | None = (
+            (np.zeros(n_nodes, dtype=np.float32), np.zeros(n_nodes, dtype=np.float32))
+            if self.compressed
+            else None
+        )
         #: predicted regrets of a predictive schedule (float32, ``tree.size``), else None
         self.prediction: np.ndarray | None = (
             np.zeros(self.tree.size, dtype=np.float32) if self.predictive else None
@@ -136,7 +168,7 @@ class PostflopSolver:
         self.lock_probs: np.ndarray | None = None
         self._locks: list[_Lock] = []
         self._br_scratch: tuple[np.ndarray, np.ndarray] | None = None
-        warmup_kernels(self.passes)
+        warmup_kernels(self.passes, self.compressed)
 
     @property
     def threads(self) -> int:
@@ -173,6 +205,7 @@ class PostflopSolver:
                     self.prediction,
                     next_a,
                     next_b,
+                    self.scales,
                 )
                 self.nodes_touched += visited
             self.iterations = t
@@ -411,7 +444,22 @@ class PostflopSolver:
             self.lock_probs = np.full(self.tree.size, -1.0, dtype=np.float32)
         idx = self._lock_index(rec)
         self.lock_probs[idx] = rec.probs.astype(np.float32)[:, None]
-        if rescale:
+        if rescale and self.scales is not None:
+            # 16 bits: the node's codes share one scale; rescale in floats, then re-encode the
+            # block with its new largest entry
+            off = int(self.tree.arrays.offset[rec.node])
+            nh = int(self.tree.hands.num[rec.player])
+            na = rec.probs.shape[0]
+            block = self.strat_sum[off : off + na * nh].astype(np.float64).reshape(na, nh)
+            total = block[:, rec.rows].sum(axis=0)
+            block[:, rec.rows] = rec.probs[:, None] * np.where(total > 0.0, total, 1.0)[None, :]
+            top = float(block.max())
+            sscale = self.scales[1]
+            if top > 0.0:
+                codes = np.floor(block * (65535.0 / top) + 0.5)
+                self.strat_sum[off : off + na * nh] = codes.astype(np.uint16).ravel()
+                sscale[rec.node] = np.float32(float(sscale[rec.node]) * top / 65535.0)
+        elif rescale:
             total = self.strat_sum[idx].astype(np.float64).sum(axis=0)
             scale = np.where(total > 0.0, total, 1.0)
             self.strat_sum[idx] = (self.lock_probs[idx] * scale[None, :]).astype(np.float32)
@@ -468,13 +516,19 @@ class PostflopSolver:
 
     # --- checkpoints -----------------------------------------------------------------------------
     def _config(self) -> dict[str, Any]:
-        return {"algorithm": self.algorithm}
+        config: dict[str, Any] = {"algorithm": self.algorithm}
+        if self.compressed:
+            config["compressed"] = True
+        return config
 
     def _arrays(self, copy: bool = False) -> dict[str, np.ndarray]:
-        """The solver arrays by state name (the prediction only for a predictive schedule)."""
+        """The solver arrays by state name (the prediction only for a predictive schedule, the
+        scales only in the 16-bit mode)."""
         out = {"regrets": self.regrets, "strategy_sum": self.strat_sum}
         if self.prediction is not None:
             out["prediction"] = self.prediction
+        if self.scales is not None:
+            out["regret_scale"], out["strategy_scale"] = self.scales
         return {k: v.copy() for k, v in out.items()} if copy else out
 
     def state_dict(self) -> dict[str, Any]:
@@ -508,11 +562,24 @@ class PostflopSolver:
             raise PokerlabError(
                 f"the state was solved with {state.get('algorithm')!r}, not {self.algorithm!r}"
             )
+        compressed = bool((state.get("config") or {}).get("compressed", False))
+        if compressed != self.compressed:
+            modes = {True: "16-bit mode", False: "float32 mode"}
+            raise PokerlabError(
+                f"the state was saved in the {modes[compressed]}, this solver uses the "
+                f"{modes[self.compressed]} (pass compressed={compressed})"
+            )
         arrays = state["arrays"]
         mine = self._arrays()
         for name, arr in mine.items():
-            if name not in arrays or arrays[name].shape != arr.shape:
-                raise PokerlabError(f"state array {name!r} is missing or has the wrong shape")
+            if (
+                name not in arrays
+                or arrays[name].shape != arr.shape
+                or arrays[name].dtype != arr.dtype
+            ):
+                raise PokerlabError(
+                    f"state array {name!r} is missing or has the wrong shape or type"
+                )
         saved = (state.get("extra") or {}).get("locks", [])
         if not isinstance(saved, list) or not all(
             isinstance(x, dict) and {"line", "hands", "strategy"} <= set(x) for x in saved

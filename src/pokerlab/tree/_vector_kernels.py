@@ -30,6 +30,8 @@ strategy, the traverser maximises), ``MODE_EV`` (both play the average strategy)
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 from numba import njit, prange
@@ -39,10 +41,13 @@ MODE_CFR, MODE_BR, MODE_EV = 0, 1, 2
 #: split modes: descend everywhere / at split chance nodes record reaches and stop / read the
 #: values that the parallel pass computed for their children
 SPLIT_NONE, SPLIT_COLLECT, SPLIT_USE = 0, 1, 2
+#: code ranges of the 16-bit mode: regrets int16 in [-I16_MAX, I16_MAX], sums uint16
+I16_MAX = 32767.0
+U16_MAX = 65535.0
 
 
-@njit(cache=True, inline="always", error_model="numpy", fastmath=True)
-def _sigma_block(store, off, na, nh, sig, d, use_avg, lock_probs, tot, uni):
+@njit(cache=True, error_model="numpy", fastmath=True)
+def _sigma_block(store, off, na, nh, sig, d, lock_probs, tot, uni):
     """Strategy of a node into sig[d, :na, :nh]: regret matching, or the normalised average.
 
     Branch-free and action-major over contiguous hands so that the loops vectorise: one pass
@@ -203,6 +208,8 @@ def traverse(
     pred,
     next_a,
     next_b,
+    rscale,
+    sscale,
     ro0,
     rp0,
     out,
@@ -223,7 +230,12 @@ def traverse(
     PDCFR+; same layout as the regrets) or an empty array: when given, ``MODE_CFR`` plays regret
     matching on ``pred`` for both players, and each regret update R <- [R d_t + r]+ also writes
     pred <- [R d_{t+1} + r]+ with d_{t+1} = ``next_a`` where R > 0, ``next_b`` elsewhere (the
-    next iteration's discounts; floored with ``floor``). ``sc`` is the tuple of scratch arrays of
+    next iteration's discounts; floored with ``floor``). ``rscale`` / ``sscale`` (float32, one
+    per node) switch on the 16-bit mode: the regrets are int16 and the strategy sums uint16, a
+    node's block standing for code x scale / 32767 (65535); each update re-encodes the node's
+    block with its largest magnitude as the new scale (regret matching and the normalised
+    average do not depend on the scale, so they read the codes as they are). Empty arrays:
+    float32 storage. ``sc`` is the tuple of scratch arrays of
     :meth:`~pokerlab.tree.vector_tree.VectorTree.scratch`. ``rec_node`` >= 0: copy the
     opponent's reach, the traverser's reach and the traverser's value vector at that node into
     ``rec[0]``, ``rec[1]``, ``rec[2]`` (for reading one node). In ``MODE_BR`` the traverser
@@ -245,6 +257,7 @@ def traverse(
     ch_o = sw.card_hands[opp]
     locked = lock_probs.shape[0] > 0
     predictive = pred.shape[0] > 0
+    compressed = rscale.shape[0] > 0
     visited = 0
     for h in range(nh_o):
         ro_buf[0, h] = ro0[h]
@@ -301,28 +314,40 @@ def traverse(
                 nh_a = hands.num[actor]
                 off = t.offset[n]
                 use_avg = mode == MODE_EV or (mode == MODE_BR and actor != trav)
-                if mode == MODE_CFR or use_avg:
-                    _sigma_block(
-                        strat if use_avg else (pred if predictive else regrets),
-                        off,
-                        na,
-                        nh_a,
-                        sig,
-                        d,
-                        use_avg,
-                        lock_probs,
-                        tot,
-                        uni,
-                    )
+                # (three calls: the stores may differ in type, float32 or 16-bit codes)
+                if use_avg:
+                    _sigma_block(strat, off, na, nh_a, sig, d, lock_probs, tot, uni)
+                elif mode == MODE_CFR and predictive:
+                    _sigma_block(pred, off, na, nh_a, sig, d, lock_probs, tot, uni)
+                elif mode == MODE_CFR:
+                    _sigma_block(regrets, off, na, nh_a, sig, d, lock_probs, tot, uni)
                 if mode == MODE_CFR and actor == trav and split != SPLIT_COLLECT:
                     # average strategy: S <- g * S + pi_i(I) * sigma(I, a)
                     rp = rp_buf[rp_at[d]]
-                    for a in range(na):
-                        base = off + a * nh_a
-                        for h in range(nh_a):
-                            strat[base + h] = np.float32(
-                                strat[base + h] * fg + rp[h] * sig[d, a, h]
-                            )
+                    if compressed:
+                        # 16 bits: S = u * scale / 65535; the new block goes through val[d]
+                        # (free until the children write it) and is encoded with its maximum
+                        dec = sscale[n] * fg / U16_MAX
+                        mx = 0.0
+                        for a in range(na):
+                            base = off + a * nh_a
+                            for h in range(nh_a):
+                                x = float(strat[base + h]) * dec + rp[h] * sig[d, a, h]
+                                val[d, a, h] = x
+                                mx = x if x > mx else mx
+                        enc = U16_MAX / mx if mx > 0.0 else 0.0
+                        for a in range(na):
+                            base = off + a * nh_a
+                            for h in range(nh_a):
+                                strat[base + h] = np.uint16(math.floor(val[d, a, h] * enc + 0.5))
+                        sscale[n] = np.float32(mx)
+                    else:
+                        for a in range(na):
+                            base = off + a * nh_a
+                            for h in range(nh_a):
+                                strat[base + h] = np.float32(
+                                    strat[base + h] * fg + rp[h] * sig[d, a, h]
+                                )
             elif kind == CHANCE and split == SPLIT_COLLECT and t.item_first[n] >= 0:
                 # record the reaches entering each dealt card's subtree, then stop here
                 first = t.item_first[n]
@@ -434,7 +459,34 @@ def traverse(
                 for a in range(1, na):
                     for h in range(nh_t):
                         dst[h] += sig[d, a, h] * val[d, a, h]
-                if mode == MODE_CFR and split != SPLIT_COLLECT and predictive:
+                if mode == MODE_CFR and split != SPLIT_COLLECT and compressed:
+                    # 16 bits: R = i * scale / 32767, the node's block re-encoded with its
+                    # largest magnitude (the new regrets wait in val[d], read once each)
+                    off = t.offset[n]
+                    dec = rscale[n] / I16_MAX
+                    mx = 0.0
+                    for a in range(na):
+                        base = off + a * nh_t
+                        for h in range(nh_t):
+                            inst = val[d, a, h] - dst[h]
+                            r = float(regrets[base + h]) * dec
+                            r = r * fa if r > 0.0 else r * fb
+                            r += inst
+                            if floor and r < 0.0:
+                                r = 0.0
+                            if predictive:
+                                pv = (r * next_a if r > 0.0 else r * next_b) + inst
+                                pred[base + h] = np.float32(0.0 if (floor and pv < 0.0) else pv)
+                            val[d, a, h] = r
+                            m = r if r > 0.0 else -r
+                            mx = m if m > mx else mx
+                    enc = I16_MAX / mx if mx > 0.0 else 0.0
+                    for a in range(na):
+                        base = off + a * nh_t
+                        for h in range(nh_t):
+                            regrets[base + h] = np.int16(math.floor(val[d, a, h] * enc + 0.5))
+                    rscale[n] = np.float32(mx)
+                elif mode == MODE_CFR and split != SPLIT_COLLECT and predictive:
                     # R <- [R d_t + r]+ and the prediction P <- [R d_{t+1} + r]+
                     off = t.offset[n]
                     for a in range(na):
@@ -503,6 +555,8 @@ def traverse_items(
     pred,
     next_a,
     next_b,
+    rscale,
+    sscale,
     scratch_all,
     items_ro,
     items_rp,
@@ -550,6 +604,8 @@ def traverse_items(
                 pred,
                 next_a,
                 next_b,
+                rscale,
+                sscale,
                 items_ro[it],
                 items_rp[it],
                 items_val[it],

@@ -235,6 +235,7 @@ class Passes:
         self.out = np.zeros(h)
         self.no_lock = np.zeros(0, dtype=np.float32)
         self.no_prediction = np.zeros(0, dtype=np.float32)
+        self.no_scale = np.zeros(0, dtype=np.float32)
 
     def set_threads(self, threads: int) -> None:
         threads = max(1, int(threads))
@@ -256,12 +257,15 @@ class Passes:
         prediction: np.ndarray | None = None,
         next_a: float = 1.0,
         next_b: float = 1.0,
+        scales: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> tuple[np.ndarray, int]:
         """One pass for traverser ``trav``: its root value vector (unnormalised), nodes visited.
 
         ``prediction`` (float32, like the regrets; ``MODE_CFR`` of a predictive schedule): regret
         matching reads it, and the regret update writes the next one with the next iteration's
         discounts ``next_a`` / ``next_b`` (see :func:`~pokerlab.tree._vector_kernels.traverse`).
+        ``scales`` (regret scales, strategy-sum scales; float32, one per node): the 16-bit mode,
+        with int16 regrets and uint16 strategy sums.
 
         Trees with split chance nodes run in three steps: the top part records the reaches
         entering every dealt card's subtree, the subtrees run as parallel work items, and the
@@ -270,7 +274,8 @@ class Passes:
         t = self.tree
         lock = self.no_lock if lock_probs is None else lock_probs
         pred = self.no_prediction if prediction is None else prediction
-        args = (regrets, strat, fa, fb, fg, floor, pred, next_a, next_b)
+        rscale, sscale = (self.no_scale, self.no_scale) if scales is None else scales
+        args = (regrets, strat, fa, fb, fg, floor, pred, next_a, next_b, rscale, sscale)
 
         def root(split: int) -> int:
             return K.traverse(
@@ -325,6 +330,8 @@ class Passes:
             self.no_prediction,
             1.0,
             1.0,
+            self.no_scale,
+            self.no_scale,
             hd.weight[1 - trav],
             hd.weight[trav],
             self.out,

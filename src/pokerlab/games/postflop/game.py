@@ -119,22 +119,26 @@ class PostflopGame(HistoryGame):
             "memory_upper_bound_bytes": int(2 * 4 * numbers),
         }
 
-    def check_memory(self, available_bytes: int | None = None) -> dict[str, Any]:
+    def check_memory(
+        self, available_bytes: int | None = None, compressed: bool = False
+    ) -> dict[str, Any]:
         """Refuse, before anything large is allocated, a spot whose solver arrays would not fit
         in memory; return :meth:`tree_summary`.
 
         ``available_bytes`` defaults to :func:`available_memory_bytes` (nothing is refused when
         that is unknown). Raises :class:`~pokerlab.errors.PokerlabError` with the estimate (the
-        upper bound of :meth:`tree_summary`) and the memory available.
+        upper bound of :meth:`tree_summary`; half of it in the 16-bit mode, ``compressed``)
+        and the memory available.
         """
         summary = self.tree_summary()
         available = available_memory_bytes() if available_bytes is None else available_bytes
-        need = summary["memory_upper_bound_bytes"]
+        need = summary["memory_upper_bound_bytes"] // (2 if compressed else 1)
         if available is not None and need > available:
             dealt = summary["dealt_upper_bound"]
             raise PokerlabError(
                 f"the tree is too large for this machine's memory: its solver arrays need up to "
-                f"{_gib(need)} ({need:,} bytes; {dealt['decision']:,} decision nodes, float32 "
+                f"{_gib(need)} ({need:,} bytes; {dealt['decision']:,} decision nodes, "
+                f"{'16-bit' if compressed else 'float32'} "
                 f"regrets and strategy sums) and {_gib(available)} is available; use fewer bet "
                 "sizes, smaller ranges or a later street"
             )
