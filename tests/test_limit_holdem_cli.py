@@ -17,16 +17,19 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 
 def test_train_small_variant_json(capsys, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("POKERLAB_CACHE_DIR", str(tmp_path))
-    args = ["train", "limit-holdem", "--variant", "small", "--buckets", "4,4,4,4"]
+    args = ["train", "limit-holdem", "--variant", "tiny", "--buckets", "4,4,4,4"]
     code, out, _ = run(capsys, *args, "--recall", "imperfect", "--iterations", "3", "--json")
     assert code == 0
     result = json.loads(out)
     assert result["iterations"] == 3 and result["workers"] == 1
     assert result["bytes_per_infoset_action"] == 8
     assert result["seconds"] > 0 and result["infoset_actions"] > 0
-    assert result["exploitability_abstract_mbb"] is None
-    assert (tmp_path / "abstraction" / "strength-r6.npz").is_file()  # cached for the next run
-    code, out, _ = run(capsys, *args, "--bucketing", "ehs2", "--seconds", "0.5")
+    assert result["exploitability_abstract_mbb"] > 0  # exact, 256 river sequences
+    assert result["exploitability_real_mbb"] is None
+    assert (tmp_path / "abstraction" / "strength-r4.npz").is_file()  # cached for the next run
+    code, out, _ = run(
+        capsys, *args, "--bucketing", "ehs2", "--seconds", "0.5", "--no-exploitability"
+    )
     assert code == 0 and "ehs2 buckets 4,4,4,4 imperfect recall" in out
 
 

@@ -4,8 +4,10 @@ Builds (or reads from the cache) the exact E[HS] tables and the buckets of the c
 a progress bar on a terminal (and, on the full deck, the estimated build time first), then runs
 CFR with public chance sampling (:class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver`) for
 ``--iterations`` or ``--seconds``. ``--json`` prints one object: ``iterations``, ``seconds``,
-``workers``, ``bytes_per_infoset_action``, ``infoset_actions``, ``abstraction_seconds`` and the
-exploitability fields (``null`` until an abstract best response exists for this game).
+``workers``, ``bytes_per_infoset_action``, ``infoset_actions``, ``abstraction_seconds``,
+``exploitability_abstract_mbb`` (exact, :mod:`pokerlab.evaluate.limit_abstract`, on decks smaller
+than the full one with at most 8192 river bucket sequences; ``--no-exploitability`` skips it;
+``null`` otherwise) and ``exploitability_real_mbb`` (``null``: not written yet).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import sys
 import time
 from typing import Any
 
+import numpy as np
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -38,7 +41,9 @@ def _parse_buckets(text: str) -> tuple[int, int, int, int]:
 @app.command()
 def train(
     game_name: str = typer.Argument(..., metavar="GAME", help="limit-holdem"),
-    variant: str = typer.Option("small", "--variant", help="deck: small (24 cards) or full"),
+    variant: str = typer.Option(
+        "small", "--variant", help="deck: small (24 cards), tiny (16) or full"
+    ),
     buckets: str = typer.Option("8,8,8,8", "--buckets", help="buckets per round a,b,c,d"),
     bucketing: str = typer.Option("ehs", "--bucketing", help="ehs, ehs2 or emd"),
     recall: str = typer.Option("imperfect", "--recall", help="perfect or imperfect"),
@@ -48,6 +53,11 @@ def train(
     workers: int = typer.Option(1, "--workers", min=1, help="processes (1 for now)"),
     seed: int = typer.Option(0, "--seed"),
     no_cache: bool = typer.Option(False, "--no-cache", help="neither read nor write tables"),
+    exploitability: bool = typer.Option(
+        True,
+        "--exploitability/--no-exploitability",
+        help="exact abstract-game exploitability at the end (small decks, <= 8192 sequences)",
+    ),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Train limit hold'em on a card abstraction with public chance sampling CFR."""
@@ -124,6 +134,19 @@ def train(
             return False
 
         result = solver.solve(iterations=iterations, seconds=seconds, callback=on_block)
+    abstract_mbb = None
+    if exploitability and ranks < 13:
+        from pokerlab.evaluate.limit_abstract import (
+            MAX_SEQUENCES,
+            abstract_exploitability_mbb,
+            cached_joint_bucket_tables,
+        )
+
+        if int(np.prod(counts)) <= MAX_SEQUENCES:
+            if show:
+                err.print("exact abstract-game best response ...")
+            tables = cached_joint_bucket_tables(abstraction, cache)
+            abstract_mbb = abstract_exploitability_mbb(solver, tables)
     out = {
         "game": "limit-holdem",
         "variant": variant,
@@ -139,7 +162,7 @@ def train(
         "bytes_per_infoset_action": solver.bytes_per_infoset_action,
         "infoset_actions": solver.num_infoset_actions,
         "abstraction_seconds": abstraction_seconds,
-        "exploitability_abstract_mbb": None,
+        "exploitability_abstract_mbb": abstract_mbb,
         "exploitability_real_mbb": None,
     }
     if as_json:
@@ -150,4 +173,5 @@ def train(
         f"({out['iterations_per_second']:.2f}/s), {abstraction.method} buckets {buckets} "
         f"{recall} recall, {solver.num_infoset_actions:,} information-set actions x "
         f"{solver.bytes_per_infoset_action} bytes; abstraction {abstraction_seconds:.1f} s"
+        + ("" if abstract_mbb is None else f"; abstract exploitability {abstract_mbb:.1f} mbb/g")
     )

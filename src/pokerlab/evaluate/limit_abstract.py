@@ -24,13 +24,17 @@ S = 4096, 268 MB), which bounds the bucket counts this exact measure handles.
 
 from __future__ import annotations
 
+import hashlib
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from pokerlab.abstraction.buckets import CardAbstraction, bucket_sequence_ids
 from pokerlab.abstraction.isomorphism import HandIndexer, round_indexer
+from pokerlab.abstraction.store import cache_dir, load_tables, save_tables
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DEAL, FOLD_END, BettingTree
@@ -38,6 +42,7 @@ from pokerlab.games.limit_holdem import DEAL, FOLD_END, BettingTree
 __all__ = [
     "JointBucketTables",
     "joint_bucket_tables",
+    "cached_joint_bucket_tables",
     "abstract_value",
     "abstract_exploitability_mbb",
 ]
@@ -72,32 +77,41 @@ def _accumulate(
     W: np.ndarray,
 ) -> float:
     """Add every ordered pair of compatible hands of each board (rows of ``states``: sequence
-    id per hand, -1 when the hand meets the board) with the board's weight; returns the total."""
+    id per hand, -1 when the hand meets the board) with the board's weight; returns the total.
+    Each unordered pair is visited once and added in both orders."""
     total = 0.0
     nb, nh = states.shape
+    live = np.empty(nh, np.int64)
     for b in range(nb):
         w = board_weight[b]
+        m = 0
         for i in range(nh):
+            if states[b, i] >= 0:
+                live[m] = i
+                m += 1
+        for x in range(m):
+            i = live[x]
             si = states[b, i]
-            if si < 0:
-                continue
             a0 = hand_cards[i, 0]
             a1 = hand_cards[i, 1]
-            for j in range(nh):
-                sj = states[b, j]
-                if sj < 0 or j == i:
-                    continue
+            vi = strength[b, i]
+            for y in range(x + 1, m):
+                j = live[y]
                 c0 = hand_cards[j, 0]
                 c1 = hand_cards[j, 1]
                 if c0 == a0 or c0 == a1 or c1 == a0 or c1 == a1:
                     continue
+                sj = states[b, j]
                 P[si, sj] += w
-                d = strength[b, i] - strength[b, j]
+                P[sj, si] += w
+                d = vi - strength[b, j]
                 if d > 0:
                     W[si, sj] += w
+                    W[sj, si] -= w
                 elif d < 0:
                     W[si, sj] -= w
-                total += w
+                    W[sj, si] += w
+                total += 2.0 * w
     return total
 
 
@@ -155,6 +169,28 @@ def joint_bucket_tables(abstraction: CardAbstraction, batch: int = 256) -> Joint
     P /= total
     W /= total
     return JointBucketTables(counts, P, W)  # type: ignore[arg-type]
+
+
+def cached_joint_bucket_tables(
+    abstraction: CardAbstraction, cache: bool | str | os.PathLike[str] = True
+) -> JointBucketTables:
+    """:func:`joint_bucket_tables`, read from or written to the abstraction cache
+    (:mod:`pokerlab.abstraction.store`), keyed by a digest of the bucket labels."""
+    if not cache:
+        return joint_bucket_tables(abstraction)
+    digest = hashlib.sha256()
+    for lab in abstraction.labels:
+        digest.update(np.ascontiguousarray(lab, dtype=np.int32).tobytes())
+    key = digest.hexdigest()[:16]
+    folder = cache_dir() if cache is True else Path(cache)
+    path = folder / f"joint-r{abstraction.ranks}-{key}.npz"
+    params = {"kind": "joint", "labels": key, "buckets": list(abstraction.buckets)}
+    saved = load_tables(path, **params)
+    if saved is not None:
+        return JointBucketTables(tuple(abstraction.buckets), saved["P"], saved["W"])  # type: ignore[arg-type]
+    tables = joint_bucket_tables(abstraction)
+    save_tables(path, {"P": tables.P, "W": tables.W}, **params)
+    return tables
 
 
 def _strategy_block(
