@@ -55,12 +55,13 @@ def pcs_pass(
     reach: np.ndarray,
     values: np.ndarray,
     card_sum: np.ndarray,
+    row: np.ndarray,
 ) -> float:
     """One pass for ``traverser``; returns its root value summed over its hands.
 
     ``states`` (4, H): private state of each hand per round (-1: the hand meets the board);
     ``order``: the first ``num_valid`` entries are the valid hands by increasing ``strength``;
-    ``reach`` (2, N, H) and ``values`` (N, H): scratch; ``card_sum`` (52,) scratch.
+    ``reach`` (2, N, H), ``values`` (N, H), ``card_sum`` (52,), ``row`` (2, N) int64: scratch.
     ``update``: accumulate regrets and (traverser-reach-weighted) strategy sums.
     """
     num_nodes = kind.size
@@ -68,19 +69,22 @@ def pcs_pass(
     p = traverser
     o = 1 - p
     # --- top-down: reach probabilities and strategy sums ---------------------------------
+    # Only the acting player's reach changes at a decision: a child stores that player's row
+    # and points at its parent's row for the other player (``row``), halving the writes.
     for h in range(num_hands):
         live = 1.0 if states[0, h] >= 0 else 0.0
         reach[0, 0, h] = live
         reach[1, 0, h] = live
+    row[0, 0] = 0
+    row[1, 0] = 0
     for n in range(num_nodes):
         k = kind[n]
         first = child_start[n]
         last = child_start[n + 1]
         if k == DEAL:
             c = children[first]
-            for h in range(num_hands):
-                reach[0, c, h] = reach[0, n, h]
-                reach[1, c, h] = reach[1, n, h]
+            row[0, c] = row[0, n]
+            row[1, c] = row[1, n]
             continue
         if k != DECISION:
             continue
@@ -89,29 +93,31 @@ def pcs_pass(
         ns = num_states[r]
         base = offset[n]
         na = last - first
+        own_row = row[q, n]
+        for j in range(na):
+            c = children[first + j]
+            row[q, c] = c
+            row[1 - q, c] = row[1 - q, n]
         for h in range(num_hands):
             s = states[r, h]
-            for j in range(na):
-                c = children[first + j]
-                reach[0, c, h] = reach[0, n, h]
-                reach[1, c, h] = reach[1, n, h]
-            if s < 0:
+            own = reach[q, own_row, h]
+            if s < 0 or own == 0.0:
+                for j in range(na):
+                    reach[q, children[first + j], h] = 0.0
                 continue
             total = 0.0
             for j in range(na):
                 x = regrets[base + j * ns + s]
                 if x > 0:
                     total += x
-            own = reach[q, n, h]
             for j in range(na):
                 if total > 0:
                     x = regrets[base + j * ns + s]
                     sigma = x / total if x > 0 else 0.0
                 else:
                     sigma = 1.0 / na
-                c = children[first + j]
-                reach[q, c, h] = own * sigma
-                if update and q == p and own > 0:
+                reach[q, children[first + j], h] = own * sigma
+                if update and q == p:
                     sums[base + j * ns + s] += own * sigma
     # --- terminals ---------------------------------------------------------------------------
     for n in range(num_nodes):
@@ -119,12 +125,13 @@ def pcs_pass(
         if k != FOLD_END and k != SHOWDOWN_END:
             continue
         amount = payoff_table[payoff_id[n]] * scale
+        ro = row[o, n]
         for c in range(52):
             card_sum[c] = 0.0
         if k == FOLD_END:
             total = 0.0
             for h in range(num_hands):
-                x = reach[o, n, h]
+                x = reach[o, ro, h]
                 if x != 0.0:
                     total += x
                     card_sum[hand_cards[h, 0]] += x
@@ -135,7 +142,10 @@ def pcs_pass(
                     values[n, h] = 0.0
                     continue
                 compat = (
-                    total - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]] + reach[o, n, h]
+                    total
+                    - card_sum[hand_cards[h, 0]]
+                    - card_sum[hand_cards[h, 1]]
+                    + reach[o, ro, h]
                 )
                 values[n, h] = sign * compat
             continue
@@ -155,7 +165,7 @@ def pcs_pass(
                 values[n, h] += amount * win
             for t in range(i, j):
                 h = order[t]
-                x = reach[o, n, h]
+                x = reach[o, ro, h]
                 below += x
                 card_sum[hand_cards[h, 0]] += x
                 card_sum[hand_cards[h, 1]] += x
@@ -175,7 +185,7 @@ def pcs_pass(
                 values[n, h] -= amount * lose
             for t in range(i, j, -1):
                 h = order[t]
-                x = reach[o, n, h]
+                x = reach[o, ro, h]
                 above += x
                 card_sum[hand_cards[h, 0]] += x
                 card_sum[hand_cards[h, 1]] += x

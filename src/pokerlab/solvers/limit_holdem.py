@@ -130,6 +130,7 @@ class LimitPCSSolver:
         self._reach = np.zeros((2, tree.num_nodes, h), dtype=np.float32)
         self._values = np.zeros((tree.num_nodes, h), dtype=np.float32)
         self._card_sum = np.zeros(52, dtype=np.float64)
+        self._row = np.zeros((2, tree.num_nodes), dtype=np.int64)
         self._deck = deck
         left = rules.num_cards - 2 - 2 - 5
         # uniform deal: 1 / (pairs for the opponent given the hand and the board); per-hand sums
@@ -190,6 +191,7 @@ class LimitPCSSolver:
             self._reach,
             self._values,
             self._card_sum,
+            self._row,
         )
 
     def root_values(self, board: np.ndarray, traverser: int) -> np.ndarray:
