@@ -7,11 +7,16 @@ Figures:
 - the bucket build time of each bucketing (``ehs``, ``ehs2``, ``emd``) at the benchmark's bucket
   counts, on top of those tables;
 - the full deck's estimated build time of the same tables (a timed sample of boards and classes,
-  extrapolated; one core): the river, 123,156,254 classes, by one sort per canonical board.
+  extrapolated; one core): the river, 123,156,254 classes, by one sort per canonical board;
+- with ``--train-seconds S``: public-chance-sampling CFR (CFR+) on the small variant for S
+  seconds per (bucketing, recall): iterations per second, bytes per (information set, action),
+  the number of information-set actions and the exact abstract-game exploitability in mbb/g
+  (the joint tables' build and the best response timed separately).
 
 JIT compile time is excluded (the kernels are warmed first on a 16-card deck).
 
-Usage: ``python benchmarks/limit.py [--buckets 8,8,8,8] [--ranks 6] [--save]``
+Usage: ``python benchmarks/limit.py [--buckets 8,8,8,8] [--ranks 6] [--train-seconds 30]
+[--methods ehs,ehs2,emd] [--recalls imperfect,perfect] [--save]``
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ def main() -> None:
     parser.add_argument("--buckets", default="8,8,8,8", help="buckets per round")
     parser.add_argument("--ranks", type=int, default=6, help="ranks of the deck (6: small)")
     parser.add_argument("--no-estimate", action="store_true", help="skip the full-deck estimate")
+    parser.add_argument("--train-seconds", type=float, default=0.0, help="training per config")
+    parser.add_argument("--methods", default="ehs,ehs2,emd", help="bucketings to train")
+    parser.add_argument("--recalls", default="imperfect,perfect", help="recalls to train")
     add_save_option(parser)
     args = parser.parse_args()
     buckets = tuple(int(b) for b in args.buckets.split(","))
@@ -80,7 +88,62 @@ def main() -> None:
             "full deck (52 cards), estimated E[HS] tables on one core: "
             + ", ".join(f"{k} {v / 60:.1f} min" for k, v in estimate.items())
         )
+    if args.train_seconds > 0:
+        payload["training"] = train_table(args, buckets, strength)
     print(f"wrote {write_results('limit', payload, save=args.save)}")
+
+
+def train_table(args: argparse.Namespace, buckets: tuple[int, ...], strength) -> list[dict]:
+    """Train each (bucketing, recall) for ``args.train_seconds`` and measure it exactly."""
+    from pokerlab import load_game
+    from pokerlab.evaluate.limit_abstract import abstract_exploitability_mbb, joint_bucket_tables
+    from pokerlab.solvers.limit_holdem import LimitPCSSolver
+
+    game = load_game("limit-holdem", ranks=args.ranks)
+    rows = []
+    table = []
+    for method in args.methods.split(","):
+        abstraction = build_abstraction(args.ranks, buckets, method, cache=False, strength=strength)
+        t0 = time.perf_counter()
+        tables = joint_bucket_tables(abstraction)
+        tables_seconds = time.perf_counter() - t0
+        for recall in args.recalls.split(","):
+            solver = LimitPCSSolver(game, abstraction, recall=recall, seed=0)
+            solver.step(1)  # page in the arrays
+            result = solver.solve(seconds=args.train_seconds)
+            t0 = time.perf_counter()
+            mbb = abstract_exploitability_mbb(solver, tables)
+            br_seconds = time.perf_counter() - t0
+            row = {
+                "bucketing": method,
+                "recall": recall,
+                "iterations": solver.iterations,
+                "seconds": result.seconds,
+                "iterations_per_second": result.iterations / result.seconds,
+                "infoset_actions": solver.num_infoset_actions,
+                "bytes_per_infoset_action": solver.bytes_per_infoset_action,
+                "exploitability_abstract_mbb": mbb,
+                "joint_tables_seconds": tables_seconds,
+                "best_response_seconds": br_seconds,
+            }
+            table.append(row)
+            rows.append(
+                [
+                    method,
+                    recall,
+                    solver.iterations,
+                    f"{row['iterations_per_second']:.2f}",
+                    f"{solver.num_infoset_actions:,}",
+                    f"{mbb:.1f}",
+                    f"{tables_seconds:.0f}+{br_seconds:.0f}",
+                ]
+            )
+    print_table(
+        f"CFR+ with public chance sampling, {args.train_seconds:g} s each, buckets {args.buckets}",
+        ["bucketing", "recall", "iterations", "it/s", "infoset-actions", "mbb/g", "eval s"],
+        rows,
+    )
+    return table
 
 
 if __name__ == "__main__":
