@@ -131,3 +131,15 @@ def test_refusals(game, abstraction) -> None:
         LimitPCSSolver(game, abstraction, recall="perfect", max_bytes=1 << 20)
     with pytest.raises(PokerlabError, match="deck"):
         LimitPCSSolver(load_game("limit-holdem"), abstraction)
+
+
+def test_two_workers_equal_one(game, abstraction) -> None:
+    """The subtree split (head: preflop; workers: the subtrees after it) changes nothing."""
+    one = LimitPCSSolver(game, abstraction, recall="imperfect", seed=11)
+    two = LimitPCSSolver(game, abstraction, recall="imperfect", seed=11, workers=2)
+    one.step(4)
+    two.step(4)
+    np.testing.assert_array_equal(one.regrets, two.regrets)
+    np.testing.assert_array_equal(one.sums, two.sums)
+    assert len(two.subtrees) == len(game.betting_tree.flop_sequences()) == 3  # caps of one
+    assert {w for _, _, w in two.subtrees} == {0, 1}

@@ -50,7 +50,9 @@ def train(
     algorithm: str = typer.Option("cfr+", "--algorithm", help="discount schedule (cfr+, linear)"),
     iterations: int | None = typer.Option(None, "--iterations", "-n", min=1),
     seconds: float | None = typer.Option(None, "--seconds", min=0.0),
-    workers: int = typer.Option(1, "--workers", min=1, help="processes (1 for now)"),
+    workers: int = typer.Option(
+        1, "--workers", min=1, help="threads updating the subtrees after the preflop"
+    ),
     seed: int = typer.Option(0, "--seed"),
     no_cache: bool = typer.Option(False, "--no-cache", help="neither read nor write tables"),
     exploitability: bool = typer.Option(
@@ -68,8 +70,6 @@ def train(
 
     if game_name.lower() != "limit-holdem":
         raise PokerlabError(f"train: only limit-holdem is trained here, got {game_name!r}")
-    if workers != 1:
-        raise PokerlabError("--workers: only 1 for now (Ray distribution is not written yet)")
     if iterations is None and seconds is None:
         iterations = 100
     counts = _parse_buckets(buckets)
@@ -117,7 +117,9 @@ def train(
             ranks, counts, bucketing, seed=seed, cache=cache, progress=progress, strength=strength
         )
     abstraction_seconds = time.perf_counter() - t0
-    solver = LimitPCSSolver(game, abstraction, recall=recall, algorithm=algorithm, seed=seed)
+    solver = LimitPCSSolver(
+        game, abstraction, recall=recall, algorithm=algorithm, seed=seed, workers=workers
+    )
     train_bar = Progress(
         TextColumn("[bold]training"),
         BarColumn(),

@@ -30,7 +30,7 @@ def discount(regrets: np.ndarray, sums: np.ndarray, a: float, b: float, g: float
             sums[i] *= g
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def pcs_pass(
     kind: np.ndarray,
     player: np.ndarray,
@@ -56,28 +56,45 @@ def pcs_pass(
     values: np.ndarray,
     card_sum: np.ndarray,
     row: np.ndarray,
+    owner: np.ndarray,
+    me: np.int64,
+    lo: np.int64,
+    hi: np.int64,
+    phases: np.int64,
 ) -> float:
     """One pass for ``traverser``; returns its root value summed over its hands.
 
     ``states`` (4, H): private state of each hand per round (-1: the hand meets the board);
     ``order``: the first ``num_valid`` entries are the valid hands by increasing ``strength``;
     ``reach`` (2, N, H), ``values`` (N, H), ``card_sum`` (52,), ``row`` (2, N) int64: scratch.
+
+    The subtree seam: only nodes ``n`` in ``[lo, hi)`` with ``owner[n] == me`` are processed,
+    and ``phases`` selects the steps (1: top-down, 2: terminals, 4: bottom-up; 7: all). A split
+    run lets the head (owner -1: the preflop nodes) go top-down, each worker run all three steps
+    on its subtrees after the preflop (their root reach rows set by the head), then the head
+    finish terminals and bottom-up; nodes, regrets and scratch rows of different owners are
+    disjoint, so workers may run at once (``nogil``), each with its own ``card_sum``.
     ``update``: accumulate regrets and (traverser-reach-weighted) strategy sums.
     """
-    num_nodes = kind.size
     num_hands = hand_cards.shape[0]
     p = traverser
     o = 1 - p
     # --- top-down: reach probabilities and strategy sums ---------------------------------
     # Only the acting player's reach changes at a decision: a child stores that player's row
     # and points at its parent's row for the other player (``row``), halving the writes.
-    for h in range(num_hands):
-        live = 1.0 if states[0, h] >= 0 else 0.0
-        reach[0, 0, h] = live
-        reach[1, 0, h] = live
-    row[0, 0] = 0
-    row[1, 0] = 0
-    for n in range(num_nodes):
+    do_top = (phases & 1) != 0
+    do_terminals = (phases & 2) != 0
+    do_bottom = (phases & 4) != 0
+    if do_top and owner[0] == me and lo == 0:
+        for h in range(num_hands):
+            live = 1.0 if states[0, h] >= 0 else 0.0
+            reach[0, 0, h] = live
+            reach[1, 0, h] = live
+        row[0, 0] = 0
+        row[1, 0] = 0
+    for n in range(lo, hi if do_top else lo):
+        if owner[n] != me:
+            continue
         k = kind[n]
         first = child_start[n]
         last = child_start[n + 1]
@@ -120,7 +137,9 @@ def pcs_pass(
                 if update and q == p:
                     sums[base + j * ns + s] += own * sigma
     # --- terminals ---------------------------------------------------------------------------
-    for n in range(num_nodes):
+    for n in range(lo, hi if do_terminals else lo):
+        if owner[n] != me:
+            continue
         k = kind[n]
         if k != FOLD_END and k != SHOWDOWN_END:
             continue
@@ -191,7 +210,9 @@ def pcs_pass(
                 card_sum[hand_cards[h, 1]] += x
             i = j
     # --- bottom-up: values and regrets -------------------------------------------------------
-    for n in range(num_nodes - 1, -1, -1):
+    for n in range(hi - 1 if do_bottom else lo - 1, lo - 1, -1):
+        if owner[n] != me:
+            continue
         k = kind[n]
         first = child_start[n]
         last = child_start[n + 1]
@@ -253,5 +274,5 @@ def pcs_pass(
                         regrets[base + j * ns + s] = 0.0
     root = 0.0
     for h in range(num_hands):
-        root += values[0, h]
+        root += values[lo, h]
     return root

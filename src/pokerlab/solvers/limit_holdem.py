@@ -66,6 +66,10 @@ class LimitPCSSolver:
         Seed of the board sampling.
     max_bytes:
         Refuse (before allocating) when regrets, sums and scratch would need more.
+    workers:
+        Threads that update the subtrees after the preflop betting in parallel (the seed's
+        split: seven preflop sequences reach the flop; each subtree goes to the least loaded
+        worker by node count). The results equal one worker's exactly.
     """
 
     def __init__(
@@ -77,6 +81,7 @@ class LimitPCSSolver:
         algorithm: str | DiscountSchedule = "cfr+",
         seed: int | None = 0,
         max_bytes: int = 8 << 30,
+        workers: int = 1,
     ) -> None:
         rules = game.rules
         if rules.rounds != 4:
@@ -131,6 +136,29 @@ class LimitPCSSolver:
         self._values = np.zeros((tree.num_nodes, h), dtype=np.float32)
         self._card_sum = np.zeros(52, dtype=np.float64)
         self._row = np.zeros((2, tree.num_nodes), dtype=np.int64)
+        if workers < 1:
+            raise PokerlabError(f"workers must be >= 1, got {workers}")
+        self.workers = int(workers)
+        self._owner = np.full(tree.num_nodes, -1, dtype=np.int64)
+        self.subtrees: list[tuple[int, int, int]] = []  # (root, end, worker)
+        if self.workers > 1:
+            end = np.arange(1, tree.num_nodes + 1, dtype=np.int64)
+            for n in range(tree.num_nodes - 1, -1, -1):
+                kids = tree.children[tree.child_start[n] : tree.child_start[n + 1]]
+                if kids.size:
+                    end[n] = max(end[n], int(end[kids].max()))
+            roots = [int(tree.children[tree.child_start[d]]) for d in tree.flop_sequences()]
+            load = [0] * self.workers
+            for root in sorted(roots, key=lambda r: int(end[r]) - r, reverse=True):
+                w = int(np.argmin(load))
+                load[w] += int(end[root]) - root
+                self._owner[root : end[root]] = w
+                self.subtrees.append((root, int(end[root]), w))
+            self.worker_nodes = load
+            self._card_sums = [np.zeros(52, dtype=np.float64) for _ in range(self.workers)]
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(max_workers=self.workers)
         self._deck = deck
         left = rules.num_cards - 2 - 2 - 5
         # uniform deal: 1 / (pairs for the opponent given the hand and the board); per-hand sums
@@ -167,7 +195,7 @@ class LimitPCSSolver:
     def _pass(self, board: np.ndarray, traverser: int, update: bool) -> float:
         states, order, strength, num_valid = self._board_arrays(board)
         t = self.tree
-        return K.pcs_pass(
+        common = (
             t.kind,
             t.player,
             t.round,
@@ -190,8 +218,31 @@ class LimitPCSSolver:
             update,
             self._reach,
             self._values,
-            self._card_sum,
-            self._row,
+        )
+        n = np.int64(t.num_nodes)
+        head = np.int64(-1)
+        zero = np.int64(0)
+        if self.workers == 1:
+            return K.pcs_pass(*common, self._card_sum, self._row, self._owner, head, zero, n, 7)
+        K.pcs_pass(*common, self._card_sum, self._row, self._owner, head, zero, n, np.int64(1))
+
+        def run(w: int) -> None:
+            for root, end, owner in self.subtrees:
+                if owner == w:
+                    K.pcs_pass(
+                        *common,
+                        self._card_sums[w],
+                        self._row,
+                        self._owner,
+                        np.int64(w),
+                        np.int64(root),
+                        np.int64(end),
+                        np.int64(7),
+                    )
+
+        list(self._pool.map(run, range(self.workers)))
+        return K.pcs_pass(
+            *common, self._card_sum, self._row, self._owner, head, zero, n, np.int64(6)
         )
 
     def root_values(self, board: np.ndarray, traverser: int) -> np.ndarray:
