@@ -38,10 +38,18 @@ def main() -> None:
     parser.add_argument("--train-seconds", type=float, default=0.0, help="training per config")
     parser.add_argument("--methods", default="ehs,ehs2,emd", help="bucketings to train")
     parser.add_argument("--recalls", default="imperfect,perfect", help="recalls to train")
+    parser.add_argument(
+        "--scaling", type=int, default=0, help="B7: iterations timed per worker count (threads)"
+    )
+    parser.add_argument("--only-scaling", action="store_true", help="skip the build figures")
     add_save_option(parser)
     args = parser.parse_args()
     buckets = tuple(int(b) for b in args.buckets.split(","))
 
+    if args.only_scaling:
+        payload = {"scaling": scaling_table(args, buckets)}
+        print(f"wrote {write_results('limit-scaling', payload, save=args.save)}")
+        return
     t0 = time.perf_counter()
     build_abstraction(4, (4, 4, 4, 4), "emd", cache=False)  # compile every kernel once
     warmup = time.perf_counter() - t0
@@ -90,7 +98,62 @@ def main() -> None:
         )
     if args.train_seconds > 0:
         payload["training"] = train_table(args, buckets, strength)
+    if args.scaling > 0:
+        payload["scaling"] = scaling_table(args, buckets)
     print(f"wrote {write_results('limit', payload, save=args.save)}")
+
+
+def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[dict]:
+    """B7 on threads: seconds per iteration with 1, 2 (and 4) workers, split after the preflop
+    (the seed's seven subtrees) and after the flop betting; the load (nodes) of each worker."""
+    import os
+
+    from pokerlab import load_game
+    from pokerlab.solvers.limit_holdem import LimitPCSSolver
+
+    game = load_game("limit-holdem", ranks=args.ranks)
+    abstraction = build_abstraction(args.ranks, buckets, "ehs", cache=False)
+    counts = [1, 2] + ([4] if (os.cpu_count() or 1) >= 4 else [])
+    configs = [(w, split) for w in counts for split in ((0, 1) if w > 1 else (0,))]
+    solvers = {
+        c: LimitPCSSolver(
+            game, abstraction, recall="imperfect", seed=0, workers=c[0], split_round=c[1]
+        )
+        for c in configs
+    }
+    best = {c: float("inf") for c in configs}
+    for solver in solvers.values():
+        solver.step(2)
+    for _ in range(3):  # interleaved rounds, the best of three per configuration
+        for c, solver in solvers.items():
+            t0 = time.perf_counter()
+            solver.step(args.scaling)
+            best[c] = min(best[c], (time.perf_counter() - t0) / args.scaling)
+    table = []
+    rows = []
+    base = best[(1, 0)]
+    for (workers, split), per in best.items():
+        load = getattr(solvers[(workers, split)], "worker_nodes", [])
+        table.append(
+            {
+                "workers": workers,
+                "split_round": split,
+                "seconds_per_iteration": per,
+                "speedup": base / per,
+                "worker_nodes": load,
+                "subtrees": len(solvers[(workers, split)].subtrees),
+            }
+        )
+        rows.append([workers, split, f"{per:.3f}", f"{base / per:.2f}", str(load)])
+    seven = LimitPCSSolver(game, abstraction, recall="imperfect", workers=7, split_round=0)
+    rows.append([7, 0, "-", "-", str(seven.worker_nodes)])
+    table.append({"workers": 7, "split_round": 0, "worker_nodes": seven.worker_nodes})
+    print_table(
+        f"B7 (threads): PCS iteration, {4 * args.ranks} cards, buckets {args.buckets}",
+        ["workers", "split after round", "s/iteration", "speed-up", "nodes per worker"],
+        rows,
+    )
+    return table
 
 
 def train_table(args: argparse.Namespace, buckets: tuple[int, ...], strength) -> list[dict]:

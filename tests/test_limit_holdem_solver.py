@@ -143,3 +143,7 @@ def test_two_workers_equal_one(game, abstraction) -> None:
     np.testing.assert_array_equal(one.sums, two.sums)
     assert len(two.subtrees) == len(game.betting_tree.flop_sequences()) == 3  # caps of one
     assert {w for _, _, w in two.subtrees} == {0, 1}
+    fine = LimitPCSSolver(game, abstraction, recall="imperfect", seed=11, workers=3, split_round=1)
+    fine.step(4)
+    np.testing.assert_array_equal(one.regrets, fine.regrets)
+    assert len(fine.subtrees) > len(two.subtrees)

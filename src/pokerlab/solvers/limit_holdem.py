@@ -32,7 +32,7 @@ from pokerlab.abstraction.buckets import CardAbstraction, bucket_sequence_ids
 from pokerlab.abstraction.isomorphism import round_indexer
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import PokerlabError
-from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
+from pokerlab.games.limit_holdem import DEAL, DECISION, LimitHoldemGame
 from pokerlab.solvers import _limit_kernels as K
 from pokerlab.solvers.schedule import DiscountSchedule, discount_factors, schedule_by_name
 
@@ -70,6 +70,9 @@ class LimitPCSSolver:
         Threads that update the subtrees after the preflop betting in parallel (the seed's
         split: seven preflop sequences reach the flop; each subtree goes to the least loaded
         worker by node count). The results equal one worker's exactly.
+    split_round:
+        The subtrees start after this round's betting: 0 (the seed's seven preflop sequences)
+        or 1 (after the flop betting: many more, smaller subtrees, a finer balance).
     """
 
     def __init__(
@@ -82,6 +85,7 @@ class LimitPCSSolver:
         seed: int | None = 0,
         max_bytes: int = 8 << 30,
         workers: int = 1,
+        split_round: int = 0,
     ) -> None:
         rules = game.rules
         if rules.rounds != 4:
@@ -147,7 +151,10 @@ class LimitPCSSolver:
                 kids = tree.children[tree.child_start[n] : tree.child_start[n + 1]]
                 if kids.size:
                     end[n] = max(end[n], int(end[kids].max()))
-            roots = [int(tree.children[tree.child_start[d]]) for d in tree.flop_sequences()]
+            if split_round not in (0, 1, 2):
+                raise PokerlabError(f"split_round must be 0, 1 or 2, got {split_round}")
+            deals = np.flatnonzero((tree.kind == DEAL) & (tree.round == split_round))
+            roots = [int(tree.children[tree.child_start[d]]) for d in deals]
             load = [0] * self.workers
             for root in sorted(roots, key=lambda r: int(end[r]) - r, reverse=True):
                 w = int(np.argmin(load))
