@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from pokerlab.cli.main import main
@@ -48,3 +49,25 @@ def test_train_small_variant_json(capsys, tmp_path, monkeypatch) -> None:
 def test_bad_train_input_is_one_line_and_exit_2(capsys, args, needle) -> None:
     code, _, err = run(capsys, *args)
     assert code == 2 and needle in err and "Traceback" not in err
+
+
+def test_checkpoint_resume_and_log(capsys, tmp_path, monkeypatch) -> None:
+    from pokerlab.io.files import load_checkpoint
+
+    monkeypatch.setenv("POKERLAB_CACHE_DIR", str(tmp_path))
+    base = ["train", "limit-holdem", "--variant", "tiny", "--buckets", "3,3,3,3"]
+    base += ["--no-exploitability", "--seed", "4", "--json"]
+    straight, half = tmp_path / "straight.npz", tmp_path / "half.npz"
+    assert run(capsys, *base, "-n", "8", "--checkpoint", str(straight))[0] == 0
+    log = tmp_path / "run.jsonl"
+    assert run(capsys, *base, "-n", "4", "--checkpoint", str(half), "--log", str(log))[0] == 0
+    code, out, _ = run(capsys, *base, "-n", "8", "--resume", str(half), "--checkpoint", str(half))
+    assert code == 0 and json.loads(out)["iterations"] == 8
+    a, b = load_checkpoint(straight), load_checkpoint(half)
+    np.testing.assert_array_equal(a["arrays"]["regrets"], b["arrays"]["regrets"])
+    np.testing.assert_array_equal(a["arrays"]["sums"], b["arrays"]["sums"])
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert lines[-1]["iterations"] == 4 and lines[-1]["game"] == "limit-holdem"
+    # another abstraction is refused by name
+    code, _, err = run(capsys, *base[:5], "4,4,4,4", *base[6:], "-n", "9", "--resume", str(half))
+    assert code == 2 and "buckets" in err

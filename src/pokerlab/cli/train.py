@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -60,6 +61,12 @@ def train(
         "--exploitability/--no-exploitability",
         help="exact abstract-game exploitability at the end (small decks, <= 8192 sequences)",
     ),
+    checkpoint: Path | None = typer.Option(None, "--checkpoint", help="checkpoint file to write"),
+    checkpoint_every: int | None = typer.Option(
+        None, "--checkpoint-every", min=1, help="also write it every N iterations"
+    ),
+    resume: Path | None = typer.Option(None, "--resume", help="continue from a checkpoint"),
+    log: Path | None = typer.Option(None, "--log", help="append JSON lines (one per block)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Train limit hold'em on a card abstraction with public chance sampling CFR."""
@@ -128,14 +135,48 @@ def train(
         console=err,
         disable=not show,
     )
+    from pokerlab.io.files import load_checkpoint, save_checkpoint
+
+    meta = {"game": "limit-holdem", "variant": variant, "seed": seed}
+    if resume is not None:
+        from pokerlab.io.paths import check_input_file
+
+        solver.load_state_dict(load_checkpoint(check_input_file(resume, "--resume")))
+    if checkpoint is not None:
+        from pokerlab.solvers.run import check_output_file
+
+        check_output_file(checkpoint, "--checkpoint")
+    run_start = time.perf_counter()
+    last_saved = solver.iterations
+
+    def write_log(s: LimitPCSSolver) -> None:
+        if log is None:
+            return
+        line = {
+            "iterations": s.iterations,
+            "seconds": time.perf_counter() - run_start,
+            "workers": workers,
+            **meta,
+        }
+        with open(log, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(line) + "\n")
+
     with train_bar:
         task = train_bar.add_task("training", total=iterations)
 
         def on_block(s: LimitPCSSolver) -> bool:
+            nonlocal last_saved
             train_bar.update(task, completed=s.iterations)
+            write_log(s)
+            if checkpoint is not None and checkpoint_every is not None:
+                if s.iterations - last_saved >= checkpoint_every:
+                    save_checkpoint(checkpoint, s.state_dict(), **meta)
+                    last_saved = s.iterations
             return False
 
         result = solver.solve(iterations=iterations, seconds=seconds, callback=on_block)
+    if checkpoint is not None:
+        save_checkpoint(checkpoint, solver.state_dict(), **meta)
     abstract_mbb = None
     if exploitability and ranks < 13:
         from pokerlab.evaluate.limit_abstract import (

@@ -321,19 +321,33 @@ class LimitPCSSolver:
         return BYTES_PER_INFOSET_ACTION
 
     def state_dict(self) -> dict[str, Any]:
+        """Everything a resumed run needs, in the checkpoint layout of :mod:`pokerlab.io.files`
+        (``arrays`` plus JSON-able fields; the generator state included)."""
         return {
-            "regrets": self.regrets.copy(),
-            "sums": self.sums.copy(),
+            "format": "limit-pcs",
+            "arrays": {"regrets": self.regrets.copy(), "sums": self.sums.copy()},
             "iterations": self.iterations,
             "rng": self.rng.bit_generator.state,
             "schedule": self.schedule.name,
             "recall": self.recall,
+            "ranks": self.game.rules.ranks,
+            "buckets": list(self.abstraction.buckets),
+            "bucketing": self.abstraction.method,
         }
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
-        if state["regrets"].shape != self.regrets.shape or state["recall"] != self.recall:
-            raise PokerlabError("checkpoint of another abstract game")
-        self.regrets[:] = state["regrets"]
-        self.sums[:] = state["sums"]
+        """Resume from :meth:`state_dict` (or a loaded checkpoint); refuses another game."""
+        arrays = state.get("arrays", {})
+        mine = self.state_dict()
+        for key in ("format", "schedule", "recall", "ranks", "buckets", "bucketing"):
+            if state.get(key) != mine[key]:
+                raise PokerlabError(
+                    f"checkpoint of another run: {key} {state.get(key)!r}, this run {mine[key]!r}"
+                )
+        regrets = arrays.get("regrets")
+        if regrets is None or regrets.shape != self.regrets.shape:
+            raise PokerlabError("checkpoint of another abstract game (array sizes differ)")
+        self.regrets[:] = regrets
+        self.sums[:] = arrays["sums"]
         self.iterations = int(state["iterations"])
         self.rng.bit_generator.state = state["rng"]
