@@ -44,6 +44,7 @@ def test_train_small_variant_json(capsys, tmp_path, monkeypatch) -> None:
         (["train", "limit-holdem", "--recall", "total", "--no-cache"], "recall"),
         (["train", "limit-holdem", "--workers", "0"], "workers"),
         (["train", "limit-holdem", "--variant", "huge"], "variant"),
+        (["train", "limit-holdem", "--variant", "full", "--real-exploitability"], "full deck"),
     ],
 )
 def test_bad_train_input_is_one_line_and_exit_2(capsys, args, needle) -> None:

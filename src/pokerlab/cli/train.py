@@ -7,7 +7,8 @@ CFR with public chance sampling (:class:`~pokerlab.solvers.limit_holdem.LimitPCS
 ``workers``, ``bytes_per_infoset_action``, ``infoset_actions``, ``abstraction_seconds``,
 ``exploitability_abstract_mbb`` (exact, :mod:`pokerlab.evaluate.limit_abstract`, on decks smaller
 than the full one with at most 8192 river bucket sequences; ``--no-exploitability`` skips it;
-``null`` otherwise) and ``exploitability_real_mbb`` (``null``: not written yet).
+``null`` otherwise) and ``exploitability_real_mbb`` (with ``--real-exploitability``: the exact
+best response that sees the cards, :mod:`pokerlab.evaluate.limit_real`; ``null`` otherwise).
 """
 
 from __future__ import annotations
@@ -61,6 +62,11 @@ def train(
         "--exploitability/--no-exploitability",
         help="exact abstract-game exploitability at the end (small decks, <= 8192 sequences)",
     ),
+    real_exploitability: bool = typer.Option(
+        False,
+        "--real-exploitability",
+        help="also the exact real-game exploitability (small decks; minutes on 24 cards)",
+    ),
     checkpoint: Path | None = typer.Option(None, "--checkpoint", help="checkpoint file to write"),
     checkpoint_every: int | None = typer.Option(
         None, "--checkpoint-every", min=1, help="also write it every N iterations"
@@ -88,6 +94,8 @@ def train(
         raise PokerlabError(f"unknown bucketing {bucketing!r}; known: {', '.join(METHODS)}")
     game = load_game("limit-holdem", variant=variant)
     ranks = game.rules.ranks
+    if real_exploitability and ranks == 13:
+        raise PokerlabError("--real-exploitability: the full deck is too large (small decks)")
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     show = not as_json and sys.stderr.isatty()
     if ranks == 13 and not no_cache:
@@ -190,6 +198,13 @@ def train(
                 err.print("exact abstract-game best response ...")
             tables = cached_joint_bucket_tables(abstraction, cache)
             abstract_mbb = abstract_exploitability_mbb(solver, tables)
+    real_mbb = None
+    if real_exploitability:
+        from pokerlab.evaluate.limit_real import real_exploitability_mbb
+
+        if show:
+            err.print("exact real-game best response ...")
+        real_mbb = real_exploitability_mbb(solver)
     out = {
         "game": "limit-holdem",
         "variant": variant,
@@ -206,7 +221,7 @@ def train(
         "infoset_actions": solver.num_infoset_actions,
         "abstraction_seconds": abstraction_seconds,
         "exploitability_abstract_mbb": abstract_mbb,
-        "exploitability_real_mbb": None,
+        "exploitability_real_mbb": real_mbb,
     }
     if as_json:
         typer.echo(json.dumps(out))
@@ -217,4 +232,5 @@ def train(
         f"{recall} recall, {solver.num_infoset_actions:,} information-set actions x "
         f"{solver.bytes_per_infoset_action} bytes; abstraction {abstraction_seconds:.1f} s"
         + ("" if abstract_mbb is None else f"; abstract exploitability {abstract_mbb:.1f} mbb/g")
+        + ("" if real_mbb is None else f"; real exploitability {real_mbb:.1f} mbb/g")
     )
