@@ -14,6 +14,8 @@ from pokerlab.errors import PokerlabError
 def test_published_counts_of_full_holdem() -> None:
     # Waugh (2013), table 1: canonical (hole cards, board) classes per round.
     assert [round_indexer(r).size for r in range(4)] == [169, 1_286_792, 13_960_050, 123_156_254]
+    # the class sizes add up to every (hole cards, flop): 1326 x C(50, 3)
+    assert int(round_indexer(1).weights().astype(np.int64).sum()) == 1326 * 19600
 
 
 def _all_hands(groups: tuple[int, ...], ranks: int) -> np.ndarray:
@@ -60,6 +62,8 @@ def test_bijection_against_brute_force(groups: tuple[int, ...], ranks: int) -> N
     canon, weights = indexer.unindex(np.arange(indexer.size))
     assert np.array_equal(indexer.index(canon), np.arange(indexer.size))
     assert np.array_equal(np.bincount(index, minlength=indexer.size), weights)
+    assert np.array_equal(indexer.weights(), weights)
+    assert np.array_equal(indexer.weights(3, 9), weights[3:9])
 
 
 def test_full_deck_round_trip_and_suit_invariance() -> None:

@@ -244,3 +244,53 @@ def unindex_hands(
                 denom *= f
             s = t
         weights[row] = 24 // denom
+
+
+@njit(cache=True)
+def class_weights_range(
+    start: np.int64,
+    stop: np.int64,
+    config_keys: np.ndarray,
+    config_offset: np.ndarray,
+    config_space: np.ndarray,
+    config_run: np.ndarray,
+    num_groups: np.int64,
+    out: np.ndarray,
+) -> None:
+    """Hands per class of the indices ``start .. stop-1`` into ``out``: 24 over the product of
+    the factorials of the runs of identical suits (equal shape and equal rank-set index), read
+    from the multiset digits alone (no cards rebuilt, unlike :func:`unindex_hands`)."""
+    vals = np.zeros(4, np.int64)
+    idxs = np.zeros(4, np.int64)
+    shift = SHAPE_BITS * num_groups
+    shape_mask = (np.int64(1) << shift) - 1
+    c = np.searchsorted(config_offset, start, side="right") - 1
+    for index in range(start, stop):
+        while c + 1 < config_offset.size and config_offset[c + 1] <= index:
+            c += 1
+        rest = index - config_offset[c]
+        s = 0
+        while s < 4:
+            k = config_run[c, s]
+            space = config_space[c, s]
+            count = big_binom(space + k - 1, k)
+            digit = rest % count
+            rest //= count
+            _unrank_multiset(digit, k, space, vals)
+            for j in range(k):
+                idxs[s + j] = vals[j]
+            s += k
+        denom = np.int64(1)
+        s = 0
+        while s < 4:
+            key_s = (config_keys[c] >> (shift * (3 - s))) & shape_mask
+            t = s + 1
+            while t < 4:
+                key_t = (config_keys[c] >> (shift * (3 - t))) & shape_mask
+                if key_t != key_s or idxs[t] != idxs[s]:
+                    break
+                t += 1
+            for f in range(2, t - s + 1):
+                denom *= f
+            s = t
+        out[index - start] = 24 // denom

@@ -157,6 +157,22 @@ class HandIndexer:
         K.unindex_hands(idx, *self._tables(), out, weights)
         return out, weights
 
+    def weights(self, start: int = 0, stop: int | None = None) -> np.ndarray:
+        """Hands in each class ``start .. stop-1`` (int32), without rebuilding the cards."""
+        stop = self.size if stop is None else int(stop)
+        out = np.empty(stop - start, np.int32)
+        K.class_weights_range(
+            np.int64(start),
+            np.int64(stop),
+            self._keys,
+            self._offset,
+            self._space,
+            self._run,
+            np.int64(len(self.groups)),
+            out,
+        )
+        return out
+
     def kernel_tables(self) -> tuple:
         """The arrays :func:`pokerlab.abstraction._iso_kernels.index_hands` takes after the
         cards (for other kernels that index hands in their own loops)."""

@@ -112,15 +112,9 @@ def river_strength(
     return hs
 
 
-def class_weights(rnd: int, ranks: int = 13, chunk: int = 1 << 22) -> np.ndarray:
+def class_weights(rnd: int, ranks: int = 13) -> np.ndarray:
     """Number of (hole cards, board) hands in each class of round ``rnd`` (int32)."""
-    indexer = round_indexer(rnd, ranks)
-    out = np.empty(indexer.size, dtype=np.int32)
-    for a in range(0, indexer.size, chunk):
-        b = min(indexer.size, a + chunk)
-        _, w = indexer.unindex(np.arange(a, b))
-        out[a:b] = w
-    return out
+    return round_indexer(rnd, ranks).weights()
 
 
 def _roll_back(
