@@ -58,7 +58,11 @@ def test_make_solver_routes_postflop_spots_to_the_postflop_solver() -> None:
     ("algorithm", "options", "needle"),
     [
         ("bogus", {}, "unknown algorithm 'bogus' for a postflop spot; choose one of dcfr-ps"),
-        ("dcfr", {"prune": True}, "does not use option(s) prune; its options are threads= and compressed="),
+        (
+            "dcfr",
+            {"prune": True},
+            "does not use option(s) prune; its options are threads= and compressed=",
+        ),
         ("cfr+", {"alternating": False, "seed": 3}, "option(s) alternating, seed"),
         ("dcfr-ps", {"colour": "red"}, "unknown option(s) colour"),
         ("dcfr-ps", {"threads": 0}, "threads must be a positive integer, got 0"),

@@ -165,8 +165,11 @@ def test_isomorphic_cards_give_the_same_expected_update() -> None:
         if iso:
             assert solver.tree.arrays.iso_child.size > 0
             assert _class_sizes(solver).max() == 2.0
-        reference = PostflopSolver(game, "cfr")  # a symmetric state, as any run reaches
-        reference.step(3)
+        # a symmetric state, as any run reaches; two iterations, not more: once a hand plays
+        # one action only, its other regrets can sit within rounding of 0, and the two trees'
+        # different summation orders then flip regret matching there
+        reference = PostflopSolver(game, "cfr")
+        reference.step(2)
         solver.regrets[:] = reference.regrets
         expected[iso] = []
         for trav in (0, 1):

@@ -46,7 +46,7 @@ I16_MAX = 32767.0
 U16_MAX = 65535.0
 
 
-@njit(cache=True, error_model="numpy", fastmath=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _sigma_block(store, off, na, nh, sig, d, lock_probs, tot, uni):
     """Strategy of a node into sig[d, :na, :nh]: regret matching, or the normalised average.
 
@@ -57,9 +57,9 @@ def _sigma_block(store, off, na, nh, sig, d, lock_probs, tot, uni):
     for h in range(nh):
         tot[h] = 0.0
     for a in range(na):
-        base = off + a * nh
+        row = store[off + a * nh : off + (a + 1) * nh]
         for h in range(nh):
-            x = float(store[base + h])
+            x = float(row[h])
             tot[h] += x if x > 0.0 else 0.0
     u = 1.0 / na
     for h in range(nh):
@@ -67,21 +67,22 @@ def _sigma_block(store, off, na, nh, sig, d, lock_probs, tot, uni):
         uni[h] = 0.0 if x > 0.0 else u
         tot[h] = 1.0 / x if x > 0.0 else 0.0
     for a in range(na):
-        base = off + a * nh
+        row = store[off + a * nh : off + (a + 1) * nh]
+        sg = sig[d, a]
         for h in range(nh):
-            x = float(store[base + h])
-            sig[d, a, h] = (x if x > 0.0 else 0.0) * tot[h] + uni[h]
+            x = float(row[h])
+            sg[h] = (x if x > 0.0 else 0.0) * tot[h] + uni[h]
     if lock_probs.shape[0] > 0:
         # node locking: fixed probabilities where lock_probs holds a non-negative number
         for a in range(na):
-            base = off + a * nh
+            lk = lock_probs[off + a * nh : off + (a + 1) * nh]
             for h in range(nh):
-                x = lock_probs[base + h]
+                x = lk[h]
                 if x >= 0.0:
                     sig[d, a, h] = x
 
 
-@njit(cache=True, inline="always", error_model="numpy", fastmath=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _fold_values(pay, ro, nh_o, nh_t, c0o, c1o, c0t, c1t, same1, cards_sum, dst):
     """dst[h] = pay x (opponent reach compatible with hand h): blocker sums by card, the
     identical combo added back (``same1`` points at a zero slot of ``ro`` when absent)."""
@@ -102,7 +103,7 @@ def _fold_values(pay, ro, nh_o, nh_t, c0o, c1o, c0t, c1t, same1, cards_sum, dst)
         dst[h] = pay * (total - cards_sum[c0t[h]] - cards_sum[c1t[h]] + ro[same1[h]])
 
 
-@njit(cache=True, inline="always", error_model="numpy", fastmath=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _showdown_values(win, lose, ro, nv_t, nv_o, t_idx, t_c0, t_c1, t_lo, t_hi, o_idx, o_c0,
                      o_c1, nh_t, cards_sum, dst):  # fmt: skip
     """Showdown values without rake (a tie pays 0 net): two sweeps over the hands sorted by
@@ -142,7 +143,7 @@ def _showdown_values(win, lose, ro, nv_t, nv_o, t_idx, t_c0, t_c1, t_lo, t_hi, o
         dst[h] += lose * (acc - cards_sum[t_c0[k]] - cards_sum[t_c1[k]])
 
 
-@njit(cache=True, inline="always", error_model="numpy", fastmath=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _showdown_values_tie(win, lose, tie, ro, nv_t, nv_o, t_idx, t_c0, t_c1, t_lo, t_hi, o_idx,
                          o_c0, o_c1, nh_o, c0o, c1o, same1, nh_t, cards_sum, dst):  # fmt: skip
     """Showdown values with a non-zero tie payoff (rake): ``tie`` x all compatible reach, then
@@ -190,7 +191,7 @@ def _showdown_values_tie(win, lose, tie, ro, nv_t, nv_o, t_idx, t_c0, t_c1, t_lo
         dst[t_idx[k]] += cl * (acc - cards_sum[t_c0[k]] - cards_sum[t_c1[k]])
 
 
-@njit(cache=True, error_model="numpy", fastmath=True)
+@njit(cache=True, error_model="numpy")
 def traverse(
     t,
     hands,
@@ -330,24 +331,26 @@ def traverse(
                         dec = sscale[n] * fg / U16_MAX
                         mx = 0.0
                         for a in range(na):
-                            base = off + a * nh_a
+                            row = strat[off + a * nh_a : off + (a + 1) * nh_a]
+                            sg = sig[d, a]
+                            vv = val[d, a]
                             for h in range(nh_a):
-                                x = float(strat[base + h]) * dec + rp[h] * sig[d, a, h]
-                                val[d, a, h] = x
+                                x = float(row[h]) * dec + rp[h] * sg[h]
+                                vv[h] = x
                                 mx = x if x > mx else mx
                         enc = U16_MAX / mx if mx > 0.0 else 0.0
                         for a in range(na):
-                            base = off + a * nh_a
+                            row = strat[off + a * nh_a : off + (a + 1) * nh_a]
+                            vv = val[d, a]
                             for h in range(nh_a):
-                                strat[base + h] = np.uint16(math.floor(val[d, a, h] * enc + 0.5))
+                                row[h] = np.uint16(math.floor(vv[h] * enc + 0.5))
                         sscale[n] = np.float32(mx)
                     else:
                         for a in range(na):
-                            base = off + a * nh_a
+                            row = strat[off + a * nh_a : off + (a + 1) * nh_a]
+                            sg = sig[d, a]
                             for h in range(nh_a):
-                                strat[base + h] = np.float32(
-                                    strat[base + h] * fg + rp[h] * sig[d, a, h]
-                                )
+                                row[h] = np.float32(row[h] * fg + rp[h] * sg[h])
             elif kind == CHANCE and split == SPLIT_COLLECT and t.item_first[n] >= 0:
                 # record the reaches entering each dealt card's subtree, then stop here
                 first = t.item_first[n]
@@ -377,8 +380,9 @@ def traverse(
                 k = t.child_start[n + 1] - t.child_start[n]
                 for i in range(k):
                     src = items_val[first + i]
+                    vv = val[d, i]
                     for h in range(nh_t):
-                        val[d, i, h] = src[h]
+                        vv[h] = src[h]
                 st_next[d] = k  # children done: fall through to the exit below
             if st_next[d] == -1:
                 st_next[d] = 0
@@ -398,16 +402,20 @@ def traverse(
                     ro_at[d1] = ro_at[d]
                     if mode == MODE_CFR:
                         rp = rp_buf[rp_at[d]]
+                        nrp = rp_buf[d1]
+                        sg = sig[d, i]
                         for h in range(nh_t):
-                            rp_buf[d1, h] = rp[h] * sig[d, i, h]
+                            nrp[h] = rp[h] * sg[h]
                         rp_at[d1] = d1
                     else:
                         rp_at[d1] = rp_at[d]
                 else:
                     rp_at[d1] = rp_at[d]
                     ro = ro_buf[ro_at[d]]
+                    nro = ro_buf[d1]
+                    sg = sig[d, i]
                     for g in range(nh_o):
-                        ro_buf[d1, g] = ro[g] * sig[d, i, g]
+                        nro[g] = ro[g] * sg[g]
                     ro_at[d1] = d1
             else:
                 # a dealt card: hands holding it are removed from both reaches
@@ -432,17 +440,21 @@ def traverse(
         if kind == DECISION:
             actor = t.player[n]
             if actor != trav:
+                vv = val[d, 0]
                 for h in range(nh_t):
-                    dst[h] = val[d, 0, h]
+                    dst[h] = vv[h]
                 for a in range(1, na):
+                    vv = val[d, a]
                     for h in range(nh_t):
-                        dst[h] += val[d, a, h]
+                        dst[h] += vv[h]
             elif mode == MODE_BR:
+                vv = val[d, 0]
                 for h in range(nh_t):
-                    dst[h] = val[d, 0, h]
+                    dst[h] = vv[h]
                 for a in range(1, na):
+                    vv = val[d, a]
                     for h in range(nh_t):
-                        x = val[d, a, h]
+                        x = vv[h]
                         dst[h] = x if x > dst[h] else dst[h]
                 if locked:
                     # the best response plays the lock where one is set
@@ -454,11 +466,15 @@ def traverse(
                                 x += lock_probs[off + a * nh_t + h] * val[d, a, h]
                             dst[h] = x
             else:
+                sg = sig[d, 0]
+                vv = val[d, 0]
                 for h in range(nh_t):
-                    dst[h] = sig[d, 0, h] * val[d, 0, h]
+                    dst[h] = sg[h] * vv[h]
                 for a in range(1, na):
+                    sg = sig[d, a]
+                    vv = val[d, a]
                     for h in range(nh_t):
-                        dst[h] += sig[d, a, h] * val[d, a, h]
+                        dst[h] += sg[h] * vv[h]
                 if mode == MODE_CFR and split != SPLIT_COLLECT and compressed:
                     # 16 bits: R = i * scale / 32767, the node's block re-encoded with its
                     # largest magnitude (the new regrets wait in val[d], read once each)
@@ -466,52 +482,60 @@ def traverse(
                     dec = rscale[n] / I16_MAX
                     mx = 0.0
                     for a in range(na):
-                        base = off + a * nh_t
+                        lo = off + a * nh_t
+                        row = regrets[lo : lo + nh_t]
+                        prow = pred[lo : lo + nh_t] if predictive else pred
+                        vv = val[d, a]
                         for h in range(nh_t):
-                            inst = val[d, a, h] - dst[h]
-                            r = float(regrets[base + h]) * dec
+                            inst = vv[h] - dst[h]
+                            r = float(row[h]) * dec
                             r = r * fa if r > 0.0 else r * fb
                             r += inst
                             if floor and r < 0.0:
                                 r = 0.0
                             if predictive:
                                 pv = (r * next_a if r > 0.0 else r * next_b) + inst
-                                pred[base + h] = np.float32(0.0 if (floor and pv < 0.0) else pv)
-                            val[d, a, h] = r
+                                prow[h] = np.float32(0.0 if (floor and pv < 0.0) else pv)
+                            vv[h] = r
                             m = r if r > 0.0 else -r
                             mx = m if m > mx else mx
                     enc = I16_MAX / mx if mx > 0.0 else 0.0
                     for a in range(na):
-                        base = off + a * nh_t
+                        row = regrets[off + a * nh_t : off + (a + 1) * nh_t]
+                        vv = val[d, a]
                         for h in range(nh_t):
-                            regrets[base + h] = np.int16(math.floor(val[d, a, h] * enc + 0.5))
+                            row[h] = np.int16(math.floor(vv[h] * enc + 0.5))
                     rscale[n] = np.float32(mx)
                 elif mode == MODE_CFR and split != SPLIT_COLLECT and predictive:
                     # R <- [R d_t + r]+ and the prediction P <- [R d_{t+1} + r]+
                     off = t.offset[n]
                     for a in range(na):
-                        base = off + a * nh_t
+                        lo = off + a * nh_t
+                        row = regrets[lo : lo + nh_t]
+                        prow = pred[lo : lo + nh_t]
+                        vv = val[d, a]
                         for h in range(nh_t):
-                            inst = val[d, a, h] - dst[h]
-                            r = float(regrets[base + h])
+                            inst = vv[h] - dst[h]
+                            r = float(row[h])
                             r = r * fa if r > 0.0 else r * fb
                             r += inst
                             if floor and r < 0.0:
                                 r = 0.0
-                            regrets[base + h] = np.float32(r)
+                            row[h] = np.float32(r)
                             pv = (r * next_a if r > 0.0 else r * next_b) + inst
-                            pred[base + h] = np.float32(0.0 if (floor and pv < 0.0) else pv)
+                            prow[h] = np.float32(0.0 if (floor and pv < 0.0) else pv)
                 elif mode == MODE_CFR and split != SPLIT_COLLECT:
                     off = t.offset[n]
                     for a in range(na):
-                        base = off + a * nh_t
+                        row = regrets[off + a * nh_t : off + (a + 1) * nh_t]
+                        vv = val[d, a]
                         for h in range(nh_t):
-                            r = float(regrets[base + h])
+                            r = float(row[h])
                             r = r * fa if r > 0.0 else r * fb
-                            r += val[d, a, h] - dst[h]
+                            r += vv[h] - dst[h]
                             if floor and r < 0.0:
                                 r = 0.0
-                            regrets[base + h] = np.float32(r)
+                            row[h] = np.float32(r)
         else:
             # chance: sum over dealt cards (hands holding the card cannot be there: their
             # entries are zeroed first), plus the isomorphic cards read through their suit
@@ -522,11 +546,13 @@ def traverse(
                 card = t.edge_card[base_e + i]
                 for q in range(cs_t[card], cs_t[card + 1]):
                     val[d, i, ch_t[q]] = 0.0
+            vv = val[d, 0]
             for h in range(nh_t):
-                dst[h] = val[d, 0, h]
+                dst[h] = vv[h]
             for i in range(1, na):
+                vv = val[d, i]
                 for h in range(nh_t):
-                    dst[h] += val[d, i, h]
+                    dst[h] += vv[h]
             for q in range(t.iso_start[n], t.iso_start[n + 1]):
                 src = t.iso_child[q]
                 perm = hands.perm[trav, t.iso_swap[q]]
