@@ -65,10 +65,13 @@ REFERENCE = {
 }
 
 
-def run_spot(name: str, threads: int, max_iterations: int) -> dict[str, object]:
+def run_spot(
+    name: str, threads: int, max_iterations: int, compressed: bool = False, last: float = 0.1
+) -> dict[str, object]:
+    """One dcfr-ps solve of spot ``name`` to ``last`` percent of the pot (or the cap)."""
     t0 = time.perf_counter()
     game = pokerlab.load_game("postflop", spot=name)
-    solver = PostflopSolver(game, "dcfr-ps", threads=threads)
+    solver = PostflopSolver(game, "dcfr-ps", threads=threads, compressed=compressed)
     build = time.perf_counter() - t0
     pot = float(game.config.pot)
     marks: dict[str, tuple[int, float]] = {}
@@ -79,16 +82,17 @@ def run_spot(name: str, threads: int, max_iterations: int) -> dict[str, object]:
             key = f"{target}"
             if key not in marks and pct <= target:
                 marks[key] = (progress.iterations, progress.seconds)
-        return "0.1" in marks or progress.iterations >= max_iterations
+        return f"{last}" in marks or progress.iterations >= max_iterations
 
     solver.solve(callback=callback, check_every=10, iterations=max_iterations)
     counts = solver.tree.node_counts()
     ev = solver.values()["ev"]
-    mem = solver.tree.memory_bytes(4)
+    mem = solver.regrets.nbytes + solver.strat_sum.nbytes
     slots = solver.tree.size
     return {
         "spot": name,
         "threads": threads,
+        "mode": "16-bit" if compressed else "f32",
         "build_and_compile_s": build,
         "iterations_0.5": marks.get("0.5", (None, None))[0],
         "seconds_0.5": marks.get("0.5", (None, None))[1],
@@ -188,6 +192,15 @@ def variants_table(spot: str, runs: list[dict[str, object]]) -> dict[str, object
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--flop", action="store_true", help="include the flop spot (minutes)")
+    parser.add_argument(
+        "--modes", default="f32,16", help="storage modes of the B6 table: f32, 16 (16-bit)"
+    )
+    parser.add_argument(
+        "--flop-target",
+        type=float,
+        default=0.5,
+        help="the flop's last target, percent of the pot (0.1%% takes about 3x longer)",
+    )
     parser.add_argument("--threads", default="1,2", help="thread counts, comma separated")
     parser.add_argument(
         "--only", default=None, help="spots to run, comma separated (default river,turn)"
@@ -215,9 +228,13 @@ def main() -> None:
     threads = [] if args.skip_b6 else [int(x) for x in args.threads.split(",")]
     rows = []
     results = []
+    modes = [x.strip() for x in args.modes.split(",") if x.strip()]
+    if any(m not in ("f32", "16") for m in modes):
+        parser.error(f"--modes takes f32 and 16, got {args.modes!r}")
     for name in spots:
-        for k in threads:
-            r = run_spot(name, k, 1000)
+        for k, mode in [(k, m) for m in modes for k in threads]:
+            last = args.flop_target if name == "flop" else 0.1
+            r = run_spot(name, k, 1000, compressed=mode == "16", last=last)
             results.append(r)
             ref = REFERENCE[name]
             ratio = (
@@ -225,16 +242,18 @@ def main() -> None:
             )
             rows.append(
                 [
-                    name, k, r["iterations_0.5"], r["seconds_0.5"], r["iterations_0.1"],
-                    r["seconds_0.1"], r["ms_per_iteration"], r["memory_bytes"] / 2**20,
-                    r["peak_rss_mib"], r["oop_ev"], ratio,
+                    name, r["mode"], k, r["iterations_0.5"], r["seconds_0.5"],
+                    r["iterations_0.1"], r["seconds_0.1"], r["ms_per_iteration"],
+                    r["memory_bytes"] / 2**20, r["bytes_per_slot"], r["peak_rss_mib"],
+                    r["oop_ev"], ratio,
                 ]
             )  # fmt: skip
+            print(f"  {name} {r['mode']} {k} thread(s) done", flush=True)
     if rows:
         print_table(
             "B6 postflop spots (dcfr-ps; seconds exclude exploitability checks and compilation)",
-            ["spot", "threads", "it 0.5%", "s 0.5%", "it 0.1%", "s 0.1%", "ms/it", "MiB f32",
-             "peak RSS MiB", "OOP EV", "s 0.5% / ref"],
+            ["spot", "mode", "threads", "it 0.5%", "s 0.5%", "it 0.1%", "s 0.1%", "ms/it",
+             "MiB arrays", "B/slot", "peak RSS MiB", "OOP EV", "s 0.5% / ref"],
             rows,
         )  # fmt: skip
     variant_runs: dict[str, list[dict[str, object]]] = {}
