@@ -107,6 +107,50 @@ def warmup_kernels(passes: Passes, compressed: bool = False) -> None:
     K.factors(postflop_schedule("dcfr-ps"), 1)
 
 
+def solve_spot(
+    solver: Any,
+    iterations: int | None,
+    target_exploitability: float | None,
+    seconds: float | None,
+    callback: Callback | None,
+    check_every: int,
+    target_pct: float | None,
+) -> Progress:
+    """The stopping loop of every postflop solver (full width and sampling): ``step`` in chunks
+    of ``check_every`` iterations, exploitability (chips; ``target_pct``: percent of the starting
+    pot) measured before each chunk when a target or a callback needs it, until a limit."""
+    if target_pct is not None:
+        if not target_pct > 0:
+            raise PokerlabError(f"target must be > 0% of the pot, got {target_pct}")
+        target_exploitability = target_pct / 100.0 * float(solver.game.config.pot)
+    if iterations is None and target_exploitability is None and seconds is None:
+        raise PokerlabError("solve needs iterations, a target exploitability or seconds")
+    if iterations is not None and iterations < 0:
+        raise PokerlabError(f"iterations must be >= 0, got {iterations}")
+    if check_every < 1:
+        raise PokerlabError(f"check_every must be >= 1, got {check_every}")
+    limit = math.inf if iterations is None else iterations
+    done = 0
+    start = solver.seconds
+    expl = math.nan
+    while True:
+        if (target_exploitability is not None or callback is not None) and solver.iterations:
+            expl = solver.exploitability()
+        progress = Progress(solver.iterations, solver.seconds, solver.nodes_touched, expl)
+        if callback is not None and callback(progress):
+            break
+        if target_exploitability is not None and expl <= target_exploitability:
+            break
+        if done >= limit or (seconds is not None and solver.seconds - start >= seconds):
+            break
+        chunk = int(min(check_every, limit - done))
+        solver.step(chunk)
+        done += chunk
+    if math.isnan(expl) or not (target_exploitability is not None or callback is not None):
+        expl = solver.exploitability()
+    return Progress(solver.iterations, solver.seconds, solver.nodes_touched, expl)
+
+
 class PostflopSolver:
     """CFR on a postflop spot's vector tree.
 
@@ -255,36 +299,9 @@ class PostflopSolver:
         """Iterate until a limit: ``iterations`` more, exploitability at most
         ``target_exploitability`` chips (or ``target_pct`` percent of the pot), checked every
         ``check_every`` iterations, ``seconds`` of solving, or the callback returning True."""
-        if target_pct is not None:
-            if not target_pct > 0:
-                raise PokerlabError(f"target must be > 0% of the pot, got {target_pct}")
-            target_exploitability = target_pct / 100.0 * float(self.game.config.pot)
-        if iterations is None and target_exploitability is None and seconds is None:
-            raise PokerlabError("solve needs iterations, a target exploitability or seconds")
-        if iterations is not None and iterations < 0:
-            raise PokerlabError(f"iterations must be >= 0, got {iterations}")
-        if check_every < 1:
-            raise PokerlabError(f"check_every must be >= 1, got {check_every}")
-        limit = math.inf if iterations is None else iterations
-        done = 0
-        start = self.seconds
-        expl = math.nan
-        while True:
-            if (target_exploitability is not None or callback is not None) and self.iterations:
-                expl = self.exploitability()
-            progress = Progress(self.iterations, self.seconds, self.nodes_touched, expl)
-            if callback is not None and callback(progress):
-                break
-            if target_exploitability is not None and expl <= target_exploitability:
-                break
-            if done >= limit or (seconds is not None and self.seconds - start >= seconds):
-                break
-            chunk = int(min(check_every, limit - done))
-            self.step(chunk)
-            done += chunk
-        if math.isnan(expl) or not (target_exploitability is not None or callback is not None):
-            expl = self.exploitability()
-        return Progress(self.iterations, self.seconds, self.nodes_touched, expl)
+        return solve_spot(
+            self, iterations, target_exploitability, seconds, callback, check_every, target_pct
+        )
 
     # --- results ---------------------------------------------------------------------------------
     def average_strategy(self) -> Any:

@@ -441,37 +441,12 @@ class PostflopMCCFR:
         ``target_exploitability`` chips (or ``target_pct`` percent of the pot), checked every
         ``check_every`` iterations (default 10,000), ``seconds`` of solving, or the callback
         returning True."""
-        if target_pct is not None:
-            if not target_pct > 0:
-                raise PokerlabError(f"target must be > 0% of the pot, got {target_pct}")
-            target_exploitability = target_pct / 100.0 * float(self.game.config.pot)
-        if iterations is None and target_exploitability is None and seconds is None:
-            raise PokerlabError("solve needs iterations, a target exploitability or seconds")
-        if iterations is not None and iterations < 0:
-            raise PokerlabError(f"iterations must be >= 0, got {iterations}")
+        from pokerlab.solvers.postflop import solve_spot
+
         every = self.default_check_every() if check_every is None else check_every
-        if every < 1:
-            raise PokerlabError(f"check_every must be >= 1, got {every}")
-        limit = math.inf if iterations is None else iterations
-        done = 0
-        start = self.seconds
-        expl = math.nan
-        while True:
-            if (target_exploitability is not None or callback is not None) and self.iterations:
-                expl = self.exploitability()
-            progress = Progress(self.iterations, self.seconds, self.nodes_touched, expl)
-            if callback is not None and callback(progress):
-                break
-            if target_exploitability is not None and expl <= target_exploitability:
-                break
-            if done >= limit or (seconds is not None and self.seconds - start >= seconds):
-                break
-            chunk = int(min(every, limit - done))
-            self.step(chunk)
-            done += chunk
-        if math.isnan(expl) or not (target_exploitability is not None or callback is not None):
-            expl = self.exploitability()
-        return Progress(self.iterations, self.seconds, self.nodes_touched, expl)
+        return solve_spot(
+            self, iterations, target_exploitability, seconds, callback, every, target_pct
+        )
 
     # --- results ---------------------------------------------------------------------------------
     def average_strategy(self) -> Any:

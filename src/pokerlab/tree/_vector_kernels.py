@@ -506,13 +506,14 @@ def traverse(
                         for h in range(nh_t):
                             row[h] = np.int16(math.floor(vv[h] * enc + 0.5))
                     rscale[n] = np.float32(mx)
-                elif mode == MODE_CFR and split != SPLIT_COLLECT and predictive:
-                    # R <- [R d_t + r]+ and the prediction P <- [R d_{t+1} + r]+
+                elif mode == MODE_CFR and split != SPLIT_COLLECT:
+                    # R <- R d_t + r (floored for CFR+), and for a predictive schedule the
+                    # prediction P <- [R d_{t+1} + r]+
                     off = t.offset[n]
                     for a in range(na):
                         lo = off + a * nh_t
                         row = regrets[lo : lo + nh_t]
-                        prow = pred[lo : lo + nh_t]
+                        prow = pred[lo : lo + nh_t] if predictive else pred
                         vv = val[d, a]
                         for h in range(nh_t):
                             inst = vv[h] - dst[h]
@@ -522,20 +523,9 @@ def traverse(
                             if floor and r < 0.0:
                                 r = 0.0
                             row[h] = np.float32(r)
-                            pv = (r * next_a if r > 0.0 else r * next_b) + inst
-                            prow[h] = np.float32(0.0 if (floor and pv < 0.0) else pv)
-                elif mode == MODE_CFR and split != SPLIT_COLLECT:
-                    off = t.offset[n]
-                    for a in range(na):
-                        row = regrets[off + a * nh_t : off + (a + 1) * nh_t]
-                        vv = val[d, a]
-                        for h in range(nh_t):
-                            r = float(row[h])
-                            r = r * fa if r > 0.0 else r * fb
-                            r += vv[h] - dst[h]
-                            if floor and r < 0.0:
-                                r = 0.0
-                            row[h] = np.float32(r)
+                            if predictive:
+                                pv = (r * next_a if r > 0.0 else r * next_b) + inst
+                                prow[h] = np.float32(0.0 if (floor and pv < 0.0) else pv)
         else:
             # chance: sum over dealt cards (hands holding the card cannot be there: their
             # entries are zeroed first), plus the isomorphic cards read through their suit
