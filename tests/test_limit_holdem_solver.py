@@ -11,8 +11,10 @@ import pytest
 from pokerlab import load_game
 from pokerlab.abstraction.buckets import build_abstraction
 from pokerlab.errors import PokerlabError
-from pokerlab.games.limit_holdem import LimitHoldemGame
+from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
+from pokerlab.solvers import _limit_kernels as K
 from pokerlab.solvers.limit_holdem import LimitPCSSolver
+from pokerlab.solvers.schedule import discount_factors
 
 BOARD = np.array([28, 33, 41, 46, 51])  # 9c Td Jd Qh As
 
@@ -125,8 +127,8 @@ def test_training_plays_sensibly_and_resumes(game, abstraction) -> None:
 def test_refusals(game, abstraction) -> None:
     with pytest.raises(PokerlabError, match="recall"):
         LimitPCSSolver(game, abstraction, recall="total")
-    with pytest.raises(PokerlabError, match="predictive"):
-        LimitPCSSolver(game, abstraction, algorithm="pcfr+")
+    with pytest.raises(PokerlabError, match="unknown algorithm"):
+        LimitPCSSolver(game, abstraction, algorithm="pcfr++")
     with pytest.raises(PokerlabError, match="GiB"):
         LimitPCSSolver(game, abstraction, recall="perfect", max_bytes=1 << 20)
     with pytest.raises(PokerlabError, match="deck"):
@@ -147,3 +149,92 @@ def test_two_workers_equal_one(game, abstraction) -> None:
     fine.step(4)
     np.testing.assert_array_equal(one.regrets, fine.regrets)
     assert len(fine.subtrees) > len(two.subtrees)
+
+
+def _regret_matching(x: np.ndarray) -> np.ndarray:
+    """Regret matching over the first axis (actions) of ``x`` (actions x states), float64."""
+    pos = np.maximum(x.astype(np.float64), 0.0)
+    total = pos.sum(axis=0)
+    return np.where(total > 0, pos / np.where(total > 0, total, 1.0), 1.0 / x.shape[0])
+
+
+@pytest.mark.parametrize("algorithm", ["pcfr+", "pdcfr+", "hs-pcfr+"])
+def test_predictive_update_equals_a_reference(game, abstraction, algorithm: str) -> None:
+    """One update pass of a predictive schedule against a numpy reference of the rule
+
+        R' = [R + r]+,  P' = [R' d_{t+1} + r]+,  S' = S + pi_own sigma(P)
+
+    per (node, state), with r the state's instantaneous regret summed over the board's hands and
+    the values and reach of a pass that does not update (which sees the same strategy)."""
+    solver = LimitPCSSolver(game, abstraction, recall="perfect", algorithm=algorithm, seed=5)
+    solver.step(3)  # predictions and regrets away from 0
+    assert np.abs(solver.prediction).max() > 0
+    # the first half of iteration 4 by hand: discount, then player 0's pass
+    t = solver.iterations + 1
+    a, b, g = discount_factors(solver._params, t)
+    K.discount(solver.regrets, solver.sums, float(a), float(b), float(g))
+    na_, nb_, _ = discount_factors(solver._params, t + 1)
+    solver._next = (float(na_), float(nb_))
+    R = solver.regrets.astype(np.float64)
+    P = solver.prediction.astype(np.float64)
+    S = solver.sums.astype(np.float64)
+    solver._pass(BOARD, 0, update=False)  # values and reach under the current strategy
+    values = solver._values.astype(np.float64)
+    reach = solver._reach.astype(np.float64)
+    row = solver._row.copy()
+    states, *_ = solver._board_arrays(BOARD)
+    tree = solver.tree
+    want_r, want_p, want_s = R.copy(), P.copy(), S.copy()
+    for n in np.flatnonzero((tree.kind == DECISION) & (tree.player == 0)):
+        kids = tree.children[tree.child_start[n] : tree.child_start[n + 1]]
+        na, ns = len(kids), int(solver.num_states[tree.round[n]])
+        block = slice(solver.offset[n], solver.offset[n] + na * ns)
+        sigma = _regret_matching(P[block].reshape(na, ns))
+        s = states[tree.round[n]]
+        live = s >= 0
+        inst = np.zeros((na, ns))
+        for j, c in enumerate(kids):
+            np.add.at(inst[j], s[live], values[c, live] - values[n, live])
+        own = reach[0, row[0, n]]
+        strat = np.zeros((na, ns))
+        for j in range(na):
+            np.add.at(strat[j], s[live], own[live] * sigma[j, s[live]])
+        r_new = np.maximum(R[block].reshape(na, ns) + inst, 0.0)
+        d = np.where(r_new > 0, na_, nb_)
+        want_r[block] = r_new.reshape(-1)
+        want_p[block] = np.maximum(r_new * d + inst, 0.0).reshape(-1)
+        want_s[block] += strat.reshape(-1)
+    solver._pass(BOARD, 0, update=True)
+    scale = np.abs(want_r).max()
+    np.testing.assert_allclose(solver.regrets, want_r, rtol=1e-5, atol=1e-6 * scale)
+    np.testing.assert_allclose(solver.prediction, want_p, rtol=1e-5, atol=1e-6 * scale)
+    np.testing.assert_allclose(solver.sums, want_s, rtol=1e-5, atol=1e-6 * np.abs(want_s).max())
+    # player 1's regrets were not touched by player 0's pass
+    ones = np.zeros(solver.size, dtype=bool)
+    for n in np.flatnonzero((tree.kind == DECISION) & (tree.player == 1)):
+        na = int(tree.child_start[n + 1] - tree.child_start[n])
+        ones[solver.offset[n] : solver.offset[n] + na * int(solver.num_states[tree.round[n]])] = 1
+    np.testing.assert_array_equal(solver.regrets[ones], R[ones].astype(np.float32))
+
+
+@pytest.mark.parametrize("algorithm", ["pcfr+", "hs-dcfr"])
+def test_predictive_and_scheduled_resume_exactly(game, abstraction, algorithm: str) -> None:
+    """The prediction travels in the checkpoint: 5 + 7 iterations equal 12 straight ones; the
+    hyperparameter schedule's exponents depend on the iteration count only."""
+    straight = LimitPCSSolver(game, abstraction, algorithm=algorithm, seed=8, workers=2)
+    straight.step(12)
+    first = LimitPCSSolver(game, abstraction, algorithm=algorithm, seed=8)
+    first.step(5)
+    state = first.state_dict()
+    assert ("prediction" in state["arrays"]) == (algorithm == "pcfr+")
+    again = LimitPCSSolver(game, abstraction, algorithm=algorithm, seed=0)
+    again.load_state_dict(state)
+    again.step(7)
+    np.testing.assert_array_equal(again.regrets, straight.regrets)
+    np.testing.assert_array_equal(again.sums, straight.sums)
+    np.testing.assert_array_equal(again.prediction, straight.prediction)
+    if algorithm == "pcfr+":
+        assert straight.bytes_per_infoset_action == 12
+        del state["arrays"]["prediction"]
+        with pytest.raises(PokerlabError, match="predicted regrets"):
+            LimitPCSSolver(game, abstraction, algorithm=algorithm).load_state_dict(state)

@@ -49,7 +49,11 @@ def train(
     buckets: str = typer.Option("8,8,8,8", "--buckets", help="buckets per round a,b,c,d"),
     bucketing: str = typer.Option("ehs", "--bucketing", help="ehs, ehs2 or emd"),
     recall: str = typer.Option("imperfect", "--recall", help="perfect or imperfect"),
-    algorithm: str = typer.Option("cfr+", "--algorithm", help="discount schedule (cfr+, linear)"),
+    algorithm: str = typer.Option(
+        "cfr+",
+        "--algorithm",
+        help="discount schedule: cfr+, linear, dcfr, dcfr+, pcfr+, pdcfr+, hs-dcfr, hs-pcfr+",
+    ),
     iterations: int | None = typer.Option(None, "--iterations", "-n", min=1),
     seconds: float | None = typer.Option(None, "--seconds", min=0.0),
     workers: int = typer.Option(

@@ -7,7 +7,15 @@ showdown: two sweeps over the hands sorted by strength), then values and regret 
 bottom-up. A hand's regrets and strategy sums live in the slot of its private state (bucket or
 bucket sequence) of the node's round, so hands of the same bucket share them.
 
-Storage is float32 (regrets, strategy sums); vectors and accumulations are float64.
+Storage is float32 (regrets, strategy sums and, for predictive schedules, the predicted
+regrets); vectors and accumulations are float64.
+
+Predictive schedules (PCFR+, PDCFR+; :mod:`pokerlab.solvers.schedule`): regret matching reads
+the prediction P instead of R, and the traverser's update of a node rewrites P for every state
+of the node: P = R d + r, with r the state's instantaneous regret of this pass (the sum over the
+hands of that state; 0 for a state no hand of the sampled board has) and d the next iteration's
+discount (``next_a`` where R > 0, ``next_b`` elsewhere), floored at 0 with the regret floor, as
+the public and history tree kernels do (Farina, Kroer and Sandholm 2021; Xu et al. 2024).
 """
 
 from __future__ import annotations
@@ -61,6 +69,10 @@ def pcs_pass(
     lo: np.int64,
     hi: np.int64,
     phases: np.int64,
+    pred: np.ndarray,
+    predictive: bool,
+    next_a: float,
+    next_b: float,
 ) -> float:
     """One pass for ``traverser``; returns its root value summed over its hands.
 
@@ -75,7 +87,10 @@ def pcs_pass(
     finish terminals and bottom-up; nodes, regrets and scratch rows of different owners are
     disjoint, so workers may run at once (``nogil``), each with its own ``card_sum``.
     ``update``: accumulate regrets and (traverser-reach-weighted) strategy sums.
+    ``pred`` (same layout as the regrets): the predicted regrets that regret matching reads when
+    ``predictive`` (the update writes the next ones; see the module docstring).
     """
+    match = pred if predictive else regrets
     num_hands = hand_cards.shape[0]
     p = traverser
     o = 1 - p
@@ -124,12 +139,12 @@ def pcs_pass(
                 continue
             total = 0.0
             for j in range(na):
-                x = regrets[base + j * ns + s]
+                x = match[base + j * ns + s]
                 if x > 0:
                     total += x
             for j in range(na):
                 if total > 0:
-                    x = regrets[base + j * ns + s]
+                    x = match[base + j * ns + s]
                     sigma = x / total if x > 0 else 0.0
                 else:
                     sigma = 1.0 / na
@@ -243,13 +258,13 @@ def pcs_pass(
                 continue
             total = 0.0
             for j in range(na):
-                x = regrets[base + j * ns + s]
+                x = match[base + j * ns + s]
                 if x > 0:
                     total += x
             acc = 0.0
             for j in range(na):
                 if total > 0:
-                    x = regrets[base + j * ns + s]
+                    x = match[base + j * ns + s]
                     sigma = x / total if x > 0 else 0.0
                 else:
                     sigma = 1.0 / na
@@ -258,6 +273,25 @@ def pcs_pass(
         if not update:
             continue
         # ... then the regrets of every hand's state
+        if predictive:
+            # the block's instantaneous regrets gathered in ``pred`` first, then R and P
+            for i in range(base, base + na * ns):
+                pred[i] = 0.0
+            for h in range(num_hands):
+                s = states[r, h]
+                if s < 0:
+                    continue
+                for j in range(na):
+                    pred[base + j * ns + s] += values[children[first + j], h] - values[n, h]
+            for i in range(base, base + na * ns):
+                inst = pred[i]
+                x = regrets[i] + inst
+                if regret_floor and x < 0:
+                    x = 0.0
+                regrets[i] = x
+                pv = (x * next_a if x > 0 else x * next_b) + inst
+                pred[i] = 0.0 if (regret_floor and pv < 0) else pv
+            continue
         for h in range(num_hands):
             s = states[r, h]
             if s < 0:

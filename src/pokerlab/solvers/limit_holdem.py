@@ -60,8 +60,11 @@ class LimitPCSSolver:
     recall:
         ``"perfect"`` (bucket sequences) or ``"imperfect"`` (this round's bucket).
     algorithm:
-        A discount schedule by name (``"cfr+"`` by default; ``"linear"``, ``"dcfr"``, ``"cfr"``
-        ...); predictive and scheduled variants are refused.
+        A discount schedule by name (``"cfr+"`` by default; ``"linear"``, ``"dcfr"``, ``"cfr"``,
+        the predictive ``"pcfr+"`` and ``"pdcfr+"``, ``"dcfr+"``, the hyperparameter schedules
+        ``"hs-dcfr"`` and ``"hs-pcfr+"``) or a :class:`DiscountSchedule`. A predictive schedule
+        keeps a third float32 array, the predicted regrets (12 bytes per information-set action
+        instead of 8; part of the checkpoint).
     seed:
         Seed of the board sampling.
     max_bytes:
@@ -100,10 +103,6 @@ class LimitPCSSolver:
         self.schedule = (
             algorithm if isinstance(algorithm, DiscountSchedule) else schedule_by_name(algorithm)
         )
-        if self.schedule.predictive or self.schedule.scheduled:
-            raise PokerlabError(
-                f"{self.schedule.name}: predictive and scheduled variants are not supported here"
-            )
         self.game = game
         self.abstraction = abstraction
         self.recall = recall
@@ -128,7 +127,8 @@ class LimitPCSSolver:
         self.hands = np.array(list(itertools.combinations(deck, 2)), dtype=np.int64)
         h = len(self.hands)
         scratch = 3 * tree.num_nodes * h * 8
-        need = self.size * BYTES_PER_INFOSET_ACTION + scratch
+        per_action = BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
+        need = self.size * per_action + scratch
         if need > max_bytes:
             raise PokerlabError(
                 f"the abstract game needs about {need / 2**30:.1f} GiB "
@@ -136,6 +136,8 @@ class LimitPCSSolver:
             )
         self.regrets = np.zeros(self.size, dtype=np.float32)
         self.sums = np.zeros(self.size, dtype=np.float32)
+        #: Predicted regrets (predictive schedules only; 0 at the start: uniform play first).
+        self.prediction = np.zeros(self.size if self.schedule.predictive else 0, dtype=np.float32)
         self._reach = np.zeros((2, tree.num_nodes, h), dtype=np.float32)
         self._values = np.zeros((tree.num_nodes, h), dtype=np.float32)
         self._card_sum = np.zeros(52, dtype=np.float64)
@@ -175,6 +177,7 @@ class LimitPCSSolver:
         self.iterations = 0
         self.rng = generator(seed)
         self._params = self.schedule.as_array()
+        self._next = (1.0, 1.0)  # the next iteration's (a, b) discounts, for the prediction
 
     # --- one sampled board --------------------------------------------------------------------
     def _board_arrays(self, board: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
@@ -226,12 +229,22 @@ class LimitPCSSolver:
             self._reach,
             self._values,
         )
+        predict = (
+            self.prediction,
+            bool(self.schedule.predictive),
+            float(self._next[0]),
+            float(self._next[1]),
+        )
         n = np.int64(t.num_nodes)
         head = np.int64(-1)
         zero = np.int64(0)
         if self.workers == 1:
-            return K.pcs_pass(*common, self._card_sum, self._row, self._owner, head, zero, n, 7)
-        K.pcs_pass(*common, self._card_sum, self._row, self._owner, head, zero, n, np.int64(1))
+            return K.pcs_pass(
+                *common, self._card_sum, self._row, self._owner, head, zero, n, 7, *predict
+            )
+        K.pcs_pass(
+            *common, self._card_sum, self._row, self._owner, head, zero, n, np.int64(1), *predict
+        )
 
         def run(w: int) -> None:
             for root, end, owner in self.subtrees:
@@ -245,11 +258,12 @@ class LimitPCSSolver:
                         np.int64(root),
                         np.int64(end),
                         np.int64(7),
+                        *predict,
                     )
 
         list(self._pool.map(run, range(self.workers)))
         return K.pcs_pass(
-            *common, self._card_sum, self._row, self._owner, head, zero, n, np.int64(6)
+            *common, self._card_sum, self._row, self._owner, head, zero, n, np.int64(6), *predict
         )
 
     def root_values(self, board: np.ndarray, traverser: int) -> np.ndarray:
@@ -266,6 +280,8 @@ class LimitPCSSolver:
             t = self.iterations + 1
             a, b, g = discount_factors(self._params, t)
             K.discount(self.regrets, self.sums, float(a), float(b), float(g))
+            na, nb, _ = discount_factors(self._params, t + 1)
+            self._next = (float(na), float(nb))
             board = self.rng.choice(self._deck, size=5, replace=False).astype(np.int64)
             self._pass(board, 0, update=True)
             self._pass(board, 1, update=True)
@@ -318,14 +334,16 @@ class LimitPCSSolver:
 
     @property
     def bytes_per_infoset_action(self) -> int:
-        return BYTES_PER_INFOSET_ACTION
+        """Bytes of float32 storage per (information set, action): regrets and sums, and the
+        predicted regrets under a predictive schedule."""
+        return BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
 
     def state_dict(self) -> dict[str, Any]:
         """Everything a resumed run needs, in the checkpoint layout of :mod:`pokerlab.io.files`
         (``arrays`` plus JSON-able fields; the generator state included)."""
         return {
             "format": "limit-pcs",
-            "arrays": {"regrets": self.regrets.copy(), "sums": self.sums.copy()},
+            "arrays": self._arrays(),
             "iterations": self.iterations,
             "rng": self.rng.bit_generator.state,
             "schedule": self.schedule.name,
@@ -334,6 +352,12 @@ class LimitPCSSolver:
             "buckets": list(self.abstraction.buckets),
             "bucketing": self.abstraction.method,
         }
+
+    def _arrays(self) -> dict[str, np.ndarray]:
+        out = {"regrets": self.regrets.copy(), "sums": self.sums.copy()}
+        if self.schedule.predictive:
+            out["prediction"] = self.prediction.copy()
+        return out
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         """Resume from :meth:`state_dict` (or a loaded checkpoint); refuses another game."""
@@ -349,5 +373,12 @@ class LimitPCSSolver:
             raise PokerlabError("checkpoint of another abstract game (array sizes differ)")
         self.regrets[:] = regrets
         self.sums[:] = arrays["sums"]
+        if self.schedule.predictive:
+            prediction = arrays.get("prediction")
+            if prediction is None or prediction.shape != self.prediction.shape:
+                raise PokerlabError(
+                    f"checkpoint without the predicted regrets that {self.schedule.name} needs"
+                )
+            self.prediction[:] = prediction
         self.iterations = int(state["iterations"])
         self.rng.bit_generator.state = state["rng"]
