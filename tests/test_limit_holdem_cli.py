@@ -43,6 +43,7 @@ def test_train_small_variant_json(capsys, tmp_path, monkeypatch) -> None:
         (["train", "limit-holdem", "--bucketing", "kmeans", "--no-cache"], "bucketing"),
         (["train", "limit-holdem", "--recall", "total", "--no-cache"], "recall"),
         (["train", "limit-holdem", "--workers", "0"], "workers"),
+        (["train", "limit-holdem", "--algorithm", "pcfr++"], "'pcfr++'"),
         (["train", "limit-holdem", "--variant", "huge"], "variant"),
         (["train", "limit-holdem", "--variant", "full", "--real-exploitability"], "full deck"),
     ],
@@ -72,3 +73,22 @@ def test_checkpoint_resume_and_log(capsys, tmp_path, monkeypatch) -> None:
     # another abstraction is refused by name
     code, _, err = run(capsys, *base[:5], "4,4,4,4", *base[6:], "-n", "9", "--resume", str(half))
     assert code == 2 and "buckets" in err
+
+
+def test_predictive_schedule_resumes_through_the_cli(capsys, tmp_path, monkeypatch) -> None:
+    """pcfr+ (issue 13): 12 bytes per information-set action, the prediction in the checkpoint,
+    and 3 + 3 resumed iterations equal 6 straight ones."""
+    from pokerlab.io.files import load_checkpoint
+
+    monkeypatch.setenv("POKERLAB_CACHE_DIR", str(tmp_path))
+    base = ["train", "limit-holdem", "--variant", "tiny", "--buckets", "3,3,3,3"]
+    base += ["--algorithm", "pcfr+", "--no-exploitability", "--seed", "2", "--json"]
+    straight, half = tmp_path / "straight.npz", tmp_path / "half.npz"
+    code, out, _ = run(capsys, *base, "-n", "6", "--checkpoint", str(straight))
+    assert code == 0 and json.loads(out)["bytes_per_infoset_action"] == 12
+    assert run(capsys, *base, "-n", "3", "--checkpoint", str(half))[0] == 0
+    assert run(capsys, *base, "-n", "6", "--resume", str(half), "--checkpoint", str(half))[0] == 0
+    a, b = load_checkpoint(straight), load_checkpoint(half)
+    for name in ("regrets", "sums", "prediction"):
+        np.testing.assert_array_equal(a["arrays"][name], b["arrays"][name])
+    assert np.abs(a["arrays"]["prediction"]).max() > 0

@@ -96,6 +96,9 @@ def train(
 
     if bucketing.lower() not in METHODS:
         raise PokerlabError(f"unknown bucketing {bucketing!r}; known: {', '.join(METHODS)}")
+    from pokerlab.solvers.schedule import schedule_by_name
+
+    schedule_by_name(algorithm)  # an unknown name is refused before the abstraction is built
     game = load_game("limit-holdem", variant=variant)
     ranks = game.rules.ranks
     if real_exploitability and ranks == 13:
