@@ -17,9 +17,10 @@ Counterfactual values follow Zinkevich et al. (2007): for the traverser i and ha
 probabilities (1 / cards left) are folded into the opponent's reach when a card is dealt, and the
 initial deal's normalisation is applied once at the root by the caller.
 
-Showdowns cost O(H) per node: hands are sorted by strength per final board, and one upward and
-one downward sweep with per-card blocker sums (inclusion-exclusion; the identical combo is added
-back) give each hand the reach it beats, loses to and ties. Isomorphic chance cards (boards and
+Showdowns cost O(H) per node: hands are sorted by strength per final board, and one upward
+sweep with per-card blocker sums (inclusion-exclusion; the identical combo is added back) gives
+each hand the reach below it, below or level with it, and in all, hence what it beats, ties and
+loses to. Isomorphic chance cards (boards and
 ranges unchanged by swapping two suits) are not stored: their values are the source card's
 values read through the hand permutation of that suit swap.
 
@@ -104,91 +105,46 @@ def _fold_values(pay, ro, nh_o, nh_t, c0o, c1o, c0t, c1t, same1, cards_sum, dst)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _showdown_values(win, lose, ro, nv_t, nv_o, t_idx, t_c0, t_c1, t_lo, t_hi, o_idx, o_c0,
-                     o_c1, nh_t, cards_sum, dst):  # fmt: skip
-    """Showdown values without rake (a tie pays 0 net): two sweeps over the hands sorted by
-    strength. Going up, every hand collects ``win`` x the compatible opponent reach strictly
-    below it (the first ``t_lo[k]`` opponent hands in the order); going down, ``lose`` x the
-    reach strictly above it (beyond the first ``t_hi[k]``). Blockers by per-card sums."""
+def _showdown_values(win, lose, tie, ro, nv_t, nv_o, t_idx, t_c0, t_c1, t_lo, t_hi, o_idx, o_c0,
+                     o_c1, same1, nh_t, cards_sum, dst):  # fmt: skip
+    """Showdown values in one upward sweep over the opponent's hands sorted by strength.
+
+    With B, E, A the compatible opponent reach strictly below, equal to and strictly above a
+    hand, and ALL = B + E + A, the value ``win B + tie E + lose A`` is
+    ``(win - tie) B + (tie - lose) (B + E) + lose ALL``: the sweep emits B when it reaches the
+    first ``t_lo[k]`` opponent hands and B + E at the first ``t_hi[k]`` (both non-decreasing
+    in k), and ends with ALL. Blockers by per-card sums (inclusion-exclusion: the identical
+    combo, counted in B + E and ALL but subtracted twice there, is added back once per term,
+    which is ``tie`` x its reach in all)."""
     for h in range(nh_t):
         dst[h] = 0.0
     for c in range(52):
         cards_sum[c] = 0.0
+    cb = win - tie
+    ce = tie - lose
     acc = 0.0
-    j = 0
-    for k in range(nv_t):
-        e = t_lo[k]
-        while j < e:
-            r = ro[o_idx[j]]
-            if r != 0.0:
-                acc += r
-                cards_sum[o_c0[j]] += r
-                cards_sum[o_c1[j]] += r
-            j += 1
-        dst[t_idx[k]] = win * (acc - cards_sum[t_c0[k]] - cards_sum[t_c1[k]])
-    for c in range(52):
-        cards_sum[c] = 0.0
-    acc = 0.0
-    j = nv_o
-    for k in range(nv_t - 1, -1, -1):
-        e = t_hi[k]
-        while j > e:
-            j -= 1
-            r = ro[o_idx[j]]
-            if r != 0.0:
-                acc += r
-                cards_sum[o_c0[j]] += r
-                cards_sum[o_c1[j]] += r
-        h = t_idx[k]
-        dst[h] += lose * (acc - cards_sum[t_c0[k]] - cards_sum[t_c1[k]])
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _showdown_values_tie(win, lose, tie, ro, nv_t, nv_o, t_idx, t_c0, t_c1, t_lo, t_hi, o_idx,
-                         o_c0, o_c1, nh_o, c0o, c1o, same1, nh_t, cards_sum, dst):  # fmt: skip
-    """Showdown values with a non-zero tie payoff (rake): ``tie`` x all compatible reach, then
-    the two sweeps with ``win - tie`` and ``lose - tie``."""
-    for c in range(52):
-        cards_sum[c] = 0.0
-    total = 0.0
-    for g in range(nh_o):
-        r = ro[g]
-        total += r
-        cards_sum[c0o[g]] += r
-        cards_sum[c1o[g]] += r
-    for h in range(nh_t):
-        dst[h] = 0.0
+    k1 = 0
+    k2 = 0
+    for j in range(nv_o):
+        while k1 < nv_t and t_lo[k1] == j:
+            dst[t_idx[k1]] = cb * (acc - cards_sum[t_c0[k1]] - cards_sum[t_c1[k1]])
+            k1 += 1
+        while k2 < nv_t and t_hi[k2] == j:
+            dst[t_idx[k2]] += ce * (acc - cards_sum[t_c0[k2]] - cards_sum[t_c1[k2]])
+            k2 += 1
+        r = ro[o_idx[j]]
+        acc += r
+        cards_sum[o_c0[j]] += r
+        cards_sum[o_c1[j]] += r
+    while k1 < nv_t:
+        dst[t_idx[k1]] = cb * (acc - cards_sum[t_c0[k1]] - cards_sum[t_c1[k1]])
+        k1 += 1
+    while k2 < nv_t:
+        dst[t_idx[k2]] += ce * (acc - cards_sum[t_c0[k2]] - cards_sum[t_c1[k2]])
+        k2 += 1
     for k in range(nv_t):
         h = t_idx[k]
-        dst[h] = tie * (total - cards_sum[t_c0[k]] - cards_sum[t_c1[k]] + ro[same1[h]])
-    for c in range(52):
-        cards_sum[c] = 0.0
-    acc = 0.0
-    j = 0
-    cw = win - tie
-    for k in range(nv_t):
-        e = t_lo[k]
-        while j < e:
-            r = ro[o_idx[j]]
-            acc += r
-            cards_sum[o_c0[j]] += r
-            cards_sum[o_c1[j]] += r
-            j += 1
-        dst[t_idx[k]] += cw * (acc - cards_sum[t_c0[k]] - cards_sum[t_c1[k]])
-    for c in range(52):
-        cards_sum[c] = 0.0
-    acc = 0.0
-    j = nv_o
-    cl = lose - tie
-    for k in range(nv_t - 1, -1, -1):
-        e = t_hi[k]
-        while j > e:
-            j -= 1
-            r = ro[o_idx[j]]
-            acc += r
-            cards_sum[o_c0[j]] += r
-            cards_sum[o_c1[j]] += r
-        dst[t_idx[k]] += cl * (acc - cards_sum[t_c0[k]] - cards_sum[t_c1[k]])
+        dst[h] += lose * (acc - cards_sum[t_c0[k]] - cards_sum[t_c1[k]]) + tie * ro[same1[h]]
 
 
 @njit(cache=True, error_model="numpy")
@@ -291,19 +247,12 @@ def traverse(
                     b = t.board[n]
                     nv_t = hands.num_valid[trav, b]
                     nv_o = hands.num_valid[opp, b]
-                    if t.tie[n] == 0.0:
-                        _showdown_values(
-                            t.win[n], t.lose[n], ro, nv_t, nv_o, sw.idx[trav, b],
-                            sw.sc0[trav, b], sw.sc1[trav, b], sw.lo[trav, b], sw.hi[trav, b],
-                            sw.idx[opp, b], sw.sc0[opp, b], sw.sc1[opp, b], nh_t, cards_sum, dst,
-                        )  # fmt: skip
-                    else:
-                        _showdown_values_tie(
-                            t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sw.idx[trav, b],
-                            sw.sc0[trav, b], sw.sc1[trav, b], sw.lo[trav, b], sw.hi[trav, b],
-                            sw.idx[opp, b], sw.sc0[opp, b], sw.sc1[opp, b], nh_o, c0o, c1o,
-                            same1, nh_t, cards_sum, dst,
-                        )  # fmt: skip
+                    _showdown_values(
+                        t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sw.idx[trav, b],
+                        sw.sc0[trav, b], sw.sc1[trav, b], sw.lo[trav, b], sw.hi[trav, b],
+                        sw.idx[opp, b], sw.sc0[opp, b], sw.sc1[opp, b], same1, nh_t,
+                        cards_sum, dst,
+                    )  # fmt: skip
                 if n == rec_node:
                     for h in range(nh_t):
                         rec[2, h] = dst[h]
