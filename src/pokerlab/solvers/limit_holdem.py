@@ -134,10 +134,7 @@ class LimitPCSSolver:
                 f"the abstract game needs about {need / 2**30:.1f} GiB "
                 f"({self.size:,} information-set actions); limit {max_bytes / 2**30:.1f} GiB"
             )
-        self.regrets = np.zeros(self.size, dtype=np.float32)
-        self.sums = np.zeros(self.size, dtype=np.float32)
-        #: Predicted regrets (predictive schedules only; 0 at the start: uniform play first).
-        self.prediction = np.zeros(self.size if self.schedule.predictive else 0, dtype=np.float32)
+        self._allocate_storage()
         self._reach = np.zeros((2, tree.num_nodes, h), dtype=np.float32)
         self._values = np.zeros((tree.num_nodes, h), dtype=np.float32)
         self._card_sum = np.zeros(52, dtype=np.float64)
@@ -165,9 +162,7 @@ class LimitPCSSolver:
                 self.subtrees.append((root, int(end[root]), w))
             self.worker_nodes = load
             self._card_sums = [np.zeros(52, dtype=np.float64) for _ in range(self.workers)]
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._pool = ThreadPoolExecutor(max_workers=self.workers)
+        self._pool: Any = None  # the worker threads, started by the first split pass
         self._deck = deck
         left = rules.num_cards - 2 - 2 - 5
         # uniform deal: 1 / (pairs for the opponent given the hand and the board); per-hand sums
@@ -178,6 +173,26 @@ class LimitPCSSolver:
         self.rng = generator(seed)
         self._params = self.schedule.as_array()
         self._next = (1.0, 1.0)  # the next iteration's (a, b) discounts, for the prediction
+
+    def _allocate_storage(self) -> None:
+        """The regrets, strategy sums and predicted regrets (float32, flat, in node order)."""
+        self.regrets = np.zeros(self.size, dtype=np.float32)
+        self.sums = np.zeros(self.size, dtype=np.float32)
+        #: Predicted regrets (predictive schedules only; 0 at the start: uniform play first).
+        self.prediction = np.zeros(self.size if self.schedule.predictive else 0, dtype=np.float32)
+
+    def _set_arrays(
+        self, regrets: np.ndarray, sums: np.ndarray, prediction: np.ndarray | None
+    ) -> None:
+        """Overwrite the stored arrays (flat, full layout) with a checkpoint's."""
+        self.regrets[:] = regrets
+        self.sums[:] = sums
+        if self.schedule.predictive and prediction is not None:
+            self.prediction[:] = prediction
+
+    def _discount(self, a: float, b: float, g: float) -> None:
+        """Scale the stored regrets and sums before an iteration (the schedule's factors)."""
+        K.discount(self.regrets, self.sums, a, b, g)
 
     # --- one sampled board --------------------------------------------------------------------
     def _board_arrays(self, board: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
@@ -261,6 +276,10 @@ class LimitPCSSolver:
                         *predict,
                     )
 
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(max_workers=self.workers)
         list(self._pool.map(run, range(self.workers)))
         return K.pcs_pass(
             *common, self._card_sum, self._row, self._owner, head, zero, n, np.int64(6), *predict
@@ -279,7 +298,7 @@ class LimitPCSSolver:
         for _ in range(int(iterations)):
             t = self.iterations + 1
             a, b, g = discount_factors(self._params, t)
-            K.discount(self.regrets, self.sums, float(a), float(b), float(g))
+            self._discount(float(a), float(b), float(g))
             na, nb, _ = discount_factors(self._params, t + 1)
             self._next = (float(na), float(nb))
             board = self.rng.choice(self._deck, size=5, replace=False).astype(np.int64)
@@ -371,14 +390,11 @@ class LimitPCSSolver:
         regrets = arrays.get("regrets")
         if regrets is None or regrets.shape != self.regrets.shape:
             raise PokerlabError("checkpoint of another abstract game (array sizes differ)")
-        self.regrets[:] = regrets
-        self.sums[:] = arrays["sums"]
-        if self.schedule.predictive:
-            prediction = arrays.get("prediction")
-            if prediction is None or prediction.shape != self.prediction.shape:
-                raise PokerlabError(
-                    f"checkpoint without the predicted regrets that {self.schedule.name} needs"
-                )
-            self.prediction[:] = prediction
+        prediction = arrays.get("prediction")
+        if self.schedule.predictive and (prediction is None or prediction.shape != regrets.shape):
+            raise PokerlabError(
+                f"checkpoint without the predicted regrets that {self.schedule.name} needs"
+            )
+        self._set_arrays(regrets, arrays["sums"], prediction)
         self.iterations = int(state["iterations"])
         self.rng.bit_generator.state = state["rng"]

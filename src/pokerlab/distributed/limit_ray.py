@@ -1,0 +1,405 @@
+"""Limit hold'em CFR with public chance sampling on Ray: a head and subtree actors (issue 10).
+
+The distributed design of the seed (after Johanson et al.'s public-chance-sampling CFR and the
+split of the tree after the preflop used by the first limit hold'em solvers): the betting tree is
+cut below a round's betting (``split_round`` 0: the sequences that reach the flop, seven under
+the ACPC caps; 1: those that reach the turn). The **head** owns the nodes above the cut (the
+preflop, its regrets and strategy sums) and the card abstraction; each **actor** owns some of
+the subtrees below it, with their regrets, strategy sums and predictions, so the memory of the
+large part of the game spreads over the workers (and over machines on a Ray cluster).
+
+One pass for a traverser (two per iteration, one sampled board):
+
+1. the head maps the board's hands to bucket states, sorts them by strength, and runs the
+   top-down step over its nodes (reach vectors);
+2. it sends each actor the board's arrays and the two players' reach rows at the roots of its
+   subtrees; the actors run whole passes over their subtrees at once (reach down, terminal
+   values, values and regret updates up) and return the value rows at their roots;
+3. the head writes those rows and finishes terminals and values upward over its nodes.
+
+The kernels are :func:`pokerlab.solvers._limit_kernels.pcs_pass`, the same as the one-process
+solver's, and every node is computed by the same arithmetic in the same order, so a Ray run
+equals :class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver`'s for the same seed bit for bit
+(tested). The discount of each iteration runs where the numbers live.
+
+Ray is an optional dependency (``pip install "pokerlab[ray]"``): ``ray.init()`` starts a local
+instance unless one is running; ``address=`` joins a cluster whose nodes have pokerlab
+installed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from pokerlab.abstraction.buckets import CardAbstraction
+from pokerlab.errors import PokerlabError
+from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
+from pokerlab.solvers import _limit_kernels as K
+from pokerlab.solvers.limit_holdem import LimitPCSSolver
+from pokerlab.solvers.schedule import DiscountSchedule
+
+__all__ = ["RayLimitPCSSolver", "SubtreeWorker", "compact_layout", "import_ray"]
+
+_TREE_FIELDS = ("kind", "player", "round", "child_start", "children", "payoff_id", "payoff_table")
+
+
+def import_ray() -> Any:
+    """The ``ray`` module, or a clear error saying how to install it."""
+    try:
+        import ray
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise PokerlabError(
+            "Ray is not installed: pip install 'pokerlab[ray]' (or use threads: no --ray)"
+        ) from None
+    return ray
+
+
+def compact_layout(
+    tree: Any, offset: np.ndarray, num_states: np.ndarray, owner: np.ndarray, who: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The storage layout of one owner's decision nodes.
+
+    Returns ``(local_offset, slots)``: ``local_offset[n]`` is node ``n``'s block start in the
+    owner's own arrays (-1 for nodes of other owners), and ``slots[i]`` the position in the full
+    layout of the owner's ``i``-th number, so that ``full[slots] = local`` reassembles them.
+    """
+    dec = np.flatnonzero((tree.kind == DECISION) & (owner == who))
+    na = tree.child_start[dec + 1] - tree.child_start[dec]
+    sizes = na * num_states[tree.round[dec]]
+    starts = np.zeros(dec.size, dtype=np.int64)
+    if dec.size:
+        starts[1:] = np.cumsum(sizes)[:-1]
+    local = np.full(tree.num_nodes, -1, dtype=np.int64)
+    local[dec] = starts
+    total = int(sizes.sum())
+    slots = np.repeat(offset[dec] - starts, sizes) + np.arange(total, dtype=np.int64)
+    return local, slots
+
+
+class SubtreeWorker:
+    """One worker's subtrees: their float32 regrets, strategy sums and predictions, and the
+    scratch of a pass. Runs inside a Ray actor (``ray.remote(SubtreeWorker)``) or in-process.
+
+    ``tree`` holds the betting tree's arrays (:data:`_TREE_FIELDS`); ``roots`` the
+    ``(root, end)`` node ranges of the worker's subtrees; ``offset`` the worker's own layout
+    (:func:`compact_layout`) and ``size`` its length.
+    """
+
+    def __init__(
+        self,
+        tree: dict[str, np.ndarray],
+        worker: int,
+        roots: list[tuple[int, int]],
+        owner: np.ndarray,
+        offset: np.ndarray,
+        size: int,
+        num_states: np.ndarray,
+        hands: np.ndarray,
+        scale: float,
+        regret_floor: bool,
+        predictive: bool,
+    ) -> None:
+        self.tree = tuple(np.asarray(tree[name]) for name in _TREE_FIELDS)
+        self.worker = np.int64(worker)
+        self.roots = [(int(a), int(b)) for a, b in roots]
+        self.owner = np.asarray(owner, dtype=np.int64)
+        self.offset = np.asarray(offset, dtype=np.int64)
+        self.num_states = np.asarray(num_states, dtype=np.int64)
+        self.hands = np.asarray(hands, dtype=np.int64)
+        self.scale = float(scale)
+        self.regret_floor = bool(regret_floor)
+        self.predictive = bool(predictive)
+        self.regrets = np.zeros(size, dtype=np.float32)
+        self.sums = np.zeros(size, dtype=np.float32)
+        self.prediction = np.zeros(size if predictive else 0, dtype=np.float32)
+        n, h = self.owner.size, self.hands.shape[0]
+        self.reach = np.zeros((2, n, h), dtype=np.float32)
+        self.values = np.zeros((n, h), dtype=np.float32)
+        self.row = np.zeros((2, n), dtype=np.int64)
+        self.card_sum = np.zeros(52, dtype=np.float64)
+
+    def discount(self, a: float, b: float, g: float) -> None:
+        """The schedule's scaling of this worker's regrets and sums before an iteration."""
+        K.discount(self.regrets, self.sums, float(a), float(b), float(g))
+
+    def run(
+        self,
+        board: tuple[np.ndarray, np.ndarray, np.ndarray, int],
+        traverser: int,
+        update: bool,
+        next_ab: tuple[float, float],
+        rows: np.ndarray,
+        reach_rows: np.ndarray,
+    ) -> np.ndarray:
+        """Whole passes over the worker's subtrees for ``traverser``.
+
+        ``board``: (states, order, strength, num_valid) of the sampled board (as the head
+        computes them); ``rows`` (k, 2): the head's reach row of each player at each subtree
+        root, ``reach_rows`` (k, 2, H) those rows. Returns the value rows at the roots (k, H).
+        """
+        states, order, strength, num_valid = board
+        out = np.empty((len(self.roots), self.hands.shape[0]), dtype=np.float32)
+        for i, (root, end) in enumerate(self.roots):
+            for q in (0, 1):
+                r = int(rows[i, q])
+                self.reach[q, r] = reach_rows[i, q]
+                self.row[q, root] = r
+            K.pcs_pass(
+                *self.tree,
+                self.offset,
+                self.num_states,
+                states,
+                self.hands,
+                order,
+                strength,
+                np.int64(num_valid),
+                self.scale,
+                np.int64(traverser),
+                self.regrets,
+                self.sums,
+                self.regret_floor,
+                bool(update),
+                self.reach,
+                self.values,
+                self.card_sum,
+                self.row,
+                self.owner,
+                self.worker,
+                np.int64(root),
+                np.int64(end),
+                np.int64(7),
+                self.prediction,
+                self.predictive,
+                float(next_ab[0]),
+                float(next_ab[1]),
+            )
+            out[i] = self.values[root]
+        return out
+
+    def state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """This worker's (regrets, sums, prediction) in its own layout."""
+        return self.regrets, self.sums, self.prediction
+
+    def load(self, regrets: np.ndarray, sums: np.ndarray, prediction: np.ndarray) -> None:
+        """Overwrite this worker's arrays (its own layout)."""
+        self.regrets[:] = regrets
+        self.sums[:] = sums
+        if self.predictive:
+            self.prediction[:] = prediction
+
+    def nbytes(self) -> int:
+        """Bytes of this worker's stored numbers (regrets, sums, predictions)."""
+        return int(self.regrets.nbytes + self.sums.nbytes + self.prediction.nbytes)
+
+
+class RayLimitPCSSolver(LimitPCSSolver):
+    """:class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver` with its subtrees on Ray actors.
+
+    The same parameters, plus ``address`` (a Ray cluster's address; ``None`` starts or joins a
+    local instance). ``workers`` actors own the subtrees after ``split_round``'s betting,
+    assigned to the least loaded by node count (``worker_nodes``). The head keeps only its own
+    nodes' numbers; :attr:`regrets`, :attr:`sums` and :attr:`prediction` gather the full arrays
+    from the actors when read (checkpoints, the average strategy). Call :meth:`close` to end the
+    actors.
+    """
+
+    def __init__(
+        self,
+        game: LimitHoldemGame,
+        abstraction: CardAbstraction,
+        *,
+        recall: str = "imperfect",
+        algorithm: str | DiscountSchedule = "cfr+",
+        seed: int | None = 0,
+        max_bytes: int = 8 << 30,
+        workers: int = 2,
+        split_round: int = 0,
+        address: str | None = None,
+    ) -> None:
+        ray = import_ray()
+        if workers < 1:
+            raise PokerlabError(f"workers must be >= 1, got {workers}")
+        # the base class splits the tree only for two or more workers: ask for the split with
+        # two and reassign below when one actor gets everything
+        super().__init__(
+            game,
+            abstraction,
+            recall=recall,
+            algorithm=algorithm,
+            seed=seed,
+            max_bytes=max_bytes,
+            workers=max(workers, 2),
+            split_round=split_round,
+        )
+        if workers == 1:
+            self.workers = 1
+            self.subtrees = [(root, end, 0) for root, end, _ in self.subtrees]
+            self._owner[self._owner >= 0] = 0
+            self.worker_nodes = [sum(end - root for root, end, _ in self.subtrees)]
+        self._ray = ray
+        self._started_ray = False
+        if not ray.is_initialized():
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            self._started_ray = True
+        t = self.tree
+        self._head_offset, self._head_slots = compact_layout(
+            t, self.offset, self.num_states, self._owner, -1
+        )
+        size = self._head_slots.size
+        self._head = (
+            np.zeros(size, dtype=np.float32),
+            np.zeros(size, dtype=np.float32),
+            np.zeros(size if self.schedule.predictive else 0, dtype=np.float32),
+        )
+        tree_arrays = {name: getattr(t, name) for name in _TREE_FIELDS}
+        tree_ref = ray.put(tree_arrays)
+        owner_ref = ray.put(self._owner)
+        remote = ray.remote(SubtreeWorker)
+        self._roots: list[np.ndarray] = []
+        self._slots: list[np.ndarray] = []
+        self._actors: list[Any] = []
+        for w in range(self.workers):
+            mine = [(root, end) for root, end, owner in self.subtrees if owner == w]
+            local, slots = compact_layout(t, self.offset, self.num_states, self._owner, w)
+            self._roots.append(np.array([root for root, _ in mine], dtype=np.int64))
+            self._slots.append(slots)
+            self._actors.append(
+                remote.remote(
+                    tree_ref,
+                    w,
+                    mine,
+                    owner_ref,
+                    local,
+                    int(slots.size),
+                    self.num_states,
+                    self.hands,
+                    self._scale,
+                    bool(self.schedule.regret_floor),
+                    bool(self.schedule.predictive),
+                )
+            )
+        #: Bytes of stored numbers per actor (regrets, sums, predictions): the spread memory.
+        self.worker_bytes = ray.get([a.nbytes.remote() for a in self._actors])
+
+    # --- storage: the head's own part here, the rest on the actors ------------------------------
+    def _allocate_storage(self) -> None:
+        """Nothing full-size on the head (see :meth:`_gather`)."""
+
+    def _gather(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        full = [np.zeros(self.size, dtype=np.float32) for _ in range(2)]
+        pred = np.zeros(self.size if self.schedule.predictive else 0, dtype=np.float32)
+        parts = [(self._head_slots, self._head)]
+        states = self._ray.get([a.state.remote() for a in self._actors])
+        parts += list(zip(self._slots, states, strict=True))
+        for slots, (r, s, p) in parts:
+            full[0][slots] = r
+            full[1][slots] = s
+            if pred.size:
+                pred[slots] = p
+        return full[0], full[1], pred
+
+    @property
+    def regrets(self) -> np.ndarray:  # type: ignore[override]
+        """The full regret array, gathered from the head and the actors (a copy)."""
+        return self._gather()[0]
+
+    @property
+    def sums(self) -> np.ndarray:  # type: ignore[override]
+        """The full strategy-sum array, gathered (a copy)."""
+        return self._gather()[1]
+
+    @property
+    def prediction(self) -> np.ndarray:  # type: ignore[override]
+        """The full predicted-regret array (empty for a non-predictive schedule), gathered."""
+        return self._gather()[2]
+
+    def _set_arrays(
+        self, regrets: np.ndarray, sums: np.ndarray, prediction: np.ndarray | None
+    ) -> None:
+        pred = prediction if (self.schedule.predictive and prediction is not None) else None
+        for arr, src in zip(self._head, (regrets, sums, pred), strict=True):
+            if src is not None and arr.size:
+                arr[:] = src[self._head_slots]
+        empty = np.zeros(0, dtype=np.float32)
+        self._ray.get(
+            [
+                actor.load.remote(
+                    regrets[slots], sums[slots], pred[slots] if pred is not None else empty
+                )
+                for actor, slots in zip(self._actors, self._slots, strict=True)
+            ]
+        )
+
+    def _discount(self, a: float, b: float, g: float) -> None:
+        K.discount(self._head[0], self._head[1], a, b, g)
+        for actor in self._actors:  # runs before the actor's next pass (calls run in order)
+            actor.discount.remote(a, b, g)
+
+    # --- one pass -----------------------------------------------------------------------------
+    def _pass(self, board: np.ndarray, traverser: int, update: bool) -> float:
+        states, order, strength, num_valid = self._board_arrays(board)
+        t = self.tree
+        regrets, sums, prediction = self._head
+
+        def head(phases: int) -> float:
+            return K.pcs_pass(
+                t.kind,
+                t.player,
+                t.round,
+                t.child_start,
+                t.children,
+                t.payoff_id,
+                t.payoff_table,
+                self._head_offset,
+                self.num_states,
+                states,
+                self.hands,
+                order,
+                strength,
+                np.int64(num_valid),
+                self._scale,
+                np.int64(traverser),
+                regrets,
+                sums,
+                bool(self.schedule.regret_floor),
+                update,
+                self._reach,
+                self._values,
+                self._card_sum,
+                self._row,
+                self._owner,
+                np.int64(-1),
+                np.int64(0),
+                np.int64(t.num_nodes),
+                np.int64(phases),
+                prediction,
+                bool(self.schedule.predictive),
+                float(self._next[0]),
+                float(self._next[1]),
+            )
+
+        head(1)
+        board_ref = self._ray.put((states, order, strength, num_valid))
+        futures = []
+        for actor, roots in zip(self._actors, self._roots, strict=True):
+            rows = self._row[:, roots].T.copy()
+            reach_rows = np.stack([self._reach[q, rows[:, q]] for q in (0, 1)], axis=1)
+            futures.append(
+                actor.run.remote(board_ref, traverser, update, self._next, rows, reach_rows)
+            )
+        for roots, out in zip(self._roots, self._ray.get(futures), strict=True):
+            self._values[roots] = out
+        return head(6)
+
+    def close(self) -> None:
+        """End the actors, and the local Ray instance if this solver started it (other solvers
+        on that instance end with it: start Ray yourself to share it)."""
+        if self._ray.is_initialized():
+            for actor in self._actors:
+                self._ray.kill(actor)
+        self._actors = []
+        if self._started_ray:
+            self._ray.shutdown()
+            self._started_ray = False
