@@ -105,6 +105,10 @@ def warmup_kernels(passes: Passes, compressed: bool = False) -> None:
             passes.pass_(0, mode, r16, s16)
         passes.record(0, 0, r16, s16)
     K.factors(postflop_schedule("dcfr-ps"), 1)
+    params = postflop_schedule("dcfr-ps")
+    passes.cfr_iterations(0, 0, params, False, False, r, s)
+    if compressed:
+        passes.cfr_iterations(0, 0, params, False, False, r16, s16, scales=scales)
 
 
 def solve_spot(
@@ -228,6 +232,16 @@ class PostflopSolver:
         if iterations < 0:
             raise PokerlabError(f"iterations must be >= 0, got {iterations}")
         start = time.perf_counter()
+        visited = self.passes.cfr_iterations(
+            self.iterations, iterations, self.params, self.predictive, self.floor,
+            self.regrets, self.strat_sum, self.lock_probs, self.prediction, self.scales,
+        )  # fmt: skip
+        if visited is not None:
+            # a tree without split points: the whole loop in one compiled call
+            self.nodes_touched += visited
+            self.iterations += iterations
+            self.seconds += time.perf_counter() - start
+            return
         for _ in range(iterations):
             t = self.iterations + 1
             fa, fb, fg = K.factors(self.params, t)

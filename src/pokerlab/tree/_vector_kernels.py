@@ -504,6 +504,49 @@ def traverse(
     return visited
 
 
+@njit(cache=True, error_model="numpy")
+def cfr_iterations(
+    t,
+    hands,
+    sw,
+    first,
+    count,
+    params,
+    predictive,
+    floor,
+    regrets,
+    strat,
+    pred,
+    rscale,
+    sscale,
+    out,
+    sc,
+    items_ro,
+    items_rp,
+    items_val,
+    lock_probs,
+):
+    """Iterations ``first + 1 .. first + count`` of CFR on a tree without split points, each
+    OOP's pass then IP's with the discounts of :func:`factors` (``predictive``: the next
+    iteration's too), in one compiled call (the per-pass dispatch from Python costs about
+    8 us, a seventh of a river pass). Returns the nodes visited."""
+    visited = 0
+    for i in range(count):
+        it = first + i + 1
+        fa, fb, fg = factors(params, it)
+        next_a, next_b = 1.0, 1.0
+        if predictive:
+            next_a, next_b, _ = factors(params, it + 1)
+        for player in range(2):
+            visited += traverse(
+                t, hands, sw, 0, player, MODE_CFR, SPLIT_NONE, regrets, strat, fa, fb, fg,
+                floor, pred, next_a, next_b, rscale, sscale, hands.weight[1 - player],
+                hands.weight[player], out, sc, items_ro, items_rp, items_val, lock_probs, -1,
+                items_val,
+            )  # fmt: skip
+    return visited
+
+
 @njit(cache=True, parallel=True, error_model="numpy")
 def traverse_items(
     t,

@@ -299,6 +299,37 @@ class Passes:
         visited += root(K.SPLIT_USE)
         return self.out, visited
 
+    def cfr_iterations(
+        self,
+        first: int,
+        count: int,
+        params: np.ndarray,
+        predictive: bool,
+        floor: bool,
+        regrets: np.ndarray,
+        strat: np.ndarray,
+        lock_probs: np.ndarray | None = None,
+        prediction: np.ndarray | None = None,
+        scales: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> int | None:
+        """Iterations ``first + 1 .. first + count`` of CFR (both players' passes, discounts
+        from the schedule array ``params``) in one compiled call; the nodes visited. Only for
+        trees without split points (None otherwise: the caller runs :meth:`pass_` per player,
+        whose parallel step has its own dispatch)."""
+        t = self.tree
+        if t.num_items:
+            return None
+        lock = self.no_lock if lock_probs is None else lock_probs
+        pred = self.no_prediction if prediction is None else prediction
+        rscale, sscale = (self.no_scale, self.no_scale) if scales is None else scales
+        return int(
+            K.cfr_iterations(
+                t.arrays, t.hands, t.sweep, int(first), int(count), params, bool(predictive),
+                bool(floor), regrets, strat, pred, rscale, sscale, self.out, self.scratch_one,
+                self.items_ro, self.items_rp, self.items_val, lock,
+            )
+        )  # fmt: skip
+
     def record(
         self,
         node: int,
