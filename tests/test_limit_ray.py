@@ -69,3 +69,29 @@ def test_ray_run_equals_one_process(setup, algorithm: str, workers: int, split: 
         np.testing.assert_array_equal(dist.average_strategy(), one.average_strategy())
     finally:
         dist.close()
+
+
+def test_cli_ray_workers_equal_threads(setup, capsys, tmp_path, monkeypatch) -> None:
+    """``pokerlab train ... --ray --workers 2`` writes the checkpoint a thread run writes, and
+    reports the load of each worker; a bad or silent address is refused at once."""
+    import json
+
+    from pokerlab.cli.main import main
+    from pokerlab.io.files import load_checkpoint
+
+    monkeypatch.setenv("POKERLAB_CACHE_DIR", str(tmp_path))
+    base = ["train", "limit-holdem", "--variant", "tiny", "--buckets", "3,3,3,3", "-n", "6"]
+    base += ["--workers", "2", "--seed", "3", "--no-exploitability", "--json"]
+    ray_file, thread_file = tmp_path / "ray.npz", tmp_path / "threads.npz"
+    assert main([*base, "--ray", "--checkpoint", str(ray_file)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ray"] is True and len(out["worker_nodes"]) == 2 and out["iterations"] == 6
+    assert main([*base, "--checkpoint", str(thread_file)]) == 0
+    assert json.loads(capsys.readouterr().out)["ray"] is False
+    a, b = load_checkpoint(ray_file), load_checkpoint(thread_file)
+    np.testing.assert_array_equal(a["arrays"]["regrets"], b["arrays"]["regrets"])
+    np.testing.assert_array_equal(a["arrays"]["sums"], b["arrays"]["sums"])
+    for address, needle in (("nohost", "'nohost' is not host:port"), ("127.0.0.1:1", "answers")):
+        assert main(["train", "limit-holdem", "--address", address]) == 2
+        err = capsys.readouterr().err
+        assert needle in err and "Traceback" not in err

@@ -57,7 +57,19 @@ def train(
     iterations: int | None = typer.Option(None, "--iterations", "-n", min=1),
     seconds: float | None = typer.Option(None, "--seconds", min=0.0),
     workers: int = typer.Option(
-        1, "--workers", min=1, help="threads updating the subtrees after the preflop"
+        1,
+        "--workers",
+        min=1,
+        help="workers updating the subtrees after the split (threads, or Ray actors with --ray)",
+    ),
+    use_ray: bool = typer.Option(
+        False, "--ray", help="run the workers as Ray actors (local Ray unless --address)"
+    ),
+    address: str | None = typer.Option(
+        None, "--address", help="Ray cluster address (implies --ray; nodes need pokerlab)"
+    ),
+    split_round: int = typer.Option(
+        0, "--split-round", min=0, max=1, help="split after the preflop (0) or flop (1) betting"
     ),
     seed: int = typer.Option(0, "--seed"),
     no_cache: bool = typer.Option(False, "--no-cache", help="neither read nor write tables"),
@@ -99,6 +111,15 @@ def train(
     from pokerlab.solvers.schedule import schedule_by_name
 
     schedule_by_name(algorithm)  # an unknown name is refused before the abstraction is built
+    use_ray = use_ray or address is not None
+    if use_ray:
+        from pokerlab.distributed.limit_ray import import_ray
+
+        import_ray()  # not installed: refused before any work
+        if address is not None:
+            from pokerlab.distributed.limit_ray import check_address
+
+            check_address(address)
     game = load_game("limit-holdem", variant=variant)
     ranks = game.rules.ranks
     if real_exploitability and ranks == 13:
@@ -139,9 +160,41 @@ def train(
             ranks, counts, bucketing, seed=seed, cache=cache, progress=progress, strength=strength
         )
     abstraction_seconds = time.perf_counter() - t0
-    solver = LimitPCSSolver(
-        game, abstraction, recall=recall, algorithm=algorithm, seed=seed, workers=workers
-    )
+    options: dict[str, Any] = {
+        "recall": recall,
+        "algorithm": algorithm,
+        "seed": seed,
+        "workers": workers,
+        "split_round": split_round,
+    }
+    if use_ray:
+        from pokerlab.distributed.limit_ray import RayLimitPCSSolver
+
+        solver: LimitPCSSolver = RayLimitPCSSolver(game, abstraction, address=address, **options)
+    else:
+        solver = LimitPCSSolver(game, abstraction, **options)
+    try:
+        _run_training(
+            solver, abstraction, ranks, counts, cache, err, show, resume, checkpoint,
+            checkpoint_every, log, iterations, seconds, exploitability, real_exploitability,
+            as_json, variant, buckets, recall, seed, workers, use_ray, abstraction_seconds,
+        )
+    finally:
+        close = getattr(solver, "close", None)
+        if close is not None:
+            close()
+
+
+def _run_training(
+    solver: Any, abstraction: Any, ranks: int, counts: tuple[int, ...], cache: Any, err: Any,
+    show: bool, resume: Path | None, checkpoint: Path | None, checkpoint_every: int | None,
+    log: Path | None, iterations: int | None, seconds: float | None, exploitability: bool,
+    real_exploitability: bool, as_json: bool, variant: str, buckets: str, recall: str,
+    seed: int, workers: int, use_ray: bool, abstraction_seconds: float,
+) -> None:
+    """Train, checkpoint, log and report (the part of ``train`` after the solver exists)."""
+    from pokerlab.solvers.limit_holdem import LimitPCSSolver
+
     train_bar = Progress(
         TextColumn("[bold]training"),
         BarColumn(),
@@ -224,6 +277,8 @@ def train(
         "seconds": result.seconds,
         "iterations_per_second": solver.iterations / result.seconds if result.seconds else None,
         "workers": workers,
+        "ray": use_ray,
+        "worker_nodes": getattr(solver, "worker_nodes", None) if workers > 1 or use_ray else None,
         "bytes_per_infoset_action": solver.bytes_per_infoset_action,
         "infoset_actions": solver.num_infoset_actions,
         "abstraction_seconds": abstraction_seconds,

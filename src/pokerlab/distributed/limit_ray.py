@@ -29,6 +29,7 @@ installed.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import numpy as np
@@ -40,7 +41,13 @@ from pokerlab.solvers import _limit_kernels as K
 from pokerlab.solvers.limit_holdem import LimitPCSSolver
 from pokerlab.solvers.schedule import DiscountSchedule
 
-__all__ = ["RayLimitPCSSolver", "SubtreeWorker", "compact_layout", "import_ray"]
+__all__ = [
+    "RayLimitPCSSolver",
+    "SubtreeWorker",
+    "check_address",
+    "compact_layout",
+    "import_ray",
+]
 
 _TREE_FIELDS = ("kind", "player", "round", "child_start", "children", "payoff_id", "payoff_table")
 
@@ -54,6 +61,28 @@ def import_ray() -> Any:
             "Ray is not installed: pip install 'pokerlab[ray]' (or use threads: no --ray)"
         ) from None
     return ray
+
+
+def check_address(address: str, timeout: float = 5.0) -> None:
+    """Refuse a ``host:port`` (or ``ray://host:port``) Ray address that does not answer.
+
+    Ray itself waits minutes for an unreachable cluster before it fails; a TCP connection with a
+    short ``timeout`` (seconds) tells at once. ``"auto"`` and ``"local"`` are Ray's own words and
+    pass unchecked.
+    """
+    import socket
+
+    if address in ("auto", "local"):
+        return
+    target = address.removeprefix("ray://")
+    host, _, port = target.rpartition(":")
+    if not host or not port.isdigit():
+        raise PokerlabError(f"--address: {address!r} is not host:port (or ray://host:port)")
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise PokerlabError(f"--address: no Ray cluster answers at {address!r} ({exc})") from None
 
 
 def compact_layout(
@@ -241,7 +270,14 @@ class RayLimitPCSSolver(LimitPCSSolver):
         self._ray = ray
         self._started_ray = False
         if not ray.is_initialized():
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            if address is not None:
+                check_address(address)
+            ray.init(
+                address=address,
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level=logging.WARNING,
+            )
             self._started_ray = True
         t = self.tree
         self._head_offset, self._head_slots = compact_layout(
