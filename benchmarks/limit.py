@@ -51,6 +51,7 @@ def main() -> None:
         "--scaling", type=int, default=0, help="B7: iterations timed per worker count (threads)"
     )
     parser.add_argument("--only-scaling", action="store_true", help="skip the build figures")
+    parser.add_argument("--ray", action="store_true", help="B7 with Ray actors too")
     parser.add_argument(
         "--schedules", action="store_true", help="issue 13: every schedule, exploitability only"
     )
@@ -124,8 +125,11 @@ def main() -> None:
 
 
 def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[dict]:
-    """B7 on threads: seconds per iteration with 1, 2 (and 4) workers, split after the preflop
-    (the seed's seven subtrees) and after the flop betting; the load (nodes) of each worker."""
+    """B7: seconds per iteration with 1, 2 (and 4) workers, split after the preflop (the seed's
+    seven subtrees) and after the flop betting; the load (nodes) of each worker. Threads in one
+    process, and with ``--ray`` Ray actors (the head in this process): the B7 figure is the Ray
+    speed-up from 1 to 2 actors. Configurations are timed in interleaved rounds, best of three.
+    """
     import os
 
     from pokerlab import load_game
@@ -134,13 +138,19 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
     game = load_game("limit-holdem", ranks=args.ranks)
     abstraction = build_abstraction(args.ranks, buckets, "ehs", cache=False)
     counts = [1, 2] + ([4] if (os.cpu_count() or 1) >= 4 else [])
-    configs = [(w, split) for w in counts for split in ((0, 1) if w > 1 else (0,))]
-    solvers = {
-        c: LimitPCSSolver(
-            game, abstraction, recall="imperfect", seed=0, workers=c[0], split_round=c[1]
-        )
-        for c in configs
-    }
+    configs = [("threads", w, split) for w in counts for split in ((0, 1) if w > 1 else (0,))]
+    if args.ray:
+        configs += [("ray", w, split) for w in counts for split in ((0, 1) if w > 1 else (0,))]
+
+    def make(backend: str, workers: int, split: int) -> LimitPCSSolver:
+        kwargs = {"recall": "imperfect", "seed": 0, "workers": workers, "split_round": split}
+        if backend == "ray":
+            from pokerlab.distributed.limit_ray import RayLimitPCSSolver
+
+            return RayLimitPCSSolver(game, abstraction, **kwargs)
+        return LimitPCSSolver(game, abstraction, **kwargs)
+
+    solvers = {c: make(*c) for c in configs}
     best = {c: float("inf") for c in configs}
     for solver in solvers.values():
         solver.step(2)
@@ -151,26 +161,34 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
             best[c] = min(best[c], (time.perf_counter() - t0) / args.scaling)
     table = []
     rows = []
-    base = best[(1, 0)]
-    for (workers, split), per in best.items():
-        load = getattr(solvers[(workers, split)], "worker_nodes", [])
+    for (backend, workers, split), per in best.items():
+        base = best[(backend, 1, 0)]
+        solver = solvers[(backend, workers, split)]
+        load = getattr(solver, "worker_nodes", []) if workers > 1 or backend == "ray" else []
         table.append(
             {
+                "backend": backend,
                 "workers": workers,
                 "split_round": split,
                 "seconds_per_iteration": per,
                 "speedup": base / per,
+                "speedup_vs_one_process": best[("threads", 1, 0)] / per,
                 "worker_nodes": load,
-                "subtrees": len(solvers[(workers, split)].subtrees),
+                "subtrees": len(solver.subtrees),
             }
         )
-        rows.append([workers, split, f"{per:.3f}", f"{base / per:.2f}", str(load)])
+        rows.append([backend, workers, split, f"{per:.3f}", f"{base / per:.2f}", str(load)])
+    for solver in solvers.values():
+        close = getattr(solver, "close", None)
+        if close is not None:
+            close()
     seven = LimitPCSSolver(game, abstraction, recall="imperfect", workers=7, split_round=0)
-    rows.append([7, 0, "-", "-", str(seven.worker_nodes)])
+    rows.append(["(simulated)", 7, 0, "-", "-", str(seven.worker_nodes)])
     table.append({"workers": 7, "split_round": 0, "worker_nodes": seven.worker_nodes})
     print_table(
-        f"B7 (threads): PCS iteration, {4 * args.ranks} cards, buckets {args.buckets}",
-        ["workers", "split after round", "s/iteration", "speed-up", "nodes per worker"],
+        f"B7: PCS iteration, {4 * args.ranks} cards, buckets {args.buckets} (speed-up: to the "
+        "same backend's one worker)",
+        ["backend", "workers", "split after round", "s/iteration", "speed-up", "nodes per worker"],
         rows,
     )
     return table
@@ -243,9 +261,7 @@ def schedule_table(args: argparse.Namespace) -> dict:
     from pokerlab.solvers.limit_holdem import LimitPCSSolver
 
     buckets = tuple(int(b) for b in args.schedule_buckets.split(","))
-    game = load_game(
-        "limit-holdem", ranks=args.schedule_ranks, raise_caps=[args.schedule_caps] * 4
-    )
+    game = load_game("limit-holdem", ranks=args.schedule_ranks, raise_caps=[args.schedule_caps] * 4)
     abstraction = build_abstraction(args.schedule_ranks, buckets, "ehs", cache=False)
     tables = joint_bucket_tables(abstraction)
     out: dict = {
