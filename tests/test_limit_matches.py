@@ -127,3 +127,36 @@ def test_bad_input_is_named(game) -> None:
         duplicate_match(game, always_call(game), always_call(game), 1)
     with pytest.raises(PokerlabError, match="raise_above"):
         ehs_rule(game, raise_above=0.3, call_above=0.5)
+
+
+def test_perfect_recall_agent_plays_by_bucket_sequences(game, tmp_path) -> None:
+    from pokerlab.abstraction.buckets import build_abstraction
+    from pokerlab.solvers.limit_holdem import LimitPCSSolver
+
+    abstraction = build_abstraction(4, (3, 3, 3, 3), "ehs", cache=tmp_path)
+    solver = LimitPCSSolver(game, abstraction, recall="perfect", seed=1)
+    solver.step(20)
+    agent = strategy_agent(solver)
+    hole, board = np.array([[48, 49], [36, 41]]), np.array([[50, 51, 44, 45, 40]] * 2)
+    states = agent.states(hole, board)
+    labels = [abstraction.bucket_of(r, np.concatenate([hole, board[:, :s]], axis=1))
+              for r, s in enumerate((0, 3, 4, 5))]  # fmt: skip
+    assert states[:, 3].tolist() == [
+        ((a * 3 + b) * 3 + c) * 3 + d for a, b, c, d in zip(*labels, strict=True)
+    ]
+    assert int(states.max()) < 81 and agent.num_states.tolist() == [3, 9, 27, 81]
+    same = duplicate_match(game, agent, strategy_agent(solver), 1000, seed=4)
+    assert np.all(same.pair_values == 0.0)
+
+
+def test_load_limit_checkpoint_refuses_another_solver(tmp_path) -> None:
+    import pokerlab
+    from pokerlab.evaluate.limit_matches import load_limit_checkpoint
+    from pokerlab.io.files import save_checkpoint
+
+    solver = pokerlab.make_solver(pokerlab.load_game("kuhn"), "cfr")
+    solver.step(2)
+    path = tmp_path / "kuhn.ckpt.npz"
+    save_checkpoint(path, solver.state_dict(), game="kuhn")
+    with pytest.raises(PokerlabError, match="not a limit hold'em training checkpoint"):
+        load_limit_checkpoint(path)
