@@ -18,9 +18,9 @@ probabilities (1 / cards left) are folded into the opponent's reach when a card 
 initial deal's normalisation is applied once at the root by the caller.
 
 Showdowns cost O(H) per node: hands are sorted by strength per final board, and one upward
-sweep with per-card blocker sums (inclusion-exclusion; the identical combo is added back) gives
-each hand the reach below it, below or level with it, and in all, hence what it beats, ties and
-loses to. Isomorphic chance cards (boards and
+sweep with per-card blocker sums (inclusion-exclusion; the identical combo is added back),
+recording its running sums, gives each hand the reach below it, below or level with it, and in
+all, hence what it beats, ties and loses to. Isomorphic chance cards (boards and
 ranges unchanged by swapping two suits) are not stored: their values are the source card's
 values read through the hand permutation of that suit swap.
 
@@ -106,45 +106,50 @@ def _fold_values(pay, ro, nh_o, nh_t, c0o, c1o, c0t, c1t, same1, cards_sum, dst)
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _showdown_values(win, lose, tie, ro, nv_t, nv_o, t_idx, t_c0, t_c1, t_lo, t_hi, o_idx, o_c0,
-                     o_c1, same1, nh_t, cards_sum, dst):  # fmt: skip
-    """Showdown values in one upward sweep over the opponent's hands sorted by strength.
+                     o_c1, s_lo0, s_lo1, s_hi0, s_hi1, same1, nh_t, cards_sum, snap,
+                     dst):  # fmt: skip
+    """Showdown values from one upward sweep over the opponent's hands sorted by strength.
 
     With B, E, A the compatible opponent reach strictly below, equal to and strictly above a
     hand, and ALL = B + E + A, the value ``win B + tie E + lose A`` is
-    ``(win - tie) B + (tie - lose) (B + E) + lose ALL``: the sweep emits B when it reaches the
-    first ``t_lo[k]`` opponent hands and B + E at the first ``t_hi[k]`` (both non-decreasing
-    in k), and ends with ALL. Blockers by per-card sums (inclusion-exclusion: the identical
-    combo, counted in B + E and ALL but subtracted twice there, is added back once per term,
-    which is ``tie`` x its reach in all)."""
-    for h in range(nh_t):
-        dst[h] = 0.0
+    ``(win - tie) B + (tie - lose) (B + E) + lose ALL``. The sweep adds the opponent's hands
+    in order (per-card sums for the blockers) and records the running total after each in
+    ``snap[:nv_o + 1]`` and its two cards' running sums in ``snap[H + 1 + 2 j]``,
+    ``snap[H + 2 + 2 j]``; a second loop reads B (the first ``t_lo[k]`` opponent hands) and
+    B + E (the first ``t_hi[k]``) for each hand through the snapshot slots of
+    :class:`~pokerlab.tree.vector_tree.SweepArrays`, and ALL from the final sums
+    (inclusion-exclusion: the identical combo, counted in B + E and ALL but subtracted twice
+    there, is added back once per term, which is ``tie`` x its reach in all). Reading
+    snapshots instead of emitting inside the sweep keeps the loads off the addresses the sweep
+    is storing to."""
+    hh = t_c0.shape[0]
+    tot = snap[: hh + 1]
+    cs = snap[hh + 1 :]
     for c in range(52):
         cards_sum[c] = 0.0
-    cb = win - tie
-    ce = tie - lose
     acc = 0.0
-    k1 = 0
-    k2 = 0
+    tot[0] = 0.0
     for j in range(nv_o):
-        while k1 < nv_t and t_lo[k1] == j:
-            dst[t_idx[k1]] = cb * (acc - cards_sum[t_c0[k1]] - cards_sum[t_c1[k1]])
-            k1 += 1
-        while k2 < nv_t and t_hi[k2] == j:
-            dst[t_idx[k2]] += ce * (acc - cards_sum[t_c0[k2]] - cards_sum[t_c1[k2]])
-            k2 += 1
         r = ro[o_idx[j]]
         acc += r
-        cards_sum[o_c0[j]] += r
-        cards_sum[o_c1[j]] += r
-    while k1 < nv_t:
-        dst[t_idx[k1]] = cb * (acc - cards_sum[t_c0[k1]] - cards_sum[t_c1[k1]])
-        k1 += 1
-    while k2 < nv_t:
-        dst[t_idx[k2]] += ce * (acc - cards_sum[t_c0[k2]] - cards_sum[t_c1[k2]])
-        k2 += 1
+        x0 = cards_sum[o_c0[j]] + r
+        cards_sum[o_c0[j]] = x0
+        x1 = cards_sum[o_c1[j]] + r
+        cards_sum[o_c1[j]] = x1
+        tot[j + 1] = acc
+        cs[2 * j] = x0
+        cs[2 * j + 1] = x1
+    cs[2 * hh] = 0.0
+    for h in range(nh_t):
+        dst[h] = 0.0
+    cb = win - tie
+    ce = tie - lose
     for k in range(nv_t):
         h = t_idx[k]
-        dst[h] += lose * (acc - cards_sum[t_c0[k]] - cards_sum[t_c1[k]]) + tie * ro[same1[h]]
+        b = tot[t_lo[k]] - cs[s_lo0[k]] - cs[s_lo1[k]]
+        be = tot[t_hi[k]] - cs[s_hi0[k]] - cs[s_hi1[k]]
+        al = lose * (acc - cards_sum[t_c0[k]] - cards_sum[t_c1[k]]) + tie * ro[same1[h]]
+        dst[h] = cb * b + ce * be + al
 
 
 @njit(cache=True, error_model="numpy")
@@ -200,7 +205,9 @@ def traverse(
     Returns the number of nodes visited.
     """
     opp = 1 - trav
-    ro_buf, rp_buf, sig, val, st_node, st_next, st_slot, ro_at, rp_at, cards_sum, tot, uni = sc
+    ro_buf, rp_buf, sig, val, st_node, st_next, st_slot, ro_at, rp_at, cards_sum, tot, uni, snap = (
+        sc
+    )
     nh_t = hands.num[trav]
     nh_o = hands.num[opp]
     c0t = sw.c0[trav]
@@ -250,8 +257,9 @@ def traverse(
                     _showdown_values(
                         t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sw.idx[trav, b],
                         sw.sc0[trav, b], sw.sc1[trav, b], sw.lo[trav, b], sw.hi[trav, b],
-                        sw.idx[opp, b], sw.sc0[opp, b], sw.sc1[opp, b], same1, nh_t,
-                        cards_sum, dst,
+                        sw.idx[opp, b], sw.sc0[opp, b], sw.sc1[opp, b], sw.snap_lo0[trav, b],
+                        sw.snap_lo1[trav, b], sw.snap_hi0[trav, b], sw.snap_hi1[trav, b],
+                        same1, nh_t, cards_sum, snap, dst,
                     )  # fmt: skip
                 if n == rec_node:
                     for h in range(nh_t):
@@ -593,6 +601,7 @@ def traverse_items(
             scratch_all[9][tid],
             scratch_all[10][tid],
             scratch_all[11][tid],
+            scratch_all[12][tid],
         )
         for it in range(tid, n_items, n_threads):
             counts[tid] += traverse(

@@ -84,6 +84,13 @@ class SweepArrays(NamedTuple):
     of each hand in list order, ``same1`` the identical combo in the other list or the zero pad
     slot ``H`` of a reach vector, and ``card_hands[p, card_start[p, c]:card_start[p, c + 1]]``
     the hands of p holding card c (removed from the reaches when c is dealt).
+
+    The showdown sweep over the opponent's sorted hands records, after adding the j-th, the
+    running per-card sums of its two cards at ``2 j`` and ``2 j + 1`` of a snapshot vector
+    (slot ``2 H`` stays 0). ``snap_lo0[p, b, k]`` is the slot holding the opponent's reach on
+    the k-th hand's first card among the first ``lo[p, b, k]`` opponent hands (the last of
+    them holding that card; ``2 H`` if none), ``snap_lo1`` the same for its second card, and
+    ``snap_hi0`` / ``snap_hi1`` the same among the first ``hi[p, b, k]``.
     """
 
     idx: np.ndarray  # int32 (2, B, H)
@@ -96,6 +103,10 @@ class SweepArrays(NamedTuple):
     same1: np.ndarray  # int64 (2, H)
     card_start: np.ndarray  # int64 (2, 53)
     card_hands: np.ndarray  # int32 (2, 2H)
+    snap_lo0: np.ndarray  # int32 (2, B, H)
+    snap_lo1: np.ndarray  # int32 (2, B, H)
+    snap_hi0: np.ndarray  # int32 (2, B, H)
+    snap_hi1: np.ndarray  # int32 (2, B, H)
 
 
 def sweep_arrays(hands: HandArrays) -> SweepArrays:
@@ -122,6 +133,16 @@ def sweep_arrays(hands: HandArrays) -> SweepArrays:
             n = mine.shape[0]
             lo[p, b, :n] = np.searchsorted(theirs, mine, side="left")
             hi[p, b, :n] = np.searchsorted(theirs, mine, side="right")
+    snaps = np.full((4, 2, nb, h), 2 * h, dtype=np.int32)
+    for b in range(nb):
+        for p in (0, 1):
+            q = 1 - p
+            nv_t = int(hands.num_valid[p, b])
+            nv_o = int(hands.num_valid[q, b])
+            snaps[:, p, b, :nv_t] = _snapshot_slots(
+                sc0[q, b, :nv_o], sc1[q, b, :nv_o], sc0[p, b, :nv_t], sc1[p, b, :nv_t],
+                lo[p, b, :nv_t], hi[p, b, :nv_t], h,
+            )  # fmt: skip
     c0 = hands.cards[:, :, 0].astype(np.int32)
     c1 = hands.cards[:, :, 1].astype(np.int32)
     same1 = np.where(hands.same >= 0, hands.same, h).astype(np.int64)
@@ -135,7 +156,42 @@ def sweep_arrays(hands: HandArrays) -> SweepArrays:
         order = np.lexsort((who, flat))
         card_hands[p, : 2 * n] = who[order]
         card_start[p, 1:] = np.cumsum(np.bincount(flat, minlength=52))
-    return SweepArrays(idx, sc0, sc1, lo, hi, c0, c1, same1, card_start, card_hands)
+    return SweepArrays(
+        idx, sc0, sc1, lo, hi, c0, c1, same1, card_start, card_hands, *snaps
+    )  # fmt: skip
+
+
+def _snapshot_slots(
+    oc0: np.ndarray,
+    oc1: np.ndarray,
+    tc0: np.ndarray,
+    tc1: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    h: int,
+) -> np.ndarray:
+    """(4, nv_t) snapshot slots of :class:`SweepArrays` (``snap_lo0``, ``snap_lo1``,
+    ``snap_hi0``, ``snap_hi1``) for one player and board, given the opponent's sorted cards."""
+    nv_o = oc0.shape[0]
+    pos = np.concatenate([np.arange(nv_o), np.arange(nv_o)])
+    slot = np.concatenate([np.zeros(nv_o, np.int64), np.ones(nv_o, np.int64)])
+    card = np.concatenate([oc0, oc1]).astype(np.int64)
+    keys = card * (h + 1) + pos
+    order = np.argsort(keys, kind="stable")
+    keys, pos, slot, card = keys[order], pos[order], slot[order], card[order]
+
+    def last_before(c: np.ndarray, bound: np.ndarray) -> np.ndarray:
+        # the last opponent position < bound holding card c, as a snapshot slot
+        if keys.shape[0] == 0:
+            return np.full(c.shape[0], 2 * h)
+        c = c.astype(np.int64)
+        i = np.searchsorted(keys, c * (h + 1) + bound.astype(np.int64), side="left") - 1
+        j = np.maximum(i, 0)
+        return np.where((i >= 0) & (card[j] == c), 2 * pos[j] + slot[j], 2 * h)
+
+    return np.stack(
+        [last_before(tc0, lo), last_before(tc1, lo), last_before(tc0, hi), last_before(tc1, hi)]
+    ).astype(np.int32)
 
 
 SUIT_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
@@ -210,6 +266,7 @@ class VectorTree:
             np.zeros((threads, 52)),
             np.zeros((threads, h)),
             np.zeros((threads, h)),
+            np.zeros((threads, 3 * h + 2)),
         )
 
     def scratch_bytes(self, threads: int) -> int:
@@ -217,7 +274,7 @@ class VectorTree:
         h = int(self.hands.cards.shape[1])
         k = self.max_children
         items = self.num_items
-        per_thread = 2 * d * (h + 1) + 2 * d * k * h + 5 * d + 52 + 2 * h
+        per_thread = 2 * d * (h + 1) + 2 * d * k * h + 5 * d + 52 + 2 * h + 3 * h + 2
         return 8 * (threads * per_thread + 3 * items * (h + 1))
 
 
