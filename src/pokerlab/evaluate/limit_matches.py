@@ -334,7 +334,8 @@ def duplicate_match(
 
 
 def load_limit_checkpoint(path: Any, *, cache: bool = True) -> tuple[LimitHoldemGame, Any]:
-    """The game and a :class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver` restored from a
+    """The game and a :class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver` (or, for an
+    external-sampling run, a :class:`~pokerlab.solvers.limit_mccfr.LimitESSolver`) restored from a
     checkpoint written by ``pokerlab train limit-holdem --checkpoint`` (the abstraction is
     rebuilt, or read from the cache, from the checkpoint's fields)."""
     from pokerlab.abstraction.buckets import build_abstraction
@@ -343,7 +344,7 @@ def load_limit_checkpoint(path: Any, *, cache: bool = True) -> tuple[LimitHoldem
     from pokerlab.solvers.limit_holdem import LimitPCSSolver
 
     state = load_checkpoint(path)
-    if state.get("format") != "limit-pcs":
+    if state.get("format") not in ("limit-pcs", "limit-es"):
         raise PokerlabError(
             f"{path}: not a limit hold'em training checkpoint (format {state.get('format')!r})"
         )
@@ -358,9 +359,24 @@ def load_limit_checkpoint(path: Any, *, cache: bool = True) -> tuple[LimitHoldem
         seed=int(state.get("seed", 0)),
         cache=cache,
     )
-    solver = LimitPCSSolver(
-        game, abstraction, recall=state["recall"], algorithm=state["schedule"], seed=0
-    )
+    if state["format"] == "limit-es":  # external sampling: its options are part of the run
+        from pokerlab.solvers.limit_mccfr import LimitESSolver
+
+        solver: Any = LimitESSolver(
+            game,
+            abstraction,
+            recall=state["recall"],
+            algorithm=state["schedule"],
+            discount_every=int(state["discount_every"]),
+            regret_pruning=bool(state["regret_pruning"]),
+            prune_threshold=float(state["prune_threshold"]),
+            prune_probability=float(state["prune_probability"]),
+            min_regret=state["min_regret"],
+        )
+    else:
+        solver = LimitPCSSolver(
+            game, abstraction, recall=state["recall"], algorithm=state["schedule"], seed=0
+        )
     solver.load_state_dict(state)
     return game, solver
 

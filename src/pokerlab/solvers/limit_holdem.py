@@ -36,7 +36,7 @@ from pokerlab.games.limit_holdem import DEAL, DECISION, LimitHoldemGame
 from pokerlab.solvers import _limit_kernels as K
 from pokerlab.solvers.schedule import DiscountSchedule, discount_factors, schedule_by_name
 
-__all__ = ["LimitPCSSolver", "LimitTrainResult"]
+__all__ = ["LimitAbstractSolver", "LimitPCSSolver", "LimitTrainResult"]
 
 #: Bytes of storage per (information set, action): a float32 regret and a float32 strategy sum.
 BYTES_PER_INFOSET_ACTION = 8
@@ -48,48 +48,34 @@ class LimitTrainResult:
     seconds: float
 
 
-class LimitPCSSolver:
-    """Public-chance-sampling CFR on ``game``'s betting tree with ``abstraction``'s buckets.
-
-    Parameters
-    ----------
-    game:
-        A :class:`~pokerlab.games.limit_holdem.LimitHoldemGame` (four rounds).
-    abstraction:
-        Buckets of the same deck.
-    recall:
-        ``"perfect"`` (bucket sequences) or ``"imperfect"`` (this round's bucket).
-    algorithm:
-        A discount schedule by name (``"cfr+"`` by default; ``"linear"``, ``"dcfr"``, ``"cfr"``,
-        the predictive ``"pcfr+"`` and ``"pdcfr+"``, ``"dcfr+"``, the hyperparameter schedules
-        ``"hs-dcfr"`` and ``"hs-pcfr+"``) or a :class:`DiscountSchedule`. A predictive schedule
-        keeps a third float32 array, the predicted regrets (12 bytes per information-set action
-        instead of 8; part of the checkpoint).
-    seed:
-        Seed of the board sampling.
-    max_bytes:
-        Refuse (before allocating) when regrets, sums and scratch would need more.
-    workers:
-        Threads that update the subtrees after the preflop betting in parallel (the seed's
-        split: seven preflop sequences reach the flop; each subtree goes to the least loaded
-        worker by node count). The results equal one worker's exactly.
-    split_round:
-        The subtrees start after this round's betting: 0 (the seed's seven preflop sequences)
-        or 1 (after the flop betting: many more, smaller subtrees, a finer balance).
+class LimitAbstractSolver:
+    """What the limit hold'em solvers on the abstract game share (public chance sampling,
+    :class:`LimitPCSSolver`; external sampling,
+    :class:`~pokerlab.solvers.limit_mccfr.LimitESSolver`): the checks of the game and
+    abstraction, the storage layout (per decision node an
+    ``actions x states`` block of float32 regrets and strategy sums, states = this round's
+    buckets or the bucket sequences so far), the hole-card pairs of the deck, the stopping loop
+    (:meth:`solve`), the average strategy and the checkpoint checks. Evaluators, agents and
+    checkpoints read only these attributes (``game``, ``abstraction``, ``recall``, ``tree``,
+    ``offset``, ``num_states``, ``size``, ``hands``) and :meth:`average_strategy`.
     """
 
-    def __init__(
+    #: The checkpoint's ``format`` field.
+    format = ""
+    #: Iterations between callbacks in :meth:`solve` unless told.
+    default_check_every = 10
+    iterations: int
+    sums: np.ndarray
+
+    def _setup(
         self,
         game: LimitHoldemGame,
         abstraction: CardAbstraction,
-        *,
-        recall: str = "imperfect",
-        algorithm: str | DiscountSchedule = "cfr+",
-        seed: int | None = 0,
-        max_bytes: int = 8 << 30,
-        workers: int = 1,
-        split_round: int = 0,
+        recall: str,
+        algorithm: str | DiscountSchedule,
+        seed: int | None,
     ) -> None:
+        """Check the inputs; set the schedule, the layout and the hole-card pairs."""
         rules = game.rules
         if rules.rounds != 4:
             raise PokerlabError("the limit hold'em solver needs the four-round game")
@@ -125,6 +111,143 @@ class LimitPCSSolver:
         self.size = cursor
         deck = rules.cards
         self.hands = np.array(list(itertools.combinations(deck, 2)), dtype=np.int64)
+
+    def step(self, iterations: int = 1) -> None:  # pragma: no cover - every solver defines it
+        raise NotImplementedError
+
+    def solve(
+        self,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        callback: Callable[[Any], bool | None] | None = None,
+        check_every: int | None = None,
+    ) -> LimitTrainResult:
+        """Iterate until ``iterations`` in all or ``seconds`` pass; ``callback(self)`` after each
+        block of ``check_every`` iterations (default :attr:`default_check_every`) may return
+        True to stop."""
+        if iterations is None and seconds is None:
+            raise PokerlabError("give iterations or seconds")
+        if check_every is None:
+            check_every = self.default_check_every
+        start = time.perf_counter()
+        done = 0
+        while True:
+            if iterations is not None and self.iterations >= iterations:
+                break
+            if seconds is not None and time.perf_counter() - start >= seconds:
+                break
+            block = check_every
+            if iterations is not None:
+                block = min(block, iterations - self.iterations)
+            self.step(block)
+            done += block
+            if callback is not None and callback(self):
+                break
+        return LimitTrainResult(done, time.perf_counter() - start)
+
+    def average_strategy(self) -> np.ndarray:
+        """Average strategy, flat like the sums: each (node, state) block normalised over its
+        actions (uniform where the sums are 0)."""
+        out = np.empty(self.size, dtype=np.float64)
+        t = self.tree
+        sums = self.sums
+        for n in np.flatnonzero(t.kind == DECISION):
+            na = int(t.child_start[n + 1] - t.child_start[n])
+            ns = int(self.num_states[t.round[n]])
+            block = sums[self.offset[n] : self.offset[n] + na * ns].reshape(na, ns)
+            total = block.sum(axis=0, dtype=np.float64)
+            probs = np.where(total > 0, block / np.where(total > 0, total, 1), 1.0 / na)
+            out[self.offset[n] : self.offset[n] + na * ns] = probs.reshape(-1)
+        return out
+
+    @property
+    def num_infoset_actions(self) -> int:
+        return self.size
+
+    @property
+    def bytes_per_infoset_action(self) -> int:
+        """Bytes of float32 storage per (information set, action): regrets and sums, and the
+        predicted regrets under a predictive schedule."""
+        return BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
+
+    def _common_state(self) -> dict[str, Any]:
+        """The checkpoint fields every limit solver writes (the run's identity)."""
+        return {
+            "format": self.format,
+            "iterations": self.iterations,
+            "schedule": self.schedule.name,
+            "recall": self.recall,
+            "ranks": self.game.rules.ranks,
+            "buckets": list(self.abstraction.buckets),
+            "bucketing": self.abstraction.method,
+        }
+
+    def _check_state(self, state: dict[str, Any], keys: tuple[str, ...]) -> np.ndarray:
+        """Refuse a checkpoint of another run (naming the first field that differs) or of
+        another abstract game; return its regrets."""
+        mine = self.state_dict()
+        for key in keys:
+            if state.get(key) != mine[key]:
+                raise PokerlabError(
+                    f"checkpoint of another run: {key} {state.get(key)!r}, this run {mine[key]!r}"
+                )
+        regrets = state.get("arrays", {}).get("regrets")
+        if regrets is None or regrets.shape != (self.size,):
+            raise PokerlabError("checkpoint of another abstract game (array sizes differ)")
+        return regrets
+
+    def state_dict(self) -> dict[str, Any]:  # pragma: no cover - every solver defines it
+        raise NotImplementedError
+
+
+class LimitPCSSolver(LimitAbstractSolver):
+    """Public-chance-sampling CFR on ``game``'s betting tree with ``abstraction``'s buckets.
+
+    Parameters
+    ----------
+    game:
+        A :class:`~pokerlab.games.limit_holdem.LimitHoldemGame` (four rounds).
+    abstraction:
+        Buckets of the same deck.
+    recall:
+        ``"perfect"`` (bucket sequences) or ``"imperfect"`` (this round's bucket).
+    algorithm:
+        A discount schedule by name (``"cfr+"`` by default; ``"linear"``, ``"dcfr"``, ``"cfr"``,
+        the predictive ``"pcfr+"`` and ``"pdcfr+"``, ``"dcfr+"``, the hyperparameter schedules
+        ``"hs-dcfr"`` and ``"hs-pcfr+"``) or a :class:`DiscountSchedule`. A predictive schedule
+        keeps a third float32 array, the predicted regrets (12 bytes per information-set action
+        instead of 8; part of the checkpoint).
+    seed:
+        Seed of the board sampling.
+    max_bytes:
+        Refuse (before allocating) when regrets, sums and scratch would need more.
+    workers:
+        Threads that update the subtrees after the preflop betting in parallel (the seed's
+        split: seven preflop sequences reach the flop; each subtree goes to the least loaded
+        worker by node count). The results equal one worker's exactly.
+    split_round:
+        The subtrees start after this round's betting: 0 (the seed's seven preflop sequences)
+        or 1 (after the flop betting: many more, smaller subtrees, a finer balance).
+    """
+
+    format = "limit-pcs"
+
+    def __init__(
+        self,
+        game: LimitHoldemGame,
+        abstraction: CardAbstraction,
+        *,
+        recall: str = "imperfect",
+        algorithm: str | DiscountSchedule = "cfr+",
+        seed: int | None = 0,
+        max_bytes: int = 8 << 30,
+        workers: int = 1,
+        split_round: int = 0,
+    ) -> None:
+        self._setup(game, abstraction, recall, algorithm, seed)
+        rules = game.rules
+        tree = self.tree
+        deck = rules.cards
         h = len(self.hands)
         scratch = 3 * tree.num_nodes * h * 8
         per_action = BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
@@ -306,70 +429,13 @@ class LimitPCSSolver:
             self._pass(board, 1, update=True)
             self.iterations = t
 
-    def solve(
-        self,
-        iterations: int | None = None,
-        seconds: float | None = None,
-        callback: Callable[[LimitPCSSolver], bool | None] | None = None,
-        check_every: int = 10,
-    ) -> LimitTrainResult:
-        """Iterate until ``iterations`` in all or ``seconds`` pass; ``callback(self)`` after each
-        block of ``check_every`` iterations may return True to stop."""
-        if iterations is None and seconds is None:
-            raise PokerlabError("give iterations or seconds")
-        start = time.perf_counter()
-        done = 0
-        while True:
-            if iterations is not None and self.iterations >= iterations:
-                break
-            if seconds is not None and time.perf_counter() - start >= seconds:
-                break
-            block = check_every
-            if iterations is not None:
-                block = min(block, iterations - self.iterations)
-            self.step(block)
-            done += block
-            if callback is not None and callback(self):
-                break
-        return LimitTrainResult(done, time.perf_counter() - start)
-
-    def average_strategy(self) -> np.ndarray:
-        """Average strategy, flat like the sums: each (node, state) block normalised over its
-        actions (uniform where the sums are 0)."""
-        out = np.empty(self.size, dtype=np.float64)
-        t = self.tree
-        for n in np.flatnonzero(t.kind == DECISION):
-            na = int(t.child_start[n + 1] - t.child_start[n])
-            ns = int(self.num_states[t.round[n]])
-            block = self.sums[self.offset[n] : self.offset[n] + na * ns].reshape(na, ns)
-            total = block.sum(axis=0, dtype=np.float64)
-            probs = np.where(total > 0, block / np.where(total > 0, total, 1), 1.0 / na)
-            out[self.offset[n] : self.offset[n] + na * ns] = probs.reshape(-1)
-        return out
-
-    @property
-    def num_infoset_actions(self) -> int:
-        return self.size
-
-    @property
-    def bytes_per_infoset_action(self) -> int:
-        """Bytes of float32 storage per (information set, action): regrets and sums, and the
-        predicted regrets under a predictive schedule."""
-        return BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
-
     def state_dict(self) -> dict[str, Any]:
         """Everything a resumed run needs, in the checkpoint layout of :mod:`pokerlab.io.files`
         (``arrays`` plus JSON-able fields; the generator state included)."""
         return {
-            "format": "limit-pcs",
+            **self._common_state(),
             "arrays": self._arrays(),
-            "iterations": self.iterations,
             "rng": self.rng.bit_generator.state,
-            "schedule": self.schedule.name,
-            "recall": self.recall,
-            "ranks": self.game.rules.ranks,
-            "buckets": list(self.abstraction.buckets),
-            "bucketing": self.abstraction.method,
         }
 
     def _arrays(self) -> dict[str, np.ndarray]:
@@ -380,16 +446,9 @@ class LimitPCSSolver:
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         """Resume from :meth:`state_dict` (or a loaded checkpoint); refuses another game."""
-        arrays = state.get("arrays", {})
-        mine = self.state_dict()
-        for key in ("format", "schedule", "recall", "ranks", "buckets", "bucketing"):
-            if state.get(key) != mine[key]:
-                raise PokerlabError(
-                    f"checkpoint of another run: {key} {state.get(key)!r}, this run {mine[key]!r}"
-                )
-        regrets = arrays.get("regrets")
-        if regrets is None or regrets.shape != self.regrets.shape:
-            raise PokerlabError("checkpoint of another abstract game (array sizes differ)")
+        keys = ("format", "schedule", "recall", "ranks", "buckets", "bucketing")
+        regrets = self._check_state(state, keys)
+        arrays = state["arrays"]
         prediction = arrays.get("prediction")
         if self.schedule.predictive and (prediction is None or prediction.shape != regrets.shape):
             raise PokerlabError(

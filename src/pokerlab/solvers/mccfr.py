@@ -60,7 +60,7 @@ from pokerlab.strategy import Strategy
 from pokerlab.tree.compiled import CompiledGame, compile_game
 from pokerlab.tree.history_tree import HistoryTree
 
-__all__ = ["MCCFRSolver", "MCCFR_ALGORITHMS", "default_prune_threshold"]
+__all__ = ["MCCFRSolver", "MCCFR_ALGORITHMS", "block_params", "default_prune_threshold"]
 
 #: Algorithm names of the sampling solvers and their kernel codes.
 MCCFR_ALGORITHMS = {
@@ -84,6 +84,22 @@ def default_prune_threshold(compiled: CompiledGame) -> float:
     equal exploitability after 10^5 external-sampling iterations): pass ``prune_threshold``.
     """
     return -25.0 * float(np.max(np.abs(_history_tree(compiled).arrays.utility)))
+
+
+def block_params(
+    schedule: DiscountSchedule, linear_until: int | None, discount_every: int
+) -> np.ndarray:
+    """The kernel parameters of ``schedule`` applied in blocks of ``discount_every``
+    iterations: :meth:`DiscountSchedule.as_array` with ``linear_until`` (iterations; None: never
+    stop discounting) turned into the last discounted block."""
+    params = schedule.as_array()
+    if linear_until is None:
+        params[4] = -1.0
+    elif linear_until <= 0:
+        params[4] = 0.0
+    else:  # block j starts at iteration (j-1)K+1; it is discounted when that is <= until
+        params[4] = float((linear_until - 1) // discount_every + 1)
+    return params
 
 
 def _history_tree(compiled: CompiledGame) -> HistoryTree:
@@ -207,15 +223,7 @@ class MCCFRSolver(Solver):
         return self.schedule.linear_until
 
     def _block_params(self) -> np.ndarray:
-        params = self.schedule.as_array()
-        until = self._linear_until()
-        if until is None:
-            params[4] = -1.0
-        elif until <= 0:
-            params[4] = 0.0
-        else:  # block j starts at iteration (j-1)K+1; it is discounted when that is <= until
-            params[4] = float((until - 1) // self.discount_every + 1)
-        return params
+        return block_params(self.schedule, self._linear_until(), self.discount_every)
 
     def _kernel(self, first: int, iterations: int, only_player: int = -1) -> int:
         return int(
