@@ -48,6 +48,7 @@ __all__ = [
     "check_address",
     "compact_layout",
     "import_ray",
+    "start_ray",
 ]
 
 _TREE_FIELDS = ("kind", "player", "round", "child_start", "children", "payoff_id", "payoff_table")
@@ -84,6 +85,30 @@ def check_address(address: str, timeout: float = 5.0) -> None:
             pass
     except OSError as exc:
         raise PokerlabError(f"--address: no Ray cluster answers at {address!r} ({exc})") from None
+
+
+def start_ray(ray: Any, address: str | None) -> bool:
+    """Start or join Ray unless it is running: a local instance (``address`` None) or the
+    cluster at ``address`` (checked first, :func:`check_address`), quiet (no dashboard, driver
+    logs off, warnings only). Returns True when this call started it (the caller shuts it
+    down)."""
+    if ray.is_initialized():
+        return False
+    if address is not None:
+        check_address(address)
+    else:
+        # Ray starts its worker processes at niceness 15 by default; the actors do the
+        # training's work, so on a busy machine they would starve behind the head
+        # (measured: 4x slower passes with two other jobs running). Keep them at the
+        # head's priority unless the user set the variable.
+        os.environ.setdefault("RAY_worker_niceness", "0")
+    ray.init(
+        address=address,
+        include_dashboard=False,
+        log_to_driver=False,
+        logging_level=logging.WARNING,
+    )
+    return True
 
 
 def compact_layout(
@@ -269,23 +294,7 @@ class RayLimitPCSSolver(LimitPCSSolver):
             self._owner[self._owner >= 0] = 0
             self.worker_nodes = [sum(end - root for root, end, _ in self.subtrees)]
         self._ray = ray
-        self._started_ray = False
-        if not ray.is_initialized():
-            if address is not None:
-                check_address(address)
-            else:
-                # Ray starts its worker processes at niceness 15 by default; the actors do the
-                # training's work, so on a busy machine they would starve behind the head
-                # (measured: 4x slower passes with two other jobs running). Keep them at the
-                # head's priority unless the user set the variable.
-                os.environ.setdefault("RAY_worker_niceness", "0")
-            ray.init(
-                address=address,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level=logging.WARNING,
-            )
-            self._started_ray = True
+        self._started_ray = start_ray(ray, address)
         t = self.tree
         self._head_offset, self._head_slots = compact_layout(
             t, self.offset, self.num_states, self._owner, -1
