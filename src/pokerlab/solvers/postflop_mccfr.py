@@ -60,7 +60,8 @@ __all__ = [
 
 #: Sampling variants on postflop spots and their kernel codes.
 POSTFLOP_MCCFR_ALGORITHMS = {"cs-mccfr": MK.CHANCE_SAMPLING, "es-mccfr": MK.EXTERNAL_SAMPLING}
-STATE_FORMAT = 1
+#: 2: the solver arrays are player-major (see pokerlab.solvers.postflop.STATE_FORMAT)
+STATE_FORMAT = 2
 #: Pluribus floored regrets at -310 M and pruned below -300 M (see solvers/mccfr.py).
 PLURIBUS_FLOOR_RATIO = 310.0 / 300.0
 

@@ -208,6 +208,7 @@ class VectorTree:
     arrays: VectorArrays
     hands: HandArrays
     size: int
+    player_ranges: list[tuple[int, int]]  # each player's slice of the solver arrays
     depth: int
     max_children: int
     norm: float  # sum over compatible hand pairs of weight products (the deal's normaliser)
@@ -386,6 +387,45 @@ class Passes:
                 self.items_ro, self.items_rp, self.items_val, lock,
             )
         )  # fmt: skip
+
+    def run_cfr(
+        self,
+        first: int,
+        count: int,
+        params: np.ndarray,
+        predictive: bool,
+        floor: bool,
+        regrets: np.ndarray,
+        strat: np.ndarray,
+        lock_probs: np.ndarray | None = None,
+        prediction: np.ndarray | None = None,
+        scales: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> int:
+        """CFR iterations ``first + 1 .. first + count`` with alternating updates (each: OOP's
+        pass, then IP's), discounts from the schedule array ``params``, regrets floored at 0
+        with ``floor`` (CFR+), a predictive schedule's ``prediction`` array; the nodes visited.
+        Trees without split points run the whole loop in one compiled call
+        (:meth:`cfr_iterations`), the others one :meth:`pass_` per player."""
+        if predictive and prediction is None:
+            raise ValueError("a predictive schedule needs a prediction array")
+        visited = self.cfr_iterations(
+            first, count, params, predictive, floor, regrets, strat, lock_probs, prediction,
+            scales,
+        )  # fmt: skip
+        if visited is not None:
+            return visited
+        visited = 0
+        for t in range(first + 1, first + count + 1):
+            fa, fb, fg = K.factors(params, t)
+            # a predictive schedule's prediction anticipates the next iteration's discounts
+            next_a, next_b, _ = K.factors(params, t + 1) if predictive else (1.0, 1.0, 1.0)
+            for player in (0, 1):
+                _, n = self.pass_(
+                    player, K.MODE_CFR, regrets, strat, fa, fb, fg, floor, lock_probs,
+                    prediction, next_a, next_b, scales,
+                )  # fmt: skip
+                visited += n
+        return visited
 
     def record(
         self,

@@ -200,13 +200,18 @@ def expand_spot(
     visit(root, list(board), -1, 0)
     n_nodes = len(kind)
 
-    # solver layout: actions x hands(actor) per decision node
+    # solver layout: actions x hands(actor) per decision node, player-major (OOP's blocks in
+    # preorder, then IP's) so that each player owns one slice (VectorTree.player_ranges)
     offset = np.full(n_nodes, -1, dtype=np.int64)
     size = 0
-    for i in range(n_nodes):
-        if kind[i] == DECISION:
-            offset[i] = size
-            size += len(kids[i]) * nh[player[i]]
+    player_ranges = []
+    for owner in (0, 1):
+        start = size
+        for i in range(n_nodes):
+            if kind[i] == DECISION and player[i] == owner:
+                offset[i] = size
+                size += len(kids[i]) * nh[player[i]]
+        player_ranges.append((start, size))
     child_start = np.zeros(n_nodes + 1, dtype=np.int64)
     child_start[1:] = np.cumsum([len(k) for k in kids])
     iso_start = np.zeros(n_nodes + 1, dtype=np.int64)
@@ -258,6 +263,7 @@ def expand_spot(
         arrays=arrays,
         hands=hands,
         size=size,
+        player_ranges=player_ranges,
         depth=depth_max[0],
         max_children=max(max_children, 1),
         norm=norm,
