@@ -45,10 +45,10 @@ from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.actions import parse_action_label
 from pokerlab.games.postflop.expand import _swap_card, suit_swap_combo
 from pokerlab.games.postflop.game import PostflopGame
-from pokerlab.solvers._lock_kernels import improve_policy
 from pokerlab.solvers.base import Callback, Progress
 from pokerlab.solvers.schedule import PARAMS_LAYOUT, schedule_by_name
 from pokerlab.tree import _vector_kernels as K
+from pokerlab.tree.vector_backend import policy_best_response
 from pokerlab.tree.vector_tree import DECISION, SUIT_PAIRS, Passes
 
 __all__ = ["PostflopSolver", "POSTFLOP_ALGORITHMS", "postflop_schedule"]
@@ -65,7 +65,8 @@ POSTFLOP_ALGORITHMS = (
     "hs-pcfr+",
     "hs-dcfr",
 )
-STATE_FORMAT = 1
+#: 2: the solver arrays are player-major (OOP's node blocks, then IP's); 1 was node preorder
+STATE_FORMAT = 2
 
 
 def postflop_schedule(algorithm: str) -> np.ndarray:
@@ -215,7 +216,6 @@ class PostflopSolver:
         #: locked probabilities (float32, ``tree.size``; negative = unlocked), None without locks
         self.lock_probs: np.ndarray | None = None
         self._locks: list[_Lock] = []
-        self._br_scratch: tuple[np.ndarray, np.ndarray] | None = None
         warmup_kernels(self.passes, self.compressed)
 
     @property
@@ -232,41 +232,11 @@ class PostflopSolver:
         if iterations < 0:
             raise PokerlabError(f"iterations must be >= 0, got {iterations}")
         start = time.perf_counter()
-        visited = self.passes.cfr_iterations(
+        self.nodes_touched += self.passes.run_cfr(
             self.iterations, iterations, self.params, self.predictive, self.floor,
             self.regrets, self.strat_sum, self.lock_probs, self.prediction, self.scales,
         )  # fmt: skip
-        if visited is not None:
-            # a tree without split points: the whole loop in one compiled call
-            self.nodes_touched += visited
-            self.iterations += iterations
-            self.seconds += time.perf_counter() - start
-            return
-        for _ in range(iterations):
-            t = self.iterations + 1
-            fa, fb, fg = K.factors(self.params, t)
-            # a predictive schedule's prediction anticipates the next iteration's discounts
-            next_a, next_b, _ = (
-                K.factors(self.params, t + 1) if self.predictive else (1.0, 1.0, 1.0)
-            )
-            for player in (0, 1):
-                _, visited = self.passes.pass_(
-                    player,
-                    K.MODE_CFR,
-                    self.regrets,
-                    self.strat_sum,
-                    fa,
-                    fb,
-                    fg,
-                    self.floor,
-                    self.lock_probs,
-                    self.prediction,
-                    next_a,
-                    next_b,
-                    self.scales,
-                )
-                self.nodes_touched += visited
-            self.iterations = t
+        self.iterations += iterations
         self.seconds += time.perf_counter() - start
 
     # --- measures ------------------------------------------------------------------------------
@@ -499,51 +469,18 @@ class PostflopSolver:
         self.lock_probs = None
         for rec in self._locks:
             self._apply_lock(rec, rescale=False)
-        if self.lock_probs is None:
-            self._br_scratch = None
 
     def _player_locked(self, player: int) -> bool:
         return any(r.player == player for r in self._locks)
 
     def _locked_best_response(self, trav: int) -> float:
-        """Best-response value of ``trav`` in the locked game, by policy iteration: an
-        independent check of the best-response pass (which plays the locks itself), used by
-        the tests.
-
-        The kernel's best-response pass maximises at every node of the traverser. Here the
-        traverser's pure strategy is written as one-hot "regrets" into a scratch copy of the
-        strategy sums (the opponent's entries: its sums, which regret matching turns into its
-        average), and CFR passes with every discount 0 evaluate it (the locks override the
-        locked hands) and leave each action's value less the node's value in the scratch; the
-        strategy switches to the best action where one is strictly better. A switch only raises
-        values, and after k passes every node with fewer than k of the traverser's decisions
-        below it is optimal, so it ends within the tree's depth; the last pass, with no switch,
-        is the locked game's best response.
-        """
-        a = self.tree.arrays
-        if self._br_scratch is None:
-            self._br_scratch = (
-                np.empty(self.tree.size, dtype=np.float32),
-                np.zeros(self.tree.size, dtype=np.float32),
-            )
-        reg, scratch_sums = self._br_scratch
-        np.copyto(reg, self.strat_sum)
-        mine = np.flatnonzero((a.kind == DECISION) & (a.player == trav))
-        offsets = a.offset[mine].astype(np.int64)
-        nactions = (a.child_start[mine + 1] - a.child_start[mine]).astype(np.int64)
-        nh = int(self.tree.hands.num[trav])
-        policy = np.zeros((mine.shape[0], nh), dtype=np.int16)
-        lock = self.lock_probs
-        assert lock is not None
-        improve_policy(reg, offsets, nactions, nh, policy, lock, True)
-        for _ in range(self.tree.depth + 3):
-            out, _ = self.passes.pass_(
-                trav, K.MODE_CFR, reg, scratch_sums, 0.0, 0.0, 0.0, False, lock
-            )
-            value = self.passes.root_value(trav, out)
-            if improve_policy(reg, offsets, nactions, nh, policy, lock, False) == 0:
-                return value
-        raise RuntimeError("the locked best response did not settle")  # pragma: no cover
+        """Best-response value of ``trav`` in the locked game, by policy iteration
+        (:func:`~pokerlab.tree.vector_backend.policy_best_response`, the locks overriding the
+        locked hands): an independent check of the best-response pass (which plays the locks
+        itself), used by the tests."""
+        assert self.lock_probs is not None
+        _, value = policy_best_response(self.passes, self.strat_sum, trav, self.lock_probs)
+        return value
 
     # --- checkpoints -----------------------------------------------------------------------------
     def _config(self) -> dict[str, Any]:
@@ -585,6 +522,11 @@ class PostflopSolver:
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         """Restore a state of a solver for the same spot and algorithm."""
+        if state.get("format") == 1:
+            raise PokerlabError(
+                "this postflop state was saved by an earlier pokerlab (state format 1, arrays in "
+                "node order; format 2 keeps each player's nodes together): solve the spot again"
+            )
         if state.get("format") != STATE_FORMAT:
             raise PokerlabError(f"unsupported postflop state format {state.get('format')!r}")
         if state.get("game") != self.game.name or state.get("game_params") != self.game.params:
