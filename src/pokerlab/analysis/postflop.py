@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.cards.deck import COMBO_CARDS, COMBO_CLASS, COMBO_INDEX, parse_card
+from pokerlab.cards.deck import COMBO_CARDS, COMBO_CLASS, COMBO_INDEX
 from pokerlab.cards.evaluator import evaluate_batch
-from pokerlab.errors import FileFormatError, PokerlabError
-from pokerlab.games.postflop.actions import parse_action_label
+from pokerlab.errors import FileFormatError
 from pokerlab.games.postflop.expand import _swap_card
-from pokerlab.tree.vector_tree import CHANCE, DECISION, SUIT_PAIRS
+from pokerlab.games.postflop.naming import SpotNaming
+from pokerlab.tree.vector_tree import DECISION, SUIT_PAIRS
 
 __all__ = ["SolvedSpot", "NodeView", "save_spot_solution", "load_spot_solution"]
 
@@ -116,53 +116,9 @@ class SolvedSpot:
 
     # --- navigation ----------------------------------------------------------------------------
     def find(self, line: str | list[str] | tuple[str, ...]) -> tuple[int, tuple[str, ...], int]:
-        """(arena node, the line's tokens, suit swap id or -1) for a line."""
-        tokens = [x.strip() for x in (line.split(",") if isinstance(line, str) else line)]
-        tokens = [x for x in tokens if x]
-        a = self.spot.tree.arrays
-        node = 0
-        swaps: list[int] = []
-        for tok in tokens:
-            kind = int(a.kind[node])
-            if kind == DECISION:
-                labels = self.spot.action_node[node].labels()
-                want_kind, want_amount = parse_action_label(tok)
-                match = [
-                    i
-                    for i, lab in enumerate(labels)
-                    if parse_action_label(lab)[0] == want_kind
-                    and (want_amount is None or parse_action_label(lab)[1] == want_amount)
-                ]
-                if len(match) != 1:
-                    raise PokerlabError(
-                        f"action {tok!r} is not one of {', '.join(labels)} at "
-                        f"{', '.join(tokens[: tokens.index(tok)]) or 'the root'}"
-                    )
-                node = int(a.children[a.child_start[node] + match[0]])
-            elif kind == CHANCE:
-                try:
-                    card = parse_card(tok)
-                except PokerlabError:
-                    raise PokerlabError(f"a card is dealt here; {tok!r} is not a card") from None
-                for s in swaps:
-                    card = _swap_card(card, *SUIT_PAIRS[s])
-                lo, hi = int(a.child_start[node]), int(a.child_start[node + 1])
-                cards = a.edge_card[lo:hi].tolist()
-                if card in cards:
-                    node = int(a.children[lo + cards.index(card)])
-                    continue
-                iso = range(int(a.iso_start[node]), int(a.iso_start[node + 1]))
-                hit = [q for q in iso if int(a.iso_card[q]) == card]
-                if not hit:
-                    raise PokerlabError(f"card {tok!r} cannot come here (it is on the board)")
-                q = hit[0]
-                swaps.append(int(a.iso_swap[q]))
-                node = int(a.children[lo + int(a.iso_child[q])])
-            else:
-                raise PokerlabError(f"the line ends at a terminal node before {tok!r}")
-        if len(swaps) > 1:
-            raise PokerlabError("lines through two isomorphic cards are not supported yet")
-        return node, tuple(tokens), (swaps[0] if swaps else -1)
+        """(arena node, the line's tokens, suit swap id or -1) for a line
+        (:meth:`SpotNaming.locate <pokerlab.games.postflop.naming.SpotNaming.locate>`)."""
+        return SpotNaming(self.spot).locate(line)
 
     def node(self, line: str | list[str] | tuple[str, ...] = "") -> NodeView:
         """The node at ``line`` with ranges, strategy, EV, equity and EQR."""
