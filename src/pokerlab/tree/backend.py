@@ -2,8 +2,9 @@
 
 A **tree backend** is one way of storing a game for the kernels: the public tree (vectors over
 private states, :mod:`pokerlab.tree.public_tree`), the history tree (one node per history,
-:mod:`pokerlab.tree.history_tree`), and later a postflop tree, a bucketed tree or a remote
-subtree. A backend owns its arrays, its scratch memory and its passes; solvers
+:mod:`pokerlab.tree.history_tree`), the postflop vector tree
+(:mod:`pokerlab.tree.vector_backend`), and later a bucketed tree or a remote subtree. A backend
+owns its arrays, its scratch memory and its passes; solvers
 (:class:`~pokerlab.solvers.cfr.CFRSolver`) and evaluators
 (:mod:`pokerlab.evaluate.exploitability`) only call the methods below and never look at the
 backend's type, so a new kind plugs in without editing them.
@@ -116,7 +117,7 @@ class TreeBackend(Protocol):
     Attributes
     ----------
     kind:
-        Name of the representation: ``"public"``, ``"history"``, later ``"postflop"``,
+        Name of the representation: ``"public"``, ``"history"``, ``"postflop"``, later
         ``"bucketed"``...
     num_players:
         Number of players.

@@ -34,7 +34,9 @@ from pokerlab.games.postflop.actions import (
     count_action_nodes,
 )
 from pokerlab.games.postflop.expand import ExpandedSpot, count_expanded, expand_spot
+from pokerlab.games.postflop.naming import SpotNaming
 from pokerlab.games.postflop.spot import STREETS, SpotConfig, spot_from_params
+from pokerlab.tree.vector_backend import VectorBackend
 
 __all__ = ["PostflopGame", "MAX_HISTORY_DEALS", "available_memory_bytes"]
 
@@ -80,6 +82,8 @@ class PostflopGame(HistoryGame):
         self.config = config if config is not None else spot_from_params(**params)
         self.isomorphism = bool(isomorphism)
         self.params = self.config.to_dict()
+        if not self.isomorphism:
+            self.params["isomorphism"] = False  # another tree layout: saved files must say so
         self.zero_sum = self.config.rake_rate == 0.0
         if any(float(x) != int(x) for x in (self.config.pot, self.config.stack)):
             raise PokerlabError(
@@ -158,9 +162,21 @@ class PostflopGame(HistoryGame):
             isomorphism=self.isomorphism,
         )
 
-    def public_tree(self) -> None:
-        # The vector tree is run by PostflopSolver; the generic engine uses the history form.
-        return None
+    def public_tree(self) -> VectorBackend:
+        """The spot's vector tree as the engine's tree backend (kind ``"postflop"``): what
+        :func:`pokerlab.compile_game` returns for this game, so strategies by key,
+        exploitability and :class:`~pokerlab.solvers.cfr.CFRSolver` run on it. Utilities are
+        the history form's (each player's result less half the starting pot)."""
+        backend = self.__dict__.get("_backend")
+        if backend is None:
+            self.check_memory()
+            backend = VectorBackend(
+                self.expanded.tree,
+                SpotNaming(self.expanded),
+                value_shift=-float(self.config.pot) / 2.0,
+            )
+            self.__dict__["_backend"] = backend
+        return backend
 
     # --- history interface (tiny spots) ---------------------------------------------------------
     @cached_property

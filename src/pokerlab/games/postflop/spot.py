@@ -619,7 +619,14 @@ def spot_from_params(**params: Any) -> SpotConfig:
         Tree options (:class:`TreeOptions`; defaults 1.5, 0.15, 0.1, 3).
     rake_rate, rake_cap:
         Rake as a fraction of the pot and its cap in chips (default 0, 0).
+
+    The file layout (:meth:`SpotConfig.to_dict`: street tables ``flop``, ``turn``, ``river`` and
+    ``tree``) is accepted too: it is what a postflop game's ``params`` hold, so
+    ``load_game("postflop", **game.params)`` rebuilds the game (saved strategies do this).
     """
+    if any(key in params for key in (*STREETS, "tree")):
+        # the file layout (SpotConfig.to_dict(), what a game's params hold; saved files carry it)
+        return SpotConfig.from_dict(params)
     for key in params:
         if key not in _PARAMS:
             raise PokerlabError(f"unknown postflop parameter {key!r}; known: {', '.join(_PARAMS)}")
