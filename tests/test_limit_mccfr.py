@@ -149,3 +149,57 @@ def test_agent_and_checkpoint_loader_work_unchanged(setup, tmp_path) -> None:
     _, loaded = load_limit_checkpoint(path, cache=False)
     assert isinstance(loaded, LimitESSolver) and loaded.iterations == 20_000
     np.testing.assert_array_equal(loaded.average_strategy(), es.average_strategy())
+
+
+def _cli(capsys, *args: str) -> tuple[int, str, str]:
+    from pokerlab.cli.main import main
+
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_sampling_es(capsys, tmp_path, monkeypatch) -> None:
+    """``pokerlab train limit-holdem --sampling es``: JSON with sampling and the ES default
+    schedule (linear), the exact abstract exploitability, a log, and 2,000 + 2,000 resumed
+    iterations equal 4,000 straight ones."""
+    import json
+
+    from pokerlab.io.files import load_checkpoint
+
+    monkeypatch.setenv("POKERLAB_CACHE_DIR", str(tmp_path))
+    base = ["train", "limit-holdem", "--variant", "tiny", "--buckets", "3,3,3,3"]
+    base += ["--sampling", "es", "--seed", "4", "--json"]
+    straight, half, log = tmp_path / "straight.npz", tmp_path / "half.npz", tmp_path / "run.jsonl"
+    code, out, _ = _cli(capsys, *base, "-n", "4000", "--checkpoint", str(straight))
+    assert code == 0
+    result = json.loads(out)
+    assert result["sampling"] == "es" and result["algorithm"] == "linear"
+    assert result["iterations"] == 4000 and result["bytes_per_infoset_action"] == 8
+    assert result["exploitability_abstract_mbb"] > 0  # exact, 81 river sequences
+    more = ["--no-exploitability", "--checkpoint", str(half)]
+    assert _cli(capsys, *base, "-n", "2000", *more, "--log", str(log))[0] == 0
+    code, out, _ = _cli(capsys, *base, "-n", "4000", *more, "--resume", str(half))
+    assert code == 0 and json.loads(out)["iterations"] == 4000
+    a, b = load_checkpoint(straight), load_checkpoint(half)
+    for name in ("regrets", "sums", "rng"):
+        np.testing.assert_array_equal(a["arrays"][name], b["arrays"][name])
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert lines[-1]["iterations"] == 2000 and lines[-1]["sampling"] == "es"
+    # a public-chance-sampling run does not resume an external-sampling checkpoint
+    code, _, err = _cli(capsys, *base[:6], "-n", "5", "--resume", str(half), "--no-exploitability")
+    assert code == 2 and "'limit-es'" in err
+
+
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["--sampling", "mc"], "'mc'"),
+        (["--sampling", "es", "--algorithm", "pcfr+"], "'pcfr+'"),
+        (["--sampling", "es", "--workers", "2"], "--ray"),
+        (["--prune"], "--prune"),
+    ],
+)
+def test_cli_bad_sampling_input(capsys, args: list, needle: str) -> None:
+    code, _, err = _cli(capsys, "train", "limit-holdem", "--no-cache", *args)
+    assert code == 2 and needle in err and "Traceback" not in err

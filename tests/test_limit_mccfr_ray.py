@@ -88,3 +88,26 @@ def test_bad_ray_options_are_refused(setup, kwargs: dict, needle: str) -> None:
     game, abstraction, _ = setup
     with pytest.raises(PokerlabError, match=needle):
         RayLimitESSolver(game, abstraction, **kwargs)
+
+
+def test_cli_es_on_one_ray_worker_equals_serial(setup, capsys, tmp_path, monkeypatch) -> None:
+    """``pokerlab train limit-holdem --sampling es --ray --workers 1 --batch 300`` writes the
+    checkpoint arrays of the serial ``--sampling es`` run, and reports sampling and ray."""
+    import json
+
+    from pokerlab.cli.main import main
+    from pokerlab.io.files import load_checkpoint
+
+    monkeypatch.setenv("POKERLAB_CACHE_DIR", str(tmp_path))
+    base = ["train", "limit-holdem", "--variant", "tiny", "--buckets", "3,3,3,3", "-n", "2000"]
+    base += ["--sampling", "es", "--seed", "6", "--no-exploitability", "--json"]
+    ray_file, serial_file = tmp_path / "ray.npz", tmp_path / "serial.npz"
+    args = ["--ray", "--workers", "1", "--batch", "300", "--checkpoint", str(ray_file)]
+    assert main([*base, *args]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ray"] is True and out["sampling"] == "es" and out["iterations"] == 2000
+    assert main([*base, "--checkpoint", str(serial_file)]) == 0
+    capsys.readouterr()
+    a, b = load_checkpoint(ray_file), load_checkpoint(serial_file)
+    for name in ("regrets", "sums", "rng"):
+        np.testing.assert_array_equal(a["arrays"][name], b["arrays"][name])

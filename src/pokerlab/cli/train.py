@@ -2,9 +2,13 @@
 
 Builds (or reads from the cache) the exact E[HS] tables and the buckets of the chosen deck, with
 a progress bar on a terminal (and, on the full deck, the estimated build time first), then runs
-CFR with public chance sampling (:class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver`) for
-``--iterations`` or ``--seconds``. ``--json`` prints one object: ``iterations``, ``seconds``,
-``workers``, ``bytes_per_infoset_action``, ``infoset_actions``, ``abstraction_seconds``,
+CFR with public chance sampling (:class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver`) or,
+with ``--sampling es``, external-sampling MCCFR
+(:class:`~pokerlab.solvers.limit_mccfr.LimitESSolver`; ``--discount-every``, ``--prune``; on
+Ray workers with ``--ray --workers N --batch K``,
+:class:`~pokerlab.distributed.limit_mccfr_ray.RayLimitESSolver`) for ``--iterations`` or
+``--seconds``. ``--json`` prints one object: ``iterations``, ``seconds``, ``workers``,
+``sampling``, ``bytes_per_infoset_action``, ``infoset_actions``, ``abstraction_seconds``,
 ``exploitability_abstract_mbb`` (exact, :mod:`pokerlab.evaluate.limit_abstract`, on decks smaller
 than the full one with at most 8192 river bucket sequences; ``--no-exploitability`` skips it;
 ``null`` otherwise) and ``exploitability_real_mbb`` (with ``--real-exploitability``: the exact
@@ -49,10 +53,26 @@ def train(
     buckets: str = typer.Option("8,8,8,8", "--buckets", help="buckets per round a,b,c,d"),
     bucketing: str = typer.Option("ehs", "--bucketing", help="ehs, ehs2 or emd"),
     recall: str = typer.Option("imperfect", "--recall", help="perfect or imperfect"),
-    algorithm: str = typer.Option(
-        "cfr+",
+    algorithm: str | None = typer.Option(
+        None,
         "--algorithm",
-        help="discount schedule: cfr+, linear, dcfr, dcfr+, pcfr+, pdcfr+, hs-dcfr, hs-pcfr+",
+        help="discount schedule: cfr+, linear, dcfr, dcfr+, pcfr+, pdcfr+, hs-dcfr, hs-pcfr+ "
+        "(default cfr+; with --sampling es: linear, and no predictive or hs- schedule)",
+    ),
+    sampling: str = typer.Option(
+        "pcs",
+        "--sampling",
+        help="pcs: public chance sampling (vectors over every hand of a sampled board); "
+        "es: external-sampling MCCFR (one deal per iteration)",
+    ),
+    discount_every: int | None = typer.Option(
+        None, "--discount-every", min=1, help="es: discount every N iterations (default 100)"
+    ),
+    prune: bool = typer.Option(
+        False, "--prune", help="es: Pluribus' regret-based pruning (not with cfr+)"
+    ),
+    batch: int | None = typer.Option(
+        None, "--batch", min=1, help="es with --ray: iterations per worker per batch (1000)"
     ),
     iterations: int | None = typer.Option(None, "--iterations", "-n", min=1),
     seconds: float | None = typer.Option(None, "--seconds", min=0.0),
@@ -91,7 +111,8 @@ def train(
     log: Path | None = typer.Option(None, "--log", help="append JSON lines (one per block)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
-    """Train limit hold'em on a card abstraction with public chance sampling CFR."""
+    """Train limit hold'em on a card abstraction with public chance sampling CFR or
+    external-sampling MCCFR (--sampling es)."""
     from pokerlab.abstraction.buckets import build_abstraction
     from pokerlab.abstraction.strength import estimate_seconds, strength_tables
     from pokerlab.games.registry import load_game
@@ -110,8 +131,33 @@ def train(
         raise PokerlabError(f"unknown bucketing {bucketing!r}; known: {', '.join(METHODS)}")
     from pokerlab.solvers.schedule import schedule_by_name
 
-    schedule_by_name(algorithm)  # an unknown name is refused before the abstraction is built
+    sampling = sampling.lower()
+    if sampling not in ("pcs", "es"):
+        raise PokerlabError(f"--sampling: unknown {sampling!r}; choose pcs or es")
     use_ray = use_ray or address is not None
+    if sampling == "pcs":
+        for given, name in ((discount_every, "--discount-every"), (batch, "--batch")):
+            if given is not None:
+                raise PokerlabError(f"{name} is an option of --sampling es")
+        if prune:
+            raise PokerlabError("--prune is an option of --sampling es")
+    else:
+        if workers > 1 and not use_ray:
+            raise PokerlabError(f"--workers {workers} with --sampling es runs on Ray: add --ray")
+        if split_round != 0:
+            raise PokerlabError("--split-round is the subtree split of --sampling pcs")
+        if batch is not None and not use_ray:
+            raise PokerlabError("--batch is the batch of the Ray workers: add --ray")
+    if algorithm is None:
+        algorithm = "cfr+" if sampling == "pcs" else "linear"
+    schedule = schedule_by_name(algorithm)  # an unknown name is refused before the abstraction
+    if sampling == "es" and (schedule.predictive or schedule.scheduled):
+        raise PokerlabError(
+            f"--algorithm {algorithm!r} with --sampling es: predictive and hyperparameter "
+            "schedules are full-width only; use linear, cfr+, dcfr, dcfr+ or cfr"
+        )
+    if sampling == "es" and prune and schedule.regret_floor:
+        raise PokerlabError(f"--prune with --algorithm {algorithm!r}: its regrets are never < 0")
     if use_ray:
         from pokerlab.distributed.limit_ray import import_ray
 
@@ -167,10 +213,33 @@ def train(
         "workers": workers,
         "split_round": split_round,
     }
-    if use_ray:
+    if sampling == "es":
+        es_options: dict[str, Any] = {
+            "recall": recall,
+            "algorithm": algorithm,
+            "seed": seed,
+            "discount_every": 100 if discount_every is None else discount_every,
+            "regret_pruning": prune,
+        }
+        if use_ray:
+            from pokerlab.distributed.limit_mccfr_ray import RayLimitESSolver
+
+            solver: Any = RayLimitESSolver(
+                game,
+                abstraction,
+                workers=workers,
+                batch=1000 if batch is None else batch,
+                address=address,
+                **es_options,
+            )
+        else:
+            from pokerlab.solvers.limit_mccfr import LimitESSolver
+
+            solver = LimitESSolver(game, abstraction, **es_options)
+    elif use_ray:
         from pokerlab.distributed.limit_ray import RayLimitPCSSolver
 
-        solver: LimitPCSSolver = RayLimitPCSSolver(game, abstraction, address=address, **options)
+        solver = RayLimitPCSSolver(game, abstraction, address=address, **options)
     else:
         solver = LimitPCSSolver(game, abstraction, **options)
     try:
@@ -178,6 +247,7 @@ def train(
             solver, abstraction, ranks, counts, cache, err, show, resume, checkpoint,
             checkpoint_every, log, iterations, seconds, exploitability, real_exploitability,
             as_json, variant, buckets, recall, seed, workers, use_ray, abstraction_seconds,
+            sampling,
         )
     finally:
         close = getattr(solver, "close", None)
@@ -190,7 +260,7 @@ def _run_training(
     show: bool, resume: Path | None, checkpoint: Path | None, checkpoint_every: int | None,
     log: Path | None, iterations: int | None, seconds: float | None, exploitability: bool,
     real_exploitability: bool, as_json: bool, variant: str, buckets: str, recall: str,
-    seed: int, workers: int, use_ray: bool, abstraction_seconds: float,
+    seed: int, workers: int, use_ray: bool, abstraction_seconds: float, sampling: str = "pcs",
 ) -> None:
     """Train, checkpoint, log and report (the part of ``train`` after the solver exists)."""
     from pokerlab.solvers.limit_holdem import LimitPCSSolver
@@ -205,7 +275,7 @@ def _run_training(
     )
     from pokerlab.io.files import load_checkpoint, save_checkpoint
 
-    meta = {"game": "limit-holdem", "variant": variant, "seed": seed}
+    meta = {"game": "limit-holdem", "variant": variant, "seed": seed, "sampling": sampling}
     if resume is not None:
         from pokerlab.io.paths import check_input_file
 
@@ -272,6 +342,7 @@ def _run_training(
         "bucketing": abstraction.method,
         "recall": recall,
         "algorithm": solver.schedule.name,
+        "sampling": sampling,
         "seed": seed,
         "iterations": solver.iterations,
         "seconds": result.seconds,
