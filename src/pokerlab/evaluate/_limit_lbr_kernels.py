@@ -1,0 +1,355 @@
+"""Numba kernels of local best response in limit hold'em (:mod:`pokerlab.evaluate.limit_lbr`).
+
+Hand values use the evaluator's additive keys (:mod:`pokerlab.cards._eval_kernels`): a board's
+key and rank/suit mask are summed once per board completion, then each opponent hand costs two
+additions and one table read. Card sets are 64-bit masks (bit ``c`` for card id ``c``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pokerlab._rng import below
+from pokerlab.cards._eval_kernels import (
+    BUCKET_SHIFT,
+    FLUSH_BITS,
+    HASH_MULT,
+    RANK_MASK,
+    SLOT_MASK,
+    SLOT_SHIFT,
+    SUIT_INIT,
+    U13,
+    U16,
+    U51,
+)
+
+#: Node kinds and actions of :mod:`pokerlab.games.limit_holdem` (repeated: kernels read ints).
+_DECISION, _DEAL, _FOLD_END = 0, 1, 2
+_FOLD, _CALL, _RAISE = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def _value(key, mask, flush, disp, values) -> int:
+    """Hand value (1..7462) from a summed key and rank/suit mask (the evaluator's method)."""
+    f = key & FLUSH_BITS
+    if f:
+        x = f >> U51
+        s = np.uint64(0)
+        if x & np.uint64(0x10):
+            s = np.uint64(1)
+        elif x & np.uint64(0x100):
+            s = np.uint64(2)
+        elif x & np.uint64(0x1000):
+            s = np.uint64(3)
+        return flush[(mask >> (U16 * s)) & U13]
+    h = (key & RANK_MASK) * HASH_MULT
+    return values[((h >> SLOT_SHIFT) & SLOT_MASK) ^ np.uint64(disp[h >> BUCKET_SHIFT])]
+
+
+@njit(cache=True)
+def preflop_equity_table(hands, deck, card_key, card_bit, flush, disp, values, out) -> None:
+    """Exact preflop equity (win + tie / 2) of hand ``i`` against hand ``j`` over every board of
+    five cards of ``deck`` that meets neither: ``out`` (H, H) float64 (0 where they share a card).
+    One evaluation per (board, hand); O(boards x hands^2) comparisons (seconds on 24 cards)."""
+    n = deck.size
+    h_count = hands.shape[0]
+    wins = np.zeros((h_count, h_count))
+    count = np.zeros((h_count, h_count))
+    hmask = np.empty(h_count, np.uint64)
+    for h in range(h_count):
+        hmask[h] = (np.uint64(1) << np.uint64(hands[h, 0])) | (
+            np.uint64(1) << np.uint64(hands[h, 1])
+        )
+    live = np.empty(h_count, np.int64)
+    val = np.empty(h_count, np.int64)
+    for a in range(n):
+        for b in range(a + 1, n):
+            for c in range(b + 1, n):
+                for d in range(c + 1, n):
+                    for e in range(d + 1, n):
+                        cards = (deck[a], deck[b], deck[c], deck[d], deck[e])
+                        key = SUIT_INIT
+                        bmask = np.uint64(0)
+                        bits = np.uint64(0)
+                        for x in cards:
+                            key += card_key[x]
+                            bmask |= card_bit[x]
+                            bits |= np.uint64(1) << np.uint64(x)
+                        m = 0
+                        for h in range(h_count):
+                            if hmask[h] & bits:
+                                continue
+                            c0, c1 = hands[h, 0], hands[h, 1]
+                            live[m] = h
+                            val[m] = _value(
+                                key + card_key[c0] + card_key[c1],
+                                bmask | card_bit[c0] | card_bit[c1],
+                                flush, disp, values,
+                            )  # fmt: skip
+                            m += 1
+                        for p in range(m):
+                            hp = live[p]
+                            vp = val[p]
+                            for q in range(p + 1, m):
+                                hq = live[q]
+                                if hmask[hp] & hmask[hq]:
+                                    continue
+                                vq = val[q]
+                                count[hp, hq] += 1.0
+                                if vp > vq:
+                                    wins[hp, hq] += 1.0
+                                elif vp == vq:
+                                    wins[hp, hq] += 0.5
+    for p in range(h_count):
+        for q in range(p + 1, h_count):
+            if count[p, q] > 0:
+                out[p, q] = wins[p, q] / count[p, q]
+                out[q, p] = (count[p, q] - wins[p, q]) / count[p, q]
+
+
+@njit(cache=True)
+def hand_equities(
+    c0, c1, board, shown, weights, hands, hand_mask, deck,
+    card_key, card_bit, flush, disp, values, exact_limit, rollouts, state,
+    eq, cnt, live,
+):  # fmt: skip
+    """LBR's equity against each range hand: for hole cards (c0, c1) on ``board[:shown]`` and
+    every hand ``h`` of positive weight, ``eq[h] = E[win + tie / 2 | h]`` at a showdown, the
+    expectation over the completions of the board that meet neither hand (-1 where no drawn
+    completion misses ``h``; other entries untouched). The range's WP is then ``sum_h w_h eq_h /
+    sum_h w_h``; ``eq`` does not depend on the weights, so one call serves every decision of a
+    round (weights only fall to 0 within a round). Exact enumeration when (completions x live
+    hands) is at most ``exact_limit`` or ``rollouts`` is 0; else ``rollouts`` completions drawn
+    uniformly (without replacement within one completion) from the cards LBR does not see, with
+    the xoshiro ``state``. ``cnt`` (H,) float64 and ``live`` (H,) int64 are scratch. Returns
+    whether it sampled."""
+    known = (np.uint64(1) << np.uint64(c0)) | (np.uint64(1) << np.uint64(c1))
+    pkey = SUIT_INIT + card_key[c0] + card_key[c1]
+    pmask = card_bit[c0] | card_bit[c1]
+    bkey0 = SUIT_INIT
+    bmask0 = np.uint64(0)
+    for j in range(shown):
+        x = board[j]
+        known |= np.uint64(1) << np.uint64(x)
+        bkey0 += card_key[x]
+        bmask0 |= card_bit[x]
+    pkey += bkey0 - SUIT_INIT
+    pmask |= bmask0
+    rem = np.empty(deck.size, np.int64)
+    r_count = 0
+    for x in deck:
+        if not (known >> np.uint64(x)) & np.uint64(1):
+            rem[r_count] = x
+            r_count += 1
+    m_live = 0
+    for h in range(hands.shape[0]):
+        if weights[h] > 0.0:
+            live[m_live] = h
+            m_live += 1
+            eq[h] = 0.0
+            cnt[h] = 0.0
+    if m_live == 0:
+        return False
+    need = 5 - shown
+    combos = 1.0
+    for j in range(need):
+        combos = combos * (r_count - j) / (j + 1)
+    idx = np.zeros(5, np.int64)
+    exact = rollouts <= 0 or combos * m_live <= exact_limit
+    total = int(combos + 0.5) if exact else rollouts
+    for j in range(need):
+        idx[j] = j
+    pick = rem.copy()
+    for _ in range(total):
+        ckey = bkey0
+        cmask = bmask0
+        cbits = np.uint64(0)
+        if exact:
+            for j in range(need):
+                x = rem[idx[j]]
+                ckey += card_key[x]
+                cmask |= card_bit[x]
+                cbits |= np.uint64(1) << np.uint64(x)
+            # next combination of ``need`` indices out of r_count (lexicographic)
+            j = need - 1
+            while j >= 0 and idx[j] == r_count - need + j:
+                j -= 1
+            if j >= 0:
+                idx[j] += 1
+                for q in range(j + 1, need):
+                    idx[q] = idx[q - 1] + 1
+        else:
+            for j in range(need):  # partial Fisher-Yates on ``pick``
+                q = j + below(state, r_count - j)
+                x = pick[q]
+                pick[q] = pick[j]
+                pick[j] = x
+                ckey += card_key[x]
+                cmask |= card_bit[x]
+                cbits |= np.uint64(1) << np.uint64(x)
+        mine = _value(pkey + ckey - bkey0, pmask | cmask, flush, disp, values)
+        for p in range(m_live):
+            h = live[p]
+            if hand_mask[h] & cbits:
+                continue
+            a0 = hands[h, 0]
+            a1 = hands[h, 1]
+            theirs = _value(
+                ckey + card_key[a0] + card_key[a1],
+                cmask | card_bit[a0] | card_bit[a1],
+                flush, disp, values,
+            )  # fmt: skip
+            cnt[h] += 1.0
+            if mine > theirs:
+                eq[h] += 1.0
+            elif mine == theirs:
+                eq[h] += 0.5
+    for p in range(m_live):
+        h = live[p]
+        eq[h] = eq[h] / cnt[h] if cnt[h] > 0.0 else -1.0
+    return not exact
+
+
+@njit(cache=True)
+def play_lbr(
+    kind, player, rnd, child_start, children, action, contrib, payoff_id, payoff_table,
+    offset, probs, num_states,
+    hands, hand_mask, deck, deals, hand_states, seat_hand, strength, uniforms, preflop,
+    card_key, card_bit, flush, disp, values, exact_limit, rollouts, state,
+    out, counts,
+):  # fmt: skip
+    """Play LBR against the agent on every deal of the block, twice: game ``2i`` seats LBR in
+    seat 0, game ``2i + 1`` in seat 1; the cards stay with the seats (``deals[i]``: seat 0's
+    hole cards, seat 1's, the board). ``hand_states[i, h, r]``: the agent's private state in
+    round ``r`` holding ``hands[h]`` on deal ``i``'s board (-1: meets the board so far);
+    ``seat_hand[i, seat]``: the index of that seat's hole cards in ``hands``; ``strength[i,
+    seat]``: their value at the showdown. The agent's ``k``-th decision of a hand uses
+    ``uniforms[i, k]``. ``out[g]``: LBR's result in big blinds; ``counts`` (3,) += LBR's folds,
+    calls and raises; ``counts[3]`` += rounds whose equities were sampled."""
+    h_count = hands.shape[0]
+    weights = np.empty(h_count)
+    eq = np.empty(h_count)
+    cnt = np.empty(h_count)
+    live = np.empty(h_count, np.int64)
+    shown_of = (0, 3, 4, 5)
+    for g in range(2 * deals.shape[0]):
+        i = g // 2
+        me = g % 2
+        c0 = deals[i, 2 * me]
+        c1 = deals[i, 2 * me + 1]
+        mine_mask = (np.uint64(1) << np.uint64(c0)) | (np.uint64(1) << np.uint64(c1))
+        for h in range(h_count):
+            weights[h] = 0.0 if hand_mask[h] & mine_mask else 1.0
+        board = deals[i, 4:9]
+        shown = 0
+        eq_round = -1
+        n = 0
+        k = 0
+        while kind[n] < 2:
+            if kind[n] == _DEAL:
+                n = children[child_start[n]]
+                new = shown_of[rnd[n]]
+                bits = np.uint64(0)
+                for j in range(shown, new):
+                    bits |= np.uint64(1) << np.uint64(board[j])
+                shown = new
+                for h in range(h_count):
+                    if hand_mask[h] & bits:
+                        weights[h] = 0.0
+                continue
+            r = rnd[n]
+            ns = num_states[r]
+            lo = child_start[n]
+            na = child_start[n + 1] - lo
+            if player[n] != me:  # the agent: sample its action, then Bayes on the range
+                s = hand_states[i, seat_hand[i, 1 - me], r]
+                u = uniforms[i, k]
+                k += 1
+                pick = na - 1
+                acc_p = 0.0
+                for a in range(na):
+                    acc_p += probs[offset[n] + a * ns + s]
+                    if u < acc_p:
+                        pick = a
+                        break
+                base = offset[n] + pick * ns
+                tot = 0.0
+                for h in range(h_count):
+                    if weights[h] > 0.0:
+                        tot += weights[h] * probs[base + hand_states[i, h, r]]
+                if tot > 0.0:
+                    for h in range(h_count):
+                        if weights[h] > 0.0:
+                            weights[h] *= probs[base + hand_states[i, h, r]] / tot
+                n = children[lo + pick]
+                continue
+            # LBR's decision
+            pot = contrib[n, 0] + contrib[n, 1]
+            asked = contrib[n, 1 - me] - contrib[n, me]
+            if eq_round != r:  # LBR's equity against each hand, once per round
+                if shown == 0:
+                    hid = seat_hand[i, me]
+                    for h in range(h_count):
+                        eq[h] = preflop[hid, h]
+                elif hand_equities(
+                    c0, c1, board, shown, weights, hands, hand_mask, deck,
+                    card_key, card_bit, flush, disp, values, exact_limit, rollouts, state,
+                    eq, cnt, live,
+                ):  # fmt: skip
+                    counts[3] += 1
+                eq_round = r
+            num = 0.0
+            den = 0.0
+            for h in range(h_count):
+                if weights[h] > 0.0 and eq[h] >= 0.0:
+                    num += weights[h] * eq[h]
+                    den += weights[h]
+            wp = num / den if den > 0.0 else 0.5
+            u_call = wp * pot - (1.0 - wp) * asked
+            fold_at = -1
+            call_at = -1
+            raise_at = -1
+            for a in range(na):
+                act = action[children[lo + a]]
+                if act == _FOLD:
+                    fold_at = a
+                elif act == _CALL:
+                    call_at = a
+                else:
+                    raise_at = a
+            choice = call_at
+            best = u_call
+            if raise_at >= 0:
+                c = children[lo + raise_at]
+                b = contrib[c, me] - contrib[n, 1 - me]  # the raise over the call
+                cs = child_start[c]
+                f_at = -1
+                for a in range(child_start[c + 1] - cs):
+                    if action[children[cs + a]] == _FOLD:
+                        f_at = a
+                fp = 0.0
+                if f_at >= 0:
+                    num = 0.0
+                    den = 0.0
+                    base = offset[c] + f_at * ns
+                    for h in range(h_count):
+                        if weights[h] > 0.0:
+                            num += weights[h] * probs[base + hand_states[i, h, r]]
+                            den += weights[h]
+                    fp = num / den if den > 0.0 else 0.0
+                u_raise = fp * pot + (1.0 - fp) * (wp * (pot + b) - (1.0 - wp) * (asked + b))
+                if u_raise > best:
+                    best = u_raise
+                    choice = raise_at
+            if best <= 0.0 and fold_at >= 0:
+                choice = fold_at
+            counts[action[children[lo + choice]]] += 1
+            n = children[lo + choice]
+        amount = payoff_table[payoff_id[n]]
+        if kind[n] == _FOLD_END:
+            out[g] = -amount if player[n] == me else amount
+        else:
+            a_me = strength[i, me]
+            a_op = strength[i, 1 - me]
+            out[g] = amount if a_me > a_op else (-amount if a_me < a_op else 0.0)
