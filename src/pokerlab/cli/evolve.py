@@ -82,6 +82,14 @@ def evolve(
     workers: int = typer.Option(
         0, min=0, max=MAX_WORKERS, help="Simulated fitness: processes (0 = one per core)."
     ),
+    use_ray: bool = typer.Option(
+        False, "--ray", help="Simulated fitness: matches as Ray tasks (local Ray unless --address)."
+    ),
+    address: str | None = typer.Option(
+        None,
+        "--address",
+        help="Ray cluster address host:port (implies --ray; nodes need pokerlab).",
+    ),
     seed: int = typer.Option(0, min=0, help="Random seed (an integer >= 0)."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder for pictures and files."),
     no_gif: bool = typer.Option(False, "--no-gif", help="Skip the animations."),
@@ -114,7 +122,15 @@ def evolve(
         matches=matches,
         workers=workers,
         seed=seed,
+        ray=use_ray or address is not None,
+        ray_address=address,
     )
+    if config.ray:
+        from pokerlab.distributed.limit_ray import check_address, import_ray
+
+        import_ray()  # not installed: refused before any work
+        if address is not None:
+            check_address(address)
     if config.opponent:
         from pokerlab.analysis.pushfold import strategy_from_spec
 

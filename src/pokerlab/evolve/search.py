@@ -129,7 +129,13 @@ class EvolutionConfig:
         Simulated fitness: hands per match, matches per pairing, and whether a match ends when a
         player is broke (ours: 1000 hands, 2 matches, a fixed number of hands).
     workers:
-        Processes for simulated matches (0 = one per core, 1 = in-process).
+        Processes for simulated matches (0 = one per core, 1 = in-process); with ``ray``, the
+        matches of a round are split into this many Ray tasks (0 = the CPUs Ray offers).
+    ray, ray_address:
+        Simulated fitness on Ray tasks instead of the process pool
+        (:class:`~pokerlab.distributed.ray_executor.RayExecutor`): a local Ray instance, or the
+        cluster at ``ray_address`` (``host:port``). The results equal the pool's: every match's
+        seed is fixed before it is sent.
     seed:
         Seed (an integer >= 0) of the run's ``numpy.random.Generator``
         (:func:`pokerlab._rng.generator`): the same seed gives the same run.
@@ -154,8 +160,17 @@ class EvolutionConfig:
     until_broke: bool = False
     workers: int = 0
     seed: int = 0
+    ray: bool = False
+    ray_address: str | None = None
 
     def __post_init__(self) -> None:
+        if self.ray_address is not None and not self.ray:
+            raise PokerlabError("an address is for Ray: give ray=True (--ray) with it")
+        if self.ray and self.fitness != "simulated":
+            raise PokerlabError(
+                "Ray runs simulated matches (fitness 'simulated'); exact fitness is one matrix "
+                "product in this process"
+            )
         player_kind(self.players)  # raises on an unknown type
         if self.mode not in ("equilibrium", "adaptive"):
             raise PokerlabError(f"mode must be 'equilibrium' or 'adaptive', got {self.mode!r}")
@@ -573,7 +588,12 @@ def evolve(
     rng = generator(config.seed)
     workers = 1
     executor = None
-    if config.fitness == "simulated":
+    if config.fitness == "simulated" and config.ray:
+        from pokerlab.distributed.ray_executor import RayExecutor
+
+        executor = RayExecutor(config.ray_address)
+        workers = config.workers or executor.workers
+    elif config.fitness == "simulated":
         import os
 
         workers = config.workers or (os.cpu_count() or 1)

@@ -11,7 +11,9 @@ A player's performance is big blinds won / hands played, over all its matches.
   :mod:`pokerlab.evaluate.matches`. The round robin is scheduled by Berger tables; each round's
   matches (no player twice) run in parallel on a process pool, round after round. Match seeds
   are child seeds (:func:`pokerlab._rng.child_seeds`) of the run's generator, derived in schedule
-  order before a round starts, so the result does not depend on the number of workers.
+  order before a round starts, so the result does not depend on the number of workers, nor on
+  where they run: any :class:`concurrent.futures.Executor` serves, the process pool by default
+  or Ray tasks (:class:`pokerlab.distributed.ray_executor.RayExecutor`, ``--ray``).
 
 Variable-stack players in simulated matches: without ``until_broke`` the hands of a match are
 split evenly over the stacks of the game (stratified; the same expectation as drawing the stack
@@ -165,7 +167,8 @@ def make_executor(workers: int) -> Executor | None:
     """A process pool of ``workers`` processes (0 = one per core), or None for in-process work.
 
     Ray is not required: matches are plain function calls, and a process pool is the default
-    engine of one machine.
+    engine of one machine (:class:`~pokerlab.distributed.ray_executor.RayExecutor` runs them on
+    Ray instead).
     """
     if workers < 0:
         raise PokerlabError(f"workers must be >= 0, got {workers}")
