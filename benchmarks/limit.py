@@ -13,6 +13,12 @@ Figures:
   the number of information-set actions and the exact abstract-game exploitability in mbb/g
   (the joint tables' build and the best response timed separately).
 
+- with ``--lbr PATH`` (repeatable; B8, "local best response ... after a fixed budget"): local
+  best response (Lisy and Bowling 2017, :mod:`pokerlab.evaluate.limit_lbr`) against each
+  training checkpoint and against the bots of ``--lbr-bots`` on its deck, ``--lbr-pairs``
+  duplicate pairs each: LBR's winnings in mbb/g with a 95% interval (a lower bound on the
+  agent's exploitability), seconds and the load.
+
 - with ``--schedules``: every engine schedule (CFR+, Linear, DCFR, DCFR+, PCFR+, PDCFR+, HS-DCFR,
   HS-PCFR+; issue 13) on the sampling solver, the exact abstract exploitability in mbb/g after
   100, 300, 1,000 and 3,000 iterations, averaged over seeds, per recall, with the ratio to CFR+
@@ -52,6 +58,10 @@ def main() -> None:
     )
     parser.add_argument("--only-scaling", action="store_true", help="skip the build figures")
     parser.add_argument("--ray", action="store_true", help="B7 with Ray actors too")
+    parser.add_argument("--lbr", action="append", default=[], help="B8: LBR vs this checkpoint")
+    parser.add_argument("--lbr-pairs", type=int, default=20_000, help="LBR duplicate pairs")
+    parser.add_argument("--lbr-bots", default="call,raise,ehs", help="LBR also vs these bots")
+    parser.add_argument("--lbr-rollouts", type=int, default=256, help="LBR sampled boards")
     parser.add_argument(
         "--schedules", action="store_true", help="issue 13: every schedule, exploitability only"
     )
@@ -70,6 +80,10 @@ def main() -> None:
     if args.only_scaling:
         payload = {"scaling": scaling_table(args, buckets)}
         print(f"wrote {write_results('limit-scaling', payload, save=args.save)}")
+        return
+    if args.lbr:
+        payload = {"lbr": lbr_table(args)}
+        print(f"wrote {write_results('limit-lbr', payload, save=args.save)}")
         return
     t0 = time.perf_counter()
     build_abstraction(4, (4, 4, 4, 4), "emd", cache=False)  # compile every kernel once
@@ -309,6 +323,47 @@ def schedule_table(args: argparse.Namespace) -> dict:
             rows,
         )
     return out
+
+
+def lbr_table(args: argparse.Namespace) -> list[dict]:
+    """B8: LBR's winnings (mbb/g, 95% interval) against each checkpoint of ``args.lbr`` and
+    against the bots of ``args.lbr_bots`` on each checkpoint's deck (once per deck)."""
+    import os
+
+    from pokerlab.evaluate.limit_lbr import local_best_response
+    from pokerlab.evaluate.limit_matches import BOTS, load_limit_checkpoint, strategy_agent
+
+    table, rows, decks = [], [], set()
+    for path in args.lbr:
+        game, solver = load_limit_checkpoint(path)
+        agents = [(strategy_agent(solver, name=path), solver.iterations)]
+        if game.variant not in decks:
+            decks.add(game.variant)
+            agents += [(BOTS[b](game), None) for b in args.lbr_bots.split(",") if b]
+        for agent, iterations in agents:
+            result = local_best_response(
+                game, agent, args.lbr_pairs, seed=0, rollouts=args.lbr_rollouts
+            )
+            row = {
+                "variant": game.variant,
+                "checkpoint": path if iterations is not None else None,
+                "buckets": list(solver.abstraction.buckets) if iterations is not None else None,
+                "iterations": iterations,
+                **result.as_dict(),
+                "load": list(os.getloadavg()),
+            }
+            table.append(row)
+            rows.append(
+                [game.variant, agent.name, iterations if iterations is not None else "-",
+                 f"{result.mbb_per_game:+.1f} +- {result.ci95_mbb:.1f}", f"{result.pairs:,}",
+                 f"{result.seconds:.0f}", f"{row['load'][0]:.1f}"]
+            )  # fmt: skip
+    print_table(
+        "B8: local best response (LBR's winnings, mbb/g, 95% interval; duplicate pairs)",
+        ["deck", "agent", "iterations", "LBR mbb/g", "pairs", "seconds", "load"],
+        rows,
+    )
+    return table
 
 
 if __name__ == "__main__":
