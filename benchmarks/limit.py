@@ -28,6 +28,13 @@ Figures:
   dominates, so the schedules differ by little; the predictive ones gain nothing here, because
   the prediction (last iteration's sampled regret) is a poor guess of the next board's.
 
+- with ``--mccfr S`` (B8, "training iterations per second (MCCFR)"): external-sampling MCCFR
+  (Linear CFR, discount every 100 iterations) on the same deck and buckets for S seconds per
+  recall: iterations per second and the exact abstract exploitability; ``--mccfr-ray N`` (B7 for
+  MCCFR): iterations per second of the batched Ray run with 1 and 2 workers (N worker
+  iterations per timed round, batches of ``--mccfr-batch``, interleaved rounds, best of three)
+  and the ratio. Report the load (``uptime``) with the figures: the machine is shared.
+
 JIT compile time is excluded (the kernels are warmed first on a 16-card deck).
 
 Usage: ``python benchmarks/limit.py [--buckets 8,8,8,8] [--ranks 6] [--train-seconds 30]
@@ -69,10 +76,21 @@ def main() -> None:
     parser.add_argument("--schedule-caps", type=int, default=1, help="raises per round there")
     parser.add_argument("--schedule-buckets", default="4,4,4,4", help="buckets there")
     parser.add_argument("--seeds", type=int, default=3, help="seeds per schedule there")
+    parser.add_argument("--mccfr", type=float, default=0.0, help="B8: ES-MCCFR seconds/recall")
+    parser.add_argument("--mccfr-ray", type=int, default=0, help="B7: ES iterations per round")
+    parser.add_argument("--mccfr-batch", type=int, default=5000, help="B7: ES batch per worker")
     add_save_option(parser)
     args = parser.parse_args()
     buckets = tuple(int(b) for b in args.buckets.split(","))
 
+    if args.mccfr > 0 or args.mccfr_ray > 0:
+        payload = {}
+        if args.mccfr > 0:
+            payload["mccfr"] = mccfr_table(args, buckets)
+        if args.mccfr_ray > 0:
+            payload["mccfr_ray"] = mccfr_ray_table(args, buckets)
+        print(f"wrote {write_results('limit-mccfr', payload, save=args.save)}")
+        return
     if args.schedules:
         payload = {"schedules": schedule_table(args)}
         print(f"wrote {write_results('limit-schedules', payload, save=args.save)}")
@@ -256,6 +274,109 @@ def train_table(args: argparse.Namespace, buckets: tuple[int, ...], strength) ->
     print_table(
         f"CFR+ with public chance sampling, {args.train_seconds:g} s each, buckets {args.buckets}",
         ["bucketing", "recall", "iterations", "it/s", "infoset-actions", "mbb/g", "eval s"],
+        rows,
+    )
+    return table
+
+
+def _load() -> list[float]:
+    import os
+
+    return list(os.getloadavg())
+
+
+def mccfr_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[dict]:
+    """B8 for MCCFR: external sampling for ``args.mccfr`` seconds per recall (E[HS] buckets,
+    Linear CFR): iterations per second and the exact abstract exploitability (mbb/g)."""
+    from pokerlab import load_game
+    from pokerlab.evaluate.limit_abstract import abstract_exploitability_mbb, joint_bucket_tables
+    from pokerlab.solvers.limit_mccfr import LimitESSolver
+
+    game = load_game("limit-holdem", ranks=args.ranks)
+    abstraction = build_abstraction(args.ranks, buckets, "ehs", cache=False)
+    tables = joint_bucket_tables(abstraction)
+    table, rows = [], []
+    for recall in args.recalls.split(","):
+        solver = LimitESSolver(game, abstraction, recall=recall, seed=0)
+        result = solver.solve(seconds=args.mccfr)
+        mbb = abstract_exploitability_mbb(solver, tables)
+        row = {
+            "recall": recall,
+            "iterations": solver.iterations,
+            "seconds": result.seconds,
+            "iterations_per_second": solver.iterations / result.seconds,
+            "nodes_per_iteration": solver.nodes_touched / max(solver.iterations, 1),
+            "exploitability_abstract_mbb": mbb,
+            "load": _load(),
+        }
+        table.append(row)
+        rows.append(
+            [recall, f"{solver.iterations:,}", f"{row['iterations_per_second']:,.0f}",
+             f"{row['nodes_per_iteration']:.0f}", f"{mbb:.1f}", f"{row['load'][0]:.1f}"]
+        )
+    print_table(
+        f"B8 MCCFR: external sampling (linear), {args.mccfr:g} s each, {4 * args.ranks} cards, "
+        f"buckets {args.buckets}",
+        ["recall", "iterations", "it/s", "nodes/it", "abstract mbb/g", "load"],
+        rows,
+    )
+    return table
+
+
+def mccfr_ray_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[dict]:
+    """B7 for MCCFR: worker iterations per second of the batched Ray run with 1 and 2 actors
+    (``args.mccfr_ray`` iterations per worker per timed round; batches of ``args.mccfr_batch``;
+    discount every batch), interleaved rounds, best of three; the serial solver for reference."""
+    from pokerlab import load_game
+    from pokerlab.distributed.limit_mccfr_ray import RayLimitESSolver
+    from pokerlab.solvers.limit_mccfr import LimitESSolver
+
+    game = load_game("limit-holdem", ranks=args.ranks)
+    abstraction = build_abstraction(args.ranks, buckets, "ehs", cache=False)
+    k = args.mccfr_batch
+    options = {"recall": "imperfect", "seed": 0, "discount_every": k}
+    solvers = {
+        "serial": LimitESSolver(game, abstraction, **options),
+        "ray-1": RayLimitESSolver(game, abstraction, workers=1, batch=k, **options),
+        "ray-2": RayLimitESSolver(game, abstraction, workers=2, batch=k, **options),
+    }
+    workers = {"serial": 1, "ray-1": 1, "ray-2": 2}
+    best = dict.fromkeys(solvers, float("inf"))
+    loads = []
+    try:
+        for name, solver in solvers.items():
+            solver.step(k * workers[name])  # start the actors, page in
+        for _ in range(3):
+            for name, solver in solvers.items():
+                n = args.mccfr_ray * workers[name]
+                t0 = time.perf_counter()
+                solver.step(n)
+                best[name] = min(best[name], (time.perf_counter() - t0) / n)
+            loads.append(_load())
+    finally:
+        for solver in solvers.values():
+            close = getattr(solver, "close", None)
+            if close is not None:
+                close()
+    table, rows = [], []
+    for name, per in best.items():
+        row = {
+            "backend": name,
+            "workers": workers[name],
+            "iterations_per_second": 1.0 / per,
+            "speedup_vs_one_ray_worker": best["ray-1"] / per,
+            "speedup_vs_serial": best["serial"] / per,
+        }
+        table.append(row)
+        rows.append(
+            [name, workers[name], f"{1.0 / per:,.0f}", f"{row['speedup_vs_one_ray_worker']:.2f}",
+             f"{row['speedup_vs_serial']:.2f}"]
+        )
+    table.append({"load_per_round": loads, "batch": k, "iterations_per_round": args.mccfr_ray})
+    print_table(
+        f"B7 MCCFR: external sampling on Ray, {4 * args.ranks} cards, buckets {args.buckets}, "
+        f"batch {k}; load per round {[round(x[0], 1) for x in loads]}",
+        ["backend", "workers", "it/s", "speed-up to 1 Ray worker", "to serial"],
         rows,
     )
     return table
