@@ -21,19 +21,22 @@ from __future__ import annotations
 import itertools
 from math import comb
 
+import numba
 import numpy as np
 
 from pokerlab.abstraction.buckets import bucket_sequence_ids
 from pokerlab.abstraction.isomorphism import HandIndexer, round_indexer
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.evaluate import _limit_real_kernels as K
-from pokerlab.games.limit_holdem import DEAL
+from pokerlab.games.limit_holdem import DEAL, DECISION, FOLD_END, SHOWDOWN_END
 
 __all__ = ["real_value", "real_exploitability_mbb"]
 
 
 class _Walk:
-    def __init__(self, solver, probs: np.ndarray, responder: int, best: bool) -> None:
+    def __init__(
+        self, solver, probs: np.ndarray, responder: int, best: bool, fast: bool = True
+    ) -> None:
         self.solver = solver
         self.tree = solver.tree
         self.probs = probs
@@ -61,6 +64,10 @@ class _Walk:
         self.with_card = np.zeros((52, h), dtype=bool)
         for i, (a, b) in enumerate(self.hands):
             self.with_card[a, i] = self.with_card[b, i] = True
+        self.fast = fast
+        self.river: dict[int, tuple[np.ndarray, ...]] = {}
+        if fast:
+            self.program = _river_program(t, self.roots[2], solver.offset, responder)
 
     def _meets(self, cards) -> np.ndarray:
         out = np.zeros(len(self.hands), dtype=bool)
@@ -114,6 +121,14 @@ class _Walk:
                     base = self.values[roots]
                     for perm in perms:
                         acc[:, perm] += base
+            elif r == 1 and self.fast:
+                self._prepare_river(board, labels, states)
+                for card in rest:
+                    self._deal(r, board, (card,), deals, roots, labels)
+                    acc += self.values[roots]
+            elif r == 2 and self.fast:
+                self._river(board[3], deals, roots)
+                acc = self.values[deals]
             else:
                 for card in rest:
                     self._deal(r, board, (card,), deals, roots, labels)
@@ -154,6 +169,71 @@ class _Walk:
             self.card_sum,
         )
 
+    def _prepare_river(
+        self, flop: tuple[int, ...], labels: list[np.ndarray], flop_states: np.ndarray
+    ) -> None:
+        """For every (turn, river) pair below ``flop``, at once: each hand's river state and
+        strength, and the hands that miss the board in increasing strength (the river kernel's
+        input), so that no Python runs per river board."""
+        hands, h = self.hands, len(self.hands)
+        turns = [c for c in self.deck if c not in flop]
+        nt, nr = len(turns), len(turns) - 1
+        rivers = np.array([[c for c in turns if c != t] for t in turns], dtype=np.int64)
+        board = np.empty((nt, nr, h, 7), dtype=np.int64)
+        board[..., :2] = hands[None, None]
+        board[..., 2:5] = np.asarray(flop)
+        board[..., 5] = np.asarray(turns)[:, None, None]
+        board[..., 6] = rivers[:, :, None]
+        every = np.arange(h)
+        live = ~(self.with_card[board[..., 5], every] | self.with_card[board[..., 6], every])
+        live &= flop_states[None, None, :] >= 0
+        rows = board[live]
+        lab4 = self.solver.abstraction.labels[3][round_indexer(3, self.ranks).index(rows)]
+        strength = np.full(live.shape, np.iinfo(np.int32).max, dtype=np.int64)
+        strength[live] = evaluate_batch(rows.astype(np.uint8))
+        states = np.full(live.shape, -1, dtype=np.int64)
+        if self.solver.recall == "perfect":
+            turn_live = ~self.with_card[np.asarray(turns)] & (flop_states[None, :] >= 0)
+            turn_rows = board[:, 0, :, :6][turn_live]
+            lab3 = np.zeros((nt, h), dtype=np.int64)
+            lab3[turn_live] = self.solver.abstraction.labels[2][
+                round_indexer(2, self.ranks).index(turn_rows)
+            ]
+            prefix = (flop_states[None, :] * self.counts[2] + lab3) * self.counts[3]
+            states[live] = np.broadcast_to(prefix[:, None, :], live.shape)[live] + lab4
+        else:
+            states[live] = lab4
+        order = np.argsort(strength, axis=2, kind="stable")
+        self.river = {
+            int(t): (
+                rivers[i],
+                np.ascontiguousarray(order[i]),
+                np.ascontiguousarray(np.take_along_axis(states[i], order[i], 1)),
+                np.ascontiguousarray(np.take_along_axis(strength[i], order[i], 1)),
+                live[i].sum(axis=1).astype(np.int64),
+            )
+            for i, t in enumerate(turns)
+        }
+
+    def _river(self, turn: int, deals: np.ndarray, roots: np.ndarray) -> None:
+        """Values at the turn board's river deal nodes: the sum over every river card."""
+        s = self.solver
+        _, order, states, strength, valid = self.river[turn]
+        K.river_values(
+            deals,
+            *self.program,
+            np.int64(s.num_states[3]),
+            self.probs,
+            self.hands,
+            order,
+            states,
+            strength,
+            valid,
+            self.best,
+            self.reach,
+            self.values,
+        )
+
     def _deal(self, r, board, cards, deals, roots, labels) -> None:
         meets = self._meets(cards)
         self.reach[roots] = self.reach[deals]
@@ -166,6 +246,60 @@ class _Walk:
         n_cards = len(self.deck)
         deals = comb(n_cards, 2) * comb(n_cards - 2, 2) * self.multiplier[0]
         return float(self.values[0].sum() / deals)
+
+
+def _river_program(
+    tree, roots: np.ndarray, offset: np.ndarray, responder: int
+) -> tuple[np.ndarray, ...]:
+    """The river subtrees below ``roots`` renumbered for ``K.river_values``: per subtree, its
+    decisions in preorder (the root first), then its folds, then its showdowns; the decisions'
+    children as local numbers, whose they are, where their strategy starts; the folds'
+    signed stakes for ``responder`` and the showdowns' stakes (big blinds)."""
+    ends = _subtree_ends(tree)
+    kind, player = tree.kind, tree.player
+    cs, ch = tree.child_start, tree.children
+    stake = tree.payoff_table[tree.payoff_id]
+    size = int(max(ends[r] - r for r in roots))
+    d_count = len(roots)
+    num_dec, num_fold, num_show = (np.zeros(d_count, dtype=np.int64) for _ in range(3))
+    dec_first, dec_count, dec_base = (np.zeros((d_count, size), dtype=np.int64) for _ in range(3))
+    dec_mine = np.zeros((d_count, size), dtype=np.bool_)
+    child_local = np.zeros((d_count, size - 1), dtype=np.int64)
+    fold_coef, show_amount = np.zeros((d_count, size)), np.zeros((d_count, size))
+    for i, root in enumerate(roots):
+        nodes = np.arange(root, ends[root])
+        decs = nodes[kind[nodes] == DECISION]
+        folds = nodes[kind[nodes] == FOLD_END]
+        shows = nodes[kind[nodes] == SHOWDOWN_END]
+        if decs.size == 0 or decs[0] != root or decs.size + folds.size + shows.size != nodes.size:
+            raise ValueError("a river subtree must be decisions and terminals below a decision")
+        local = np.empty(tree.num_nodes, dtype=np.int64)
+        local[np.concatenate([decs, folds, shows])] = np.arange(nodes.size)
+        num_dec[i], num_fold[i], num_show[i] = decs.size, folds.size, shows.size
+        e = 0
+        for k, n in enumerate(decs):
+            kids = ch[cs[n] : cs[n + 1]]
+            dec_first[i, k], dec_count[i, k] = e, kids.size
+            dec_mine[i, k] = player[n] == responder
+            dec_base[i, k] = offset[n]
+            child_local[i, e : e + kids.size] = local[kids]
+            e += kids.size
+        fold_coef[i, : folds.size] = np.where(player[folds] == responder, -1.0, 1.0) * stake[folds]
+        show_amount[i, : shows.size] = stake[shows]
+    return (
+        num_dec, num_fold, num_show, dec_first, dec_count, dec_mine, dec_base, child_local,
+        fold_coef, show_amount,
+    )  # fmt: skip
+
+
+def _subtree_ends(tree) -> np.ndarray:
+    """One past the last node of each node's subtree (preorder ids)."""
+    ends = np.arange(1, tree.num_nodes + 1, dtype=np.int64)
+    cs, ch = tree.child_start, tree.children
+    for n in range(tree.num_nodes - 1, -1, -1):
+        if cs[n + 1] > cs[n]:
+            ends[n] = ends[ch[cs[n + 1] - 1]]
+    return ends
 
 
 def _canonical_flops(ranks: int) -> list[tuple[tuple[int, int, int], list[np.ndarray]]]:
@@ -201,14 +335,36 @@ def _build_flops(ranks: int) -> list:
     return out
 
 
-def real_value(solver, probs: np.ndarray, responder: int, best: bool = True) -> float:
+def real_value(
+    solver,
+    probs: np.ndarray,
+    responder: int,
+    best: bool = True,
+    threads: int | None = None,
+    reference: bool = False,
+) -> float:
     """Value (big blinds per game) for ``responder`` of a real-game best response (``best``) or
-    of ``probs`` itself against ``probs`` (solver layout), over every deal."""
-    return _Walk(solver, np.asarray(probs, dtype=np.float64), responder, best).run()
+    of ``probs`` itself against ``probs`` (solver layout), over every deal. ``threads``: numba
+    threads of the river kernel (default: all of numba's, i.e. every core). ``reference``: the
+    original path (one Python step and two whole-tree kernels per river board), for tests."""
+    walk = _Walk(solver, np.asarray(probs, dtype=np.float64), responder, best, not reference)
+    prev = numba.get_num_threads()
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS if threads is None else int(threads))
+    try:
+        return walk.run()
+    finally:
+        numba.set_num_threads(prev)
 
 
-def real_exploitability_mbb(solver) -> float:
+def real_exploitability_mbb(solver, threads: int | None = None) -> float:
     """Exploitability of ``solver``'s average strategy in the real game (best responses not
     restricted to the abstraction), milli big blinds per game."""
     probs = solver.average_strategy()
-    return 1000.0 * (real_value(solver, probs, 0) + real_value(solver, probs, 1)) / 2.0
+    return (
+        1000.0
+        * (
+            real_value(solver, probs, 0, threads=threads)
+            + real_value(solver, probs, 1, threads=threads)
+        )
+        / 2.0
+    )
