@@ -201,7 +201,9 @@ def test_lbr_is_bounded_by_the_exact_best_response(capped) -> None:
         ("call", _table(solver, CALL)),
         ("raise", _table(solver, RAISE)),
     ):
-        exact = 1000.0 * (real_value(solver, probs, 0) + real_value(solver, probs, 1)) / 2.0
+        # one thread: on the shared 2-core machine the threaded river kernel is slower here
+        best = [real_value(solver, probs, seat, threads=1) for seat in (0, 1)]
+        exact = 1000.0 * sum(best) / 2.0
         lbr = local_best_response(game, strategy_agent(solver, probs, name=name), 8000, seed=1)
         rows[name] = (exact, lbr)
         low, high = lbr.interval
