@@ -211,11 +211,13 @@ def river_values(
     show_amount: np.ndarray,
     ns: np.int64,
     probs: np.ndarray,
-    hand_cards: np.ndarray,
+    ordered_cards: np.ndarray,
     order: np.ndarray,
     ordered_states: np.ndarray,
     ordered_strength: np.ndarray,
     num_valid: np.ndarray,
+    perms: np.ndarray,
+    perm_count: np.ndarray,
     best: bool,
     reach: np.ndarray,
     values: np.ndarray,
@@ -231,7 +233,10 @@ def river_values(
     the responder ``fold_coef`` times the opponent's compatible reach, a showdown
     ``show_amount`` times (reach it beats - reach it loses to). Per river card k only the
     ``num_valid[k]`` hands that miss the board take part, in ``order[k]`` (increasing
-    ``ordered_strength[k]``; ``ordered_states[k]``: their abstract state, for both players).
+    ``ordered_strength[k]``; ``ordered_states[k]``: their abstract state, for both players;
+    ``ordered_cards[k]``: their two cards).
+    River card k stands for ``perm_count[k]`` cards (its orbit under the board's suit
+    symmetries): its value of hand h is added at hands ``perms[k, g, h]``, g < perm_count[k].
 
     The scratch is hand-major (live hands x subtree nodes, thread-local), so a river board
     touches kilobytes, and the terminal sweeps run over all folds / all showdowns of the
@@ -261,8 +266,15 @@ def river_values(
         show_total = np.zeros(max_show)
         for h in range(values.shape[1]):
             values[d, h] = 0.0
+        fc = dec_first[i]
+        cnt = dec_count[i]
+        mine = dec_mine[i]
+        dbase = dec_base[i]
+        cl = child_local[i]
         for k in range(num_cards):
             m = num_valid[k]
+            cards_k = ordered_cards[k]
+            states_k = ordered_states[k]
             any_reach = False
             for t in range(m):
                 x = reach[d, order[k, t]]
@@ -273,18 +285,18 @@ def river_values(
                 continue
             # opponent reach down the decisions (local preorder: parents before children)
             for t in range(m):
-                s = ordered_states[k, t]
+                s = states_k[t]
                 rch[t, 0] = reach[d, order[k, t]]
                 for e in range(nd):
                     x = rch[t, e]
-                    first = dec_first[i, e]
-                    if dec_mine[i, e]:
-                        for j in range(dec_count[i, e]):
-                            rch[t, child_local[i, first + j]] = x
+                    first = fc[e]
+                    if mine[e]:
+                        for j in range(cnt[e]):
+                            rch[t, cl[first + j]] = x
                     else:
-                        base = dec_base[i, e] + s
-                        for j in range(dec_count[i, e]):
-                            rch[t, child_local[i, first + j]] = x * probs[base + j * ns]
+                        base = dbase[e] + s
+                        for j in range(cnt[e]):
+                            rch[t, cl[first + j]] = x * probs[base + j * ns]
             # folds: the opponent's reach of the hands that share no card (inclusion-exclusion)
             for c in range(52):
                 for f in range(nf):
@@ -292,16 +304,16 @@ def river_values(
             for f in range(nf):
                 fold_total[f] = 0.0
             for t in range(m):
-                a = hand_cards[order[k, t], 0]
-                b = hand_cards[order[k, t], 1]
+                a = cards_k[t, 0]
+                b = cards_k[t, 1]
                 for f in range(nf):
                     x = rch[t, nd + f]
                     fold_total[f] += x
                     fold_sum[a, f] += x
                     fold_sum[b, f] += x
             for t in range(m):
-                a = hand_cards[order[k, t], 0]
-                b = hand_cards[order[k, t], 1]
+                a = cards_k[t, 0]
+                b = cards_k[t, 1]
                 for f in range(nf):
                     val[t, nd + f] = fold_coef[i, f] * (
                         fold_total[f] - fold_sum[a, f] - fold_sum[b, f] + rch[t, nd + f]
@@ -320,15 +332,15 @@ def river_values(
                 while u < m and ordered_strength[k, u] == v:
                     u += 1
                 for z in range(t, u):
-                    a = hand_cards[order[k, z], 0]
-                    b = hand_cards[order[k, z], 1]
+                    a = cards_k[z, 0]
+                    b = cards_k[z, 1]
                     for q in range(nq):
                         val[z, o + q] = show_amount[i, q] * (
                             show_total[q] - show_sum[a, q] - show_sum[b, q]
                         )
                 for z in range(t, u):
-                    a = hand_cards[order[k, z], 0]
-                    b = hand_cards[order[k, z], 1]
+                    a = cards_k[z, 0]
+                    b = cards_k[z, 1]
                     for q in range(nq):
                         x = rch[z, o + q]
                         show_total[q] += x
@@ -347,15 +359,15 @@ def river_values(
                 while u >= 0 and ordered_strength[k, u] == v:
                     u -= 1
                 for z in range(t, u, -1):
-                    a = hand_cards[order[k, z], 0]
-                    b = hand_cards[order[k, z], 1]
+                    a = cards_k[z, 0]
+                    b = cards_k[z, 1]
                     for q in range(nq):
                         val[z, o + q] -= show_amount[i, q] * (
                             show_total[q] - show_sum[a, q] - show_sum[b, q]
                         )
                 for z in range(t, u, -1):
-                    a = hand_cards[order[k, z], 0]
-                    b = hand_cards[order[k, z], 1]
+                    a = cards_k[z, 0]
+                    b = cards_k[z, 1]
                     for q in range(nq):
                         x = rch[z, o + q]
                         show_total[q] += x
@@ -364,24 +376,26 @@ def river_values(
                 t = u
             # decisions bottom-up: the responder maximises (or mixes), the opponent's sum
             for t in range(m):
-                s = ordered_states[k, t]
+                s = states_k[t]
                 for e in range(nd - 1, -1, -1):
-                    first = dec_first[i, e]
-                    na = dec_count[i, e]
-                    if not dec_mine[i, e]:
+                    first = fc[e]
+                    na = cnt[e]
+                    if not mine[e]:
                         acc = 0.0
                         for j in range(na):
-                            acc += val[t, child_local[i, first + j]]
+                            acc += val[t, cl[first + j]]
                     elif best:
-                        acc = val[t, child_local[i, first]]
+                        acc = val[t, cl[first]]
                         for j in range(1, na):
-                            x = val[t, child_local[i, first + j]]
+                            x = val[t, cl[first + j]]
                             if x > acc:
                                 acc = x
                     else:
-                        base = dec_base[i, e] + s
+                        base = dbase[e] + s
                         acc = 0.0
                         for j in range(na):
-                            acc += probs[base + j * ns] * val[t, child_local[i, first + j]]
+                            acc += probs[base + j * ns] * val[t, cl[first + j]]
                     val[t, e] = acc
-                values[d, order[k, t]] += val[t, 0]
+            for g in range(perm_count[k]):
+                for t in range(m):
+                    values[d, perms[k, g, order[k, t]]] += val[t, 0]

@@ -65,7 +65,7 @@ class _Walk:
         for i, (a, b) in enumerate(self.hands):
             self.with_card[a, i] = self.with_card[b, i] = True
         self.fast = fast
-        self.river: dict[int, tuple[np.ndarray, ...]] = {}
+        self.hand_perm = _hand_perms(self.ranks)
         if fast:
             self.program = _river_program(t, self.roots[2], solver.offset, responder)
 
@@ -122,12 +122,15 @@ class _Walk:
                     for perm in perms:
                         acc[:, perm] += base
             elif r == 1 and self.fast:
-                self._prepare_river(board, labels, states)
-                for card in rest:
+                # turn cards up to the flop's suit symmetries: one walk per orbit, its values
+                # mapped onto the other turn cards of the orbit by permuting the hands
+                for card, perms in _orbits(board, rest, self.hand_perm):
                     self._deal(r, board, (card,), deals, roots, labels)
-                    acc += self.values[roots]
+                    base = self.values[roots]
+                    for perm in perms:
+                        acc[:, perm] += base
             elif r == 2 and self.fast:
-                self._river(board[3], deals, roots)
+                self._river(board, states, deals)
                 acc = self.values[deals]
             else:
                 for card in rest:
@@ -169,66 +172,50 @@ class _Walk:
             self.card_sum,
         )
 
-    def _prepare_river(
-        self, flop: tuple[int, ...], labels: list[np.ndarray], flop_states: np.ndarray
-    ) -> None:
-        """For every (turn, river) pair below ``flop``, at once: each hand's river state and
-        strength, and the hands that miss the board in increasing strength (the river kernel's
-        input), so that no Python runs per river board."""
-        hands, h = self.hands, len(self.hands)
-        turns = [c for c in self.deck if c not in flop]
-        nt, nr = len(turns), len(turns) - 1
-        rivers = np.array([[c for c in turns if c != t] for t in turns], dtype=np.int64)
-        board = np.empty((nt, nr, h, 7), dtype=np.int64)
-        board[..., :2] = hands[None, None]
-        board[..., 2:5] = np.asarray(flop)
-        board[..., 5] = np.asarray(turns)[:, None, None]
-        board[..., 6] = rivers[:, :, None]
-        every = np.arange(h)
-        live = ~(self.with_card[board[..., 5], every] | self.with_card[board[..., 6], every])
-        live &= flop_states[None, None, :] >= 0
-        rows = board[live]
-        lab4 = self.solver.abstraction.labels[3][round_indexer(3, self.ranks).index(rows)]
+    def _river(self, board: tuple[int, ...], turn_states: np.ndarray, deals: np.ndarray) -> None:
+        """Values at the river deal nodes of turn ``board``: the sum over every river card, in
+        one kernel call. River cards are taken up to the board's suit symmetries (one per
+        orbit, its values added at the permuted hands of the others); each hand's river state
+        and strength and the order of the hands that miss the board are computed here in
+        numpy, so that no Python runs per river board."""
+        sv, h = self.solver, len(self.hands)
+        rest = [c for c in self.deck if c not in board]
+        orbits = _orbits(board, rest, self.hand_perm)
+        rivers = np.array([card for card, _ in orbits], dtype=np.int64)
+        width = max(len(perms) for _, perms in orbits)
+        perms = np.zeros((rivers.size, width, h), dtype=np.int64)
+        counts = np.zeros(rivers.size, dtype=np.int64)
+        for k, (_, ps) in enumerate(orbits):
+            counts[k] = len(ps)
+            perms[k, : len(ps)] = ps
+        live = ~self.with_card[rivers] & (turn_states[None, :] >= 0)
+        rows = np.empty((rivers.size, h, 7), dtype=np.int64)
+        rows[..., :2] = self.hands[None]
+        rows[..., 2:6] = np.asarray(board)
+        rows[..., 6] = rivers[:, None]
+        rows = rows[live]
         strength = np.full(live.shape, np.iinfo(np.int32).max, dtype=np.int64)
         strength[live] = evaluate_batch(rows.astype(np.uint8))
+        lab = sv.abstraction.labels[3][round_indexer(3, self.ranks).index(rows)]
         states = np.full(live.shape, -1, dtype=np.int64)
-        if self.solver.recall == "perfect":
-            turn_live = ~self.with_card[np.asarray(turns)] & (flop_states[None, :] >= 0)
-            turn_rows = board[:, 0, :, :6][turn_live]
-            lab3 = np.zeros((nt, h), dtype=np.int64)
-            lab3[turn_live] = self.solver.abstraction.labels[2][
-                round_indexer(2, self.ranks).index(turn_rows)
-            ]
-            prefix = (flop_states[None, :] * self.counts[2] + lab3) * self.counts[3]
-            states[live] = np.broadcast_to(prefix[:, None, :], live.shape)[live] + lab4
+        if sv.recall == "perfect":
+            prefix = np.broadcast_to(turn_states[None, :] * self.counts[3], live.shape)
+            states[live] = prefix[live] + lab
         else:
-            states[live] = lab4
-        order = np.argsort(strength, axis=2, kind="stable")
-        self.river = {
-            int(t): (
-                rivers[i],
-                np.ascontiguousarray(order[i]),
-                np.ascontiguousarray(np.take_along_axis(states[i], order[i], 1)),
-                np.ascontiguousarray(np.take_along_axis(strength[i], order[i], 1)),
-                live[i].sum(axis=1).astype(np.int64),
-            )
-            for i, t in enumerate(turns)
-        }
-
-    def _river(self, turn: int, deals: np.ndarray, roots: np.ndarray) -> None:
-        """Values at the turn board's river deal nodes: the sum over every river card."""
-        s = self.solver
-        _, order, states, strength, valid = self.river[turn]
+            states[live] = lab
+        order = np.argsort(strength, axis=1, kind="stable")
         K.river_values(
             deals,
             *self.program,
-            np.int64(s.num_states[3]),
+            np.int64(sv.num_states[3]),
             self.probs,
-            self.hands,
+            self.hands[order],
             order,
-            states,
-            strength,
-            valid,
+            np.take_along_axis(states, order, 1),
+            np.take_along_axis(strength, order, 1),
+            live.sum(axis=1).astype(np.int64),
+            perms,
+            counts,
             self.best,
             self.reach,
             self.values,
@@ -290,6 +277,56 @@ def _river_program(
         num_dec, num_fold, num_show, dec_first, dec_count, dec_mine, dec_base, child_local,
         fold_coef, show_amount,
     )  # fmt: skip
+
+
+def _hand_perms(ranks: int) -> dict[tuple[int, ...], np.ndarray]:
+    """For each of the 24 permutations of the suits, the hand-pair index that each hand
+    (index into the sorted pairs of the deck) is mapped to."""
+    deck = list(range(52 - 4 * ranks, 52))
+    hands = list(itertools.combinations(deck, 2))
+    index = {hd: i for i, hd in enumerate(hands)}
+    out = {}
+    for perm in itertools.permutations(range(4)):
+        mapped = np.empty(len(hands), dtype=np.int64)
+        for i, (a, b) in enumerate(hands):
+            pa, pb = (a & ~3) | perm[a & 3], (b & ~3) | perm[b & 3]
+            mapped[i] = index[(min(pa, pb), max(pa, pb))]
+        out[perm] = mapped
+    return out
+
+
+def _orbits(
+    board: tuple[int, ...], cards: list[int], hand_perm: dict[tuple[int, ...], np.ndarray]
+) -> list[tuple[int, list[np.ndarray]]]:
+    """The orbits of ``cards`` under the suit permutations that fix ``board`` (the flop as a
+    set, the later cards one by one): one card per orbit, with per card of its orbit the hand
+    permutation that maps the representative's values onto that card's
+    (values[:, perm] += representative's values). The abstract strategy is suit-blind and the
+    earlier rounds' hand vectors are fixed by these permutations, so this is exact."""
+    flop, later = frozenset(board[:3]), board[3:]
+
+    def image(perm: tuple[int, ...], c: int) -> int:
+        return (c & ~3) | perm[c & 3]
+
+    group = [
+        perm
+        for perm in itertools.permutations(range(4))
+        if frozenset(image(perm, c) for c in flop) == flop
+        and all(image(perm, c) == c for c in later)
+    ]
+    seen: set[int] = set()
+    out = []
+    for card in cards:
+        if card in seen:
+            continue
+        perms = []
+        for perm in group:
+            c = image(perm, card)
+            if c not in seen:
+                seen.add(c)
+                perms.append(hand_perm[perm])
+        out.append((card, perms))
+    return out
 
 
 def _subtree_ends(tree) -> np.ndarray:
