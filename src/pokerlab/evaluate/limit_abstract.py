@@ -209,7 +209,9 @@ def _strategy_block(
     if recall == "perfect":
         return block
     seqs = int(np.prod(counts[: rnd + 1]))
-    return block[:, np.arange(seqs) % counts[rnd]]
+    # an imperfect-recall solver has a state per bucket *used* (ns may be below counts[rnd]);
+    # sequences ending in an unused bucket have probability 0 in the tables, any row will do
+    return block[:, np.minimum(np.arange(seqs) % counts[rnd], ns - 1)]
 
 
 def abstract_value(
