@@ -35,6 +35,12 @@ Figures:
   iterations per timed round, batches of ``--mccfr-batch``, interleaved rounds, best of three)
   and the ratio. Report the load (``uptime``) with the figures: the machine is shared.
 
+- with ``--real-table`` (B8, issue 10: what abstraction costs): per bucketing (``--methods``) x
+  buckets per round (``--real-buckets``, 4 and 8) x recall (``--recalls``), CFR+ for
+  ``--real-iterations`` (2000) on the ``--real-ranks`` deck (16 cards by default; 6 gives the
+  24-card small deck, about 6 minutes per real best response on the shared 2-core machine),
+  then the exact abstract-game and real-game exploitability in mbb/g.
+
 JIT compile time is excluded (the kernels are warmed first on a 16-card deck).
 
 Usage: ``python benchmarks/limit.py [--buckets 8,8,8,8] [--ranks 6] [--train-seconds 30]
@@ -79,9 +85,21 @@ def main() -> None:
     parser.add_argument("--mccfr", type=float, default=0.0, help="B8: ES-MCCFR seconds/recall")
     parser.add_argument("--mccfr-ray", type=int, default=0, help="B7: ES iterations per round")
     parser.add_argument("--mccfr-batch", type=int, default=5000, help="B7: ES batch per worker")
+    parser.add_argument(
+        "--real-table", action="store_true", help="B8: abstract and real exploitability table"
+    )
+    parser.add_argument("--real-ranks", type=int, default=4, help="deck of the real table")
+    parser.add_argument("--real-buckets", default="4,8", help="buckets per round, each row")
+    parser.add_argument("--real-iterations", type=int, default=2000, help="CFR+ iterations")
+    parser.add_argument("--real-threads", type=int, default=0, help="real BR threads (0: all)")
     add_save_option(parser)
     args = parser.parse_args()
     buckets = tuple(int(b) for b in args.buckets.split(","))
+
+    if args.real_table:
+        payload = {"real_table": real_table(args)}
+        print(f"wrote {write_results('limit-real', payload, save=args.save)}")
+        return
 
     if args.mccfr > 0 or args.mccfr_ray > 0:
         payload = {}
@@ -487,5 +505,73 @@ def lbr_table(args: argparse.Namespace) -> list[dict]:
     return table
 
 
+def real_table(args: argparse.Namespace) -> dict:
+    """B8 / issue 10: what abstraction costs. Per bucketing (``args.methods``) x buckets per
+    round (``--real-buckets``, the same in every round) x recall (``args.recalls``): CFR+ with
+    public chance sampling (:class:`LimitPCSSolver`, seed 0) for ``--real-iterations``
+    iterations on the ``--real-ranks`` deck with the ACPC caps, then the exact exploitability
+    in the abstract game (:mod:`pokerlab.evaluate.limit_abstract`; the responder knows its
+    bucket sequence) and in the real game (:mod:`pokerlab.evaluate.limit_real`; the responder
+    sees its cards), both in mbb/g, with the seconds of each step."""
+    import os
+
+    from pokerlab import load_game
+    from pokerlab.evaluate.limit_abstract import (
+        abstract_exploitability_mbb,
+        cached_joint_bucket_tables,
+    )
+    from pokerlab.evaluate.limit_real import real_exploitability_mbb
+    from pokerlab.solvers.limit_holdem import LimitPCSSolver
+
+    ranks = args.real_ranks
+    threads = args.real_threads or None
+    game = load_game("limit-holdem", ranks=ranks)
+    strength = strength_tables(ranks)
+    rows, table = [], []
+    for method in args.methods.split(","):
+        for b in (int(x) for x in args.real_buckets.split(",")):
+            abstraction = build_abstraction(ranks, (b,) * 4, method, strength=strength)
+            t0 = time.perf_counter()
+            tables = cached_joint_bucket_tables(abstraction)
+            tables_seconds = time.perf_counter() - t0
+            for recall in args.recalls.split(","):
+                solver = LimitPCSSolver(game, abstraction, recall=recall, seed=0)
+                t0 = time.perf_counter()
+                solver.step(args.real_iterations)
+                train_seconds = time.perf_counter() - t0
+                t0 = time.perf_counter()
+                abstract = abstract_exploitability_mbb(solver, tables)
+                abstract_seconds = time.perf_counter() - t0
+                t0 = time.perf_counter()
+                real = real_exploitability_mbb(solver, threads=threads)
+                real_seconds = time.perf_counter() - t0
+                row = {
+                    "method": method,
+                    "buckets": b,
+                    "recall": recall,
+                    "iterations": solver.iterations,
+                    "exploitability_abstract_mbb": abstract,
+                    "exploitability_real_mbb": real,
+                    "train_seconds": train_seconds,
+                    "joint_tables_seconds": tables_seconds,
+                    "abstract_br_seconds": abstract_seconds,
+                    "real_br_seconds": real_seconds,
+                    "load": os.getloadavg()[0],
+                }
+                print(row, flush=True)
+                table.append(row)
+                rows.append(
+                    [method, b, recall, solver.iterations, f"{abstract:,.1f}", f"{real:,.1f}",
+                     f"{real_seconds:.0f}"]
+                )  # fmt: skip
+    print_table(
+        f"exploitability on the {4 * ranks}-card deck (ACPC caps), CFR+ "
+        f"{args.real_iterations} iterations, mbb/g",
+        ["bucketing", "buckets", "recall", "iterations", "abstract", "real", "real BR s"],
+        rows,
+    )
+    return {"ranks": ranks, "iterations": args.real_iterations, "rows": table}
+
 if __name__ == "__main__":
     main()
+
