@@ -13,11 +13,14 @@ thread. Memory is 8 bytes per (node, action, hand) (float32 regret and strategy 
 Measured (idle 2-core machine, float32, one thread): river 90 iterations 0.0075 s to 0.5%
 (1.34x the reference), 0.082 ms/iteration; turn 90 iterations 0.62 s (0.72x), 6.8 ms/iteration;
 2 threads: turn 0.36 s. The flop spot (190,078 decision nodes, ~1 GiB) takes minutes: ``--flop``
-includes it; measured with 2 threads (``--only flop --threads 2 --modes f32``, idle machine):
-110 iterations, 58.6 s to 0.5% (0.84x postflop-solver's 69.5 s on 2 threads), 0.53 s per
-iteration, 943 MiB of arrays (theirs 1.0 GiB), peak RSS 1.4 GiB (the arrays, the tree and the
-per-item scratch). The last column of the B6 table divides by the reference with the same
-thread count where BENCHMARKS.md gives one (turn and flop at 2 threads).
+includes it; measured (``--only flop --threads 1,2 --modes f32,16``, idle machine): float32
+110 iterations, 51.8 s to 0.5% on 2 threads (0.75x postflop-solver's 69.5 s on 2 threads) and
+94.5 s on 1 thread (0.70x its 135 s), 943 MiB of arrays (theirs 1.0 GiB), peak RSS 1.4 GiB (the
+arrays, the tree and the per-item scratch); 16-bit 140 iterations, 98.1 s on 2 threads (1.41x)
+and 132 s on 1 thread, 471.5 MiB of arrays (theirs 0.52 GiB). Peak RSS is the process's maximum
+over every run of the invocation, so run a mode alone to read its own. The last column of the
+B6 table divides by the reference with the same thread count where BENCHMARKS.md gives one
+(turn and flop at 2 threads).
 
 Table 2 (issue 13): every full-width schedule of :data:`POSTFLOP_ALGORITHMS` on one thread, one
 at a time, from a fresh solver to 0.1% of the pot (cap ``--cap`` iterations, exploitability every
