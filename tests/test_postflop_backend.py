@@ -195,3 +195,22 @@ def test_a_postflop_strategy_saves_and_loads_by_key(tmp_path) -> None:
     assert pokerlab.exploitability(loaded.compiled.game, loaded) == pytest.approx(
         pokerlab.exploitability(game, strategy), abs=1e-9
     )
+
+
+def test_a_spot_solved_without_isomorphism_reopens_without_it(tmp_path) -> None:
+    from pokerlab.analysis.postflop import load_spot_solution, save_spot_solution
+
+    game = PostflopGame(isomorphism=False, **ISO)
+    assert game.params["isomorphism"] is False
+    solver = PostflopSolver(game, "dcfr")
+    solver.step(3)
+    path = tmp_path / "full.npz"
+    save_spot_solution(path, solver)
+    back = load_spot_solution(path)
+    assert back.game.isomorphism is False and back.tree.size == solver.tree.size
+    np.testing.assert_array_equal(back.strat_sum, solver.strat_sum)
+    # the generic files too: load_game rebuilds the same layout from the params
+    compiled = compile_game(game)
+    strategy = Strategy(compiled, compiled.normalise(solver.strat_sum))
+    pokerlab.save_strategy(tmp_path / "s.npz", strategy)
+    assert pokerlab.load_strategy(tmp_path / "s.npz").compiled.size == compiled.size

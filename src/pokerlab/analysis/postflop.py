@@ -269,14 +269,13 @@ def save_spot_solution(path: str | os.PathLike[str], solver: Any, **metadata: An
 def load_spot_solution(path: str | os.PathLike[str], threads: int = 1) -> Any:
     """Reopen a file written by :func:`save_spot_solution`: a solver ready to read or continue."""
     from pokerlab.games.postflop.game import PostflopGame
-    from pokerlab.games.postflop.spot import SpotConfig
     from pokerlab.io.files import load_checkpoint
     from pokerlab.solvers.postflop import PostflopSolver
 
     state = load_checkpoint(path)
     if state.get("game") != "postflop":
         raise FileFormatError(f"{os.fspath(path)} is not a postflop solution")
-    game = PostflopGame(SpotConfig.from_dict(state["game_params"]))
+    game = PostflopGame(**state["game_params"])  # the file layout (+ isomorphism when off)
     compressed = bool((state.get("config") or {}).get("compressed", False))
     solver = PostflopSolver(game, state["algorithm"], threads=threads, compressed=compressed)
     solver.load_state_dict(state)

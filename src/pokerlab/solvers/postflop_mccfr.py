@@ -615,11 +615,12 @@ def restore_postflop_mccfr(
 ) -> PostflopMCCFR:
     """The solver of a :meth:`PostflopMCCFR.state_dict` (for example a loaded checkpoint), its
     spot rebuilt from the state's parameters unless ``game`` is given."""
-    from pokerlab.games.postflop.spot import SpotConfig
 
     if game is None:
         iso = bool(state.get("config", {}).get("isomorphism", True))
-        game = PostflopGame(SpotConfig.from_dict(state["game_params"]), isomorphism=iso)
+        params = dict(state["game_params"])  # the file layout, with isomorphism when off
+        params.setdefault("isomorphism", iso)
+        game = PostflopGame(**params)
     solver = PostflopMCCFR.from_config(game, state["algorithm"], state.get("config", {}))
     solver.load_state_dict(state)
     return solver
