@@ -18,15 +18,8 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture
-def checkpoint(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("POKERLAB_CACHE_DIR", str(tmp_path))
-    path = tmp_path / "tiny.ckpt.npz"
-    args = ["train", "limit-holdem", "--variant", "tiny", "--buckets", "4,4,4,4"]
-    code, _, _ = run(
-        capsys, *args, "--iterations", "30", "--no-exploitability", "--checkpoint", str(path)
-    )
-    assert code == 0 and path.is_file()
-    return path
+def checkpoint(tiny_limit_checkpoint):
+    return tiny_limit_checkpoint
 
 
 def test_match_checkpoint_against_bots_json(capsys, checkpoint) -> None:
