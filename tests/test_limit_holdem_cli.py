@@ -43,6 +43,8 @@ def test_train_small_variant_json(capsys, tmp_path, monkeypatch) -> None:
         (["train", "limit-holdem", "--bucketing", "kmeans", "--no-cache"], "bucketing"),
         (["train", "limit-holdem", "--recall", "total", "--no-cache"], "recall"),
         (["train", "limit-holdem", "--workers", "0"], "workers"),
+        (["train", "limit-holdem", "--boards", "0"], "--boards"),
+        (["train", "limit-holdem", "--sampling", "es", "--boards", "2"], "--boards"),
         (["train", "limit-holdem", "--algorithm", "pcfr++"], "'pcfr++'"),
         (["train", "limit-holdem", "--variant", "huge"], "variant"),
         (["train", "limit-holdem", "--variant", "full", "--real-exploitability"], "full deck"),

@@ -238,3 +238,78 @@ def test_predictive_and_scheduled_resume_exactly(game, abstraction, algorithm: s
         del state["arrays"]["prediction"]
         with pytest.raises(PokerlabError, match="predicted regrets"):
             LimitPCSSolver(game, abstraction, algorithm=algorithm).load_state_dict(state)
+
+
+BOARD_2 = np.array([29, 35, 38, 44, 50])  # a second board of the 24-card deck
+
+
+@pytest.mark.parametrize("traverser", [0, 1])
+def test_board_batch_is_the_mean_of_its_boards(game, abstraction, traverser: int) -> None:
+    """A pass over a batch of two boards (one vector per board, the seed's board batch) equals
+    the mean of the two single-board passes from the same strategy: root values per hand,
+    regret updates and strategy sums (vanilla CFR: the update is added, not floored). Fails if
+    the folds or showdowns mixed the hands of different boards."""
+    boards = [BOARD, BOARD_2]
+    warm = LimitPCSSolver(game, abstraction, recall="perfect", algorithm="cfr", seed=5)
+    warm.step(3)  # a mixed strategy, not uniform
+    state = warm.state_dict()
+
+    def fresh(boards_per_iteration: int) -> LimitPCSSolver:
+        s = LimitPCSSolver(
+            game,
+            abstraction,
+            recall="perfect",
+            algorithm="cfr",
+            boards_per_iteration=boards_per_iteration,
+        )
+        s._set_arrays(state["arrays"]["regrets"], state["arrays"]["sums"], None)
+        return s
+
+    singles = []
+    for board in boards:
+        s = fresh(1)
+        values = s.root_values(board, traverser)  # before the update
+        root = s._pass(board, traverser, update=True)
+        singles.append((root, values, s.regrets.copy(), s.sums.copy()))
+    batch = fresh(2)
+    root = batch._pass(np.stack(boards), traverser, update=True)
+    h = len(batch.hands)
+    per_hand = batch._values[0, : 2 * h].reshape(2, h)
+    base_r, base_s = state["arrays"]["regrets"], state["arrays"]["sums"]
+    assert root == pytest.approx((singles[0][0] + singles[1][0]) / 2, rel=1e-5, abs=1e-7)
+    for b in range(2):
+        np.testing.assert_allclose(per_hand[b] * 2, singles[b][1], rtol=1e-5, atol=1e-7)
+    mean_r = base_r + ((singles[0][2] - base_r) + (singles[1][2] - base_r)) / 2
+    np.testing.assert_allclose(batch.regrets, mean_r, rtol=1e-4, atol=1e-6)
+    # strategy sums are reach-weighted, not scaled: the batch adds both boards' reach
+    both_s = base_s + (singles[0][3] - base_s) + (singles[1][3] - base_s)
+    np.testing.assert_allclose(batch.sums, both_s, rtol=1e-5, atol=1e-5)
+    assert np.abs(batch.regrets - base_r).max() > 1e-3  # the pass did update
+
+
+def test_board_batch_trains_resumes_and_is_refused_across_sizes(game, abstraction) -> None:
+    from pokerlab.evaluate.limit_abstract import abstract_exploitability_mbb, joint_bucket_tables
+
+    tables = joint_bucket_tables(build_abstraction(6, (4, 4, 4, 4), "ehs", cache=False))
+    small = build_abstraction(6, (4, 4, 4, 4), "ehs", cache=False)
+    solver = LimitPCSSolver(game, small, recall="imperfect", boards_per_iteration=4, seed=2)
+    start = abstract_exploitability_mbb(solver, tables)
+    solver.step(60)
+    assert abstract_exploitability_mbb(solver, tables) < start / 4
+    state = solver.state_dict()
+    assert state["boards_per_iteration"] == 4
+    solver.step(5)
+    again = LimitPCSSolver(game, small, recall="imperfect", boards_per_iteration=4, seed=9)
+    again.load_state_dict(state)
+    again.step(5)
+    np.testing.assert_array_equal(again.regrets, solver.regrets)
+    np.testing.assert_array_equal(again.sums, solver.sums)
+    other = LimitPCSSolver(game, small, recall="imperfect", boards_per_iteration=2)
+    with pytest.raises(PokerlabError, match="boards_per_iteration 4, this run 2"):
+        other.load_state_dict(state)
+    with pytest.raises(PokerlabError, match="boards_per_iteration must be >= 1"):
+        LimitPCSSolver(game, small, boards_per_iteration=0)
+    # a checkpoint from before the batch (no field) is a one-board run
+    del state["boards_per_iteration"]
+    with pytest.raises(PokerlabError, match="boards_per_iteration 1, this run 4"):
+        again.load_state_dict(state)

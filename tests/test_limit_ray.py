@@ -36,13 +36,17 @@ def test_layout_covers_every_slot_once(setup) -> None:
 
 
 @pytest.mark.parametrize(
-    "algorithm,workers,split", [("cfr+", 2, 0), ("pcfr+", 2, 1), ("dcfr", 1, 0)]
+    "algorithm,workers,split,boards",
+    [("cfr+", 2, 0, 1), ("pcfr+", 2, 1, 1), ("dcfr", 1, 0, 1), ("cfr+", 2, 0, 3)],
 )
-def test_ray_run_equals_one_process(setup, algorithm: str, workers: int, split: int) -> None:
-    """Bit-identical regrets, sums and predictions after a few iterations, and a checkpoint of
-    the Ray run resumed in one process (and back) goes on exactly as the straight run."""
+def test_ray_run_equals_one_process(
+    setup, algorithm: str, workers: int, split: int, boards: int
+) -> None:
+    """Bit-identical regrets, sums and predictions after a few iterations (one board per
+    iteration, or a batch of three), and a checkpoint of the Ray run resumed in one process
+    (and back) goes on exactly as the straight run."""
     game, abstraction = setup
-    kwargs = {"recall": "perfect", "algorithm": algorithm}
+    kwargs = {"recall": "perfect", "algorithm": algorithm, "boards_per_iteration": boards}
     one = LimitPCSSolver(game, abstraction, seed=11, **kwargs)
     one.step(5)
     dist = RayLimitPCSSolver(
@@ -72,8 +76,9 @@ def test_ray_run_equals_one_process(setup, algorithm: str, workers: int, split: 
 
 
 def test_cli_ray_workers_equal_threads(setup, capsys, tmp_path, monkeypatch) -> None:
-    """``pokerlab train ... --ray --workers 2`` writes the checkpoint a thread run writes, and
-    reports the load of each worker; a bad or silent address is refused at once."""
+    """``pokerlab train ... --ray --workers 2 --boards 2`` (a batch of two boards per
+    iteration) writes the checkpoint a thread run writes, and reports the load of each worker;
+    a bad or silent address is refused at once."""
     import json
 
     from pokerlab.cli.main import main
@@ -81,11 +86,12 @@ def test_cli_ray_workers_equal_threads(setup, capsys, tmp_path, monkeypatch) -> 
 
     monkeypatch.setenv("POKERLAB_CACHE_DIR", str(tmp_path))
     base = ["train", "limit-holdem", "--variant", "tiny", "--buckets", "3,3,3,3", "-n", "6"]
-    base += ["--workers", "2", "--seed", "3", "--no-exploitability", "--json"]
+    base += ["--workers", "2", "--seed", "3", "--no-exploitability", "--json", "--boards", "2"]
     ray_file, thread_file = tmp_path / "ray.npz", tmp_path / "threads.npz"
     assert main([*base, "--ray", "--checkpoint", str(ray_file)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ray"] is True and len(out["worker_nodes"]) == 2 and out["iterations"] == 6
+    assert out["boards_per_iteration"] == 2
     assert main([*base, "--checkpoint", str(thread_file)]) == 0
     assert json.loads(capsys.readouterr().out)["ray"] is False
     a, b = load_checkpoint(ray_file), load_checkpoint(thread_file)

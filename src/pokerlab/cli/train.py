@@ -2,13 +2,15 @@
 
 Builds (or reads from the cache) the exact E[HS] tables and the buckets of the chosen deck, with
 a progress bar on a terminal (and, on the full deck, the estimated build time first), then runs
-CFR with public chance sampling (:class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver`) or,
+CFR with public chance sampling (:class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver`;
+``--boards B`` samples a batch of B boards per iteration, ``--workers N`` splits the tree over
+threads or, with ``--ray``, Ray actors) or,
 with ``--sampling es``, external-sampling MCCFR
 (:class:`~pokerlab.solvers.limit_mccfr.LimitESSolver`; ``--discount-every``, ``--prune``; on
 Ray workers with ``--ray --workers N --batch K``,
 :class:`~pokerlab.distributed.limit_mccfr_ray.RayLimitESSolver`) for ``--iterations`` or
 ``--seconds``. ``--json`` prints one object: ``iterations``, ``seconds``, ``workers``,
-``sampling``, ``bytes_per_infoset_action``, ``infoset_actions``, ``abstraction_seconds``,
+``sampling``, ``boards_per_iteration`` (pcs), ``bytes_per_infoset_action``, ``infoset_actions``, ``abstraction_seconds``,
 ``exploitability_abstract_mbb`` (exact, :mod:`pokerlab.evaluate.limit_abstract`, on decks smaller
 than the full one with at most 8192 river bucket sequences; ``--no-exploitability`` skips it;
 ``null`` otherwise) and ``exploitability_real_mbb`` (with ``--real-exploitability``: the exact
@@ -91,6 +93,13 @@ def train(
     split_round: int = typer.Option(
         0, "--split-round", min=0, max=1, help="split after the preflop (0) or flop (1) betting"
     ),
+    boards: int | None = typer.Option(
+        None,
+        "--boards",
+        min=1,
+        help="pcs: boards sampled per iteration, updated together (default 1; more work per "
+        "worker call, the seed's batch)",
+    ),
     seed: int = typer.Option(0, "--seed"),
     no_cache: bool = typer.Option(False, "--no-cache", help="neither read nor write tables"),
     exploitability: bool = typer.Option(
@@ -146,6 +155,8 @@ def train(
             raise PokerlabError(f"--workers {workers} with --sampling es runs on Ray: add --ray")
         if split_round != 0:
             raise PokerlabError("--split-round is the subtree split of --sampling pcs")
+        if boards is not None:
+            raise PokerlabError("--boards is the board batch of --sampling pcs")
         if batch is not None and not use_ray:
             raise PokerlabError("--batch is the batch of the Ray workers: add --ray")
     if algorithm is None:
@@ -212,6 +223,7 @@ def train(
         "seed": seed,
         "workers": workers,
         "split_round": split_round,
+        "boards_per_iteration": 1 if boards is None else boards,
     }
     if sampling == "es":
         es_options: dict[str, Any] = {
@@ -350,6 +362,7 @@ def _run_training(
         "workers": workers,
         "ray": use_ray,
         "worker_nodes": getattr(solver, "worker_nodes", None) if workers > 1 or use_ray else None,
+        "boards_per_iteration": getattr(solver, "boards_per_iteration", None),
         "bytes_per_infoset_action": solver.bytes_per_infoset_action,
         "infoset_actions": solver.num_infoset_actions,
         "abstraction_seconds": abstraction_seconds,

@@ -139,7 +139,8 @@ class SubtreeWorker:
 
     ``tree`` holds the betting tree's arrays (:data:`_TREE_FIELDS`); ``roots`` the
     ``(root, end)`` node ranges of the worker's subtrees; ``offset`` the worker's own layout
-    (:func:`compact_layout`) and ``size`` its length.
+    (:func:`compact_layout`) and ``size`` its length; ``boards`` the boards of a batch (the
+    pass scratch holds that many copies of the hands).
     """
 
     def __init__(
@@ -155,6 +156,7 @@ class SubtreeWorker:
         scale: float,
         regret_floor: bool,
         predictive: bool,
+        boards: int = 1,
     ) -> None:
         self.tree = tuple(np.asarray(tree[name]) for name in _TREE_FIELDS)
         self.worker = np.int64(worker)
@@ -162,7 +164,7 @@ class SubtreeWorker:
         self.owner = np.asarray(owner, dtype=np.int64)
         self.offset = np.asarray(offset, dtype=np.int64)
         self.num_states = np.asarray(num_states, dtype=np.int64)
-        self.hands = np.asarray(hands, dtype=np.int64)
+        self.hands = np.tile(np.asarray(hands, dtype=np.int64), (int(boards), 1))
         self.scale = float(scale)
         self.regret_floor = bool(regret_floor)
         self.predictive = bool(predictive)
@@ -181,7 +183,7 @@ class SubtreeWorker:
 
     def run(
         self,
-        board: tuple[np.ndarray, np.ndarray, np.ndarray, int],
+        board: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
         traverser: int,
         update: bool,
         next_ab: tuple[float, float],
@@ -190,26 +192,29 @@ class SubtreeWorker:
     ) -> np.ndarray:
         """Whole passes over the worker's subtrees for ``traverser``.
 
-        ``board``: (states, order, strength, num_valid) of the sampled board (as the head
-        computes them); ``rows`` (k, 2): the head's reach row of each player at each subtree
-        root, ``reach_rows`` (k, 2, H) those rows. Returns the value rows at the roots (k, H).
+        ``board``: (states, order, strength, segments) of the sampled boards (as the head
+        computes them, :meth:`LimitPCSSolver._board_arrays`); ``rows`` (k, 2): the head's reach
+        row of each player at each subtree root, ``reach_rows`` (k, 2, B H) those rows. Returns
+        the value rows at the roots (k, B H).
         """
-        states, order, strength, num_valid = board
-        out = np.empty((len(self.roots), self.hands.shape[0]), dtype=np.float32)
+        states, order, strength, segments = board
+        width = states.shape[1]
+        hands = self.hands[:width]
+        out = np.empty((len(self.roots), width), dtype=np.float32)
         for i, (root, end) in enumerate(self.roots):
             for q in (0, 1):
                 r = int(rows[i, q])
-                self.reach[q, r] = reach_rows[i, q]
+                self.reach[q, r, :width] = reach_rows[i, q]
                 self.row[q, root] = r
             K.pcs_pass(
                 *self.tree,
                 self.offset,
                 self.num_states,
                 states,
-                self.hands,
+                hands,
                 order,
                 strength,
-                np.int64(num_valid),
+                segments,
                 self.scale,
                 np.int64(traverser),
                 self.regrets,
@@ -230,7 +235,7 @@ class SubtreeWorker:
                 float(next_ab[0]),
                 float(next_ab[1]),
             )
-            out[i] = self.values[root]
+            out[i] = self.values[root, :width]
         return out
 
     def state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -272,6 +277,7 @@ class RayLimitPCSSolver(LimitPCSSolver):
         workers: int = 2,
         split_round: int = 0,
         address: str | None = None,
+        boards_per_iteration: int = 1,
     ) -> None:
         ray = import_ray()
         if workers < 1:
@@ -287,6 +293,7 @@ class RayLimitPCSSolver(LimitPCSSolver):
             max_bytes=max_bytes,
             workers=max(workers, 2),
             split_round=split_round,
+            boards_per_iteration=boards_per_iteration,
         )
         if workers == 1:
             self.workers = 1
@@ -330,6 +337,7 @@ class RayLimitPCSSolver(LimitPCSSolver):
                     self._scale,
                     bool(self.schedule.regret_floor),
                     bool(self.schedule.predictive),
+                    self.boards_per_iteration,
                 )
             )
         #: Bytes of stored numbers per actor (regrets, sums, predictions): the spread memory.
@@ -390,8 +398,9 @@ class RayLimitPCSSolver(LimitPCSSolver):
             actor.discount.remote(a, b, g)
 
     # --- one pass -----------------------------------------------------------------------------
-    def _pass(self, board: np.ndarray, traverser: int, update: bool) -> float:
-        states, order, strength, num_valid = self._board_arrays(board)
+    def _pass(self, boards: np.ndarray, traverser: int, update: bool) -> float:
+        states, order, strength, segments = self._board_arrays(boards)
+        width = states.shape[1]
         t = self.tree
         regrets, sums, prediction = self._head
 
@@ -407,10 +416,10 @@ class RayLimitPCSSolver(LimitPCSSolver):
                 self._head_offset,
                 self.num_states,
                 states,
-                self.hands,
+                self._batch_hands[:width],
                 order,
                 strength,
-                np.int64(num_valid),
+                segments,
                 self._scale,
                 np.int64(traverser),
                 regrets,
@@ -433,16 +442,16 @@ class RayLimitPCSSolver(LimitPCSSolver):
             )
 
         head(1)
-        board_ref = self._ray.put((states, order, strength, num_valid))
+        board_ref = self._ray.put((states, order, strength, segments))
         futures = []
         for actor, roots in zip(self._actors, self._roots, strict=True):
             rows = self._row[:, roots].T.copy()
-            reach_rows = np.stack([self._reach[q, rows[:, q]] for q in (0, 1)], axis=1)
+            reach_rows = np.stack([self._reach[q, rows[:, q], :width] for q in (0, 1)], axis=1)
             futures.append(
                 actor.run.remote(board_ref, traverser, update, self._next, rows, reach_rows)
             )
         for roots, out in zip(self._roots, self._ray.get(futures), strict=True):
-            self._values[roots] = out
+            self._values[roots, :width] = out
         return head(6)
 
     def close(self) -> None:

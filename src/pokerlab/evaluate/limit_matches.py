@@ -375,7 +375,12 @@ def load_limit_checkpoint(path: Any, *, cache: bool = True) -> tuple[LimitHoldem
         )
     else:
         solver = LimitPCSSolver(
-            game, abstraction, recall=state["recall"], algorithm=state["schedule"], seed=0
+            game,
+            abstraction,
+            recall=state["recall"],
+            algorithm=state["schedule"],
+            seed=0,
+            boards_per_iteration=int(state.get("boards_per_iteration", 1)),
         )
     solver.load_state_dict(state)
     return game, solver

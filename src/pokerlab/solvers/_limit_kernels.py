@@ -53,7 +53,7 @@ def pcs_pass(
     hand_cards: np.ndarray,
     order: np.ndarray,
     strength: np.ndarray,
-    num_valid: np.int64,
+    segments: np.ndarray,
     scale: float,
     traverser: np.int64,
     regrets: np.ndarray,
@@ -76,9 +76,15 @@ def pcs_pass(
 ) -> float:
     """One pass for ``traverser``; returns its root value summed over its hands.
 
-    ``states`` (4, H): private state of each hand per round (-1: the hand meets the board);
-    ``order``: the first ``num_valid`` entries are the valid hands by increasing ``strength``;
-    ``reach`` (2, N, H), ``values`` (N, H), ``card_sum`` (52,), ``row`` (2, N) int64: scratch.
+    A batch of B boards (the seed's board batch) is one pass with vectors B times as long:
+    entry ``b * H + i`` is hole-card pair ``i`` on board ``b`` (``hand_cards`` repeats the H
+    pairs B times). ``states`` (4, B H): private state of each entry per round (-1: the hand
+    meets its board); ``segments`` (B + 1,): board ``b``'s valid entries are
+    ``order[segments[b]:segments[b + 1]]``, by increasing ``strength``. Folds and showdowns
+    compare entries of the same board only; the regret update of a (node, state) sums over
+    every board's hands, so the batch's boards share one current strategy and one update.
+    ``reach`` (2, N, >= B H), ``values`` (N, >= B H), ``card_sum`` (52,), ``row`` (2, N)
+    int64: scratch.
 
     The subtree seam: only nodes ``n`` in ``[lo, hi)`` with ``owner[n] == me`` are processed,
     and ``phases`` selects the steps (1: top-down, 2: terminals, 4: bottom-up; 7: all). A split
@@ -152,6 +158,8 @@ def pcs_pass(
                 if update and q == p:
                     sums[base + j * ns + s] += own * sigma
     # --- terminals ---------------------------------------------------------------------------
+    num_boards = segments.size - 1
+    per_board = num_hands // num_boards
     for n in range(lo, hi if do_terminals else lo):
         if owner[n] != me:
             continue
@@ -160,70 +168,78 @@ def pcs_pass(
             continue
         amount = payoff_table[payoff_id[n]] * scale
         ro = row[o, n]
-        for c in range(52):
-            card_sum[c] = 0.0
         if k == FOLD_END:
-            total = 0.0
-            for h in range(num_hands):
-                x = reach[o, ro, h]
-                if x != 0.0:
-                    total += x
-                    card_sum[hand_cards[h, 0]] += x
-                    card_sum[hand_cards[h, 1]] += x
             sign = -amount if player[n] == p else amount
-            for h in range(num_hands):
-                if states[0, h] < 0:
-                    values[n, h] = 0.0
-                    continue
-                compat = (
-                    total
-                    - card_sum[hand_cards[h, 0]]
-                    - card_sum[hand_cards[h, 1]]
-                    + reach[o, ro, h]
-                )
-                values[n, h] = sign * compat
+            for b in range(num_boards):
+                h0 = b * per_board
+                for c in range(52):
+                    card_sum[c] = 0.0
+                total = 0.0
+                for h in range(h0, h0 + per_board):
+                    x = reach[o, ro, h]
+                    if x != 0.0:
+                        total += x
+                        card_sum[hand_cards[h, 0]] += x
+                        card_sum[hand_cards[h, 1]] += x
+                for h in range(h0, h0 + per_board):
+                    if states[0, h] < 0:
+                        values[n, h] = 0.0
+                        continue
+                    compat = (
+                        total
+                        - card_sum[hand_cards[h, 0]]
+                        - card_sum[hand_cards[h, 1]]
+                        + reach[o, ro, h]
+                    )
+                    values[n, h] = sign * compat
             continue
-        # showdown: win part from weaker hands (ascending sweep), lose part from stronger
+        # showdown, per board: win part from weaker hands (ascending sweep), lose part from
+        # stronger ones (descending)
         for h in range(num_hands):
             values[n, h] = 0.0
-        below = 0.0
-        i = 0
-        while i < num_valid:
-            j = i
-            v = strength[order[i]]
-            while j < num_valid and strength[order[j]] == v:
-                j += 1
-            for t in range(i, j):
-                h = order[t]
-                win = below - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
-                values[n, h] += amount * win
-            for t in range(i, j):
-                h = order[t]
-                x = reach[o, ro, h]
-                below += x
-                card_sum[hand_cards[h, 0]] += x
-                card_sum[hand_cards[h, 1]] += x
-            i = j
-        for c in range(52):
-            card_sum[c] = 0.0
-        above = 0.0
-        i = num_valid - 1
-        while i >= 0:
-            j = i
-            v = strength[order[i]]
-            while j >= 0 and strength[order[j]] == v:
-                j -= 1
-            for t in range(i, j, -1):
-                h = order[t]
-                lose = above - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
-                values[n, h] -= amount * lose
-            for t in range(i, j, -1):
-                h = order[t]
-                x = reach[o, ro, h]
-                above += x
-                card_sum[hand_cards[h, 0]] += x
-                card_sum[hand_cards[h, 1]] += x
-            i = j
+        for b in range(num_boards):
+            first_valid = segments[b]
+            end_valid = segments[b + 1]
+            for c in range(52):
+                card_sum[c] = 0.0
+            below = 0.0
+            i = first_valid
+            while i < end_valid:
+                j = i
+                v = strength[order[i]]
+                while j < end_valid and strength[order[j]] == v:
+                    j += 1
+                for t in range(i, j):
+                    h = order[t]
+                    win = below - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
+                    values[n, h] += amount * win
+                for t in range(i, j):
+                    h = order[t]
+                    x = reach[o, ro, h]
+                    below += x
+                    card_sum[hand_cards[h, 0]] += x
+                    card_sum[hand_cards[h, 1]] += x
+                i = j
+            for c in range(52):
+                card_sum[c] = 0.0
+            above = 0.0
+            i = end_valid - 1
+            while i >= first_valid:
+                j = i
+                v = strength[order[i]]
+                while j >= first_valid and strength[order[j]] == v:
+                    j -= 1
+                for t in range(i, j, -1):
+                    h = order[t]
+                    lose = above - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
+                    values[n, h] -= amount * lose
+                for t in range(i, j, -1):
+                    h = order[t]
+                    x = reach[o, ro, h]
+                    above += x
+                    card_sum[hand_cards[h, 0]] += x
+                    card_sum[hand_cards[h, 1]] += x
+                i = j
     # --- bottom-up: values and regrets -------------------------------------------------------
     for n in range(hi - 1 if do_bottom else lo - 1, lo - 1, -1):
         if owner[n] != me:

@@ -228,6 +228,12 @@ class LimitPCSSolver(LimitAbstractSolver):
     split_round:
         The subtrees start after this round's betting: 0 (the seed's seven preflop sequences)
         or 1 (after the flop betting: many more, smaller subtrees, a finer balance).
+    boards_per_iteration:
+        Boards sampled per iteration (the seed's board batch; 1 by default). The batch's
+        boards share the iteration's current strategy and their regrets are summed into one
+        update (each board weighted 1/B, so values stay per-board means): one pass per player
+        with vectors B times as long, which gives each worker B times more work per call (what
+        amortises the Ray actors' per-call overhead) and B times the pass scratch.
     """
 
     format = "limit-pcs"
@@ -243,13 +249,19 @@ class LimitPCSSolver(LimitAbstractSolver):
         max_bytes: int = 8 << 30,
         workers: int = 1,
         split_round: int = 0,
+        boards_per_iteration: int = 1,
     ) -> None:
         self._setup(game, abstraction, recall, algorithm, seed)
         rules = game.rules
         tree = self.tree
         deck = rules.cards
-        h = len(self.hands)
-        scratch = 3 * tree.num_nodes * h * 8
+        if int(boards_per_iteration) < 1:
+            raise PokerlabError(
+                f"boards_per_iteration must be >= 1, got {boards_per_iteration}"
+            )
+        self.boards_per_iteration = int(boards_per_iteration)
+        h = len(self.hands) * self.boards_per_iteration
+        scratch = 3 * tree.num_nodes * h * 4
         per_action = BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
         need = self.size * per_action + scratch
         if need > max_bytes:
@@ -260,6 +272,8 @@ class LimitPCSSolver(LimitAbstractSolver):
         self._allocate_storage()
         self._reach = np.zeros((2, tree.num_nodes, h), dtype=np.float32)
         self._values = np.zeros((tree.num_nodes, h), dtype=np.float32)
+        #: The hole-card pairs repeated once per board of a batch (the pass's vector entries).
+        self._batch_hands = np.tile(self.hands, (self.boards_per_iteration, 1))
         self._card_sum = np.zeros(52, dtype=np.float64)
         self._row = np.zeros((2, tree.num_nodes), dtype=np.int64)
         if workers < 1:
@@ -289,8 +303,9 @@ class LimitPCSSolver(LimitAbstractSolver):
         self._deck = deck
         left = rules.num_cards - 2 - 2 - 5
         # uniform deal: 1 / (pairs for the opponent given the hand and the board); per-hand sums
-        # at the root then average over the traverser's hands through the reported value
-        self._scale = 1.0 / comb(rules.num_cards - 2 - 5, 2)
+        # at the root then average over the traverser's hands through the reported value; a
+        # batch of B boards weighs each 1/B
+        self._scale = 1.0 / comb(rules.num_cards - 2 - 5, 2) / self.boards_per_iteration
         del left
         self.iterations = 0
         self.rng = generator(seed)
@@ -317,31 +332,45 @@ class LimitPCSSolver(LimitAbstractSolver):
         """Scale the stored regrets and sums before an iteration (the schedule's factors)."""
         K.discount(self.regrets, self.sums, a, b, g)
 
-    # --- one sampled board --------------------------------------------------------------------
-    def _board_arrays(self, board: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    # --- one sampled board (or a batch) --------------------------------------------------------
+    def _board_arrays(
+        self, boards: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The kernel's per-entry arrays of a batch of boards ``(B, 5)`` (see
+        :func:`pokerlab.solvers._limit_kernels.pcs_pass`): states (4, B H), the valid entries
+        of each board by increasing strength (concatenated), strengths (B H) and the segment
+        starts (B + 1)."""
+        boards = np.atleast_2d(np.asarray(boards, dtype=np.int64))
         hands = self.hands
-        live = ~np.isin(hands, board).any(axis=1)
-        idx = np.flatnonzero(live)
-        labels = []
-        for r, shown in enumerate((0, 3, 4, 5)):
-            rows = np.concatenate(
-                [hands[idx], np.broadcast_to(board[:shown], (idx.size, shown))], axis=1
-            )
-            labels.append(
-                self.abstraction.labels[r][round_indexer(r, self.game.rules.ranks).index(rows)]
-            )
-        ids = bucket_sequence_ids(labels, self._counts, self.recall)
-        states = np.full((4, len(hands)), -1, dtype=np.int64)
-        for r in range(4):
-            states[r, idx] = ids[r]
-        strength = np.zeros(len(hands), dtype=np.int32)
-        seven = np.concatenate([hands[idx], np.broadcast_to(board, (idx.size, 5))], axis=1)
-        strength[idx] = evaluate_batch(seven.astype(np.uint8))
-        order = idx[np.argsort(strength[idx], kind="stable")].astype(np.int64)
-        return states, order, strength, int(idx.size)
+        nh = len(hands)
+        nb = boards.shape[0]
+        states = np.full((4, nb * nh), -1, dtype=np.int64)
+        strength = np.zeros(nb * nh, dtype=np.int32)
+        orders = []
+        segments = np.zeros(nb + 1, dtype=np.int64)
+        for b, board in enumerate(boards):
+            live = ~np.isin(hands, board).any(axis=1)
+            idx = np.flatnonzero(live)
+            labels = []
+            for r, shown in enumerate((0, 3, 4, 5)):
+                rows = np.concatenate(
+                    [hands[idx], np.broadcast_to(board[:shown], (idx.size, shown))], axis=1
+                )
+                labels.append(
+                    self.abstraction.labels[r][round_indexer(r, self.game.rules.ranks).index(rows)]
+                )
+            ids = bucket_sequence_ids(labels, self._counts, self.recall)
+            for r in range(4):
+                states[r, b * nh + idx] = ids[r]
+            seven = np.concatenate([hands[idx], np.broadcast_to(board, (idx.size, 5))], axis=1)
+            strength[b * nh + idx] = evaluate_batch(seven.astype(np.uint8))
+            orders.append(b * nh + idx[np.argsort(strength[b * nh + idx], kind="stable")])
+            segments[b + 1] = segments[b] + idx.size
+        order = np.concatenate(orders).astype(np.int64)
+        return states, order, strength, segments
 
-    def _pass(self, board: np.ndarray, traverser: int, update: bool) -> float:
-        states, order, strength, num_valid = self._board_arrays(board)
+    def _pass(self, boards: np.ndarray, traverser: int, update: bool) -> float:
+        states, order, strength, segments = self._board_arrays(boards)
         t = self.tree
         common = (
             t.kind,
@@ -354,10 +383,10 @@ class LimitPCSSolver(LimitAbstractSolver):
             self.offset,
             self.num_states,
             states,
-            self.hands,
+            self._batch_hands[: states.shape[1]],
             order,
             strength,
-            np.int64(num_valid),
+            segments,
             self._scale,
             np.int64(traverser),
             self.regrets,
@@ -411,22 +440,28 @@ class LimitPCSSolver(LimitAbstractSolver):
     def root_values(self, board: np.ndarray, traverser: int) -> np.ndarray:
         """Counterfactual value of each hole-card pair of ``traverser`` at the root for the
         given board under the current strategy (no update): the expectation over the opponent's
-        hands, weighted by their reach."""
+        hands, weighted by their reach (with a board batch, divided by its size B)."""
         self._pass(np.asarray(board, dtype=np.int64), traverser, update=False)
-        return self._values[0].copy()
+        return self._values[0, : len(self.hands)].copy()
 
     # --- the verbs ----------------------------------------------------------------------------
     def step(self, iterations: int = 1) -> None:
-        """Run ``iterations`` iterations (one sampled board, both players in turn, each)."""
+        """Run ``iterations`` iterations (``boards_per_iteration`` sampled boards, both players
+        in turn, each)."""
         for _ in range(int(iterations)):
             t = self.iterations + 1
             a, b, g = discount_factors(self._params, t)
             self._discount(float(a), float(b), float(g))
             na, nb, _ = discount_factors(self._params, t + 1)
             self._next = (float(na), float(nb))
-            board = self.rng.choice(self._deck, size=5, replace=False).astype(np.int64)
-            self._pass(board, 0, update=True)
-            self._pass(board, 1, update=True)
+            boards = np.stack(
+                [
+                    self.rng.choice(self._deck, size=5, replace=False)
+                    for _ in range(self.boards_per_iteration)
+                ]
+            ).astype(np.int64)
+            self._pass(boards, 0, update=True)
+            self._pass(boards, 1, update=True)
             self.iterations = t
 
     def state_dict(self) -> dict[str, Any]:
@@ -434,6 +469,7 @@ class LimitPCSSolver(LimitAbstractSolver):
         (``arrays`` plus JSON-able fields; the generator state included)."""
         return {
             **self._common_state(),
+            "boards_per_iteration": self.boards_per_iteration,
             "arrays": self._arrays(),
             "rng": self.rng.bit_generator.state,
         }
@@ -448,6 +484,12 @@ class LimitPCSSolver(LimitAbstractSolver):
         """Resume from :meth:`state_dict` (or a loaded checkpoint); refuses another game."""
         keys = ("format", "schedule", "recall", "ranks", "buckets", "bucketing")
         regrets = self._check_state(state, keys)
+        boards = int(state.get("boards_per_iteration", 1))  # files before the batch: one board
+        if boards != self.boards_per_iteration:
+            raise PokerlabError(
+                f"checkpoint of another run: boards_per_iteration {boards}, "
+                f"this run {self.boards_per_iteration}"
+            )
         arrays = state["arrays"]
         prediction = arrays.get("prediction")
         if self.schedule.predictive and (prediction is None or prediction.shape != regrets.shape):
