@@ -57,6 +57,9 @@ def test_ray_run_equals_one_process(
         # the head keeps only its nodes' numbers; the actors hold the rest
         assert dist._head_slots.size + sum(s.size for s in dist._slots) == one.size
         dist.step(5)
+        busy = dist.worker_busy_seconds()  # each actor's seconds in passes, then reset
+        assert len(busy) == workers and min(busy) > 0
+        assert max(dist.worker_busy_seconds()) == 0.0
         np.testing.assert_array_equal(dist.regrets, one.regrets)
         np.testing.assert_array_equal(dist.sums, one.sums)
         np.testing.assert_array_equal(dist.prediction, one.prediction)

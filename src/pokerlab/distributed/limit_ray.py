@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from typing import Any
 
 import numpy as np
@@ -176,6 +177,14 @@ class SubtreeWorker:
         self.values = np.zeros((n, h), dtype=np.float32)
         self.row = np.zeros((2, n), dtype=np.int64)
         self.card_sum = np.zeros(52, dtype=np.float64)
+        #: Seconds spent in :meth:`run` since the last :meth:`busy_seconds` (the worker's load).
+        self.busy = 0.0
+
+    def busy_seconds(self) -> float:
+        """Seconds of passes since the last call (then reset): the measured load of this
+        worker, which the node counts only predict."""
+        out, self.busy = self.busy, 0.0
+        return out
 
     def discount(self, a: float, b: float, g: float) -> None:
         """The schedule's scaling of this worker's regrets and sums before an iteration."""
@@ -197,6 +206,7 @@ class SubtreeWorker:
         row of each player at each subtree root, ``reach_rows`` (k, 2, B H) those rows. Returns
         the value rows at the roots (k, B H).
         """
+        start = time.perf_counter()
         states, order, strength, segments = board
         width = states.shape[1]
         hands = self.hands[:width]
@@ -236,6 +246,7 @@ class SubtreeWorker:
                 float(next_ab[1]),
             )
             out[i] = self.values[root, :width]
+        self.busy += time.perf_counter() - start
         return out
 
     def state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -342,6 +353,11 @@ class RayLimitPCSSolver(LimitPCSSolver):
             )
         #: Bytes of stored numbers per actor (regrets, sums, predictions): the spread memory.
         self.worker_bytes = ray.get([a.nbytes.remote() for a in self._actors])
+
+    def worker_busy_seconds(self) -> list[float]:
+        """Seconds each actor spent in passes since the last call (then reset): the load of
+        each worker as measured, beside :attr:`worker_nodes`."""
+        return [float(x) for x in self._ray.get([a.busy_seconds.remote() for a in self._actors])]
 
     # --- storage: the head's own part here, the rest on the actors ------------------------------
     def _allocate_storage(self) -> None:
