@@ -10,7 +10,8 @@ with ``--sampling es``, external-sampling MCCFR
 Ray workers with ``--ray --workers N --batch K``,
 :class:`~pokerlab.distributed.limit_mccfr_ray.RayLimitESSolver`) for ``--iterations`` or
 ``--seconds``. ``--json`` prints one object: ``iterations``, ``seconds``, ``workers``,
-``sampling``, ``boards_per_iteration`` (pcs), ``bytes_per_infoset_action``, ``infoset_actions``, ``abstraction_seconds``,
+``sampling``, ``boards_per_iteration`` (pcs), ``bytes_per_infoset_action``,
+``infoset_actions``, ``abstraction_seconds``,
 ``exploitability_abstract_mbb`` (exact, :mod:`pokerlab.evaluate.limit_abstract`, on decks smaller
 than the full one with at most 8192 river bucket sequences; ``--no-exploitability`` skips it;
 ``null`` otherwise) and ``exploitability_real_mbb`` (with ``--real-exploitability``: the exact
