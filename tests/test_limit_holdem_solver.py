@@ -151,6 +151,37 @@ def test_two_workers_equal_one(game, abstraction) -> None:
     assert len(fine.subtrees) > len(two.subtrees)
 
 
+def _per_node_pass(
+    solver: LimitPCSSolver,
+    boards: np.ndarray,
+    traverser: int,
+    update: bool,
+    regrets: np.ndarray | None = None,
+    sums: np.ndarray | None = None,
+    pred: np.ndarray | None = None,
+) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+    """A whole pass of the per-node kernel (a reach and a value row for every node) on the
+    solver's arrays (or the given ones); returns (root value, values, reach, row pointers)."""
+    states, order, strength, segments = solver._board_arrays(boards)
+    t = solver.tree
+    width = states.shape[1]
+    reach = np.zeros((2, t.num_nodes, width), dtype=np.float32)
+    values = np.zeros((t.num_nodes, width), dtype=np.float32)
+    row = np.zeros((2, t.num_nodes), dtype=np.int64)
+    root = K.pcs_pass(
+        t.kind, t.player, t.round, t.child_start, t.children, t.payoff_id, t.payoff_table,
+        solver.offset, solver.num_states, states, solver._batch_hands[:width], order, strength,
+        segments, solver._scale, np.int64(traverser),
+        solver.regrets if regrets is None else regrets,
+        solver.sums if sums is None else sums,
+        bool(solver.schedule.regret_floor), update, reach, values, np.zeros(52), row,
+        np.full(t.num_nodes, -1, dtype=np.int64), np.int64(-1), np.int64(0),
+        np.int64(t.num_nodes), np.int64(7), solver.prediction if pred is None else pred,
+        bool(solver.schedule.predictive), *solver._next,
+    )  # fmt: skip
+    return root, values, reach, row
+
+
 def _regret_matching(x: np.ndarray) -> np.ndarray:
     """Regret matching over the first axis (actions) of ``x`` (actions x states), float64."""
     pos = np.maximum(x.astype(np.float64), 0.0)
@@ -178,10 +209,9 @@ def test_predictive_update_equals_a_reference(game, abstraction, algorithm: str)
     R = solver.regrets.astype(np.float64)
     P = solver.prediction.astype(np.float64)
     S = solver.sums.astype(np.float64)
-    solver._pass(BOARD, 0, update=False)  # values and reach under the current strategy
-    values = solver._values.astype(np.float64)
-    reach = solver._reach.astype(np.float64)
-    row = solver._row.copy()
+    # values and reach under the current strategy: the per-node kernel keeps every node's rows
+    _, values, reach, row = _per_node_pass(solver, BOARD, 0, update=False)
+    values, reach = values.astype(np.float64), reach.astype(np.float64)
     states, *_ = solver._board_arrays(BOARD)
     tree = solver.tree
     want_r, want_p, want_s = R.copy(), P.copy(), S.copy()
@@ -274,7 +304,7 @@ def test_board_batch_is_the_mean_of_its_boards(game, abstraction, traverser: int
     batch = fresh(2)
     root = batch._pass(np.stack(boards), traverser, update=True)
     h = len(batch.hands)
-    per_hand = batch._values[0, : 2 * h].reshape(2, h)
+    per_hand = batch._root[: 2 * h].reshape(2, h)
     base_r, base_s = state["arrays"]["regrets"], state["arrays"]["sums"]
     assert root == pytest.approx((singles[0][0] + singles[1][0]) / 2, rel=1e-5, abs=1e-7)
     for b in range(2):
@@ -313,3 +343,26 @@ def test_board_batch_trains_resumes_and_is_refused_across_sizes(game, abstractio
     del state["boards_per_iteration"]
     with pytest.raises(PokerlabError, match="boards_per_iteration 1, this run 4"):
         again.load_state_dict(state)
+
+
+@pytest.mark.parametrize("algorithm,recall", [("cfr+", "imperfect"), ("pdcfr+", "perfect")])
+def test_depth_first_pass_equals_the_per_node_kernel(game, abstraction, algorithm, recall) -> None:
+    """The depth-first subtree kernel (rows for one root-to-leaf path) and the per-node kernel
+    (a reach and a value row for every node) are two implementations of the same pass: after a
+    few iterations from the same state, a pass of each over a batch of two boards gives the
+    same regrets, strategy sums, predictions and root values, bit for bit."""
+    solver = LimitPCSSolver(
+        game, abstraction, recall=recall, algorithm=algorithm, seed=4, boards_per_iteration=2
+    )
+    solver.step(3)
+    regrets, sums, pred = solver.regrets.copy(), solver.sums.copy(), solver.prediction.copy()
+    boards = np.stack([BOARD, BOARD_2])
+    for traverser in (0, 1):
+        root = solver._pass(boards, traverser, update=True)
+        ref_root, values, *_ = _per_node_pass(solver, boards, traverser, True, regrets, sums, pred)
+        assert root == ref_root
+        np.testing.assert_array_equal(solver._root, values[0])
+        np.testing.assert_array_equal(solver.regrets, regrets)
+        np.testing.assert_array_equal(solver.sums, sums)
+        np.testing.assert_array_equal(solver.prediction, pred)
+    assert np.abs(solver.regrets).max() > 0

@@ -8,19 +8,24 @@ preflop, its regrets and strategy sums) and the card abstraction; each **actor**
 the subtrees below it, with their regrets, strategy sums and predictions, so the memory of the
 large part of the game spreads over the workers (and over machines on a Ray cluster).
 
-One pass for a traverser (two per iteration, one sampled board):
+One pass for a traverser (two per iteration, each over the iteration's batch of
+``boards_per_iteration`` sampled boards: the seed samples a batch of boards per iteration, which
+also gives each call enough work to pay for Ray's per-call cost):
 
-1. the head maps the board's hands to bucket states, sorts them by strength, and runs the
+1. the head maps the boards' hands to bucket states, sorts them by strength, and runs the
    top-down step over its nodes (reach vectors);
-2. it sends each actor the board's arrays and the two players' reach rows at the roots of its
-   subtrees; the actors run whole passes over their subtrees at once (reach down, terminal
-   values, values and regret updates up) and return the value rows at their roots;
+2. it sends each actor the boards' arrays and the two players' reach rows at the roots of its
+   subtrees; the actors run one depth-first pass per subtree (reach down, terminal values,
+   values and regret updates up) and return the value rows at their roots;
 3. the head writes those rows and finishes terminals and values upward over its nodes.
 
-The kernels are :func:`pokerlab.solvers._limit_kernels.pcs_pass`, the same as the one-process
-solver's, and every node is computed by the same arithmetic in the same order, so a Ray run
+The kernels are the one-process solver's (:func:`pokerlab.solvers._limit_kernels.pcs_pass` for
+the head's steps, :func:`pokerlab.solvers._limit_subtree_kernels.pcs_subtree` for the
+subtrees), and every node is computed by the same arithmetic in the same order, so a Ray run
 equals :class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver`'s for the same seed bit for bit
-(tested). The discount of each iteration runs where the numbers live.
+(tested). The discount of each iteration runs where the numbers live. An actor's scratch is one
+root-to-leaf path of rows (:func:`~pokerlab.solvers._limit_subtree_kernels.subtree_buffers`),
+so its memory is its subtrees' regrets and sums.
 
 Ray is an optional dependency (``pip install "pokerlab[ray]"``): ``ray.init()`` starts a local
 instance unless one is running; ``address=`` joins a cluster whose nodes have pokerlab
@@ -40,6 +45,7 @@ from pokerlab.abstraction.buckets import CardAbstraction
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
 from pokerlab.solvers import _limit_kernels as K
+from pokerlab.solvers._limit_subtree_kernels import pcs_subtree, subtree_buffers, tree_depth
 from pokerlab.solvers.limit_holdem import LimitPCSSolver
 from pokerlab.solvers.schedule import DiscountSchedule
 
@@ -172,11 +178,10 @@ class SubtreeWorker:
         self.regrets = np.zeros(size, dtype=np.float32)
         self.sums = np.zeros(size, dtype=np.float32)
         self.prediction = np.zeros(size if predictive else 0, dtype=np.float32)
-        n, h = self.owner.size, self.hands.shape[0]
-        self.reach = np.zeros((2, n, h), dtype=np.float32)
-        self.values = np.zeros((n, h), dtype=np.float32)
-        self.row = np.zeros((2, n), dtype=np.int64)
-        self.card_sum = np.zeros(52, dtype=np.float64)
+        self.buffers = subtree_buffers(
+            tree_depth(np.asarray(tree["child_start"]), np.asarray(tree["children"])),
+            self.hands.shape[0],
+        )
         #: Seconds spent in :meth:`run` since the last :meth:`busy_seconds` (the worker's load).
         self.busy = 0.0
 
@@ -196,27 +201,23 @@ class SubtreeWorker:
         traverser: int,
         update: bool,
         next_ab: tuple[float, float],
-        rows: np.ndarray,
         reach_rows: np.ndarray,
     ) -> np.ndarray:
         """Whole passes over the worker's subtrees for ``traverser``.
 
         ``board``: (states, order, strength, segments) of the sampled boards (as the head
-        computes them, :meth:`LimitPCSSolver._board_arrays`); ``rows`` (k, 2): the head's reach
-        row of each player at each subtree root, ``reach_rows`` (k, 2, B H) those rows. Returns
-        the value rows at the roots (k, B H).
+        computes them, :meth:`LimitPCSSolver._board_arrays`); ``reach_rows`` (k, 2, B H): each
+        player's reach at each subtree root. Each subtree is one depth-first pass
+        (:func:`~pokerlab.solvers._limit_subtree_kernels.pcs_subtree`). Returns the value rows
+        at the roots (k, B H).
         """
         start = time.perf_counter()
         states, order, strength, segments = board
         width = states.shape[1]
         hands = self.hands[:width]
         out = np.empty((len(self.roots), width), dtype=np.float32)
-        for i, (root, end) in enumerate(self.roots):
-            for q in (0, 1):
-                r = int(rows[i, q])
-                self.reach[q, r, :width] = reach_rows[i, q]
-                self.row[q, root] = r
-            K.pcs_pass(
+        for i, (root, _) in enumerate(self.roots):
+            pcs_subtree(
                 *self.tree,
                 self.offset,
                 self.num_states,
@@ -231,21 +232,15 @@ class SubtreeWorker:
                 self.sums,
                 self.regret_floor,
                 bool(update),
-                self.reach,
-                self.values,
-                self.card_sum,
-                self.row,
-                self.owner,
-                self.worker,
                 np.int64(root),
-                np.int64(end),
-                np.int64(7),
+                np.ascontiguousarray(reach_rows[i]),
+                out[i],
+                *self.buffers,
                 self.prediction,
                 self.predictive,
                 float(next_ab[0]),
                 float(next_ab[1]),
             )
-            out[i] = self.values[root, :width]
         self.busy += time.perf_counter() - start
         return out
 
@@ -464,11 +459,13 @@ class RayLimitPCSSolver(LimitPCSSolver):
             rows = self._row[:, roots].T.copy()
             reach_rows = np.stack([self._reach[q, rows[:, q], :width] for q in (0, 1)], axis=1)
             futures.append(
-                actor.run.remote(board_ref, traverser, update, self._next, rows, reach_rows)
+                actor.run.remote(board_ref, traverser, update, self._next, reach_rows)
             )
         for roots, out in zip(self._roots, self._ray.get(futures), strict=True):
             self._values[roots, :width] = out
-        return head(6)
+        total = head(6)
+        self._root[:width] = self._values[0, :width]
+        return total
 
     def close(self) -> None:
         """End the actors, and the local Ray instance if this solver started it (other solvers

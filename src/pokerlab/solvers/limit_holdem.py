@@ -34,6 +34,7 @@ from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DEAL, DECISION, LimitHoldemGame
 from pokerlab.solvers import _limit_kernels as K
+from pokerlab.solvers._limit_subtree_kernels import pcs_subtree, subtree_buffers, tree_depth
 from pokerlab.solvers.schedule import DiscountSchedule, discount_factors, schedule_by_name
 
 __all__ = ["LimitAbstractSolver", "LimitPCSSolver", "LimitTrainResult"]
@@ -260,8 +261,15 @@ class LimitPCSSolver(LimitAbstractSolver):
                 f"boards_per_iteration must be >= 1, got {boards_per_iteration}"
             )
         self.boards_per_iteration = int(boards_per_iteration)
+        if workers < 1:
+            raise PokerlabError(f"workers must be >= 1, got {workers}")
+        self.workers = int(workers)
         h = len(self.hands) * self.boards_per_iteration
-        scratch = 3 * tree.num_nodes * h * 4
+        self._depth = tree_depth(tree.child_start, tree.children)
+        # per-node rows (reach of both players and values) only for a split pass's head; the
+        # depth-first subtree passes need rows for one root-to-leaf path per worker
+        scratch = (3 * tree.num_nodes if self.workers > 1 else 0) * h * 4
+        scratch += self.workers * (2 * 4 + 3 * 8 + 3 * 4 + 8) * (self._depth + 1) * h
         per_action = BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
         need = self.size * per_action + scratch
         if need > max_bytes:
@@ -270,15 +278,17 @@ class LimitPCSSolver(LimitAbstractSolver):
                 f"({self.size:,} information-set actions); limit {max_bytes / 2**30:.1f} GiB"
             )
         self._allocate_storage()
-        self._reach = np.zeros((2, tree.num_nodes, h), dtype=np.float32)
-        self._values = np.zeros((tree.num_nodes, h), dtype=np.float32)
+        rows = tree.num_nodes if self.workers > 1 else 1
+        self._reach = np.zeros((2, rows, h), dtype=np.float32)
+        self._values = np.zeros((rows, h), dtype=np.float32)
+        #: Each entry's value at the root after the last pass (``root_values``).
+        self._root = np.zeros(h, dtype=np.float32)
+        #: The depth-first pass's scratch, one set per worker (:func:`subtree_buffers`).
+        self._buffers = [subtree_buffers(self._depth, h) for _ in range(self.workers)]
         #: The hole-card pairs repeated once per board of a batch (the pass's vector entries).
         self._batch_hands = np.tile(self.hands, (self.boards_per_iteration, 1))
         self._card_sum = np.zeros(52, dtype=np.float64)
         self._row = np.zeros((2, tree.num_nodes), dtype=np.int64)
-        if workers < 1:
-            raise PokerlabError(f"workers must be >= 1, got {workers}")
-        self.workers = int(workers)
         self._owner = np.full(tree.num_nodes, -1, dtype=np.int64)
         self.subtrees: list[tuple[int, int, int]] = []  # (root, end, worker)
         if self.workers > 1:
@@ -298,7 +308,6 @@ class LimitPCSSolver(LimitAbstractSolver):
                 self._owner[root : end[root]] = w
                 self.subtrees.append((root, int(end[root]), w))
             self.worker_nodes = load
-            self._card_sums = [np.zeros(52, dtype=np.float64) for _ in range(self.workers)]
         self._pool: Any = None  # the worker threads, started by the first split pass
         self._deck = deck
         left = rules.num_cards - 2 - 2 - 5
@@ -369,10 +378,21 @@ class LimitPCSSolver(LimitAbstractSolver):
         order = np.concatenate(orders).astype(np.int64)
         return states, order, strength, segments
 
-    def _pass(self, boards: np.ndarray, traverser: int, update: bool) -> float:
-        states, order, strength, segments = self._board_arrays(boards)
+    def _subtree(
+        self,
+        entries: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        traverser: int,
+        update: bool,
+        root: int,
+        root_reach: np.ndarray,
+        out: np.ndarray,
+        buffers: tuple[np.ndarray, ...],
+    ) -> float:
+        """A depth-first pass over the subtree at ``root`` (the whole tree at 0) from the two
+        players' reach rows there; writes the root's value row into ``out``."""
+        states, order, strength, segments = entries
         t = self.tree
-        common = (
+        return pcs_subtree(
             t.kind,
             t.player,
             t.round,
@@ -393,8 +413,60 @@ class LimitPCSSolver(LimitAbstractSolver):
             self.sums,
             bool(self.schedule.regret_floor),
             update,
+            np.int64(root),
+            root_reach,
+            out,
+            *buffers,
+            self.prediction,
+            bool(self.schedule.predictive),
+            float(self._next[0]),
+            float(self._next[1]),
+        )
+
+    def _pass(self, boards: np.ndarray, traverser: int, update: bool) -> float:
+        """One pass for ``traverser`` over a batch of boards; returns the root value summed
+        over the entries (each entry's in ``self._root``). One worker: a depth-first pass over
+        the whole tree. Several: the head's top-down step over its nodes (the per-node kernel),
+        the workers' depth-first passes over their subtrees in threads, the head's bottom-up."""
+        entries = self._board_arrays(boards)
+        states, order, strength, segments = entries
+        width = states.shape[1]
+        if self.workers == 1:
+            live = (states[0] >= 0).astype(np.float32)
+            return self._subtree(
+                entries, traverser, update, 0, np.stack([live, live]), self._root,
+                self._buffers[0],
+            )  # fmt: skip
+        t = self.tree
+        common = (
+            t.kind,
+            t.player,
+            t.round,
+            t.child_start,
+            t.children,
+            t.payoff_id,
+            t.payoff_table,
+            self.offset,
+            self.num_states,
+            states,
+            self._batch_hands[:width],
+            order,
+            strength,
+            segments,
+            self._scale,
+            np.int64(traverser),
+            self.regrets,
+            self.sums,
+            bool(self.schedule.regret_floor),
+            update,
             self._reach,
             self._values,
+            self._card_sum,
+            self._row,
+            self._owner,
+            np.int64(-1),
+            np.int64(0),
+            np.int64(t.num_nodes),
         )
         predict = (
             self.prediction,
@@ -402,47 +474,32 @@ class LimitPCSSolver(LimitAbstractSolver):
             float(self._next[0]),
             float(self._next[1]),
         )
-        n = np.int64(t.num_nodes)
-        head = np.int64(-1)
-        zero = np.int64(0)
-        if self.workers == 1:
-            return K.pcs_pass(
-                *common, self._card_sum, self._row, self._owner, head, zero, n, 7, *predict
-            )
-        K.pcs_pass(
-            *common, self._card_sum, self._row, self._owner, head, zero, n, np.int64(1), *predict
-        )
+        K.pcs_pass(*common, np.int64(1), *predict)
 
         def run(w: int) -> None:
-            for root, end, owner in self.subtrees:
+            for root, _, owner in self.subtrees:
                 if owner == w:
-                    K.pcs_pass(
-                        *common,
-                        self._card_sums[w],
-                        self._row,
-                        self._owner,
-                        np.int64(w),
-                        np.int64(root),
-                        np.int64(end),
-                        np.int64(7),
-                        *predict,
-                    )
+                    reach = self._reach[[0, 1], self._row[:, root], :width]
+                    self._subtree(
+                        entries, traverser, update, root, reach, self._values[root, :width],
+                        self._buffers[w],
+                    )  # fmt: skip
 
         if self._pool is None:
             from concurrent.futures import ThreadPoolExecutor
 
             self._pool = ThreadPoolExecutor(max_workers=self.workers)
         list(self._pool.map(run, range(self.workers)))
-        return K.pcs_pass(
-            *common, self._card_sum, self._row, self._owner, head, zero, n, np.int64(6), *predict
-        )
+        total = K.pcs_pass(*common, np.int64(6), *predict)
+        self._root[:width] = self._values[0, :width]
+        return total
 
     def root_values(self, board: np.ndarray, traverser: int) -> np.ndarray:
         """Counterfactual value of each hole-card pair of ``traverser`` at the root for the
         given board under the current strategy (no update): the expectation over the opponent's
         hands, weighted by their reach (with a board batch, divided by its size B)."""
         self._pass(np.asarray(board, dtype=np.int64), traverser, update=False)
-        return self._values[0, : len(self.hands)].copy()
+        return self._root[: len(self.hands)].copy()
 
     # --- the verbs ----------------------------------------------------------------------------
     def step(self, iterations: int = 1) -> None:

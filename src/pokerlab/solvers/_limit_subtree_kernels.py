@@ -1,0 +1,341 @@
+"""Depth-first pass of public-chance-sampling CFR over one subtree of limit hold'em's betting tree.
+
+:func:`pokerlab.solvers._limit_kernels.pcs_pass` keeps a reach row and a value row for every
+node (``nodes x hands`` scratch: 57 MB per pass on the 24-card deck, more than the last-level
+cache, so the pass streams it from memory three times). This kernel walks the same preorder
+arrays depth first with an explicit stack and keeps rows only for the current path: the reach of
+each player at each depth (a row per depth; a child of a decision points at its parent's row for
+the player who did not act), the current strategy of each decision on the path, its children's
+value rows and a float64 accumulator. The scratch is ``depth x hands`` (about 0.7 MB on the
+24-card deck for one board), which stays in cache.
+
+The arithmetic is the per-node kernel's, in the same order and the same precisions (float32
+reach, values, regrets and sums; float64 strategy, accumulations and terminal sums), so both
+kernels give bit-identical regrets, sums, predictions and values (tested). ``pcs_pass`` remains
+for the head's part of a split pass (its top-down and bottom-up steps over the preflop nodes)
+and as the reference.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+DECISION, DEAL, FOLD_END, SHOWDOWN_END = 0, 1, 2, 3
+
+
+def tree_depth(child_start: np.ndarray, children: np.ndarray) -> int:
+    """Number of nodes on the longest root-to-leaf path of a preorder tree (the stack size)."""
+    n = child_start.size - 1
+    depth = np.zeros(n, dtype=np.int64)
+    for v in range(n):  # preorder: a parent comes before its children
+        kids = children[child_start[v] : child_start[v + 1]]
+        depth[kids] = depth[v] + 1
+    return int(depth.max()) + 1
+
+
+def subtree_buffers(depth: int, width: int) -> tuple[np.ndarray, ...]:
+    """Scratch of :func:`pcs_subtree` for a tree of ``depth`` levels and ``width`` entries per
+    vector: (reach, strategy, child values, accumulator, row pointers, stack nodes, stack
+    positions, per-card sums)."""
+    d = depth + 1
+    return (
+        np.zeros((2, d, width), dtype=np.float32),
+        np.zeros((d, 3, width), dtype=np.float64),
+        np.zeros((d, 3, width), dtype=np.float32),
+        np.zeros((d, width), dtype=np.float64),
+        np.zeros((2, d), dtype=np.int64),
+        np.zeros(d, dtype=np.int64),
+        np.zeros(d, dtype=np.int64),
+        np.zeros(52, dtype=np.float64),
+    )
+
+
+@njit(cache=True, nogil=True)
+def _terminal(
+    n: np.int64,
+    k: np.int64,
+    player: np.ndarray,
+    payoff_id: np.ndarray,
+    payoff_table: np.ndarray,
+    states: np.ndarray,
+    hand_cards: np.ndarray,
+    order: np.ndarray,
+    strength: np.ndarray,
+    segments: np.ndarray,
+    scale: float,
+    p: np.int64,
+    opp_reach: np.ndarray,
+    out: np.ndarray,
+    card_sum: np.ndarray,
+) -> None:
+    """A fold or showdown's value for every entry into ``out`` (float32), from the opponent's
+    reach row: per board segment, folds by per-card sums with inclusion-exclusion, showdowns by
+    an ascending (win) and a descending (lose) sweep over the entries sorted by strength."""
+    num_hands = hand_cards.shape[0]
+    num_boards = segments.size - 1
+    per_board = num_hands // num_boards
+    amount = payoff_table[payoff_id[n]] * scale
+    if k == FOLD_END:
+        sign = -amount if player[n] == p else amount
+        for b in range(num_boards):
+            h0 = b * per_board
+            for c in range(52):
+                card_sum[c] = 0.0
+            total = 0.0
+            for h in range(h0, h0 + per_board):
+                x = opp_reach[h]
+                if x != 0.0:
+                    total += x
+                    card_sum[hand_cards[h, 0]] += x
+                    card_sum[hand_cards[h, 1]] += x
+            for h in range(h0, h0 + per_board):
+                if states[0, h] < 0:
+                    out[h] = 0.0
+                    continue
+                compat = (
+                    total - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]] + opp_reach[h]
+                )
+                out[h] = sign * compat
+        return
+    for h in range(num_hands):
+        out[h] = 0.0
+    for b in range(num_boards):
+        first_valid = segments[b]
+        end_valid = segments[b + 1]
+        for c in range(52):
+            card_sum[c] = 0.0
+        below = 0.0
+        i = first_valid
+        while i < end_valid:
+            j = i
+            v = strength[order[i]]
+            while j < end_valid and strength[order[j]] == v:
+                j += 1
+            for t in range(i, j):
+                h = order[t]
+                win = below - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
+                out[h] += amount * win
+            for t in range(i, j):
+                h = order[t]
+                x = opp_reach[h]
+                below += x
+                card_sum[hand_cards[h, 0]] += x
+                card_sum[hand_cards[h, 1]] += x
+            i = j
+        for c in range(52):
+            card_sum[c] = 0.0
+        above = 0.0
+        i = end_valid - 1
+        while i >= first_valid:
+            j = i
+            v = strength[order[i]]
+            while j >= first_valid and strength[order[j]] == v:
+                j -= 1
+            for t in range(i, j, -1):
+                h = order[t]
+                lose = above - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
+                out[h] -= amount * lose
+            for t in range(i, j, -1):
+                h = order[t]
+                x = opp_reach[h]
+                above += x
+                card_sum[hand_cards[h, 0]] += x
+                card_sum[hand_cards[h, 1]] += x
+            i = j
+
+
+@njit(cache=True, nogil=True)
+def pcs_subtree(
+    kind: np.ndarray,
+    player: np.ndarray,
+    rnd: np.ndarray,
+    child_start: np.ndarray,
+    children: np.ndarray,
+    payoff_id: np.ndarray,
+    payoff_table: np.ndarray,
+    offset: np.ndarray,
+    num_states: np.ndarray,
+    states: np.ndarray,
+    hand_cards: np.ndarray,
+    order: np.ndarray,
+    strength: np.ndarray,
+    segments: np.ndarray,
+    scale: float,
+    traverser: np.int64,
+    regrets: np.ndarray,
+    sums: np.ndarray,
+    regret_floor: bool,
+    update: bool,
+    root: np.int64,
+    root_reach: np.ndarray,
+    out: np.ndarray,
+    reach: np.ndarray,
+    sigma: np.ndarray,
+    child_values: np.ndarray,
+    acc: np.ndarray,
+    ptr: np.ndarray,
+    stack_node: np.ndarray,
+    stack_pos: np.ndarray,
+    card_sum: np.ndarray,
+    pred: np.ndarray,
+    predictive: bool,
+    next_a: float,
+    next_b: float,
+) -> float:
+    """One pass for ``traverser`` over the subtree at ``root``; returns its value summed over
+    the entries, and writes each entry's value at the root into ``out`` (float32, width).
+
+    Arguments as :func:`pokerlab.solvers._limit_kernels.pcs_pass` (the tree, the layout, the
+    board batch's entry arrays, the storage, the schedule's flags), plus ``root_reach`` (2,
+    width): each player's reach at the root (the live entries for the whole tree's root), and
+    the buffers of :func:`subtree_buffers`. Regrets and strategy sums of the subtree's decisions
+    are updated as the per-node kernel updates them.
+    """
+    match = pred if predictive else regrets
+    num_hands = hand_cards.shape[0]
+    p = traverser
+    o = 1 - p
+    for q in range(2):
+        for h in range(num_hands):
+            reach[q, 0, h] = root_reach[q, h]
+        ptr[q, 0] = 0
+    sp = 0
+    stack_node[0] = root
+    stack_pos[0] = -1
+    while sp >= 0:
+        n = stack_node[sp]
+        k = kind[n]
+        j = stack_pos[sp]
+        first = child_start[n]
+        # the row this node's value goes to: the caller's, or its parent's slot for it
+        if sp == 0:
+            dest = out
+        else:
+            dest = child_values[sp - 1, stack_pos[sp - 1]]
+        if k == FOLD_END or k == SHOWDOWN_END:
+            _terminal(
+                n, k, player, payoff_id, payoff_table, states, hand_cards, order, strength,
+                segments, scale, p, reach[o, ptr[o, sp]], dest, card_sum,
+            )  # fmt: skip
+            sp -= 1
+            continue
+        if k == DEAL:
+            if j == -1:  # down into the one child, reach unchanged
+                stack_pos[sp] = 0
+                ptr[0, sp + 1] = ptr[0, sp]
+                ptr[1, sp + 1] = ptr[1, sp]
+                sp += 1
+                stack_node[sp] = children[first]
+                stack_pos[sp] = -1
+                continue
+            src = child_values[sp, 0]
+            for h in range(num_hands):
+                dest[h] = src[h]
+            sp -= 1
+            continue
+        q = player[n]
+        na = child_start[n + 1] - first
+        r = rnd[n]
+        ns = num_states[r]
+        base = offset[n]
+        if j == -1:
+            # entering: the current strategy of every live entry (as the per-node kernel's
+            # top-down step computes it) and the traverser's strategy sums
+            own_row = reach[q, ptr[q, sp]]
+            for h in range(num_hands):
+                s = states[r, h]
+                if s < 0:
+                    continue
+                total = 0.0
+                for a in range(na):
+                    x = match[base + a * ns + s]
+                    if x > 0:
+                        total += x
+                for a in range(na):
+                    if total > 0:
+                        x = match[base + a * ns + s]
+                        sigma[sp, a, h] = x / total if x > 0 else 0.0
+                    else:
+                        sigma[sp, a, h] = 1.0 / na
+                own = own_row[h]
+                if update and q == p and own != 0.0:
+                    for a in range(na):
+                        sums[base + a * ns + s] += own * sigma[sp, a, h]
+            j = 0
+        else:
+            j += 1  # child j - 1 is done
+        if j < na:
+            # down into child j: the actor's reach row at the next depth, the other's shared
+            own_row = reach[q, ptr[q, sp]]
+            child_row = reach[q, sp + 1]
+            for h in range(num_hands):
+                own = own_row[h]
+                if states[r, h] < 0 or own == 0.0:
+                    child_row[h] = 0.0
+                else:
+                    child_row[h] = own * sigma[sp, j, h]
+            ptr[q, sp + 1] = sp + 1
+            ptr[1 - q, sp + 1] = ptr[1 - q, sp]
+            stack_pos[sp] = j
+            sp += 1
+            stack_node[sp] = children[first + j]
+            stack_pos[sp] = -1
+            continue
+        # every child done: this node's values, then the traverser's regrets
+        vals = child_values[sp]
+        if q != p:
+            for h in range(num_hands):
+                a_sum = 0.0
+                for a in range(na):
+                    a_sum += vals[a, h]
+                dest[h] = a_sum
+            sp -= 1
+            continue
+        for h in range(num_hands):
+            s = states[r, h]
+            if s < 0:
+                dest[h] = 0.0
+                continue
+            a_sum = 0.0
+            for a in range(na):
+                a_sum += sigma[sp, a, h] * vals[a, h]
+            dest[h] = a_sum
+        if update:
+            if predictive:
+                for i in range(base, base + na * ns):
+                    pred[i] = 0.0
+                for h in range(num_hands):
+                    s = states[r, h]
+                    if s < 0:
+                        continue
+                    for a in range(na):
+                        pred[base + a * ns + s] += vals[a, h] - dest[h]
+                for i in range(base, base + na * ns):
+                    inst = pred[i]
+                    x = regrets[i] + inst
+                    if regret_floor and x < 0:
+                        x = 0.0
+                    regrets[i] = x
+                    pv = (x * next_a if x > 0 else x * next_b) + inst
+                    pred[i] = 0.0 if (regret_floor and pv < 0) else pv
+            else:
+                for h in range(num_hands):
+                    s = states[r, h]
+                    if s < 0:
+                        continue
+                    for a in range(na):
+                        regrets[base + a * ns + s] += vals[a, h] - dest[h]
+                if regret_floor:
+                    for h in range(num_hands):
+                        s = states[r, h]
+                        if s < 0:
+                            continue
+                        for a in range(na):
+                            if regrets[base + a * ns + s] < 0:
+                                regrets[base + a * ns + s] = 0.0
+        sp -= 1
+    total = 0.0
+    for h in range(num_hands):
+        total += out[h]
+    return total
