@@ -162,7 +162,7 @@ def _per_node_pass(
 ) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
     """A whole pass of the per-node kernel (a reach and a value row for every node) on the
     solver's arrays (or the given ones); returns (root value, values, reach, row pointers)."""
-    states, order, strength, segments = solver._board_arrays(boards)
+    states, order, strength, segments, cards, _ = solver._board_arrays(boards)
     t = solver.tree
     width = states.shape[1]
     reach = np.zeros((2, t.num_nodes, width), dtype=np.float32)
@@ -170,7 +170,7 @@ def _per_node_pass(
     row = np.zeros((2, t.num_nodes), dtype=np.int64)
     root = K.pcs_pass(
         t.kind, t.player, t.round, t.child_start, t.children, t.payoff_id, t.payoff_table,
-        solver.offset, solver.num_states, states, solver._batch_hands[:width], order, strength,
+        solver.offset, solver.num_states, states, cards, order, strength,
         segments, solver._scale, np.int64(traverser),
         solver.regrets if regrets is None else regrets,
         solver.sums if sums is None else sums,
@@ -303,8 +303,11 @@ def test_board_batch_is_the_mean_of_its_boards(game, abstraction, traverser: int
         singles.append((root, values, s.regrets.copy(), s.sums.copy()))
     batch = fresh(2)
     root = batch._pass(np.stack(boards), traverser, update=True)
-    h = len(batch.hands)
-    per_hand = batch._root[: 2 * h].reshape(2, h)
+    entries = batch._board_arrays(np.stack(boards))  # each board's live hands, board by board
+    per_hand = np.zeros((2, len(batch.hands)), dtype=np.float32)
+    for b in range(2):
+        seg = slice(entries.segments[b], entries.segments[b + 1])
+        per_hand[b, entries.hand[seg]] = batch._root[seg]
     base_r, base_s = state["arrays"]["regrets"], state["arrays"]["sums"]
     assert root == pytest.approx((singles[0][0] + singles[1][0]) / 2, rel=1e-5, abs=1e-7)
     for b in range(2):

@@ -46,7 +46,7 @@ from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
 from pokerlab.solvers import _limit_kernels as K
 from pokerlab.solvers._limit_subtree_kernels import pcs_subtree, subtree_buffers, tree_depth
-from pokerlab.solvers.limit_holdem import LimitPCSSolver
+from pokerlab.solvers.limit_holdem import BoardBatch, LimitPCSSolver
 from pokerlab.solvers.schedule import DiscountSchedule
 
 __all__ = [
@@ -146,8 +146,8 @@ class SubtreeWorker:
 
     ``tree`` holds the betting tree's arrays (:data:`_TREE_FIELDS`); ``roots`` the
     ``(root, end)`` node ranges of the worker's subtrees; ``offset`` the worker's own layout
-    (:func:`compact_layout`) and ``size`` its length; ``boards`` the boards of a batch (the
-    pass scratch holds that many copies of the hands).
+    (:func:`compact_layout`) and ``size`` its length; ``width`` the entries of a pass (the
+    live hands of each board of a batch; the scratch's row length).
     """
 
     def __init__(
@@ -159,11 +159,10 @@ class SubtreeWorker:
         offset: np.ndarray,
         size: int,
         num_states: np.ndarray,
-        hands: np.ndarray,
+        width: int,
         scale: float,
         regret_floor: bool,
         predictive: bool,
-        boards: int = 1,
     ) -> None:
         self.tree = tuple(np.asarray(tree[name]) for name in _TREE_FIELDS)
         self.worker = np.int64(worker)
@@ -171,7 +170,6 @@ class SubtreeWorker:
         self.owner = np.asarray(owner, dtype=np.int64)
         self.offset = np.asarray(offset, dtype=np.int64)
         self.num_states = np.asarray(num_states, dtype=np.int64)
-        self.hands = np.tile(np.asarray(hands, dtype=np.int64), (int(boards), 1))
         self.scale = float(scale)
         self.regret_floor = bool(regret_floor)
         self.predictive = bool(predictive)
@@ -180,7 +178,7 @@ class SubtreeWorker:
         self.prediction = np.zeros(size if predictive else 0, dtype=np.float32)
         self.buffers = subtree_buffers(
             tree_depth(np.asarray(tree["child_start"]), np.asarray(tree["children"])),
-            self.hands.shape[0],
+            int(width),
         )
         #: Seconds spent in :meth:`run` since the last :meth:`busy_seconds` (the worker's load).
         self.busy = 0.0
@@ -197,7 +195,7 @@ class SubtreeWorker:
 
     def run(
         self,
-        board: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        board: BoardBatch,
         traverser: int,
         update: bool,
         next_ab: tuple[float, float],
@@ -205,27 +203,25 @@ class SubtreeWorker:
     ) -> np.ndarray:
         """Whole passes over the worker's subtrees for ``traverser``.
 
-        ``board``: (states, order, strength, segments) of the sampled boards (as the head
-        computes them, :meth:`LimitPCSSolver._board_arrays`); ``reach_rows`` (k, 2, B H): each
+        ``board``: the entries of the sampled boards (as the head computes them,
+        :meth:`LimitPCSSolver._board_arrays`); ``reach_rows`` (k, 2, entries): each
         player's reach at each subtree root. Each subtree is one depth-first pass
         (:func:`~pokerlab.solvers._limit_subtree_kernels.pcs_subtree`). Returns the value rows
-        at the roots (k, B H).
+        at the roots (k, entries).
         """
         start = time.perf_counter()
-        states, order, strength, segments = board
-        width = states.shape[1]
-        hands = self.hands[:width]
+        width = board.states.shape[1]
         out = np.empty((len(self.roots), width), dtype=np.float32)
         for i, (root, _) in enumerate(self.roots):
             pcs_subtree(
                 *self.tree,
                 self.offset,
                 self.num_states,
-                states,
-                hands,
-                order,
-                strength,
-                segments,
+                board.states,
+                board.cards,
+                board.order,
+                board.strength,
+                board.segments,
                 self.scale,
                 np.int64(traverser),
                 self.regrets,
@@ -339,11 +335,10 @@ class RayLimitPCSSolver(LimitPCSSolver):
                     local,
                     int(slots.size),
                     self.num_states,
-                    self.hands,
+                    self.live_hands * self.boards_per_iteration,
                     self._scale,
                     bool(self.schedule.regret_floor),
                     bool(self.schedule.predictive),
-                    self.boards_per_iteration,
                 )
             )
         #: Bytes of stored numbers per actor (regrets, sums, predictions): the spread memory.
@@ -410,8 +405,8 @@ class RayLimitPCSSolver(LimitPCSSolver):
 
     # --- one pass -----------------------------------------------------------------------------
     def _pass(self, boards: np.ndarray, traverser: int, update: bool) -> float:
-        states, order, strength, segments = self._board_arrays(boards)
-        width = states.shape[1]
+        entries = self._board_arrays(boards)
+        width = entries.states.shape[1]
         t = self.tree
         regrets, sums, prediction = self._head
 
@@ -426,11 +421,11 @@ class RayLimitPCSSolver(LimitPCSSolver):
                 t.payoff_table,
                 self._head_offset,
                 self.num_states,
-                states,
-                self._batch_hands[:width],
-                order,
-                strength,
-                segments,
+                entries.states,
+                entries.cards,
+                entries.order,
+                entries.strength,
+                entries.segments,
                 self._scale,
                 np.int64(traverser),
                 regrets,
@@ -453,7 +448,7 @@ class RayLimitPCSSolver(LimitPCSSolver):
             )
 
         head(1)
-        board_ref = self._ray.put((states, order, strength, segments))
+        board_ref = self._ray.put(entries)
         futures = []
         for actor, roots in zip(self._actors, self._roots, strict=True):
             rows = self._row[:, roots].T.copy()

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -41,6 +41,22 @@ __all__ = ["LimitAbstractSolver", "LimitPCSSolver", "LimitTrainResult"]
 
 #: Bytes of storage per (information set, action): a float32 regret and a float32 strategy sum.
 BYTES_PER_INFOSET_ACTION = 8
+
+
+class BoardBatch(NamedTuple):
+    """The entries of one pass over a batch of B boards: every hole-card pair that misses its
+    board (``live`` of them per board, the same number on every board), board by board.
+
+    ``states`` (4, B live): each entry's private state per round; ``order``: each board's entries
+    by increasing ``strength`` (board b's at ``segments[b]:segments[b + 1]``); ``cards`` (B live,
+    2): the entry's hole cards; ``hand``: its index in the solver's ``hands``."""
+
+    states: np.ndarray
+    order: np.ndarray
+    strength: np.ndarray
+    segments: np.ndarray
+    cards: np.ndarray
+    hand: np.ndarray
 
 
 @dataclass
@@ -264,7 +280,9 @@ class LimitPCSSolver(LimitAbstractSolver):
         if workers < 1:
             raise PokerlabError(f"workers must be >= 1, got {workers}")
         self.workers = int(workers)
-        h = len(self.hands) * self.boards_per_iteration
+        #: Hole-card pairs that miss a board (the entries per board of a pass).
+        self.live_hands = comb(rules.num_cards - 5, 2)
+        h = self.live_hands * self.boards_per_iteration
         self._depth = tree_depth(tree.child_start, tree.children)
         # per-node rows (reach of both players and values) only for a split pass's head; the
         # depth-first subtree passes need rows for one root-to-leaf path per worker
@@ -285,8 +303,6 @@ class LimitPCSSolver(LimitAbstractSolver):
         self._root = np.zeros(h, dtype=np.float32)
         #: The depth-first pass's scratch, one set per worker (:func:`subtree_buffers`).
         self._buffers = [subtree_buffers(self._depth, h) for _ in range(self.workers)]
-        #: The hole-card pairs repeated once per board of a batch (the pass's vector entries).
-        self._batch_hands = np.tile(self.hands, (self.boards_per_iteration, 1))
         self._card_sum = np.zeros(52, dtype=np.float64)
         self._row = np.zeros((2, tree.num_nodes), dtype=np.int64)
         self._owner = np.full(tree.num_nodes, -1, dtype=np.int64)
@@ -342,24 +358,15 @@ class LimitPCSSolver(LimitAbstractSolver):
         K.discount(self.regrets, self.sums, a, b, g)
 
     # --- one sampled board (or a batch) --------------------------------------------------------
-    def _board_arrays(
-        self, boards: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The kernel's per-entry arrays of a batch of boards ``(B, 5)`` (see
-        :func:`pokerlab.solvers._limit_kernels.pcs_pass`): states (4, B H), the valid entries
-        of each board by increasing strength (concatenated), strengths (B H) and the segment
-        starts (B + 1)."""
+    def _board_arrays(self, boards: np.ndarray) -> BoardBatch:
+        """The pass's entries for a batch of boards ``(B, 5)`` (or one board): the live hands of
+        each board with their states, strengths and order (see :class:`BoardBatch`)."""
         boards = np.atleast_2d(np.asarray(boards, dtype=np.int64))
         hands = self.hands
-        nh = len(hands)
-        nb = boards.shape[0]
-        states = np.full((4, nb * nh), -1, dtype=np.int64)
-        strength = np.zeros(nb * nh, dtype=np.int32)
-        orders = []
-        segments = np.zeros(nb + 1, dtype=np.int64)
+        parts: list[list[np.ndarray]] = [[] for _ in range(5)]
+        segments = np.zeros(boards.shape[0] + 1, dtype=np.int64)
         for b, board in enumerate(boards):
-            live = ~np.isin(hands, board).any(axis=1)
-            idx = np.flatnonzero(live)
+            idx = np.flatnonzero(~np.isin(hands, board).any(axis=1))
             labels = []
             for r, shown in enumerate((0, 3, 4, 5)):
                 rows = np.concatenate(
@@ -369,18 +376,23 @@ class LimitPCSSolver(LimitAbstractSolver):
                     self.abstraction.labels[r][round_indexer(r, self.game.rules.ranks).index(rows)]
                 )
             ids = bucket_sequence_ids(labels, self._counts, self.recall)
-            for r in range(4):
-                states[r, b * nh + idx] = ids[r]
             seven = np.concatenate([hands[idx], np.broadcast_to(board, (idx.size, 5))], axis=1)
-            strength[b * nh + idx] = evaluate_batch(seven.astype(np.uint8))
-            orders.append(b * nh + idx[np.argsort(strength[b * nh + idx], kind="stable")])
+            strength = evaluate_batch(seven.astype(np.uint8)).astype(np.int32)
+            parts[0].append(np.stack([np.asarray(x, dtype=np.int64) for x in ids]))
+            parts[1].append(segments[b] + np.argsort(strength, kind="stable"))
+            parts[2].append(strength)
+            parts[3].append(hands[idx])
+            parts[4].append(idx)
             segments[b + 1] = segments[b] + idx.size
-        order = np.concatenate(orders).astype(np.int64)
-        return states, order, strength, segments
+        states, order, strength, cards, hand = (np.concatenate(x, axis=-1 if i == 0 else 0)
+                                                for i, x in enumerate(parts))  # fmt: skip
+        return BoardBatch(
+            states, order.astype(np.int64), strength, segments, cards.astype(np.int64), hand
+        )
 
     def _subtree(
         self,
-        entries: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        entries: BoardBatch,
         traverser: int,
         update: bool,
         root: int,
@@ -390,7 +402,6 @@ class LimitPCSSolver(LimitAbstractSolver):
     ) -> float:
         """A depth-first pass over the subtree at ``root`` (the whole tree at 0) from the two
         players' reach rows there; writes the root's value row into ``out``."""
-        states, order, strength, segments = entries
         t = self.tree
         return pcs_subtree(
             t.kind,
@@ -402,11 +413,11 @@ class LimitPCSSolver(LimitAbstractSolver):
             t.payoff_table,
             self.offset,
             self.num_states,
-            states,
-            self._batch_hands[: states.shape[1]],
-            order,
-            strength,
-            segments,
+            entries.states,
+            entries.cards,
+            entries.order,
+            entries.strength,
+            entries.segments,
             self._scale,
             np.int64(traverser),
             self.regrets,
@@ -429,13 +440,11 @@ class LimitPCSSolver(LimitAbstractSolver):
         the whole tree. Several: the head's top-down step over its nodes (the per-node kernel),
         the workers' depth-first passes over their subtrees in threads, the head's bottom-up."""
         entries = self._board_arrays(boards)
-        states, order, strength, segments = entries
-        width = states.shape[1]
+        width = entries.states.shape[1]
         if self.workers == 1:
-            live = (states[0] >= 0).astype(np.float32)
             return self._subtree(
-                entries, traverser, update, 0, np.stack([live, live]), self._root,
-                self._buffers[0],
+                entries, traverser, update, 0, np.ones((2, width), dtype=np.float32),
+                self._root[:width], self._buffers[0],
             )  # fmt: skip
         t = self.tree
         common = (
@@ -448,11 +457,11 @@ class LimitPCSSolver(LimitAbstractSolver):
             t.payoff_table,
             self.offset,
             self.num_states,
-            states,
-            self._batch_hands[:width],
-            order,
-            strength,
-            segments,
+            entries.states,
+            entries.cards,
+            entries.order,
+            entries.strength,
+            entries.segments,
             self._scale,
             np.int64(traverser),
             self.regrets,
@@ -498,8 +507,12 @@ class LimitPCSSolver(LimitAbstractSolver):
         """Counterfactual value of each hole-card pair of ``traverser`` at the root for the
         given board under the current strategy (no update): the expectation over the opponent's
         hands, weighted by their reach (with a board batch, divided by its size B)."""
-        self._pass(np.asarray(board, dtype=np.int64), traverser, update=False)
-        return self._root[: len(self.hands)].copy()
+        board = np.asarray(board, dtype=np.int64)
+        self._pass(board, traverser, update=False)
+        out = np.zeros(len(self.hands), dtype=np.float32)
+        hand = np.flatnonzero(~np.isin(self.hands, board).any(axis=1))
+        out[hand] = self._root[: hand.size]
+        return out
 
     # --- the verbs ----------------------------------------------------------------------------
     def step(self, iterations: int = 1) -> None:
