@@ -13,9 +13,11 @@ Ray workers with ``--ray --workers N --batch K``,
 ``sampling``, ``boards_per_iteration`` (pcs), ``bytes_per_infoset_action``,
 ``infoset_actions``, ``abstraction_seconds``,
 ``exploitability_abstract_mbb`` (exact, :mod:`pokerlab.evaluate.limit_abstract`, on decks smaller
-than the full one with at most 8192 river bucket sequences; ``--no-exploitability`` skips it;
-``null`` otherwise) and ``exploitability_real_mbb`` (with ``--real-exploitability``: the exact
-best response that sees the cards, :mod:`pokerlab.evaluate.limit_real`; ``null`` otherwise).
+than the full one: the S x S tables up to 8192 river bucket sequences, the by-board path beyond,
+refused before training when that would need more than its memory limit;
+``--no-exploitability`` skips it; ``null`` on the full deck) and ``exploitability_real_mbb``
+(with ``--real-exploitability``: the exact best response that sees the cards,
+:mod:`pokerlab.evaluate.limit_real`; ``null`` otherwise).
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ def train(
     exploitability: bool = typer.Option(
         True,
         "--exploitability/--no-exploitability",
-        help="exact abstract-game exploitability at the end (small decks, <= 8192 sequences)",
+        help="exact abstract-game exploitability at the end (decks below the full one)",
     ),
     real_exploitability: bool = typer.Option(
         False,
@@ -182,6 +184,20 @@ def train(
     ranks = game.rules.ranks
     if real_exploitability and ranks == 13:
         raise PokerlabError("--real-exploitability: the full deck is too large (small decks)")
+    if exploitability and ranks < 13:
+        from pokerlab.evaluate.limit_abstract import (
+            MAX_BOARD_PATH_BYTES,
+            MAX_SEQUENCES,
+            board_path_bytes,
+        )
+
+        need = board_path_bytes(counts, ranks)
+        if int(np.prod(counts)) > MAX_SEQUENCES and need > MAX_BOARD_PATH_BYTES:
+            raise PokerlabError(
+                f"the exact abstract exploitability of {int(np.prod(counts)):,} river bucket "
+                f"sequences needs about {need / 2**30:.1f} GiB (limit "
+                f"{MAX_BOARD_PATH_BYTES / 2**30:.0f} GiB): add --no-exploitability"
+            )
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     show = not as_json and sys.stderr.isatty()
     if ranks == 13 and not no_cache:
@@ -333,14 +349,17 @@ def _run_training(
         from pokerlab.evaluate.limit_abstract import (
             MAX_SEQUENCES,
             abstract_exploitability_mbb,
+            board_tables,
             cached_joint_bucket_tables,
         )
 
+        if show:
+            err.print("exact abstract-game best response ...")
         if int(np.prod(counts)) <= MAX_SEQUENCES:
-            if show:
-                err.print("exact abstract-game best response ...")
-            tables = cached_joint_bucket_tables(abstraction, cache)
-            abstract_mbb = abstract_exploitability_mbb(solver, tables)
+            tables: Any = cached_joint_bucket_tables(abstraction, cache)
+        else:  # the by-board path (memory checked before training)
+            tables = board_tables(abstraction)
+        abstract_mbb = abstract_exploitability_mbb(solver, tables)
     real_mbb = None
     if real_exploitability:
         from pokerlab.evaluate.limit_real import real_exploitability_mbb

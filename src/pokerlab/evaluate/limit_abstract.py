@@ -27,8 +27,10 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass
+from math import comb
 from pathlib import Path
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -37,6 +39,7 @@ from pokerlab.abstraction.isomorphism import HandIndexer, round_indexer
 from pokerlab.abstraction.store import cache_dir, load_tables, save_tables
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import PokerlabError
+from pokerlab.evaluate import _limit_abstract_kernels as BK
 from pokerlab.games.limit_holdem import DEAL, FOLD_END, BettingTree
 
 __all__ = [
@@ -44,11 +47,17 @@ __all__ = [
     "joint_bucket_tables",
     "cached_joint_bucket_tables",
     "abstract_value",
+    "BoardTables",
+    "board_tables",
+    "board_path_bytes",
+    "abstract_value_by_board",
     "abstract_exploitability_mbb",
 ]
 
 #: Largest number of river bucket sequences the exact tables are built for.
 MAX_SEQUENCES = 8192
+#: Default memory limit (bytes) of the by-board path (:func:`board_path_bytes`).
+MAX_BOARD_PATH_BYTES = 6 << 30
 
 
 @dataclass
@@ -290,15 +299,345 @@ def abstract_value(
     return float(values[0].sum())
 
 
-def abstract_exploitability_mbb(solver, tables: JointBucketTables | None = None) -> float:
+@dataclass
+class BoardTables:
+    """The chance data of the by-board path (:func:`abstract_value_by_board`).
+
+    ``marginals[r]`` (r = 0, 1, 2): probability of each pair of bucket sequences b_0..b_r
+    (player 0's, player 1's), built from that round's own boards. River: every suit-canonical
+    ordered board (flop as a set, turn, river; :class:`HandIndexer` ``(3, 1, 1)``) with its live
+    hands in increasing strength, as flat rows ``board_start[b]:board_start[b + 1]`` of
+    ``cards`` (two cards), ``seq`` (perfect-recall river sequence) and ``strength``;
+    ``board_weight[b]``: probability of each ordered pair of compatible hands on board b
+    (the board's class size over every deal)."""
+
+    counts: tuple[int, int, int, int]
+    marginals: list[np.ndarray]
+    board_start: np.ndarray
+    board_weight: np.ndarray
+    cards: np.ndarray
+    seq: np.ndarray
+    strength: np.ndarray
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the arrays."""
+        arrays = [self.board_start, self.board_weight, self.cards, self.seq, self.strength]
+        return int(sum(a.nbytes for a in arrays + list(self.marginals)))
+
+
+def _deck_hands(ranks: int) -> np.ndarray:
+    deck = np.arange(52 - 4 * ranks, 52, dtype=np.int64)
+    return np.array([(a, b) for i, a in enumerate(deck) for b in deck[i + 1 :]], dtype=np.int64)
+
+
+def _board_sequences(
+    abstraction: CardAbstraction, hands: np.ndarray, cards: np.ndarray, rnd: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per board (rows of ``cards``, its first (0, 3, 4, 5)[rnd] cards shown) and hand: whether
+    the hand misses the board, and its perfect-recall bucket sequence b_0..b_rnd (-1: meets)."""
+    ranks = abstraction.ranks
+    counts = tuple(int(b) for b in abstraction.buckets)
+    nb, nh = len(cards), len(hands)
+    shown_now = (0, 3, 4, 5)[rnd]
+    valid = ~(hands[None, :, :, None] == cards[:, None, None, :shown_now]).any(axis=(2, 3))
+    ok = valid.reshape(-1)
+    labels = []
+    for r in range(rnd + 1):
+        shown = (0, 3, 4, 5)[r]
+        rows = np.concatenate(
+            [
+                np.broadcast_to(hands[None], (nb, nh, 2)),
+                np.broadcast_to(cards[:, None, :shown], (nb, nh, shown)),
+            ],
+            axis=2,
+        ).reshape(nb * nh, 2 + shown)
+        lab = np.zeros(nb * nh, dtype=np.int64)
+        lab[ok] = abstraction.labels[r][round_indexer(r, ranks).index(rows[ok])]
+        labels.append(lab)
+    seq = bucket_sequence_ids(labels, counts, "perfect")[rnd].reshape(nb, nh)
+    seq[~valid] = -1
+    return valid, seq
+
+
+def _marginal_table(abstraction: CardAbstraction, rnd: int, hands: np.ndarray) -> np.ndarray:
+    """P over pairs of perfect-recall sequences b_0..b_rnd (rnd < 3), from every suit-canonical
+    board of that round (none preflop; the flop as a set; then the turn card) and every ordered
+    pair of compatible hands."""
+    counts = tuple(int(b) for b in abstraction.buckets)
+    s = int(np.prod(counts[: rnd + 1]))
+    if rnd == 0:
+        cards, weight = np.zeros((1, 0), dtype=np.int64), np.ones(1, dtype=np.int64)
+    else:
+        indexer = HandIndexer((3,) if rnd == 1 else (3, 1), abstraction.ranks)
+        cards, weight = indexer.unindex(np.arange(indexer.size))
+    _, seq = _board_sequences(abstraction, hands, cards, rnd)
+    P = np.zeros((s, s), dtype=np.float64)
+    unused = np.zeros((s, s), dtype=np.float64)  # _accumulate's signed table: all ties here
+    strength = np.zeros(seq.shape, dtype=np.int32)
+    total = _accumulate(seq, strength, hands, weight.astype(np.float64), np.int64(s), P, unused)
+    return P / total
+
+
+def board_tables(
+    abstraction: CardAbstraction, batch: int = 512, max_bytes: int = MAX_BOARD_PATH_BYTES
+) -> BoardTables:
+    """The by-board path's chance data for ``abstraction`` (see :class:`BoardTables`): the
+    marginal tables of the preflop, flop and turn, and per suit-canonical river board its live
+    hands sorted by strength with their river bucket sequences. Exact (every board class,
+    weighted by its size). Refused by name when :func:`board_path_bytes` exceeds ``max_bytes``.
+
+    Cost on the 24-card deck: 41,460 river boards x 171 live hands (about 85 MB), built in
+    about 10-20 s (one canonical index per hand, board and round, and one evaluation)."""
+    counts = tuple(int(b) for b in abstraction.buckets)
+    need = board_path_bytes(counts, abstraction.ranks)
+    if need > max_bytes:
+        raise PokerlabError(
+            f"{int(np.prod(counts)):,} river bucket sequences: the by-board abstract best "
+            f"response needs about {need / 2**30:.1f} GiB, over the limit of "
+            f"{max_bytes / 2**30:.1f} GiB"
+        )
+    ranks = abstraction.ranks
+    hands = _deck_hands(ranks)
+    marginals = [_marginal_table(abstraction, r, hands) for r in range(3)]
+    boards = HandIndexer((3, 1, 1), ranks)
+    live = comb(4 * ranks - 5, 2)  # every five-card board leaves the same number of hands
+    nb_all = boards.size
+    cards_out = np.empty((nb_all, live, 2), dtype=np.int32)
+    seq_out = np.empty((nb_all, live), dtype=np.int32)
+    strength_out = np.empty((nb_all, live), dtype=np.int32)
+    weights = np.empty(nb_all, dtype=np.float64)
+    # boards with the same flop and turn next to each other: their hands' river sequences then
+    # stay within a few rows of the kernel's per-sequence arrays (cache locality)
+    all_cards, all_weights = boards.unindex(np.arange(nb_all))
+    by_turn = np.lexsort(all_cards[:, 3::-1].T)
+    all_cards, all_weights = all_cards[by_turn], all_weights[by_turn]
+    for start in range(0, nb_all, batch):
+        cards = all_cards[start : start + batch]
+        weight = all_weights[start : start + batch]
+        nb = len(cards)
+        valid, seq = _board_sequences(abstraction, hands, cards, 3)
+        seven = np.concatenate(
+            [
+                np.broadcast_to(hands[None], (nb, len(hands), 2)),
+                np.broadcast_to(cards[:, None, :], (nb, len(hands), 5)),
+            ],
+            axis=2,
+        )
+        idx = np.flatnonzero(valid.reshape(-1))
+        if idx.size != nb * live:
+            raise PokerlabError("every river board must leave the same number of hands")
+        strength = evaluate_batch(seven.reshape(-1, 7)[idx].astype(np.uint8)).reshape(nb, live)
+        rows = idx.reshape(nb, live) % len(hands)  # hand of each live slot
+        order = np.argsort(strength, axis=1, kind="stable")
+        rows = np.take_along_axis(rows, order, 1)
+        cards_out[start : start + nb] = hands[rows]
+        seq_out[start : start + nb] = np.take_along_axis(seq, rows, 1)
+        strength_out[start : start + nb] = np.take_along_axis(strength, order, 1)
+        weights[start : start + nb] = weight
+    pairs = comb(4 * ranks - 5, 2) * comb(4 * ranks - 7, 2)  # ordered compatible hand pairs
+    return BoardTables(
+        counts,  # type: ignore[arg-type]
+        marginals,
+        np.arange(nb_all + 1, dtype=np.int64) * live,
+        weights / (weights.sum() * pairs),
+        cards_out.reshape(-1, 2),
+        seq_out.reshape(-1),
+        strength_out.reshape(-1),
+    )
+
+
+def board_path_bytes(
+    counts: tuple[int, ...], ranks: int, river_subtrees: int = 567, threads: int | None = None
+) -> int:
+    """Bytes the by-board path needs (an upper estimate): the board data (16 bytes per live hand
+    and board), the marginal tables (two float64 tables per round while building), the reach and
+    value of every pre-river node per sequence, the river subtrees' root reach and values
+    (``river_subtrees`` x S x 16) and per thread the reach and accumulator of one subtree's 17
+    terminals (S x 34 x 8). The strategy's own arrays are not counted. With 12 buckets per round
+    on the 24-card deck (ACPC caps: 567 river subtrees, 1,912 pre-river nodes): about 0.7 GB."""
+    counts = tuple(int(c) for c in counts)
+    seqs = [int(np.prod(counts[: r + 1])) for r in range(4)]
+    boards = HandIndexer((3, 1, 1), ranks).size
+    live = comb(4 * ranks - 5, 2)
+    threads = numba.config.NUMBA_NUM_THREADS if threads is None else int(threads)
+    board_data = boards * live * 16 + boards * 16
+    marginals = sum(2 * 8 * s * s for s in seqs[:3])
+    pre_river = 1912 * seqs[2] * 16
+    river = river_subtrees * seqs[3] * 16
+    scratch = threads * seqs[3] * 34 * 8
+    return int(board_data + marginals + pre_river + river + scratch)
+
+
+def _state_of_sequence(
+    counts: tuple[int, ...], num_states: np.ndarray, recall: str, rnd: int
+) -> np.ndarray:
+    """The strategy's state (column of its blocks) for each perfect-recall sequence of round
+    ``rnd``: the sequence itself, or with imperfect recall its last bucket (capped at the
+    states the solver has; sequences ending in an unused bucket have probability 0)."""
+    seqs = int(np.prod(counts[: rnd + 1]))
+    if recall == "perfect":
+        return np.arange(seqs, dtype=np.int64)
+    ns = int(num_states[rnd])
+    return np.minimum(np.arange(seqs, dtype=np.int64) % counts[rnd], ns - 1)
+
+
+def abstract_value_by_board(
+    tree: BettingTree,
+    tables: BoardTables,
+    probs: np.ndarray,
+    offset: np.ndarray,
+    num_states: np.ndarray,
+    recall: str,
+    player: int,
+    best: bool = True,
+    threads: int | None = None,
+    group: int = 8,
+) -> float:
+    """:func:`abstract_value` without S x S tables (big blinds per game): the same best
+    response (perfect recall of the responder's bucket sequence; ``best=False``: the strategy's
+    own value), for any number S of river sequences that :func:`board_path_bytes` allows.
+
+    Top-down, the opponent's reach per (node, opponent sequence) from the strategy alone (no
+    cards). Preflop, flop and turn folds: one matrix product with the round's marginal table
+    per round. The river, where S is large: per river subtree (567 with the ACPC caps,
+    ``prange`` over them, ``threads`` numba threads, default every core) and per suit-canonical
+    river board, each live hand's opponent reach at the subtree's terminals (gathered by its
+    sequence) gives every terminal's value per responder hand with card removal (fold:
+    per-card sums and inclusion-exclusion; showdown: a sweep over the hands sorted by strength,
+    up then down), added into a (sequence x terminal) accumulator; the responder's maximum is
+    taken after the sum over boards, since it does not see the board. Then one bottom-up pass
+    per (decision, own sequence).
+
+    Cost: (river subtrees x boards x live hands x terminals) = 567 x 41,460 x 171 x 17, about
+    6.8e10 hand-terminal steps on the 24-card deck whatever the bucket counts; memory
+    :func:`board_path_bytes`."""
+    counts = tables.counts
+    seqs = [int(np.prod(counts[: r + 1])) for r in range(4)]
+    opp = 1 - player
+    kind, rnd_of = tree.kind, tree.round
+    probs = np.ascontiguousarray(probs, dtype=np.float64)
+    cs, ch = tree.child_start, tree.children
+    deals = np.flatnonzero((kind == DEAL) & (rnd_of == 2))
+    roots = ch[cs[deals]]
+    deal_row = {int(d): i for i, d in enumerate(deals)}
+    root_reach = np.zeros((deals.size, seqs[3]))
+    # top-down before the river: the opponent's reach per sequence
+    reach: dict[int, np.ndarray] = {0: np.ones(seqs[0])}
+    term_rows: dict[int, np.ndarray] = {}
+    for n in range(tree.num_nodes):
+        if rnd_of[n] == 3:
+            continue
+        r_n = reach.pop(n)
+        k = kind[n]
+        kids = ch[cs[n] : cs[n + 1]]
+        if k >= FOLD_END:
+            if k != FOLD_END:
+                raise PokerlabError("a showdown before the river: the by-board path needs four")
+            term_rows[n] = r_n
+        elif k == DEAL:
+            grown = np.repeat(r_n, counts[rnd_of[n] + 1])
+            if rnd_of[n] == 2:
+                root_reach[deal_row[n]] = grown
+            else:
+                reach[int(kids[0])] = grown
+        elif tree.player[n] == opp:
+            sigma = _strategy_block(
+                probs, offset, num_states, n, len(kids), int(rnd_of[n]), counts, recall
+            )
+            for j, c in enumerate(kids):
+                reach[int(c)] = r_n * sigma[j]
+        else:
+            for c in kids:
+                reach[int(c)] = r_n
+    # the river: per subtree and board (numba)
+    from pokerlab.evaluate.limit_real import _river_program
+
+    program = _river_program(tree, roots, offset, player)
+    river = np.zeros((deals.size, seqs[3]))
+    prev = numba.get_num_threads()
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS if threads is None else int(threads))
+    try:
+        BK.river_sequence_values(
+            np.flatnonzero(root_reach.any(axis=1)).astype(np.int64),
+            np.int64(group),
+            root_reach,
+            *program,
+            np.int64(num_states[3]),
+            _state_of_sequence(counts, num_states, recall, 3),
+            probs,
+            tables.board_start,
+            tables.board_weight,
+            tables.cards,
+            tables.seq,
+            tables.strength,
+            bool(best),
+            river,
+        )
+    finally:
+        numba.set_num_threads(prev)
+    # earlier folds: one matrix product per round
+    values: dict[int, np.ndarray] = {}
+    for r in range(3):
+        nodes = [n for n in term_rows if rnd_of[n] == r]
+        if not nodes:
+            continue
+        prod = np.stack([term_rows[n] for n in nodes]) @ tables.marginals[r].T
+        for i, n in enumerate(nodes):
+            amount = tree.payoff_table[tree.payoff_id[n]]
+            values[n] = (-amount if tree.player[n] == player else amount) * prod[i]
+    # bottom-up before the river
+    for n in range(tree.num_nodes - 1, -1, -1):
+        k = kind[n]
+        if rnd_of[n] == 3 or k >= FOLD_END:
+            continue
+        kids = ch[cs[n] : cs[n + 1]]
+        if k == DEAL:
+            if rnd_of[n] == 2:
+                child = river[deal_row[n]]
+            else:
+                child = values.pop(int(kids[0]))
+            values[n] = child.reshape(-1, counts[rnd_of[n] + 1]).sum(axis=1)
+            continue
+        child_values = np.stack([values.pop(int(c)) for c in kids])
+        if tree.player[n] == opp:
+            values[n] = child_values.sum(axis=0)
+        elif best:
+            values[n] = child_values.max(axis=0)
+        else:
+            sigma = _strategy_block(
+                probs, offset, num_states, n, len(kids), int(rnd_of[n]), counts, recall
+            )
+            values[n] = (sigma * child_values).sum(axis=0)
+    return float(values[0].sum())
+
+
+def abstract_exploitability_mbb(
+    solver,
+    tables: JointBucketTables | BoardTables | None = None,
+    *,
+    max_bytes: int = MAX_BOARD_PATH_BYTES,
+    threads: int | None = None,
+) -> float:
     """Exploitability of ``solver``'s average strategy in the abstract game, in milli big blinds
-    per game: the mean of the two best-response values (the game is zero-sum)."""
+    per game: the mean of the two best-response values (the game is zero-sum).
+
+    ``tables``: :class:`JointBucketTables` (the S x S path, :func:`abstract_value`) or
+    :class:`BoardTables` (the by-board path, :func:`abstract_value_by_board`); by default the
+    tables up to :data:`MAX_SEQUENCES` river sequences, the by-board path beyond (refused by
+    name when :func:`board_path_bytes` exceeds ``max_bytes``). Both are exact and agree to
+    1e-9 (tested). ``threads``: numba threads of the by-board river kernel."""
     if tables is None:
-        tables = joint_bucket_tables(solver.abstraction)
+        if int(np.prod(solver.abstraction.buckets)) <= MAX_SEQUENCES:
+            tables = joint_bucket_tables(solver.abstraction)
+        else:
+            tables = board_tables(solver.abstraction, max_bytes=max_bytes)
     probs = solver.average_strategy()
     total = 0.0
     for p in (0, 1):
-        total += abstract_value(
-            solver.tree, tables, probs, solver.offset, solver.num_states, solver.recall, p
-        )
+        args = (solver.tree, tables, probs, solver.offset, solver.num_states, solver.recall, p)
+        if isinstance(tables, BoardTables):
+            total += abstract_value_by_board(*args, threads=threads)
+        else:
+            total += abstract_value(*args)  # type: ignore[arg-type]
     return 1000.0 * total / 2.0
