@@ -36,22 +36,31 @@ def board_sums(
     ``seq`` and ``strength``, live hands in increasing strength.
 
     Card removal by per-card sums: compatible = all - those holding either card + the hand
-    itself (it holds both). Showdowns: one sweep up (the sums of strictly weaker hands, ties
-    added as a group after they are read) and one down (strictly stronger). Rows of ``term``
-    and ``acc`` are touched per hand; the columns are contiguous (several subtrees' terminals
-    side by side), so the inner loops are long enough to vectorise."""
+    itself (it holds both). One sweep up the hands by strength, ties as a group: per hand, the
+    compatible reach of the weaker hands (before its group is added) plus that of the hands at
+    most as strong (after), then, once the sums are complete, minus all compatible reach: weaker
+    - stronger. Rows of ``term`` and ``acc`` are touched per hand; the columns are contiguous
+    (several subtrees' terminals side by side), so the inner loops are long enough to
+    vectorise."""
     nc = term.shape[1]
     cf = num_fold_columns
+    lo_card = 52
+    for i in range(cards.shape[0]):
+        lo_card = min(lo_card, cards[i, 0], cards[i, 1])
+    max_live = 1
+    for b in range(board_weight.size):
+        max_live = max(max_live, board_start[b + 1] - board_start[b])
     up = np.zeros((53, nc))  # per card, row 52 the total
-    down = np.zeros((53, nc))
+    weaker = np.zeros((max_live, nc))  # per hand of a tie group
     up_all = up[52]
-    down_all = down[52]
     for b in range(board_weight.size):
         lo = board_start[b]
         m = board_start[b + 1] - lo
         w = board_weight[b]
-        up[:] = 0.0
-        down[:] = 0.0
+        for c in range(lo_card, 53):
+            row = up[c]
+            for f in range(nc):
+                row[f] = 0.0
         z = 0
         while z < m:
             u = z
@@ -61,9 +70,9 @@ def board_sums(
             for k in range(z, u):
                 ua = up[cards[lo + k, 0]]
                 uc = up[cards[lo + k, 1]]
-                ak = acc[seq[lo + k]]
+                vk = weaker[k - z]
                 for f in range(cf, nc):
-                    ak[f] += w * (up_all[f] - ua[f] - uc[f])
+                    vk[f] = up_all[f] - ua[f] - uc[f]
             for k in range(z, u):
                 tr = term[seq[lo + k]]
                 ua = up[cards[lo + k, 0]]
@@ -74,36 +83,26 @@ def board_sums(
                     ua[f] += tr[f]
                 for f in range(nc):
                     uc[f] += tr[f]
-            z = u
-        z = m - 1
-        while z >= 0:
-            u = z
-            sv = strength[lo + z]
-            while u >= 0 and strength[lo + u] == sv:
-                u -= 1
-            for k in range(z, u, -1):
+            for k in range(z, u):
                 t = seq[lo + k]
                 tr = term[t]
                 ak = acc[t]
+                vk = weaker[k - z]
                 ua = up[cards[lo + k, 0]]
                 uc = up[cards[lo + k, 1]]
-                da = down[cards[lo + k, 0]]
-                dc = down[cards[lo + k, 1]]
-                for f in range(cf):
-                    ak[f] += w * (up_all[f] - ua[f] - uc[f] + tr[f])
                 for f in range(cf, nc):
-                    ak[f] -= w * (down_all[f] - da[f] - dc[f])
-            for k in range(z, u, -1):
-                tr = term[seq[lo + k]]
-                da = down[cards[lo + k, 0]]
-                dc = down[cards[lo + k, 1]]
-                for f in range(cf, nc):
-                    down_all[f] += tr[f]
-                for f in range(cf, nc):
-                    da[f] += tr[f]
-                for f in range(cf, nc):
-                    dc[f] += tr[f]
+                    ak[f] += w * (vk[f] + up_all[f] - ua[f] - uc[f] + tr[f])
             z = u
+        for k in range(m):
+            t = seq[lo + k]
+            tr = term[t]
+            ak = acc[t]
+            ua = up[cards[lo + k, 0]]
+            uc = up[cards[lo + k, 1]]
+            for f in range(cf):
+                ak[f] += w * (up_all[f] - ua[f] - uc[f] + tr[f])
+            for f in range(cf, nc):
+                ak[f] -= w * (up_all[f] - ua[f] - uc[f] + tr[f])
 
 
 @njit(cache=True, parallel=True)

@@ -448,14 +448,19 @@ def board_tables(
 
 
 def board_path_bytes(
-    counts: tuple[int, ...], ranks: int, river_subtrees: int = 567, threads: int | None = None
+    counts: tuple[int, ...],
+    ranks: int,
+    river_subtrees: int = 567,
+    threads: int | None = None,
+    group: int = 16,
 ) -> int:
-    """Bytes the by-board path needs (an upper estimate): the board data (16 bytes per live hand
-    and board), the marginal tables (two float64 tables per round while building), the reach and
-    value of every pre-river node per sequence, the river subtrees' root reach and values
-    (``river_subtrees`` x S x 16) and per thread the reach and accumulator of one subtree's 17
-    terminals (S x 34 x 8). The strategy's own arrays are not counted. With 12 buckets per round
-    on the 24-card deck (ACPC caps: 567 river subtrees, 1,912 pre-river nodes): about 0.7 GB."""
+    """Bytes the by-board path needs (an upper estimate for the ACPC caps): the board data (16
+    bytes per live hand and board), the marginal tables (two float64 tables per round while
+    building), the reach and value of every pre-river node per sequence, the river subtrees'
+    root reach and values (``river_subtrees`` x S x 16) and per thread the terminals' reach and
+    the accumulator of one group of ``group`` subtrees of 17 terminals (S x 17 x group x 16).
+    The strategy's own arrays are not counted. 12 buckets per round on the 24-card deck
+    (S = 20,736): about 0.6 GB with two threads."""
     counts = tuple(int(c) for c in counts)
     seqs = [int(np.prod(counts[: r + 1])) for r in range(4)]
     boards = HandIndexer((3, 1, 1), ranks).size
@@ -465,7 +470,7 @@ def board_path_bytes(
     marginals = sum(2 * 8 * s * s for s in seqs[:3])
     pre_river = 1912 * seqs[2] * 16
     river = river_subtrees * seqs[3] * 16
-    scratch = threads * seqs[3] * 34 * 8
+    scratch = threads * seqs[3] * 17 * group * 16
     return int(board_data + marginals + pre_river + river + scratch)
 
 
@@ -492,7 +497,7 @@ def abstract_value_by_board(
     player: int,
     best: bool = True,
     threads: int | None = None,
-    group: int = 8,
+    group: int = 16,
 ) -> float:
     """:func:`abstract_value` without S x S tables (big blinds per game): the same best
     response (perfect recall of the responder's bucket sequence; ``best=False``: the strategy's
