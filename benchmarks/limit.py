@@ -74,6 +74,7 @@ def main() -> None:
     parser.add_argument(
         "--scaling-boards", default="1", help="B7: boards per iteration, each a row set (1,8)"
     )
+    parser.add_argument("--scaling-rounds", type=int, default=3, help="B7: rounds, best of")
     parser.add_argument("--lbr", action="append", default=[], help="B8: LBR vs this checkpoint")
     parser.add_argument("--lbr-pairs", type=int, default=20_000, help="LBR duplicate pairs")
     parser.add_argument("--lbr-bots", default="call,raise,ehs", help="LBR also vs these bots")
@@ -182,8 +183,9 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
     (the seed's seven subtrees) and after the flop betting, for each board batch of
     ``--scaling-boards`` (boards per iteration); the load (nodes) of each worker. Threads in one
     process, and with ``--ray`` Ray actors (the head in this process): the B7 figure is the Ray
-    speed-up from 1 to 2 actors. Configurations are timed in interleaved rounds of about
-    ``--scaling`` boards each, best of three, with the load average after each round and, for
+    speed-up from 1 to 2 actors. Configurations are timed in ``--scaling-rounds`` interleaved
+    rounds of about ``--scaling`` boards each, the best round each, with the load average
+    after each round and, for
     Ray, each actor's share of the best round's wall time spent in passes ("actor busy": the
     measured load per worker, beside the node counts).
 
@@ -233,7 +235,7 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
         solver.step(2)
     loads: dict[tuple, list[float]] = {c: [] for c in configs}
     busy: dict[tuple, list[float]] = {}  # Ray: each actor's share of the round in passes
-    for _ in range(3):  # interleaved rounds, the best of three per configuration
+    for _ in range(args.scaling_rounds):  # interleaved rounds, the best per configuration
         for c, solver in solvers.items():
             iterations = max(1, args.scaling // c[3])  # about the same boards per config
             measure = getattr(solver, "worker_busy_seconds", None)
@@ -285,7 +287,8 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
     rows.append(["(simulated)", 7, 0, "-", "-", "-", "-", str(seven.worker_nodes), "-"])
     table.append({"workers": 7, "split_round": 0, "worker_nodes": seven.worker_nodes})
     print_table(
-        f"B7: PCS, {4 * args.ranks} cards, buckets {args.buckets}, best of three rounds of "
+        f"B7: PCS, {4 * args.ranks} cards, buckets {args.buckets}, best of "
+        f"{args.scaling_rounds} rounds of "
         f"about {args.scaling} boards (speed-up: to the same backend's one worker at the same "
         "boards per iteration; vs 1 process: to one thread, one board per iteration)",
         ["backend", "workers", "split after round", "boards/iteration", "ms/board", "speed-up",

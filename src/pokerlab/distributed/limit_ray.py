@@ -404,8 +404,8 @@ class RayLimitPCSSolver(LimitPCSSolver):
             actor.discount.remote(a, b, g)
 
     # --- one pass -----------------------------------------------------------------------------
-    def _pass(self, boards: np.ndarray, traverser: int, update: bool) -> float:
-        entries = self._board_arrays(boards)
+    def _pass(self, boards: np.ndarray | BoardBatch, traverser: int, update: bool) -> float:
+        entries = boards if isinstance(boards, BoardBatch) else self._board_arrays(boards)
         width = entries.states.shape[1]
         t = self.tree
         regrets, sums, prediction = self._head

@@ -434,12 +434,13 @@ class LimitPCSSolver(LimitAbstractSolver):
             float(self._next[1]),
         )
 
-    def _pass(self, boards: np.ndarray, traverser: int, update: bool) -> float:
+    def _pass(self, boards: np.ndarray | BoardBatch, traverser: int, update: bool) -> float:
         """One pass for ``traverser`` over a batch of boards; returns the root value summed
         over the entries (each entry's in ``self._root``). One worker: a depth-first pass over
         the whole tree. Several: the head's top-down step over its nodes (the per-node kernel),
-        the workers' depth-first passes over their subtrees in threads, the head's bottom-up."""
-        entries = self._board_arrays(boards)
+        the workers' depth-first passes over their subtrees in threads, the head's bottom-up.
+        ``boards``: (B, 5) cards, or their entries (:meth:`_board_arrays`)."""
+        entries = boards if isinstance(boards, BoardBatch) else self._board_arrays(boards)
         width = entries.states.shape[1]
         if self.workers == 1:
             return self._subtree(
@@ -530,8 +531,9 @@ class LimitPCSSolver(LimitAbstractSolver):
                     for _ in range(self.boards_per_iteration)
                 ]
             ).astype(np.int64)
-            self._pass(boards, 0, update=True)
-            self._pass(boards, 1, update=True)
+            entries = self._board_arrays(boards)  # once for both players' passes
+            self._pass(entries, 0, update=True)
+            self._pass(entries, 1, update=True)
             self.iterations = t
 
     def state_dict(self) -> dict[str, Any]:
