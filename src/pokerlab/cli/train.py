@@ -392,9 +392,12 @@ def _run_training(
     if as_json:
         typer.echo(json.dumps(out))
         return
+    batch = out["boards_per_iteration"] or 1
     typer.echo(
-        f"limit-holdem {variant}: {solver.iterations} iterations in {result.seconds:.1f} s "
-        f"({out['iterations_per_second']:.2f}/s), {abstraction.method} buckets {buckets} "
+        f"limit-holdem {variant}: {solver.iterations} iterations"
+        + (f" x {batch} boards" if batch > 1 else "")
+        + f" in {result.seconds:.1f} s ({out['iterations_per_second']:.2f}/s), "
+        f"{abstraction.method} buckets {buckets} "
         f"{recall} recall, {solver.num_infoset_actions:,} information-set actions x "
         f"{solver.bytes_per_infoset_action} bytes; abstraction {abstraction_seconds:.1f} s"
         + ("" if abstract_mbb is None else f"; abstract exploitability {abstract_mbb:.1f} mbb/g")
