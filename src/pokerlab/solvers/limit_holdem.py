@@ -336,6 +336,8 @@ class LimitPCSSolver(LimitAbstractSolver):
         self.rng = generator(seed)
         self._params = self.schedule.as_array()
         self._next = (1.0, 1.0)  # the next iteration's (a, b) discounts, for the prediction
+        # about ten boards between callbacks (progress, logs, the seconds limit), whatever the batch
+        self.default_check_every = max(1, 10 // self.boards_per_iteration)
 
     def _allocate_storage(self) -> None:
         """The regrets, strategy sums and predicted regrets (float32, flat, in node order)."""
