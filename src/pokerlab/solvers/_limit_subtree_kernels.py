@@ -1,13 +1,14 @@
 """Depth-first pass of public-chance-sampling CFR over one subtree of limit hold'em's betting tree.
 
 :func:`pokerlab.solvers._limit_kernels.pcs_pass` keeps a reach row and a value row for every
-node (``nodes x hands`` scratch: 57 MB per pass on the 24-card deck, more than the last-level
-cache, so the pass streams it from memory three times). This kernel walks the same preorder
-arrays depth first with an explicit stack and keeps rows only for the current path: the reach of
-each player at each depth (a row per depth; a child of a decision points at its parent's row for
-the player who did not act), the current strategy of each decision on the path, its children's
-value rows and a float64 accumulator. The scratch is ``depth x hands`` (about 0.7 MB on the
-24-card deck for one board), which stays in cache.
+node (``nodes x entries`` scratch: 57 MB per pass on the 24-card deck with all 276 hole-card
+pairs, more than the last-level cache). This kernel walks the same preorder arrays depth first
+with an explicit stack and keeps rows only for the current path: the reach of each player at
+each depth (a row per depth; a child of a decision points at its parent's row for the player
+who did not act), the current strategy of each decision on the path and its children's value
+rows, plus one row of strategies per state. The scratch is ``depth x entries`` (about 0.7 MB on
+the 24-card deck for one board), which stays in cache. Regret matching runs once per (node,
+state) when a node has fewer states than entries (imperfect recall), else once per entry.
 
 The arithmetic is the per-node kernel's, in the same order and the same precisions (float32
 reach, values, regrets and sums; float64 strategy, accumulations and terminal sums), so both
@@ -36,14 +37,14 @@ def tree_depth(child_start: np.ndarray, children: np.ndarray) -> int:
 
 def subtree_buffers(depth: int, width: int) -> tuple[np.ndarray, ...]:
     """Scratch of :func:`pcs_subtree` for a tree of ``depth`` levels and ``width`` entries per
-    vector: (reach, strategy, child values, accumulator, row pointers, stack nodes, stack
-    positions, per-card sums)."""
+    vector: (reach, strategy, child values, strategy per state, row pointers, stack nodes,
+    stack positions, per-card sums)."""
     d = depth + 1
     return (
         np.zeros((2, d, width), dtype=np.float32),
         np.zeros((d, 3, width), dtype=np.float64),
         np.zeros((d, 3, width), dtype=np.float32),
-        np.zeros((d, width), dtype=np.float64),
+        np.zeros((3, width), dtype=np.float64),
         np.zeros((2, d), dtype=np.int64),
         np.zeros(d, dtype=np.int64),
         np.zeros(d, dtype=np.int64),
@@ -173,7 +174,7 @@ def pcs_subtree(
     reach: np.ndarray,
     sigma: np.ndarray,
     child_values: np.ndarray,
-    acc: np.ndarray,
+    state_sigma: np.ndarray,
     ptr: np.ndarray,
     stack_node: np.ndarray,
     stack_pos: np.ndarray,
@@ -241,23 +242,41 @@ def pcs_subtree(
         base = offset[n]
         if j == -1:
             # entering: the current strategy of every live entry (as the per-node kernel's
-            # top-down step computes it) and the traverser's strategy sums
+            # top-down step computes it) and the traverser's strategy sums; regret matching
+            # once per state when the node has fewer states than entries (imperfect recall)
+            per_state = ns <= num_hands
+            for x_s in range(ns if per_state else 0):
+                total = 0.0
+                for a in range(na):
+                    x = match[base + a * ns + x_s]
+                    if x > 0:
+                        total += x
+                for a in range(na):
+                    if total > 0:
+                        x = match[base + a * ns + x_s]
+                        state_sigma[a, x_s] = x / total if x > 0 else 0.0
+                    else:
+                        state_sigma[a, x_s] = 1.0 / na
             own_row = reach[q, ptr[q, sp]]
             for h in range(num_hands):
                 s = states[r, h]
                 if s < 0:
                     continue
-                total = 0.0
-                for a in range(na):
-                    x = match[base + a * ns + s]
-                    if x > 0:
-                        total += x
-                for a in range(na):
-                    if total > 0:
+                if per_state:
+                    for a in range(na):
+                        sigma[sp, a, h] = state_sigma[a, s]
+                else:
+                    total = 0.0
+                    for a in range(na):
                         x = match[base + a * ns + s]
-                        sigma[sp, a, h] = x / total if x > 0 else 0.0
-                    else:
-                        sigma[sp, a, h] = 1.0 / na
+                        if x > 0:
+                            total += x
+                    for a in range(na):
+                        if total > 0:
+                            x = match[base + a * ns + s]
+                            sigma[sp, a, h] = x / total if x > 0 else 0.0
+                        else:
+                            sigma[sp, a, h] = 1.0 / na
                 own = own_row[h]
                 if update and q == p and own != 0.0:
                     for a in range(na):
@@ -326,7 +345,14 @@ def pcs_subtree(
                         continue
                     for a in range(na):
                         regrets[base + a * ns + s] += vals[a, h] - dest[h]
-                if regret_floor:
+                if regret_floor and ns <= num_hands:
+                    # over the block's slots, fewer than the entries: every regret was >= 0
+                    # before this update (the floor holds from the run's start), so only the
+                    # slots this pass updated can be below 0, as in the per-entry loop
+                    for i in range(base, base + na * ns):
+                        if regrets[i] < 0:
+                            regrets[i] = 0.0
+                elif regret_floor:
                     for h in range(num_hands):
                         s = states[r, h]
                         if s < 0:

@@ -287,7 +287,7 @@ class LimitPCSSolver(LimitAbstractSolver):
         # per-node rows (reach of both players and values) only for a split pass's head; the
         # depth-first subtree passes need rows for one root-to-leaf path per worker
         scratch = (3 * tree.num_nodes if self.workers > 1 else 0) * h * 4
-        scratch += self.workers * (2 * 4 + 3 * 8 + 3 * 4 + 8) * (self._depth + 1) * h
+        scratch += self.workers * ((2 * 4 + 3 * 8 + 3 * 4) * (self._depth + 1) + 3 * 8) * h
         per_action = BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
         need = self.size * per_action + scratch
         if need > max_bytes:
