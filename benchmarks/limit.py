@@ -96,9 +96,25 @@ def main() -> None:
     parser.add_argument("--real-buckets", default="4,8", help="buckets per round, each row")
     parser.add_argument("--real-iterations", type=int, default=2000, help="CFR+ iterations")
     parser.add_argument("--real-threads", type=int, default=0, help="real BR threads (0: all)")
+    parser.add_argument(
+        "--abstract-curve", action="store_true", help="B8: exact abstract mbb/g vs training time"
+    )
+    parser.add_argument("--budget", type=float, default=1800.0, help="abstract curve: seconds")
+    parser.add_argument("--curve-buckets", default="12,12,12,12", help="abstract curve buckets")
+    parser.add_argument("--curve-solvers", default="pcs", help="abstract curve: pcs and/or es")
+    parser.add_argument("--curve-first", type=int, default=16, help="pcs: first checkpoint")
+    parser.add_argument("--curve-es-first", type=int, default=200_000, help="es: first one")
+    parser.add_argument("--curve-es-discount-every", type=int, default=100_000, help="es")
+    parser.add_argument("--curve-target", type=float, default=2.0, help="mbb/g to reach")
+    parser.add_argument("--curve-factor", type=int, default=2, help="checkpoint growth factor")
     add_save_option(parser)
     args = parser.parse_args()
     buckets = tuple(int(b) for b in args.buckets.split(","))
+
+    if args.abstract_curve:
+        payload = {"abstract_curve": abstract_curve(args)}
+        print(f"wrote {write_results('limit-abstract-curve', payload, save=args.save)}")
+        return
 
     if args.real_table:
         payload = {"real_table": real_table(args)}
@@ -625,6 +641,162 @@ def real_table(args: argparse.Namespace) -> dict:
         rows,
     )
     return {"ranks": ranks, "iterations": args.real_iterations, "rows": table}
+
+
+def abstract_curve(args: argparse.Namespace) -> dict:
+    """B8: "the time for 12 buckets per round in perfect recall to reach 2 mbb/g in the abstract
+    game". E[HS] buckets (``--curve-buckets``, 12 per round) on the ``--ranks`` deck (24 cards)
+    with the ACPC caps, perfect recall; per solver of ``--curve-solvers`` (``pcs``: CFR+ with
+    public chance sampling, :class:`LimitPCSSolver`, one thread; ``es``: external-sampling
+    MCCFR, Linear CFR, :class:`LimitESSolver`) training up to checkpoints that grow by
+    ``--curve-factor`` (2), from ``--curve-first`` (pcs) or ``--curve-es-first`` (es)
+    iterations, each followed by the exact abstract exploitability
+    (:mod:`pokerlab.evaluate.limit_abstract`, the by-board path: no S x S tables; the
+    responder knows its bucket sequence). Seconds of training exclude the
+    evaluations (wall and process CPU, the machine being shared). The run stops at
+    ``--curve-target`` mbb/g or when the next checkpoint (factor - 1 times the training so far,
+    plus one evaluation) would pass the solver's share of ``--budget`` seconds. If the target is not
+    reached, the extrapolation is a least-squares line of log mbb/g against log seconds through
+    the checkpoints from the second on: labelled as such, it is not a measurement."""
+    import gc
+    import math
+    import os
+
+    import numpy as np
+
+    from pokerlab import load_game
+    from pokerlab.evaluate.limit_abstract import (
+        abstract_exploitability_mbb,
+        board_path_bytes,
+        board_tables,
+    )
+    from pokerlab.solvers.limit_holdem import LimitPCSSolver
+    from pokerlab.solvers.limit_mccfr import LimitESSolver
+
+    ranks = args.ranks
+    buckets = tuple(int(b) for b in args.curve_buckets.split(","))
+    game = load_game("limit-holdem", ranks=ranks)
+    abstraction = build_abstraction(ranks, buckets, "ehs")
+    t0 = time.perf_counter()
+    tables = board_tables(abstraction)
+    tables_seconds = time.perf_counter() - t0
+    names = [n for n in args.curve_solvers.split(",") if n]
+    out: dict = {
+        "ranks": ranks,
+        "buckets": list(buckets),
+        "recall": "perfect",
+        "bucketing": "ehs",
+        "target_mbb": args.curve_target,
+        "budget_seconds": args.budget,
+        "board_tables_seconds": tables_seconds,
+        "board_tables_bytes": tables.nbytes,
+        "board_path_bytes_estimate": board_path_bytes(buckets, ranks),
+        "runs": {},
+    }
+    rows = []
+    for name in names:
+        share = args.budget / len(names)
+        start = time.perf_counter()
+        if name == "pcs":
+            solver = LimitPCSSolver(game, abstraction, recall="perfect", seed=0)
+            target = args.curve_first
+            label = "CFR+ (public chance sampling)"
+        elif name == "es":
+            solver = LimitESSolver(
+                game,
+                abstraction,
+                recall="perfect",
+                seed=0,
+                discount_every=args.curve_es_discount_every,
+            )
+            target = args.curve_es_first
+            label = f"ES-MCCFR (linear, discount every {args.curve_es_discount_every:,})"
+        else:
+            raise SystemExit(f"--curve-solvers: unknown solver {name!r} (pcs, es)")
+        points: list[dict] = []
+        wall = cpu = 0.0
+        while True:
+            t0, c0 = time.perf_counter(), time.process_time()
+            solver.step(target - solver.iterations)
+            wall += time.perf_counter() - t0
+            cpu += time.process_time() - c0
+            t0, c0 = time.perf_counter(), time.process_time()
+            mbb = abstract_exploitability_mbb(solver, tables)
+            point = {
+                "iterations": solver.iterations,
+                "train_seconds": wall,
+                "train_cpu_seconds": cpu,
+                "mbb": mbb,
+                "eval_seconds": time.perf_counter() - t0,
+                "eval_cpu_seconds": time.process_time() - c0,
+                "load": os.getloadavg()[0],
+            }
+            points.append(point)
+            print(name, point, flush=True)
+            rows.append(
+                [name, f"{solver.iterations:,}", f"{wall:,.0f}", f"{cpu:,.0f}", f"{mbb:,.1f}",
+                 f"{point['eval_seconds']:.0f}", f"{point['load']:.1f}"]
+            )  # fmt: skip
+            if mbb <= args.curve_target:
+                break
+            spent = time.perf_counter() - start
+            if spent + (args.curve_factor - 1) * wall + point["eval_seconds"] > share:
+                break
+            target *= args.curve_factor
+        run: dict = {
+            "solver": label,
+            "infoset_actions": solver.num_infoset_actions,
+            "points": points,
+            "reached": points[-1]["mbb"] <= args.curve_target,
+        }
+        fit_points = points[1:] if len(points) > 2 else points
+        if not run["reached"] and len(fit_points) >= 2:
+            for key in ("train_seconds", "train_cpu_seconds"):
+                x = np.log([p[key] for p in fit_points])
+                y = np.log([p["mbb"] for p in fit_points])
+                slope, intercept = np.polyfit(x, y, 1)
+                seconds = (
+                    math.exp((math.log(args.curve_target) - intercept) / slope)
+                    if slope < 0
+                    else None
+                )
+                run[f"extrapolation_{key}"] = {
+                    "fit": "log(mbb) = a + b log(seconds), least squares",
+                    "points": len(fit_points),
+                    "a": float(intercept),
+                    "b": float(slope),
+                    "seconds_to_target": seconds,
+                }
+        out["runs"][name] = run
+        del solver
+        gc.collect()
+    print_table(
+        f"B8: exact abstract exploitability, {4 * ranks} cards, E[HS] {args.curve_buckets} "
+        f"perfect recall (board tables {tables_seconds:.0f} s)",
+        ["solver", "iterations", "train s", "train CPU s", "abstract mbb/g", "eval s", "load"],
+        rows,
+    )
+    for name, run in out["runs"].items():
+        if run["reached"]:
+            p = run["points"][-1]
+            print(f"{name}: {args.curve_target:g} mbb/g reached after {p['train_seconds']:.0f} s")
+            continue
+        for key in ("train_seconds", "train_cpu_seconds"):
+            ex = run.get(f"extrapolation_{key}")
+            if ex is None:
+                continue
+            when = ex["seconds_to_target"]
+            print(
+                f"{name}: not reached; EXTRAPOLATION ({ex['fit']}, {ex['points']} points, "
+                f"{key}): slope {ex['b']:.3f}, "
+                + (
+                    f"{args.curve_target:g} mbb/g at about {when:.3g} s ({when / 86400:.3g} days)"
+                    if when is not None
+                    else "no decrease"
+                )
+            )
+    return out
+
 
 if __name__ == "__main__":
     main()

@@ -48,6 +48,8 @@ def test_train_small_variant_json(capsys, tmp_path, monkeypatch) -> None:
         (["train", "limit-holdem", "--algorithm", "pcfr++"], "'pcfr++'"),
         (["train", "limit-holdem", "--variant", "huge"], "variant"),
         (["train", "limit-holdem", "--variant", "full", "--real-exploitability"], "full deck"),
+        # 810,000 river sequences: even the by-board abstract best response is refused by name
+        (["train", "limit-holdem", "--buckets", "30,30,30,30"], "--no-exploitability"),
     ],
 )
 def test_bad_train_input_is_one_line_and_exit_2(capsys, args, needle) -> None:
