@@ -50,9 +50,10 @@ Usage: ``python benchmarks/limit.py [--buckets 8,8,8,8] [--ranks 6] [--train-sec
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
-from _common import add_save_option, print_table, write_results
+from _common import add_save_option, parallel_capacity, print_table, write_results
 from pokerlab.abstraction.buckets import METHODS, build_abstraction
 from pokerlab.abstraction.isomorphism import round_indexer
 from pokerlab.abstraction.strength import estimate_seconds, strength_tables
@@ -75,6 +76,7 @@ def main() -> None:
         "--scaling-boards", default="1", help="B7: boards per iteration, each a row set (1,8)"
     )
     parser.add_argument("--scaling-rounds", type=int, default=3, help="B7: rounds, best of")
+    parser.add_argument("--ray-only", action="store_true", help="B7: Ray actors, no threads")
     parser.add_argument("--lbr", action="append", default=[], help="B8: LBR vs this checkpoint")
     parser.add_argument("--lbr-pairs", type=int, default=20_000, help="LBR duplicate pairs")
     parser.add_argument("--lbr-bots", default="call,raise,ehs", help="LBR also vs these bots")
@@ -107,6 +109,7 @@ def main() -> None:
     parser.add_argument("--curve-es-discount-every", type=int, default=100_000, help="es")
     parser.add_argument("--curve-target", type=float, default=2.0, help="mbb/g to reach")
     parser.add_argument("--curve-factor", type=int, default=2, help="checkpoint growth factor")
+    parser.add_argument("--curve-prior", default="", help="earlier curve JSON: its checkpoints")
     add_save_option(parser)
     args = parser.parse_args()
     buckets = tuple(int(b) for b in args.buckets.split(","))
@@ -222,7 +225,8 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
     game = load_game("limit-holdem", ranks=args.ranks)
     abstraction = build_abstraction(args.ranks, buckets, "ehs", cache=False)
     counts = [1, 2] + ([4] if (os.cpu_count() or 1) >= 4 else [])
-    backends = ["threads"] + (["ray"] if args.ray else [])
+    backends = [] if args.ray_only else ["threads"]
+    backends += ["ray"] if args.ray or args.ray_only else []
     configs = [
         (backend, w, split, boards)
         for boards in (int(b) for b in args.scaling_boards.split(","))
@@ -250,8 +254,11 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
     for solver in solvers.values():
         solver.step(2)
     loads: dict[tuple, list[float]] = {c: [] for c in configs}
+    times: dict[tuple, list[float]] = {c: [] for c in configs}  # per round, ms per board
     busy: dict[tuple, list[float]] = {}  # Ray: each actor's share of the round in passes
+    capacity: list[float] = []  # what the machine gives two threads of pure arithmetic
     for _ in range(args.scaling_rounds):  # interleaved rounds, the best per configuration
+        capacity.append(parallel_capacity(2))
         for c, solver in solvers.items():
             iterations = max(1, args.scaling // c[3])  # about the same boards per config
             measure = getattr(solver, "worker_busy_seconds", None)
@@ -261,6 +268,7 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
             solver.step(iterations)
             elapsed = time.perf_counter() - t0
             per_board = elapsed / (iterations * c[3])
+            times[c].append(per_board)
             if per_board < best[c]:
                 best[c] = per_board
                 if measure is not None:
@@ -271,6 +279,13 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
     one = best.get(("threads", 1, 0, 1))  # one thread, one board per iteration
     for (backend, workers, split, boards), per in best.items():
         base = best[(backend, 1, 0, boards)]
+        # the speed-up within each round (one worker's time over this one's, measured minutes
+        # apart at most), then the median over rounds: steadier than the ratio of the bests
+        # when the machine's speed drifts
+        mine, ones = times[(backend, workers, split, boards)], times[(backend, 1, 0, boards)]
+        ratios = [a / b for a, b in zip(ones, mine, strict=True)]
+        # each round's speed-up over what the machine gave pure arithmetic in that round
+        shares = [r / c for r, c in zip(ratios, capacity, strict=True)]
         solver = solvers[(backend, workers, split, boards)]
         load = getattr(solver, "worker_nodes", []) if workers > 1 or backend == "ray" else []
         table.append(
@@ -282,6 +297,9 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
                 "seconds_per_board": per,
                 "seconds_per_iteration": per * boards,
                 "speedup": base / per,
+                "speedup_median_of_rounds": statistics.median(ratios),
+                "speedup_rounds": ratios,
+                "speedup_over_capacity_median": statistics.median(shares),
                 "speedup_vs_one_process": one / per if one else None,
                 "worker_nodes": load,
                 "subtrees": len(solver.subtrees),
@@ -292,6 +310,8 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
         share = busy.get((backend, workers, split, boards))
         rows.append(
             [backend, workers, split, boards, f"{per * 1e3:.1f}", f"{base / per:.2f}",
+             f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})",
+             f"{statistics.median(shares):.0%}" if workers > 1 else "-",
              f"{one / per:.2f}" if one else "-", str(load),
              " / ".join(f"{x:.0%}" for x in share) if share else "-"]
         )  # fmt: skip
@@ -300,15 +320,21 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
         if close is not None:
             close()
     seven = LimitPCSSolver(game, abstraction, recall="imperfect", workers=7, split_round=0)
-    rows.append(["(simulated)", 7, 0, "-", "-", "-", "-", str(seven.worker_nodes), "-"])
+    rows.append(
+        ["(simulated)", 7, 0, "-", "-", "-", "-", "-", "-", str(seven.worker_nodes), "-"]
+    )
     table.append({"workers": 7, "split_round": 0, "worker_nodes": seven.worker_nodes})
+    table.append({"parallel_capacity_rounds": capacity})
     print_table(
         f"B7: PCS, {4 * args.ranks} cards, buckets {args.buckets}, best of "
         f"{args.scaling_rounds} rounds of "
         f"about {args.scaling} boards (speed-up: to the same backend's one worker at the same "
-        "boards per iteration; vs 1 process: to one thread, one board per iteration)",
+        "boards per iteration; vs 1 process: to one thread, one board per iteration; of machine: "
+        "the round's speed-up over two threads of pure arithmetic's, median); machine capacity "
+        f"{statistics.median(capacity):.2f}x ({min(capacity):.2f}-{max(capacity):.2f})",
         ["backend", "workers", "split after round", "boards/iteration", "ms/board", "speed-up",
-         "vs 1 process", "nodes per worker", "actor busy"],
+         "per round: median (range)", "of machine", "vs 1 process", "nodes per worker",
+         "actor busy"],
         rows,
     )  # fmt: skip
     return table
@@ -657,7 +683,10 @@ def abstract_curve(args: argparse.Namespace) -> dict:
     ``--curve-target`` mbb/g or when the next checkpoint (factor - 1 times the training so far,
     plus one evaluation) would pass the solver's share of ``--budget`` seconds. If the target is not
     reached, the extrapolation is a least-squares line of log mbb/g against log seconds through
-    the checkpoints from the second on: labelled as such, it is not a measurement."""
+    the checkpoints from the second on: labelled as such, it is not a measurement.
+    ``--curve-prior PATH``: the JSON of an earlier run of the same deck and abstraction (same
+    seed, so the same training trajectory); its checkpoints below this run's first are
+    prepended to the curve and the fit (marked ``"run": "prior"``)."""
     import gc
     import math
     import os
@@ -681,6 +710,14 @@ def abstract_curve(args: argparse.Namespace) -> dict:
     tables = board_tables(abstraction)
     tables_seconds = time.perf_counter() - t0
     names = [n for n in args.curve_solvers.split(",") if n]
+    prior: dict = {}
+    if args.curve_prior:
+        import json
+
+        with open(args.curve_prior, encoding="utf-8") as fh:
+            prior = json.load(fh)["abstract_curve"]
+        if prior["ranks"] != ranks or prior["buckets"] != list(buckets):
+            raise SystemExit("--curve-prior: another deck or abstraction")
     out: dict = {
         "ranks": ranks,
         "buckets": list(buckets),
@@ -692,6 +729,7 @@ def abstract_curve(args: argparse.Namespace) -> dict:
         "board_tables_bytes": tables.nbytes,
         "board_path_bytes_estimate": board_path_bytes(buckets, ranks),
         "runs": {},
+        "prior": args.curve_prior or None,
     }
     rows = []
     for name in names:
@@ -743,6 +781,21 @@ def abstract_curve(args: argparse.Namespace) -> dict:
             if spent + (args.curve_factor - 1) * wall + point["eval_seconds"] > share:
                 break
             target *= args.curve_factor
+        if name in prior.get("runs", {}):
+            # the same seeded run's earlier checkpoints (training is deterministic for a seed)
+            earlier = [
+                {**p, "run": "prior"}
+                for p in prior["runs"][name]["points"]
+                if p["iterations"] < points[0]["iterations"]
+            ]
+            points = earlier + points
+            for p in reversed(earlier):
+                rows.insert(
+                    len(rows) - len(points) + len(earlier),
+                    [f"{name} (prior run)", f"{p['iterations']:,}", f"{p['train_seconds']:,.0f}",
+                     f"{p['train_cpu_seconds']:,.0f}", f"{p['mbb']:,.1f}",
+                     f"{p['eval_seconds']:.0f}", f"{p['load']:.1f}"],
+                )  # fmt: skip
         run: dict = {
             "solver": label,
             "infoset_actions": solver.num_infoset_actions,
@@ -752,6 +805,8 @@ def abstract_curve(args: argparse.Namespace) -> dict:
         fit_points = points[1:] if len(points) > 2 else points
         if not run["reached"] and len(fit_points) >= 2:
             for key in ("train_seconds", "train_cpu_seconds"):
+                if min(p[key] for p in fit_points) <= 0:
+                    continue
                 x = np.log([p[key] for p in fit_points])
                 y = np.log([p["mbb"] for p in fit_points])
                 slope, intercept = np.polyfit(x, y, 1)
