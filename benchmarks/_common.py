@@ -147,3 +147,40 @@ def _fmt(value: Any) -> str:
             return f"{value:.4g}"
         return f"{value:.3e}"
     return "-" if value is None else str(value)
+
+
+def parallel_capacity(workers: int = 2, seconds: float = 0.3) -> float:
+    """How many times faster ``workers`` threads finish ``workers`` equal pieces of pure
+    arithmetic (a numba loop without the GIL, no memory traffic) than one thread finishes one:
+    the parallel speed-up this machine gives at the moment (``workers`` at best). On a shared
+    virtual machine it swings from round to round (1.5-1.9 of 2 seen on the 2-core machine);
+    a scaling benchmark that measures it beside each timed round can report its speed-ups
+    against what the machine allowed then."""
+    import threading
+
+    from numba import njit
+
+    @njit(nogil=True, cache=True)
+    def spin(n: int) -> float:
+        x = 0.0
+        for i in range(n):
+            x += (i % 7) * 1e-9
+        return x
+
+    spin(10)
+    n = 1_000_000
+    t0 = time.perf_counter()
+    spin(n)
+    n = max(n, int(n * seconds / max(time.perf_counter() - t0, 1e-6)))
+
+    def run(k: int) -> float:
+        threads = [threading.Thread(target=spin, args=(n,)) for _ in range(k)]
+        start = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return time.perf_counter() - start
+
+    one = run(1)
+    return workers * one / run(workers)
