@@ -215,12 +215,14 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
 
     What to expect: the seven preflop subtrees are equal (the postflop betting does not depend on
     the preflop), so two workers split them 4:3 and the preflop split is bounded by 7/4 = 1.75x;
-    the split after the flop betting (63 subtrees) balances to within 2%. Threads reach those
-    bounds (1.75x / 1.95x on the idle machine). Ray actors pay a fixed cost per call (the head's
-    serialisation, the object store, the scheduling of the head, two actors and Ray's own
-    processes on two cores): with one board per iteration a call carries about 15 ms of work and
-    the actors reach 1.41x / 1.46x; a batch of B boards makes each call B times larger, so the
-    Ray speed-up should approach the threads' as B grows (B = 8: 120 ms per call).
+    the split after the flop betting (63 subtrees) balances to within 2% (32:31). Threads reached
+    those bounds once (1.75x / 1.95x on an idle machine, earlier kernel). Ray actors pay a fixed
+    cost per call (the head's serialisation, the object store, the scheduling of the head, two
+    actors and Ray's own processes on two cores): with one board per iteration a call carries
+    20-30 ms of work and the actors stay at 1.2-1.5x; a batch of B boards makes each call B
+    times larger, so the Ray speed-up should approach the threads' and the machine's parallel
+    capacity as B grows (measured: one actor busy 96-97% from B = 8; two actors 90-92% of the
+    machine's capacity at B = 16, results/limit-scaling.json).
     """
     import os
 

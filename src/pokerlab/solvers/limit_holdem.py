@@ -2,8 +2,9 @@
 
 Public chance sampling (Johanson, Bard, Lanctot, Gibson and Bowling 2012, "Efficient Nash
 equilibrium approximation through Monte Carlo counterfactual regret minimization"): each
-iteration samples the public cards (the whole five-card board) and walks the shared betting tree
-once per player with vectors over every pair of hole cards, mapped per round to its bucket
+iteration samples the public cards (the whole five-card board; a batch of boards with
+``boards_per_iteration``) and walks the shared betting tree once per player with vectors over
+the hole-card pairs that miss each board, mapped per round to its bucket
 (imperfect recall) or bucket sequence (perfect recall) by the card abstraction
 (:mod:`pokerlab.abstraction.buckets`). Showdowns compare the real cards on the sampled board, so
 the abstract game is exactly "the real game where a player only remembers its buckets"; chance
