@@ -74,6 +74,10 @@ def test_checkpoint_resume_and_log(capsys, tmp_path, monkeypatch) -> None:
     np.testing.assert_array_equal(a["arrays"]["sums"], b["arrays"]["sums"])
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert lines[-1]["iterations"] == 4 and lines[-1]["game"] == "limit-holdem"
+    assert lines[-1]["boards_per_iteration"] == 1
+    # a board batch resumes only as a batch of the same size, refused by name otherwise
+    code, _, err = run(capsys, *base, "-n", "9", "--resume", str(half), "--boards", "2")
+    assert code == 2 and "boards_per_iteration 1, this run 2" in err
     # another abstraction is refused by name
     code, _, err = run(capsys, *base[:5], "4,4,4,4", *base[6:], "-n", "9", "--resume", str(half))
     assert code == 2 and "buckets" in err

@@ -325,6 +325,8 @@ def _run_training(
             "workers": workers,
             **meta,
         }
+        if hasattr(s, "boards_per_iteration"):  # public chance sampling
+            line["boards_per_iteration"] = s.boards_per_iteration
         with open(log, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(line) + "\n")
 
