@@ -39,6 +39,100 @@ def discount(regrets: np.ndarray, sums: np.ndarray, a: float, b: float, g: float
 
 
 @njit(cache=True, nogil=True)
+def terminal_values(
+    n: np.int64,
+    k: np.int64,
+    player: np.ndarray,
+    payoff_id: np.ndarray,
+    payoff_table: np.ndarray,
+    states: np.ndarray,
+    hand_cards: np.ndarray,
+    order: np.ndarray,
+    strength: np.ndarray,
+    segments: np.ndarray,
+    scale: float,
+    p: np.int64,
+    opp_reach: np.ndarray,
+    out: np.ndarray,
+    card_sum: np.ndarray,
+) -> None:
+    """A fold or showdown's value for every entry into ``out`` (float32), from the opponent's
+    reach row: per board segment, folds by per-card sums with inclusion-exclusion, showdowns by
+    an ascending (win) and a descending (lose) sweep over the entries sorted by strength."""
+    num_hands = hand_cards.shape[0]
+    num_boards = segments.size - 1
+    per_board = num_hands // num_boards
+    amount = payoff_table[payoff_id[n]] * scale
+    if k == FOLD_END:
+        sign = -amount if player[n] == p else amount
+        for b in range(num_boards):
+            h0 = b * per_board
+            for c in range(52):
+                card_sum[c] = 0.0
+            total = 0.0
+            for h in range(h0, h0 + per_board):
+                x = opp_reach[h]
+                if x != 0.0:
+                    total += x
+                    card_sum[hand_cards[h, 0]] += x
+                    card_sum[hand_cards[h, 1]] += x
+            for h in range(h0, h0 + per_board):
+                if states[0, h] < 0:
+                    out[h] = 0.0
+                    continue
+                compat = (
+                    total - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]] + opp_reach[h]
+                )
+                out[h] = sign * compat
+        return
+    for h in range(num_hands):
+        out[h] = 0.0
+    for b in range(num_boards):
+        first_valid = segments[b]
+        end_valid = segments[b + 1]
+        for c in range(52):
+            card_sum[c] = 0.0
+        below = 0.0
+        i = first_valid
+        while i < end_valid:
+            j = i
+            v = strength[order[i]]
+            while j < end_valid and strength[order[j]] == v:
+                j += 1
+            for t in range(i, j):
+                h = order[t]
+                win = below - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
+                out[h] += amount * win
+            for t in range(i, j):
+                h = order[t]
+                x = opp_reach[h]
+                below += x
+                card_sum[hand_cards[h, 0]] += x
+                card_sum[hand_cards[h, 1]] += x
+            i = j
+        for c in range(52):
+            card_sum[c] = 0.0
+        above = 0.0
+        i = end_valid - 1
+        while i >= first_valid:
+            j = i
+            v = strength[order[i]]
+            while j >= first_valid and strength[order[j]] == v:
+                j -= 1
+            for t in range(i, j, -1):
+                h = order[t]
+                lose = above - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
+                out[h] -= amount * lose
+            for t in range(i, j, -1):
+                h = order[t]
+                x = opp_reach[h]
+                above += x
+                card_sum[hand_cards[h, 0]] += x
+                card_sum[hand_cards[h, 1]] += x
+            i = j
+
+
+@njit(cache=True, nogil=True)
 def pcs_pass(
     kind: np.ndarray,
     player: np.ndarray,
@@ -158,88 +252,15 @@ def pcs_pass(
                 if update and q == p:
                     sums[base + j * ns + s] += own * sigma
     # --- terminals ---------------------------------------------------------------------------
-    num_boards = segments.size - 1
-    per_board = num_hands // num_boards
     for n in range(lo, hi if do_terminals else lo):
         if owner[n] != me:
             continue
         k = kind[n]
-        if k != FOLD_END and k != SHOWDOWN_END:
-            continue
-        amount = payoff_table[payoff_id[n]] * scale
-        ro = row[o, n]
-        if k == FOLD_END:
-            sign = -amount if player[n] == p else amount
-            for b in range(num_boards):
-                h0 = b * per_board
-                for c in range(52):
-                    card_sum[c] = 0.0
-                total = 0.0
-                for h in range(h0, h0 + per_board):
-                    x = reach[o, ro, h]
-                    if x != 0.0:
-                        total += x
-                        card_sum[hand_cards[h, 0]] += x
-                        card_sum[hand_cards[h, 1]] += x
-                for h in range(h0, h0 + per_board):
-                    if states[0, h] < 0:
-                        values[n, h] = 0.0
-                        continue
-                    compat = (
-                        total
-                        - card_sum[hand_cards[h, 0]]
-                        - card_sum[hand_cards[h, 1]]
-                        + reach[o, ro, h]
-                    )
-                    values[n, h] = sign * compat
-            continue
-        # showdown, per board: win part from weaker hands (ascending sweep), lose part from
-        # stronger ones (descending)
-        for h in range(num_hands):
-            values[n, h] = 0.0
-        for b in range(num_boards):
-            first_valid = segments[b]
-            end_valid = segments[b + 1]
-            for c in range(52):
-                card_sum[c] = 0.0
-            below = 0.0
-            i = first_valid
-            while i < end_valid:
-                j = i
-                v = strength[order[i]]
-                while j < end_valid and strength[order[j]] == v:
-                    j += 1
-                for t in range(i, j):
-                    h = order[t]
-                    win = below - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
-                    values[n, h] += amount * win
-                for t in range(i, j):
-                    h = order[t]
-                    x = reach[o, ro, h]
-                    below += x
-                    card_sum[hand_cards[h, 0]] += x
-                    card_sum[hand_cards[h, 1]] += x
-                i = j
-            for c in range(52):
-                card_sum[c] = 0.0
-            above = 0.0
-            i = end_valid - 1
-            while i >= first_valid:
-                j = i
-                v = strength[order[i]]
-                while j >= first_valid and strength[order[j]] == v:
-                    j -= 1
-                for t in range(i, j, -1):
-                    h = order[t]
-                    lose = above - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
-                    values[n, h] -= amount * lose
-                for t in range(i, j, -1):
-                    h = order[t]
-                    x = reach[o, ro, h]
-                    above += x
-                    card_sum[hand_cards[h, 0]] += x
-                    card_sum[hand_cards[h, 1]] += x
-                i = j
+        if k == FOLD_END or k == SHOWDOWN_END:
+            terminal_values(
+                n, k, player, payoff_id, payoff_table, states, hand_cards, order, strength,
+                segments, scale, p, reach[o, row[o, n]], values[n], card_sum,
+            )  # fmt: skip
     # --- bottom-up: values and regrets -------------------------------------------------------
     for n in range(hi - 1 if do_bottom else lo - 1, lo - 1, -1):
         if owner[n] != me:

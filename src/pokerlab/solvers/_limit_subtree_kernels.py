@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-DECISION, DEAL, FOLD_END, SHOWDOWN_END = 0, 1, 2, 3
+from pokerlab.solvers._limit_kernels import DEAL, FOLD_END, SHOWDOWN_END, terminal_values
 
 
 def tree_depth(child_start: np.ndarray, children: np.ndarray) -> int:
@@ -50,100 +50,6 @@ def subtree_buffers(depth: int, width: int) -> tuple[np.ndarray, ...]:
         np.zeros(d, dtype=np.int64),
         np.zeros(52, dtype=np.float64),
     )
-
-
-@njit(cache=True, nogil=True)
-def _terminal(
-    n: np.int64,
-    k: np.int64,
-    player: np.ndarray,
-    payoff_id: np.ndarray,
-    payoff_table: np.ndarray,
-    states: np.ndarray,
-    hand_cards: np.ndarray,
-    order: np.ndarray,
-    strength: np.ndarray,
-    segments: np.ndarray,
-    scale: float,
-    p: np.int64,
-    opp_reach: np.ndarray,
-    out: np.ndarray,
-    card_sum: np.ndarray,
-) -> None:
-    """A fold or showdown's value for every entry into ``out`` (float32), from the opponent's
-    reach row: per board segment, folds by per-card sums with inclusion-exclusion, showdowns by
-    an ascending (win) and a descending (lose) sweep over the entries sorted by strength."""
-    num_hands = hand_cards.shape[0]
-    num_boards = segments.size - 1
-    per_board = num_hands // num_boards
-    amount = payoff_table[payoff_id[n]] * scale
-    if k == FOLD_END:
-        sign = -amount if player[n] == p else amount
-        for b in range(num_boards):
-            h0 = b * per_board
-            for c in range(52):
-                card_sum[c] = 0.0
-            total = 0.0
-            for h in range(h0, h0 + per_board):
-                x = opp_reach[h]
-                if x != 0.0:
-                    total += x
-                    card_sum[hand_cards[h, 0]] += x
-                    card_sum[hand_cards[h, 1]] += x
-            for h in range(h0, h0 + per_board):
-                if states[0, h] < 0:
-                    out[h] = 0.0
-                    continue
-                compat = (
-                    total - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]] + opp_reach[h]
-                )
-                out[h] = sign * compat
-        return
-    for h in range(num_hands):
-        out[h] = 0.0
-    for b in range(num_boards):
-        first_valid = segments[b]
-        end_valid = segments[b + 1]
-        for c in range(52):
-            card_sum[c] = 0.0
-        below = 0.0
-        i = first_valid
-        while i < end_valid:
-            j = i
-            v = strength[order[i]]
-            while j < end_valid and strength[order[j]] == v:
-                j += 1
-            for t in range(i, j):
-                h = order[t]
-                win = below - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
-                out[h] += amount * win
-            for t in range(i, j):
-                h = order[t]
-                x = opp_reach[h]
-                below += x
-                card_sum[hand_cards[h, 0]] += x
-                card_sum[hand_cards[h, 1]] += x
-            i = j
-        for c in range(52):
-            card_sum[c] = 0.0
-        above = 0.0
-        i = end_valid - 1
-        while i >= first_valid:
-            j = i
-            v = strength[order[i]]
-            while j >= first_valid and strength[order[j]] == v:
-                j -= 1
-            for t in range(i, j, -1):
-                h = order[t]
-                lose = above - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
-                out[h] -= amount * lose
-            for t in range(i, j, -1):
-                h = order[t]
-                x = opp_reach[h]
-                above += x
-                card_sum[hand_cards[h, 0]] += x
-                card_sum[hand_cards[h, 1]] += x
-            i = j
 
 
 @njit(cache=True, nogil=True)
@@ -215,7 +121,7 @@ def pcs_subtree(
         else:
             dest = child_values[sp - 1, stack_pos[sp - 1]]
         if k == FOLD_END or k == SHOWDOWN_END:
-            _terminal(
+            terminal_values(
                 n, k, player, payoff_id, payoff_table, states, hand_cards, order, strength,
                 segments, scale, p, reach[o, ptr[o, sp]], dest, card_sum,
             )  # fmt: skip
