@@ -41,6 +41,15 @@ Figures:
   24-card small deck, about 6 minutes per real best response on the shared 2-core machine),
   then the exact abstract-game and real-game exploitability in mbb/g.
 
+- with ``--abstract-curve`` (B8, "time for 12 buckets per round in perfect recall to reach 2
+  mbb/g in the abstract game"): training up to checkpoints that grow by ``--curve-factor`` within
+  ``--budget`` seconds, the exact abstract exploitability at each (the by-board best response of
+  :mod:`pokerlab.evaluate.limit_abstract` beyond 8192 sequences), training wall and CPU seconds,
+  and a labelled extrapolation to ``--curve-target`` when it is not reached.
+
+- with ``--scaling N`` (B7): see :func:`scaling_table` (``--ray``, ``--ray-only``,
+  ``--scaling-boards``, ``--scaling-rounds``).
+
 JIT compile time is excluded (the kernels are warmed first on a 16-card deck).
 
 Usage: ``python benchmarks/limit.py [--buckets 8,8,8,8] [--ranks 6] [--train-seconds 30]
