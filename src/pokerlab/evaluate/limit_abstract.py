@@ -300,9 +300,31 @@ def abstract_value(
                     amount = -amount if tree.player[n] == player else amount
                 values[n] = amount * prod[i]
     # bottom-up
+    _values_upward(tree, values, probs, offset, num_states, counts, recall, opp, best, 3)
+    return float(values[0].sum())
+
+
+def _values_upward(
+    tree: BettingTree,
+    values: dict[int, np.ndarray],
+    probs: np.ndarray,
+    offset: np.ndarray,
+    num_states: np.ndarray,
+    counts: tuple[int, ...],
+    recall: str,
+    opp: int,
+    best: bool,
+    last_round: int,
+) -> None:
+    """The responder's values per own sequence, bottom-up over the decisions and deals of rounds
+    up to ``last_round`` (``values`` holds the terminals' rows, and the rows of the first nodes
+    of later rounds; consumed rows are removed): the sum over the opponent's actions, the
+    maximum (``best``) or the strategy's mean over the responder's; a deal sums the next
+    round's bucket digit out."""
+    kind, rnd_of = tree.kind, tree.round
     for n in range(tree.num_nodes - 1, -1, -1):
         k = kind[n]
-        if k >= FOLD_END:
+        if rnd_of[n] > last_round or k >= FOLD_END:
             continue
         kids = tree.children[tree.child_start[n] : tree.child_start[n + 1]]
         if k == DEAL:
@@ -319,7 +341,6 @@ def abstract_value(
                 probs, offset, num_states, n, len(kids), int(rnd_of[n]), counts, recall
             )
             values[n] = (sigma * child_values).sum(axis=0)
-    return float(values[0].sum())
 
 
 @dataclass
@@ -614,29 +635,10 @@ def abstract_value_by_board(
         for i, n in enumerate(nodes):
             amount = tree.payoff_table[tree.payoff_id[n]]
             values[n] = (-amount if tree.player[n] == player else amount) * prod[i]
-    # bottom-up before the river
-    for n in range(tree.num_nodes - 1, -1, -1):
-        k = kind[n]
-        if rnd_of[n] == 3 or k >= FOLD_END:
-            continue
-        kids = ch[cs[n] : cs[n + 1]]
-        if k == DEAL:
-            if rnd_of[n] == 2:
-                child = river[deal_row[n]]
-            else:
-                child = values.pop(int(kids[0]))
-            values[n] = child.reshape(-1, counts[rnd_of[n] + 1]).sum(axis=1)
-            continue
-        child_values = np.stack([values.pop(int(c)) for c in kids])
-        if tree.player[n] == opp:
-            values[n] = child_values.sum(axis=0)
-        elif best:
-            values[n] = child_values.max(axis=0)
-        else:
-            sigma = _strategy_block(
-                probs, offset, num_states, n, len(kids), int(rnd_of[n]), counts, recall
-            )
-            values[n] = (sigma * child_values).sum(axis=0)
+    # bottom-up before the river: each river subtree's root row from the board pass
+    for n in np.flatnonzero((kind == DEAL) & (rnd_of == 2)):
+        values[int(ch[cs[n]])] = river[deal_row[int(n)]]
+    _values_upward(tree, values, probs, offset, num_states, counts, recall, opp, best, 2)
     return float(values[0].sum())
 
 
