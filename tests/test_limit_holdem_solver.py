@@ -93,6 +93,46 @@ def test_root_values_equal_enumeration(game, abstraction, seat: int) -> None:
     assert values.sum() == pytest.approx(-other.sum(), rel=1e-5)
 
 
+@pytest.mark.parametrize("seat", [0, 1])
+def test_terminal_values_equal_pairwise_sums(game, abstraction, seat: int) -> None:
+    """Showdown and fold values of a 3-board batch against the O(hands^2) sums they stand for:
+    per board, every opponent entry whose cards miss the hand's, its reach times the pot times
+    the sign of the strength comparison (showdown) or times the fold stake. One board makes a
+    straight on the table (most hands tie), so tie groups of every size are covered."""
+    boards = np.array([BOARD, [28, 33, 38, 43, 45], [29, 35, 39, 47, 50]])  # 9 T J Q K: a straight
+    solver = LimitPCSSolver(game, abstraction, recall="imperfect", boards_per_iteration=3)
+    entries = solver._board_arrays(boards)
+    assert np.diff(entries.ranked[:, 2]).min() >= 0  # tie-group ends never go backwards
+    t = solver.tree
+    width = entries.states.shape[1]
+    rng = np.random.default_rng(seat)
+    reach = rng.random(width).astype(np.float32)
+    reach[rng.random(width) < 0.3] = 0.0
+    for kind in (K.SHOWDOWN_END, K.FOLD_END):
+        node = int(np.flatnonzero(t.kind == kind)[-1])
+        out = np.zeros(width, dtype=np.float32)
+        K.terminal_values(
+            np.int64(node), np.int64(kind), t.player, t.payoff_id, t.payoff_table,
+            entries.states, entries.cards, entries.order, entries.ranked, entries.segments,
+            solver._scale, np.int64(seat), reach, out, np.zeros(104),
+        )  # fmt: skip
+        amount = t.payoff_table[t.payoff_id[node]] * solver._scale
+        expected = np.zeros(width)
+        for b in range(len(boards)):
+            seg = np.arange(entries.segments[b], entries.segments[b + 1])
+            cards = entries.cards[seg]
+            disjoint = ~(cards[:, None, :, None] == cards[None, :, None, :]).any(axis=(2, 3))
+            if kind == K.SHOWDOWN_END:
+                s = entries.strength[seg].astype(np.int64)
+                weight = np.sign(s[:, None] - s[None, :]) * amount
+            else:
+                stake = -amount if t.player[node] == seat else amount
+                weight = np.full((seg.size, seg.size), stake)
+            expected[seg] = (weight * disjoint) @ reach[seg].astype(np.float64)
+        np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-7)
+    assert (entries.ranked[:, 2] - np.arange(width) > 2).any()  # tie groups of three or more
+
+
 def test_training_plays_sensibly_and_resumes(game, abstraction) -> None:
     solver = LimitPCSSolver(game, abstraction, recall="imperfect", seed=3)
     solver.step(150)
@@ -162,7 +202,7 @@ def _per_node_pass(
 ) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
     """A whole pass of the per-node kernel (a reach and a value row for every node) on the
     solver's arrays (or the given ones); returns (root value, values, reach, row pointers)."""
-    states, order, strength, segments, cards, _ = solver._board_arrays(boards)
+    states, order, _, segments, cards, _, ranked = solver._board_arrays(boards)
     t = solver.tree
     width = states.shape[1]
     reach = np.zeros((2, t.num_nodes, width), dtype=np.float32)
@@ -170,11 +210,11 @@ def _per_node_pass(
     row = np.zeros((2, t.num_nodes), dtype=np.int64)
     root = K.pcs_pass(
         t.kind, t.player, t.round, t.child_start, t.children, t.payoff_id, t.payoff_table,
-        solver.offset, solver.num_states, states, cards, order, strength,
+        solver.offset, solver.num_states, states, cards, order, ranked,
         segments, solver._scale, np.int64(traverser),
         solver.regrets if regrets is None else regrets,
         solver.sums if sums is None else sums,
-        bool(solver.schedule.regret_floor), update, reach, values, np.zeros(52), row,
+        bool(solver.schedule.regret_floor), update, reach, values, np.zeros(104), row,
         np.full(t.num_nodes, -1, dtype=np.int64), np.int64(-1), np.int64(0),
         np.int64(t.num_nodes), np.int64(7), solver.prediction if pred is None else pred,
         bool(solver.schedule.predictive), *solver._next,

@@ -3,7 +3,7 @@
 One pass walks the betting tree (preorder arrays, no recursion) for one traversing player with
 whole vectors over the real hole-card pairs of the sampled board: reach top-down, terminal values
 (fold: opponent reach compatible with the hand, by per-card sums and inclusion-exclusion;
-showdown: two sweeps over the hands sorted by strength), then values and regret updates
+showdown: one sweep over the hands sorted by strength), then values and regret updates
 bottom-up. A hand's regrets and strategy sums live in the slot of its private state (bucket or
 bucket sequence) of the node's round, so hands of the same bucket share them.
 
@@ -48,7 +48,7 @@ def terminal_values(
     states: np.ndarray,
     hand_cards: np.ndarray,
     order: np.ndarray,
-    strength: np.ndarray,
+    ranked: np.ndarray,
     segments: np.ndarray,
     scale: float,
     p: np.int64,
@@ -57,8 +57,17 @@ def terminal_values(
     card_sum: np.ndarray,
 ) -> None:
     """A fold or showdown's value for every entry into ``out`` (float32), from the opponent's
-    reach row: per board segment, folds by per-card sums with inclusion-exclusion, showdowns by
-    an ascending (win) and a descending (lose) sweep over the entries sorted by strength."""
+    reach row, board segment by board segment.
+
+    Folds: the opponent's reach compatible with each hand, by per-card sums and
+    inclusion-exclusion. Showdowns: one ascending sweep over the entries sorted by strength
+    (``ranked``, see :class:`~pokerlab.solvers.limit_holdem.BoardBatch`), group of equal
+    strength by group. With W the compatible reach strictly below a hand, L the compatible
+    reach at or below it (its own tie group included) and T all compatible reach, the hand wins
+    W and loses T - L, so its value is ``amount * (W + L - T)``: T comes from the per-card
+    totals (the first half of ``card_sum``, length 104), W and L from the running sums (the
+    second half) before and after the group is added: one sweep instead of an ascending
+    (winning) and a descending (losing) one, about a quarter less time per showdown."""
     num_hands = hand_cards.shape[0]
     num_boards = segments.size - 1
     per_board = num_hands // num_boards
@@ -88,47 +97,48 @@ def terminal_values(
     for h in range(num_hands):
         out[h] = 0.0
     for b in range(num_boards):
-        first_valid = segments[b]
-        end_valid = segments[b + 1]
-        for c in range(52):
+        first = segments[b]
+        end = segments[b + 1]
+        for c in range(104):
             card_sum[c] = 0.0
+        total = 0.0
+        for t in range(first, end):
+            x = np.float64(opp_reach[order[t]])
+            total += x
+            card_sum[ranked[t, 0]] += x
+            card_sum[ranked[t, 1]] += x
+        # from here card_sum[52 + c]: reach of the hands swept so far that hold card c
         below = 0.0
-        i = first_valid
-        while i < end_valid:
-            j = i
-            v = strength[order[i]]
-            while j < end_valid and strength[order[j]] == v:
-                j += 1
-            for t in range(i, j):
-                h = order[t]
-                win = below - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
-                out[h] += amount * win
-            for t in range(i, j):
-                h = order[t]
-                x = opp_reach[h]
+        i = first
+        while i < end:
+            j = ranked[i, 2]
+            if j == i + 1:  # a group of one (W and L differ by the hand's own reach only)
+                h = order[i]
+                c0 = ranked[i, 0]
+                c1 = ranked[i, 1]
+                x = np.float64(opp_reach[h])
+                win = below - card_sum[52 + c0] - card_sum[52 + c1]
+                out[h] = amount * (2.0 * win - x - total + card_sum[c0] + card_sum[c1])
                 below += x
-                card_sum[hand_cards[h, 0]] += x
-                card_sum[hand_cards[h, 1]] += x
-            i = j
-        for c in range(52):
-            card_sum[c] = 0.0
-        above = 0.0
-        i = end_valid - 1
-        while i >= first_valid:
-            j = i
-            v = strength[order[i]]
-            while j >= first_valid and strength[order[j]] == v:
-                j -= 1
-            for t in range(i, j, -1):
-                h = order[t]
-                lose = above - card_sum[hand_cards[h, 0]] - card_sum[hand_cards[h, 1]]
-                out[h] -= amount * lose
-            for t in range(i, j, -1):
-                h = order[t]
-                x = opp_reach[h]
-                above += x
-                card_sum[hand_cards[h, 0]] += x
-                card_sum[hand_cards[h, 1]] += x
+                card_sum[52 + c0] += x
+                card_sum[52 + c1] += x
+            else:
+                for t in range(i, j):
+                    c0 = ranked[t, 0]
+                    c1 = ranked[t, 1]
+                    out[order[t]] = (
+                        below - card_sum[52 + c0] - card_sum[52 + c1]
+                        - total + card_sum[c0] + card_sum[c1]
+                    )  # fmt: skip
+                for t in range(i, j):
+                    x = np.float64(opp_reach[order[t]])
+                    below += x
+                    card_sum[52 + ranked[t, 0]] += x
+                    card_sum[52 + ranked[t, 1]] += x
+                for t in range(i, j):
+                    h = order[t]
+                    le = below - card_sum[52 + ranked[t, 0]] - card_sum[52 + ranked[t, 1]]
+                    out[h] = amount * (out[h] + le)
             i = j
 
 
@@ -146,7 +156,7 @@ def pcs_pass(
     states: np.ndarray,
     hand_cards: np.ndarray,
     order: np.ndarray,
-    strength: np.ndarray,
+    ranked: np.ndarray,
     segments: np.ndarray,
     scale: float,
     traverser: np.int64,
@@ -174,10 +184,11 @@ def pcs_pass(
     entry ``b * H + i`` is hole-card pair ``i`` on board ``b`` (``hand_cards`` repeats the H
     pairs B times). ``states`` (4, B H): private state of each entry per round (-1: the hand
     meets its board); ``segments`` (B + 1,): board ``b``'s valid entries are
-    ``order[segments[b]:segments[b + 1]]``, by increasing ``strength``. Folds and showdowns
+    ``order[segments[b]:segments[b + 1]]``, by increasing strength (``ranked``: each sorted
+    position's two cards and the end of its tie group). Folds and showdowns
     compare entries of the same board only; the regret update of a (node, state) sums over
     every board's hands, so the batch's boards share one current strategy and one update.
-    ``reach`` (2, N, >= B H), ``values`` (N, >= B H), ``card_sum`` (52,), ``row`` (2, N)
+    ``reach`` (2, N, >= B H), ``values`` (N, >= B H), ``card_sum`` (104,), ``row`` (2, N)
     int64: scratch.
 
     The subtree seam: only nodes ``n`` in ``[lo, hi)`` with ``owner[n] == me`` are processed,
@@ -258,7 +269,7 @@ def pcs_pass(
         k = kind[n]
         if k == FOLD_END or k == SHOWDOWN_END:
             terminal_values(
-                n, k, player, payoff_id, payoff_table, states, hand_cards, order, strength,
+                n, k, player, payoff_id, payoff_table, states, hand_cards, order, ranked,
                 segments, scale, p, reach[o, row[o, n]], values[n], card_sum,
             )  # fmt: skip
     # --- bottom-up: values and regrets -------------------------------------------------------

@@ -48,7 +48,7 @@ def subtree_buffers(depth: int, width: int) -> tuple[np.ndarray, ...]:
         np.zeros((2, d), dtype=np.int64),
         np.zeros(d, dtype=np.int64),
         np.zeros(d, dtype=np.int64),
-        np.zeros(52, dtype=np.float64),
+        np.zeros(104, dtype=np.float64),
     )
 
 
@@ -66,7 +66,7 @@ def pcs_subtree(
     states: np.ndarray,
     hand_cards: np.ndarray,
     order: np.ndarray,
-    strength: np.ndarray,
+    ranked: np.ndarray,
     segments: np.ndarray,
     scale: float,
     traverser: np.int64,
@@ -122,7 +122,7 @@ def pcs_subtree(
             dest = child_values[sp - 1, stack_pos[sp - 1]]
         if k == FOLD_END or k == SHOWDOWN_END:
             terminal_values(
-                n, k, player, payoff_id, payoff_table, states, hand_cards, order, strength,
+                n, k, player, payoff_id, payoff_table, states, hand_cards, order, ranked,
                 segments, scale, p, reach[o, ptr[o, sp]], dest, card_sum,
             )  # fmt: skip
             sp -= 1

@@ -44,13 +44,32 @@ __all__ = ["LimitAbstractSolver", "LimitPCSSolver", "LimitTrainResult"]
 BYTES_PER_INFOSET_ACTION = 8
 
 
+def _ranked(
+    cards: np.ndarray, order: np.ndarray, strength: np.ndarray, segments: np.ndarray
+) -> np.ndarray:
+    """:attr:`BoardBatch.ranked`: per sorted position, the entry's two cards and the end of its
+    run of equal strength within its board."""
+    ranked = np.empty((order.size, 3), dtype=np.int64)
+    ranked[:, :2] = cards[order]
+    s = strength[order]
+    # a run ends where the strength changes or the board's segment ends
+    ends = np.zeros(order.size, dtype=bool)
+    ends[segments[1:] - 1] = True
+    ends[:-1] |= s[1:] != s[:-1]
+    stops = np.flatnonzero(ends) + 1
+    ranked[:, 2] = stops[np.searchsorted(stops, np.arange(order.size), side="right")]
+    return ranked
+
+
 class BoardBatch(NamedTuple):
     """The entries of one pass over a batch of B boards: every hole-card pair that misses its
     board (``live`` of them per board, the same number on every board), board by board.
 
     ``states`` (4, B live): each entry's private state per round; ``order``: each board's entries
     by increasing ``strength`` (board b's at ``segments[b]:segments[b + 1]``); ``cards`` (B live,
-    2): the entry's hole cards; ``hand``: its index in the solver's ``hands``."""
+    2): the entry's hole cards; ``hand``: its index in the solver's ``hands``; ``ranked`` (B
+    live, 3) int64, by sorted position ``t`` (the showdown's sweep reads it in order): the
+    cards of entry ``order[t]`` and the end (exclusive) of its group of equal strength."""
 
     states: np.ndarray
     order: np.ndarray
@@ -58,6 +77,7 @@ class BoardBatch(NamedTuple):
     segments: np.ndarray
     cards: np.ndarray
     hand: np.ndarray
+    ranked: np.ndarray
 
 
 @dataclass
@@ -304,7 +324,7 @@ class LimitPCSSolver(LimitAbstractSolver):
         self._root = np.zeros(h, dtype=np.float32)
         #: The depth-first pass's scratch, one set per worker (:func:`subtree_buffers`).
         self._buffers = [subtree_buffers(self._depth, h) for _ in range(self.workers)]
-        self._card_sum = np.zeros(52, dtype=np.float64)
+        self._card_sum = np.zeros(104, dtype=np.float64)
         self._row = np.zeros((2, tree.num_nodes), dtype=np.int64)
         self._owner = np.full(tree.num_nodes, -1, dtype=np.int64)
         self.subtrees: list[tuple[int, int, int]] = []  # (root, end, worker)
@@ -389,9 +409,10 @@ class LimitPCSSolver(LimitAbstractSolver):
             segments[b + 1] = segments[b] + idx.size
         states, order, strength, cards, hand = (np.concatenate(x, axis=-1 if i == 0 else 0)
                                                 for i, x in enumerate(parts))  # fmt: skip
-        return BoardBatch(
-            states, order.astype(np.int64), strength, segments, cards.astype(np.int64), hand
-        )
+        order = order.astype(np.int64)
+        cards = cards.astype(np.int64)
+        ranked = _ranked(cards, order, strength, segments)
+        return BoardBatch(states, order, strength, segments, cards, hand, ranked)
 
     def _subtree(
         self,
@@ -419,7 +440,7 @@ class LimitPCSSolver(LimitAbstractSolver):
             entries.states,
             entries.cards,
             entries.order,
-            entries.strength,
+            entries.ranked,
             entries.segments,
             self._scale,
             np.int64(traverser),
@@ -464,7 +485,7 @@ class LimitPCSSolver(LimitAbstractSolver):
             entries.states,
             entries.cards,
             entries.order,
-            entries.strength,
+            entries.ranked,
             entries.segments,
             self._scale,
             np.int64(traverser),
