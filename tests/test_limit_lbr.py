@@ -245,6 +245,24 @@ def test_sampled_equities_agree_with_exact(tiny) -> None:
     assert abs(exact.mbb_per_game - sampled.mbb_per_game) < exact.ci95_mbb + sampled.ci95_mbb
 
 
+def test_sampled_lbr_is_the_same_on_any_number_of_threads(tiny) -> None:
+    """Each deal draws its sampled boards from its own generator: one thread, two threads and
+    another block size play the same games."""
+    from pokerlab._rng import seed_state, seed_states
+
+    game, solver = tiny
+    agent = strategy_agent(solver)
+    kwargs = {"seed": 3, "exact_limit": 0, "rollouts": 16}
+    one = local_best_response(game, agent, 300, threads=1, **kwargs)
+    two = local_best_response(game, agent, 300, threads=2, block=7, **kwargs)
+    assert one.sampled_rounds > 100
+    assert np.array_equal(one.pair_values, two.pair_values)
+    assert one.actions == two.actions and one.sampled_rounds == two.sampled_rounds
+    rows = seed_states(11, 5)
+    assert np.array_equal(rows[:2], seed_states(11, 2)) and np.array_equal(rows[0], seed_state(11))
+    assert len({tuple(r) for r in rows}) == 5
+
+
 def test_seeds_and_errors(tiny) -> None:
     game, _ = tiny
     bot = always_raise(game)

@@ -37,6 +37,7 @@ __all__ = [
     "seed_int",
     "seed_sequence",
     "seed_state",
+    "seed_states",
     "generator",
     "child_seeds",
     "kernel_seed",
@@ -91,6 +92,17 @@ def seed_state(seed: SeedLike) -> np.ndarray:
     out = seed_sequence(seed).generate_state(4, dtype=np.uint64)
     if not out.any():  # probability 2**-256; kept so the kernels' invariant never depends on luck
         out[0] = 1
+    return out
+
+
+def seed_states(seed: SeedLike, n: int) -> np.ndarray:
+    """``n`` xoshiro256** states (``(n, 4)`` uint64), one per independent piece of work (a
+    deal, a game): row ``k`` is words ``4k..4k+3`` of :func:`seed_sequence`, so it does not
+    depend on ``n``, and row 0 is :func:`seed_state`. All-zero rows are replaced as there."""
+    if n < 0:
+        raise PokerlabError(f"number of generator states must be >= 0, got {n}")
+    out = seed_sequence(seed).generate_state(4 * int(n), dtype=np.uint64).reshape(int(n), 4)
+    out[~out.any(axis=1), 0] = 1
     return out
 
 

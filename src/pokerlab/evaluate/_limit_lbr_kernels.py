@@ -8,7 +8,7 @@ additions and one table read. Card sets are 64-bit masks (bit ``c`` for card id 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from pokerlab._rng import below
 from pokerlab.cards._eval_kernels import (
@@ -211,12 +211,12 @@ def hand_equities(
     return not exact
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def play_lbr(
     kind, player, rnd, child_start, children, action, contrib, payoff_id, payoff_table,
     offset, probs, num_states,
     hands, hand_mask, deck, deals, hand_states, seat_hand, strength, uniforms, preflop,
-    card_key, card_bit, flush, disp, values, exact_limit, rollouts, state,
+    card_key, card_bit, flush, disp, values, exact_limit, rollouts, rng_states,
     out, counts,
 ):  # fmt: skip
     """Play LBR against the agent on every deal of the block, twice: game ``2i`` seats LBR in
@@ -225,17 +225,41 @@ def play_lbr(
     round ``r`` holding ``hands[h]`` on deal ``i``'s board (-1: meets the board so far);
     ``seat_hand[i, seat]``: the index of that seat's hole cards in ``hands``; ``strength[i,
     seat]``: their value at the showdown. The agent's ``k``-th decision of a hand uses
-    ``uniforms[i, k]``. ``out[g]``: LBR's result in big blinds; ``counts`` (3,) += LBR's folds,
-    calls and raises; ``counts[3]`` += rounds whose equities were sampled."""
+    ``uniforms[i, k]``; LBR's sampled boards on deal ``i`` draw from the xoshiro state
+    ``rng_states[i]`` (both games of the pair, in order). ``out[g]``: LBR's result in big
+    blinds; ``counts[i]`` (4,) += LBR's folds, calls and raises on deal ``i``, and in ``[3]``
+    the rounds whose equities were sampled.
+
+    Deals are independent (each has its own generator and scratch), so they run in parallel
+    (``prange``) and the results do not depend on the number of threads."""
+    for i in prange(deals.shape[0]):
+        _play_pair(
+            kind, player, rnd, child_start, children, action, contrib, payoff_id, payoff_table,
+            offset, probs, num_states,
+            hands, hand_mask, deck, deals, hand_states, seat_hand, strength, uniforms, preflop,
+            card_key, card_bit, flush, disp, values, exact_limit, rollouts, rng_states[i],
+            out, counts[i], i,
+        )  # fmt: skip
+
+
+@njit(cache=True)
+def _play_pair(
+    kind, player, rnd, child_start, children, action, contrib, payoff_id, payoff_table,
+    offset, probs, num_states,
+    hands, hand_mask, deck, deals, hand_states, seat_hand, strength, uniforms, preflop,
+    card_key, card_bit, flush, disp, values, exact_limit, rollouts, state,
+    out, counts, i,
+):  # fmt: skip
+    """The two games of deal ``i`` (see :func:`play_lbr`), with generator ``state`` and
+    ``counts`` (4,) of this deal."""
     h_count = hands.shape[0]
     weights = np.empty(h_count)
     eq = np.empty(h_count)
     cnt = np.empty(h_count)
     live = np.empty(h_count, np.int64)
     shown_of = (0, 3, 4, 5)
-    for g in range(2 * deals.shape[0]):
-        i = g // 2
-        me = g % 2
+    for me in range(2):
+        g = 2 * i + me
         c0 = deals[i, 2 * me]
         c1 = deals[i, 2 * me + 1]
         mine_mask = (np.uint64(1) << np.uint64(c0)) | (np.uint64(1) << np.uint64(c1))

@@ -50,7 +50,9 @@ of the cards cancels in the pair's sum (the same deals and agent draws as ``dupl
 with the same seed). The result is LBR's mean per game in milli big blinds with a 95%
 interval from the normal approximation over the pair sums (``1.96 * sd / sqrt(pairs)``).
 Seeds follow :mod:`pokerlab._rng`: ``generator(seed)`` draws the deals and the agent's
-uniforms, ``seed_state(child_seeds(seed, 1)[0])`` the rollouts.
+uniforms; the rollouts of deal ``i`` draw from its own xoshiro state (row ``i`` of
+``seed_states(child_seeds(seed, 1)[0], pairs)``), so deals run in parallel with the same
+result on any number of threads.
 """
 
 from __future__ import annotations
@@ -62,9 +64,10 @@ from functools import lru_cache
 from math import sqrt
 from typing import Any
 
+import numba
 import numpy as np
 
-from pokerlab._rng import SeedLike, child_seeds, generator, seed_int, seed_state
+from pokerlab._rng import SeedLike, child_seeds, generator, seed_int, seed_states
 from pokerlab.cards.evaluator import eval_tables, evaluate_batch
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate import _limit_lbr_kernels as K
@@ -214,13 +217,16 @@ def local_best_response(
     exact_limit: int = EXACT_LIMIT,
     rollouts: int = ROLLOUTS,
     block: int | None = None,
+    threads: int | None = None,
 ) -> LBRResult:
     """Play ``pairs`` duplicate pairs (``2 * pairs`` games) of LBR against ``agent`` and return
     LBR's mean winnings in mbb per game with a 95% normal-approximation interval over the pairs
     (see the module docstring for the rule). ``exact_limit``: the most evaluations (board
     completions x live range hands) WP enumerates exactly; beyond it ``rollouts`` sampled
     completions (0: always exact). ``block``: deals per kernel call (memory: ``block x H x 4``
-    states)."""
+    states). ``threads``: numba threads playing the deals of a block in parallel (default: all
+    of numba's, i.e. every core); each deal draws its sampled boards from its own generator, so
+    the result is the same for any number of threads."""
     if int(pairs) < 2:
         raise PokerlabError(f"local_best_response: pairs must be at least 2, got {pairs!r}")
     if game.rules.rounds != 4:
@@ -236,7 +242,7 @@ def local_best_response(
     rng = generator(seed_value)
     cards = deal_cards(game, pairs, rng)
     uniforms = rng.random((pairs, MAX_DECISIONS))
-    state = seed_state(child_seeds(seed_value, 1)[0])
+    rng_states = seed_states(child_seeds(seed_value, 1)[0], pairs)
     hands = deck_hands(game)
     h_count = len(hands)
     index = {(int(a), int(b)): i for i, (a, b) in enumerate(hands)}
@@ -259,19 +265,25 @@ def local_best_response(
     deck = np.asarray(game.rules.cards, dtype=np.int64)
     ev = _eval_args()
     out = np.empty(2 * pairs, dtype=np.float64)
-    counts = np.zeros(4, dtype=np.int64)
+    counts = np.zeros((pairs, 4), dtype=np.int64)
     step = int(block) if block else max(1, 400_000 // h_count)
-    for lo in range(0, pairs, step):
-        hi = min(pairs, lo + step)
-        states = hand_states(agent, hands, cards[lo:hi, 4:9])
-        K.play_lbr(
-            tree.kind, tree.player, tree.round, tree.child_start, tree.children,
-            tree.action.astype(np.int64), tree.contrib, tree.payoff_id, tree.payoff_table,
-            offset, probs, num_states,
-            hands, hand_mask, deck, cards[lo:hi], states, seat_hand[lo:hi], strength[lo:hi],
-            uniforms[lo:hi], preflop, *ev, float(exact_limit), np.int64(rollouts), state,
-            out[2 * lo : 2 * hi], counts,
-        )  # fmt: skip
+    prev = numba.get_num_threads()
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS if threads is None else int(threads))
+    try:
+        for lo in range(0, pairs, step):
+            hi = min(pairs, lo + step)
+            states = hand_states(agent, hands, cards[lo:hi, 4:9])
+            K.play_lbr(
+                tree.kind, tree.player, tree.round, tree.child_start, tree.children,
+                tree.action.astype(np.int64), tree.contrib, tree.payoff_id, tree.payoff_table,
+                offset, probs, num_states,
+                hands, hand_mask, deck, cards[lo:hi], states, seat_hand[lo:hi], strength[lo:hi],
+                uniforms[lo:hi], preflop, *ev, float(exact_limit), np.int64(rollouts),
+                rng_states[lo:hi], out[2 * lo : 2 * hi], counts[lo:hi],
+            )  # fmt: skip
+    finally:
+        numba.set_num_threads(prev)
+    counts = counts.sum(axis=0)
     pair_values = out[0::2] + out[1::2]
     mean = 1000.0 * float(pair_values.mean()) / 2.0
     ci = 1000.0 * 1.96 * float(pair_values.std(ddof=1)) / sqrt(pairs) / 2.0
