@@ -113,6 +113,9 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=1800.0, help="abstract curve: seconds")
     parser.add_argument("--curve-buckets", default="12,12,12,12", help="abstract curve buckets")
     parser.add_argument("--curve-solvers", default="pcs", help="abstract curve: pcs and/or es")
+    parser.add_argument(
+        "--curve-algorithms", default="cfr+", help="abstract curve: pcs schedules (cfr+,dcfr,...)"
+    )
     parser.add_argument("--curve-first", type=int, default=16, help="pcs: first checkpoint")
     parser.add_argument("--curve-es-first", type=int, default=200_000, help="es: first one")
     parser.add_argument("--curve-es-discount-every", type=int, default=100_000, help="es")
@@ -688,9 +691,11 @@ def real_table(args: argparse.Namespace) -> dict:
 def abstract_curve(args: argparse.Namespace) -> dict:
     """B8: "the time for 12 buckets per round in perfect recall to reach 2 mbb/g in the abstract
     game". E[HS] buckets (``--curve-buckets``, 12 per round) on the ``--ranks`` deck (24 cards)
-    with the ACPC caps, perfect recall; per solver of ``--curve-solvers`` (``pcs``: CFR+ with
-    public chance sampling, :class:`LimitPCSSolver`, one thread; ``es``: external-sampling
-    MCCFR, Linear CFR, :class:`LimitESSolver`) training up to checkpoints that grow by
+    with the ACPC caps, perfect recall; per solver of ``--curve-solvers`` (``pcs``: public
+    chance sampling, :class:`LimitPCSSolver`, one thread, one run per schedule of
+    ``--curve-algorithms``, CFR+ by default, runs named ``pcs`` and ``pcs-<schedule>``;
+    ``es``: external-sampling MCCFR, Linear CFR, :class:`LimitESSolver`) training up to
+    checkpoints that grow by
     ``--curve-factor`` (2), from ``--curve-first`` (pcs) or ``--curve-es-first`` (es)
     iterations, each followed by the exact abstract exploitability
     (:mod:`pokerlab.evaluate.limit_abstract`, the by-board path: no S x S tables; the
@@ -725,7 +730,15 @@ def abstract_curve(args: argparse.Namespace) -> dict:
     t0 = time.perf_counter()
     tables = board_tables(abstraction)
     tables_seconds = time.perf_counter() - t0
-    names = [n for n in args.curve_solvers.split(",") if n]
+    names = []
+    for n in (n for n in args.curve_solvers.split(",") if n):
+        if n == "pcs":  # one run per schedule; CFR+ keeps the plain name (earlier JSON files)
+            names += [
+                "pcs" if a == "cfr+" else f"pcs-{a}"
+                for a in (a for a in args.curve_algorithms.split(",") if a)
+            ]
+        else:
+            names.append(n)
     prior: dict = {}
     if args.curve_prior:
         import json
@@ -751,10 +764,13 @@ def abstract_curve(args: argparse.Namespace) -> dict:
     for name in names:
         share = args.budget / len(names)
         start = time.perf_counter()
-        if name == "pcs":
-            solver = LimitPCSSolver(game, abstraction, recall="perfect", seed=0)
+        if name == "pcs" or name.startswith("pcs-"):
+            algorithm = name.removeprefix("pcs-") if name != "pcs" else "cfr+"
+            solver = LimitPCSSolver(
+                game, abstraction, recall="perfect", algorithm=algorithm, seed=0
+            )
             target = args.curve_first
-            label = "CFR+ (public chance sampling)"
+            label = f"{solver.schedule.name} (public chance sampling)"
         elif name == "es":
             solver = LimitESSolver(
                 game,
