@@ -108,6 +108,11 @@ def main() -> None:
     parser.add_argument("--real-iterations", type=int, default=2000, help="CFR+ iterations")
     parser.add_argument("--real-threads", type=int, default=0, help="real BR threads (0: all)")
     parser.add_argument(
+        "--real-prior",
+        default="",
+        help="real table: an earlier JSON of the same deck; its rows are kept, not re-run",
+    )
+    parser.add_argument(
         "--abstract-curve", action="store_true", help="B8: exact abstract mbb/g vs training time"
     )
     parser.add_argument("--budget", type=float, default=1800.0, help="abstract curve: seconds")
@@ -133,7 +138,7 @@ def main() -> None:
 
     if args.real_table:
         payload = {"real_table": real_table(args)}
-        print(f"wrote {write_results('limit-real', payload, save=args.save)}")
+        print(f"wrote {write_results(real_table_name(args.real_ranks), payload, save=args.save)}")
         return
 
     if args.mccfr > 0 or args.mccfr_ray > 0:
@@ -620,6 +625,12 @@ def lbr_table(args: argparse.Namespace) -> list[dict]:
     return table
 
 
+def real_table_name(ranks: int) -> str:
+    """The results file of the real table: ``limit-real`` on the 16-card deck (the first one
+    measured), ``limit-real-<cards>`` on the others."""
+    return "limit-real" if ranks == 4 else f"limit-real-{4 * ranks}"
+
+
 def real_table(args: argparse.Namespace) -> dict:
     """B8 / issue 10: what abstraction costs. Per bucketing (``args.methods``) x buckets per
     round (``--real-buckets``, the same in every round) x recall (``args.recalls``): CFR+ with
@@ -627,7 +638,10 @@ def real_table(args: argparse.Namespace) -> dict:
     iterations on the ``--real-ranks`` deck with the ACPC caps, then the exact exploitability
     in the abstract game (:mod:`pokerlab.evaluate.limit_abstract`; the responder knows its
     bucket sequence) and in the real game (:mod:`pokerlab.evaluate.limit_real`; the responder
-    sees its cards), both in mbb/g, with the seconds of each step."""
+    sees its cards), both in mbb/g, with the seconds of each step. The results file
+    (:func:`real_table_name`) is rewritten after every row, so a long run (hours on the 24-card
+    deck) keeps what it measured; ``--real-prior PATH`` (that file, or another of the same deck
+    and iterations) keeps its rows and runs only the missing ones."""
     import os
 
     from pokerlab import load_game
@@ -643,13 +657,39 @@ def real_table(args: argparse.Namespace) -> dict:
     game = load_game("limit-holdem", ranks=ranks)
     strength = strength_tables(ranks)
     rows, table = [], []
+    done: dict[tuple, dict] = {}
+    if args.real_prior:
+        import json
+
+        with open(args.real_prior, encoding="utf-8") as fh:
+            prior = json.load(fh)["real_table"]
+        if prior["ranks"] != ranks or prior["iterations"] != args.real_iterations:
+            raise SystemExit("--real-prior: another deck or number of iterations")
+        done = {(r["method"], r["buckets"], r["recall"]): r for r in prior["rows"]}
+
+    def keep(row: dict) -> None:
+        table.append(row)
+        rows.append(
+            [row["method"], row["buckets"], row["recall"], row["iterations"],
+             f"{row['exploitability_abstract_mbb']:,.1f}",
+             f"{row['exploitability_real_mbb']:,.1f}", f"{row['real_br_seconds']:.0f}"]
+        )  # fmt: skip
+        partial = {"ranks": ranks, "iterations": args.real_iterations, "rows": table}
+        write_results(real_table_name(ranks), {"real_table": partial}, save=args.save)
+
     for method in args.methods.split(","):
         for b in (int(x) for x in args.real_buckets.split(",")):
+            wanted = [r for r in args.recalls.split(",") if (method, b, r) not in done]
+            for recall in args.recalls.split(","):
+                if (method, b, recall) in done:
+                    keep({**done[(method, b, recall)], "run": "prior"})
+            if not wanted:
+                continue
             abstraction = build_abstraction(ranks, (b,) * 4, method, strength=strength)
             t0 = time.perf_counter()
             tables = cached_joint_bucket_tables(abstraction)
             tables_seconds = time.perf_counter() - t0
-            for recall in args.recalls.split(","):
+            for recall in wanted:
                 solver = LimitPCSSolver(game, abstraction, recall=recall, seed=0)
                 t0 = time.perf_counter()
                 solver.step(args.real_iterations)
@@ -674,11 +714,7 @@ def real_table(args: argparse.Namespace) -> dict:
                     "load": os.getloadavg()[0],
                 }
                 print(row, flush=True)
-                table.append(row)
-                rows.append(
-                    [method, b, recall, solver.iterations, f"{abstract:,.1f}", f"{real:,.1f}",
-                     f"{real_seconds:.0f}"]
-                )  # fmt: skip
+                keep(row)
     print_table(
         f"exploitability on the {4 * ranks}-card deck (ACPC caps), CFR+ "
         f"{args.real_iterations} iterations, mbb/g",
