@@ -682,7 +682,7 @@ def real_table(args: argparse.Namespace) -> dict:
             wanted = [r for r in args.recalls.split(",") if (method, b, r) not in done]
             for recall in args.recalls.split(","):
                 if (method, b, recall) in done:
-                    keep({**done[(method, b, recall)], "run": "prior"})
+                    keep({"run": "prior", **done[(method, b, recall)]})
             if not wanted:
                 continue
             abstraction = build_abstraction(ranks, (b,) * 4, method, strength=strength)
@@ -715,6 +715,10 @@ def real_table(args: argparse.Namespace) -> dict:
                 }
                 print(row, flush=True)
                 keep(row)
+    kept = {(r["method"], r["buckets"], r["recall"]) for r in table}
+    for key, row in done.items():  # the prior's rows outside this run's grid stay in the file
+        if key not in kept:
+            keep({"run": "prior", **row})
     print_table(
         f"exploitability on the {4 * ranks}-card deck (ACPC caps), CFR+ "
         f"{args.real_iterations} iterations, mbb/g",
