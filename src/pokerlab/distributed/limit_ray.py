@@ -198,14 +198,17 @@ class SubtreeWorker:
         board: BoardBatch,
         traverser: int,
         update: bool,
-        next_ab: tuple[float, float],
+        factors: tuple[float, float, float, float],
         reach_rows: np.ndarray,
     ) -> np.ndarray:
         """Whole passes over the worker's subtrees for ``traverser``.
 
         ``board``: the entries of the sampled boards (as the head computes them,
         :meth:`LimitPCSSolver._board_arrays`); ``reach_rows`` (k, 2, entries): each
-        player's reach at each subtree root. Each subtree is one depth-first pass
+        player's reach at each subtree root; ``factors``: the next iteration's regret discounts
+        (a, b) and the weights of this iteration's additions to the sums and the regrets (the
+        head's lazy scales, :class:`~pokerlab.solvers.schedule.LazyScale`). Each subtree is one
+        depth-first pass
         (:func:`~pokerlab.solvers._limit_subtree_kernels.pcs_subtree`). Returns the value rows
         at the roots (k, entries).
         """
@@ -234,8 +237,7 @@ class SubtreeWorker:
                 *self.buffers,
                 self.prediction,
                 self.predictive,
-                float(next_ab[0]),
-                float(next_ab[1]),
+                *(float(x) for x in factors),
             )
         self.busy += time.perf_counter() - start
         return out
@@ -445,6 +447,7 @@ class RayLimitPCSSolver(LimitPCSSolver):
                 bool(self.schedule.predictive),
                 float(self._next[0]),
                 float(self._next[1]),
+                *self._weights,
             )
 
         head(1)
@@ -454,7 +457,9 @@ class RayLimitPCSSolver(LimitPCSSolver):
             rows = self._row[:, roots].T.copy()
             reach_rows = np.stack([self._reach[q, rows[:, q], :width] for q in (0, 1)], axis=1)
             futures.append(
-                actor.run.remote(board_ref, traverser, update, self._next, reach_rows)
+                actor.run.remote(
+                    board_ref, traverser, update, self._next + self._weights, reach_rows
+                )
             )
         for roots, out in zip(self._roots, self._ray.get(futures), strict=True):
             self._values[roots, :width] = out

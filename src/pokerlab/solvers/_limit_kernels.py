@@ -177,6 +177,8 @@ def pcs_pass(
     predictive: bool,
     next_a: float,
     next_b: float,
+    sum_weight: float,
+    regret_weight: float,
 ) -> float:
     """One pass for ``traverser``; returns its root value summed over its hands.
 
@@ -197,7 +199,9 @@ def pcs_pass(
     on its subtrees after the preflop (their root reach rows set by the head), then the head
     finish terminals and bottom-up; nodes, regrets and scratch rows of different owners are
     disjoint, so workers may run at once (``nogil``), each with its own ``card_sum``.
-    ``update``: accumulate regrets and (traverser-reach-weighted) strategy sums.
+    ``update``: accumulate regrets and (traverser-reach-weighted) strategy sums, the additions
+    times ``regret_weight`` and ``sum_weight`` (the solver's lazy discounts,
+    :class:`~pokerlab.solvers.schedule.LazyScale`; 1 for the plain rule).
     ``pred`` (same layout as the regrets): the predicted regrets that regret matching reads when
     ``predictive`` (the update writes the next ones; see the module docstring).
     """
@@ -261,7 +265,7 @@ def pcs_pass(
                     sigma = 1.0 / na
                 reach[q, children[first + j], h] = own * sigma
                 if update and q == p:
-                    sums[base + j * ns + s] += own * sigma
+                    sums[base + j * ns + s] += own * sigma * sum_weight
     # --- terminals ---------------------------------------------------------------------------
     for n in range(lo, hi if do_terminals else lo):
         if owner[n] != me:
@@ -332,7 +336,7 @@ def pcs_pass(
                 for j in range(na):
                     pred[base + j * ns + s] += values[children[first + j], h] - values[n, h]
             for i in range(base, base + na * ns):
-                inst = pred[i]
+                inst = pred[i] * regret_weight
                 x = regrets[i] + inst
                 if regret_floor and x < 0:
                     x = 0.0
@@ -345,7 +349,9 @@ def pcs_pass(
             if s < 0:
                 continue
             for j in range(na):
-                regrets[base + j * ns + s] += values[children[first + j], h] - values[n, h]
+                regrets[base + j * ns + s] += (
+                    values[children[first + j], h] - values[n, h]
+                ) * regret_weight
         if regret_floor:
             for h in range(num_hands):
                 s = states[r, h]

@@ -89,6 +89,8 @@ def pcs_subtree(
     predictive: bool,
     next_a: float,
     next_b: float,
+    sum_weight: float,
+    regret_weight: float,
 ) -> float:
     """One pass for ``traverser`` over the subtree at ``root``; returns its value summed over
     the entries, and writes each entry's value at the root into ``out`` (float32, width).
@@ -186,7 +188,7 @@ def pcs_subtree(
                 own = own_row[h]
                 if update and q == p and own != 0.0:
                     for a in range(na):
-                        sums[base + a * ns + s] += own * sigma[sp, a, h]
+                        sums[base + a * ns + s] += own * sigma[sp, a, h] * sum_weight
             j = 0
         else:
             j += 1  # child j - 1 is done
@@ -237,7 +239,7 @@ def pcs_subtree(
                     for a in range(na):
                         pred[base + a * ns + s] += vals[a, h] - dest[h]
                 for i in range(base, base + na * ns):
-                    inst = pred[i]
+                    inst = pred[i] * regret_weight
                     x = regrets[i] + inst
                     if regret_floor and x < 0:
                         x = 0.0
@@ -250,7 +252,7 @@ def pcs_subtree(
                     if s < 0:
                         continue
                     for a in range(na):
-                        regrets[base + a * ns + s] += vals[a, h] - dest[h]
+                        regrets[base + a * ns + s] += (vals[a, h] - dest[h]) * regret_weight
                 if regret_floor and ns <= num_hands:
                     # over the block's slots, fewer than the entries: every regret was >= 0
                     # before this update (the floor holds from the run's start), so only the

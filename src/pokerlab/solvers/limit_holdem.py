@@ -36,7 +36,12 @@ from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DEAL, DECISION, LimitHoldemGame
 from pokerlab.solvers import _limit_kernels as K
 from pokerlab.solvers._limit_subtree_kernels import pcs_subtree, subtree_buffers, tree_depth
-from pokerlab.solvers.schedule import DiscountSchedule, discount_factors, schedule_by_name
+from pokerlab.solvers.schedule import (
+    DiscountSchedule,
+    LazyScale,
+    discount_factors,
+    schedule_by_name,
+)
 
 __all__ = ["LimitAbstractSolver", "LimitPCSSolver", "LimitTrainResult"]
 
@@ -357,6 +362,11 @@ class LimitPCSSolver(LimitAbstractSolver):
         self.rng = generator(seed)
         self._params = self.schedule.as_array()
         self._next = (1.0, 1.0)  # the next iteration's (a, b) discounts, for the prediction
+        # the discounts kept as one number each (strategy sums, regrets) and this iteration's
+        # weights of the additions to them (sums, regrets)
+        self._sum_scale = LazyScale()
+        self._regret_scale = LazyScale()
+        self._weights = (1.0, 1.0)
         # about ten boards between callbacks (progress, logs, the seconds limit), whatever the batch
         self.default_check_every = max(1, 10 // self.boards_per_iteration)
 
@@ -456,6 +466,7 @@ class LimitPCSSolver(LimitAbstractSolver):
             bool(self.schedule.predictive),
             float(self._next[0]),
             float(self._next[1]),
+            *self._weights,
         )
 
     def _pass(self, boards: np.ndarray | BoardBatch, traverser: int, update: bool) -> float:
@@ -507,6 +518,7 @@ class LimitPCSSolver(LimitAbstractSolver):
             bool(self.schedule.predictive),
             float(self._next[0]),
             float(self._next[1]),
+            *self._weights,
         )
         K.pcs_pass(*common, np.int64(1), *predict)
 
@@ -545,10 +557,7 @@ class LimitPCSSolver(LimitAbstractSolver):
         in turn, each)."""
         for _ in range(int(iterations)):
             t = self.iterations + 1
-            a, b, g = discount_factors(self._params, t)
-            self._discount(float(a), float(b), float(g))
-            na, nb, _ = discount_factors(self._params, t + 1)
-            self._next = (float(na), float(nb))
+            self._begin_iteration(t)
             boards = np.stack(
                 [
                     self.rng.choice(self._deck, size=5, replace=False)
@@ -560,11 +569,31 @@ class LimitPCSSolver(LimitAbstractSolver):
             self._pass(entries, 1, update=True)
             self.iterations = t
 
+    def _begin_iteration(self, t: int) -> None:
+        """The schedule's discount before iteration ``t``: uniform factors kept lazily
+        (:class:`LazyScale`: the strategy sums' g_t always; the regrets' when a_t = b_t, or with
+        the regret floor, which leaves no regret below 0 to take b_t), the others applied to the
+        stored arrays; then the weights of the iteration's additions and the next iteration's
+        regret discount (for the prediction)."""
+        a, b, g = discount_factors(self._params, t)
+        if self.schedule.regret_floor:
+            b = a
+        ra, rb, regret_weight = self._regret_scale.advance(a, b)
+        gs, _, sum_weight = self._sum_scale.advance(g)
+        if (ra, rb, gs) != (1.0, 1.0, 1.0):
+            self._discount(float(ra), float(rb), float(gs))
+        self._weights = (float(sum_weight), float(regret_weight))
+        na, nb, _ = discount_factors(self._params, t + 1)
+        self._next = (float(na), float(nb))
+
     def state_dict(self) -> dict[str, Any]:
         """Everything a resumed run needs, in the checkpoint layout of :mod:`pokerlab.io.files`
-        (``arrays`` plus JSON-able fields; the generator state included)."""
+        (``arrays`` plus JSON-able fields; the generator state included). The arrays are stored
+        as they are held: times the lazy scales ``scales`` (strategy sums, regrets; see
+        :class:`LazyScale`)."""
         return {
             **self._common_state(),
+            "scales": [self._sum_scale.weight, self._regret_scale.weight],
             "boards_per_iteration": self.boards_per_iteration,
             "arrays": self._arrays(),
             "rng": self.rng.bit_generator.state,
@@ -593,5 +622,9 @@ class LimitPCSSolver(LimitAbstractSolver):
                 f"checkpoint without the predicted regrets that {self.schedule.name} needs"
             )
         self._set_arrays(regrets, arrays["sums"], prediction)
+        # checkpoints before the lazy scales hold the arrays at scale 1
+        sum_scale, regret_scale = state.get("scales", (1.0, 1.0))
+        self._sum_scale.weight = float(sum_scale)
+        self._regret_scale.weight = float(regret_scale)
         self.iterations = int(state["iterations"])
         self.rng.bit_generator.state = state["rng"]

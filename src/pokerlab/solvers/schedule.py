@@ -65,6 +65,7 @@ __all__ = [
     "PARAMS_LAYOUT",
     "schedule_by_name",
     "discount_factors",
+    "LazyScale",
 ]
 
 NO_DISCOUNT = math.nan
@@ -245,3 +246,51 @@ def discount_factors(params: np.ndarray, t: int) -> tuple[float, float, float]:
     gamma = _exponent(params, "gamma", t)
     g = 1.0 if math.isnan(gamma) else (tp / t) ** gamma
     return _ratio(tp, _exponent(params, "alpha", t)), _ratio(tp, _exponent(params, "beta", t)), g
+
+
+class LazyScale:
+    """A uniform discount of a whole stored array kept as one number instead of a pass over it.
+
+    When iteration t scales every stored value by the same factor f_t (the strategy sums' g_t;
+    the regrets' a_t when a_t = b_t, or when the regret floor leaves no regret below 0), the
+    array can hold ``x * w`` instead of ``x``, with w_t = w_{t-1} / f_t, and iteration t add its
+    contributions times w_t: (x w_{t-1} + c w_t) / w_t = x f_t + c. Regret matching and the
+    average strategy normalise each state's block, so the common factor w never has to be
+    divided out. This replaces an O(size) pass per iteration (about 0.2 s of the 0.25-0.3 s of a
+    public-chance-sampling iteration with 12 buckets in perfect recall, 308 million stored
+    numbers) by O(1).
+
+    :meth:`advance` returns the factors the caller must still apply to the stored array now: 1
+    and 1 almost always; the eager (a, b) over w when the two differ, or when w would leave
+    [1/:attr:`LIMIT`, :attr:`LIMIT`] (then the array is brought back to scale 1, which also
+    keeps float32 far from overflow), or 0 when f_t = 0.
+    """
+
+    #: Bound on w (and 1/w) before the array is rescaled to w = 1: the stored values then stay
+    #: below about 1e18 times their true size, far inside float32's 3.4e38.
+    LIMIT = 1e18
+
+    def __init__(self, weight: float = 1.0) -> None:
+        #: The scale w of the stored array (stored = true * w) and the weight of this
+        #: iteration's additions.
+        self.weight = float(weight)
+
+    def advance(self, a: float, b: float | None = None) -> tuple[float, float, float]:
+        """The next iteration's discount: ``a`` for the positive stored values, ``b`` (``a`` if
+        None) for the others. Returns (a_now, b_now, weight): the factors to apply to the stored
+        array before the iteration (see :func:`~pokerlab.solvers._limit_kernels.discount`) and
+        the weight of the iteration's additions."""
+        a = float(a)
+        b = a if b is None else float(b)
+        if a != b or a <= 0.0:  # not uniform (or a reset): apply it eagerly, back to scale 1
+            out = (a / self.weight, b / self.weight, 1.0)
+            self.weight = 1.0
+            return out
+        if a == 1.0:
+            return 1.0, 1.0, self.weight
+        w = self.weight / a
+        if not 1.0 / self.LIMIT <= w <= self.LIMIT:
+            self.weight = 1.0
+            return 1.0 / w, 1.0 / w, 1.0
+        self.weight = w
+        return 1.0, 1.0, w
