@@ -397,17 +397,6 @@ def step_time_table(args: argparse.Namespace) -> list[dict]:
 
     from pokerlab import load_game
     from pokerlab.solvers.limit_holdem import LimitPCSSolver
-    from pokerlab.solvers.schedule import discount_factors
-
-    class EagerPCS(LimitPCSSolver):
-        """Every iteration's discount applied to every stored number (no lazy scale)."""
-
-        def _begin_iteration(self, t: int) -> None:
-            a, b, g = discount_factors(self._params, t)
-            self._discount(float(a), float(b), float(g))
-            self._weights = (1.0, 1.0)
-            na, nb, _ = discount_factors(self._params, t + 1)
-            self._next = (float(na), float(nb))
 
     buckets = tuple(int(b) for b in args.curve_buckets.split(","))
     table, rows = [], []
@@ -415,8 +404,10 @@ def step_time_table(args: argparse.Namespace) -> list[dict]:
         game = load_game("limit-holdem", ranks=ranks)
         abstraction = build_abstraction(ranks, buckets, "ehs")
         solvers = {
-            name: cls(game, abstraction, recall="perfect", algorithm="cfr+", seed=0)
-            for name, cls in (("lazy", LimitPCSSolver), ("eager", EagerPCS))
+            name: LimitPCSSolver(
+                game, abstraction, recall="perfect", algorithm="cfr+", seed=0, lazy_discounts=lazy
+            )
+            for name, lazy in (("lazy", True), ("eager", False))
         }
         best = {name: float("inf") for name in solvers}
         for solver in solvers.values():

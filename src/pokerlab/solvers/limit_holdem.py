@@ -277,6 +277,10 @@ class LimitPCSSolver(LimitAbstractSolver):
         update (each board weighted 1/B, so values stay per-board means): one pass per player
         with vectors B times as long, which gives each worker B times more work per call (what
         amortises the Ray actors' per-call overhead) and B times the pass scratch.
+    lazy_discounts:
+        Keep the schedule's uniform discounts as scales (:class:`LazyScale`; the default) or
+        apply every discount to every stored number before each iteration (the rule as
+        written: the reference the tests and ``benchmarks/limit.py --step-time`` compare with).
     """
 
     format = "limit-pcs"
@@ -293,8 +297,10 @@ class LimitPCSSolver(LimitAbstractSolver):
         workers: int = 1,
         split_round: int = 0,
         boards_per_iteration: int = 1,
+        lazy_discounts: bool = True,
     ) -> None:
         self._setup(game, abstraction, recall, algorithm, seed)
+        self.lazy_discounts = bool(lazy_discounts)
         rules = game.rules
         tree = self.tree
         deck = rules.cards
@@ -576,10 +582,13 @@ class LimitPCSSolver(LimitAbstractSolver):
         stored arrays; then the weights of the iteration's additions and the next iteration's
         regret discount (for the prediction)."""
         a, b, g = discount_factors(self._params, t)
-        if self.schedule.regret_floor:
-            b = a
-        ra, rb, regret_weight = self._regret_scale.advance(a, b)
-        gs, _, sum_weight = self._sum_scale.advance(g)
+        if not self.lazy_discounts:
+            ra, rb, gs, regret_weight, sum_weight = a, b, g, 1.0, 1.0
+        else:
+            if self.schedule.regret_floor:
+                b = a
+            ra, rb, regret_weight = self._regret_scale.advance(a, b)
+            gs, _, sum_weight = self._sum_scale.advance(g)
         if (ra, rb, gs) != (1.0, 1.0, 1.0):
             self._discount(float(ra), float(rb), float(gs))
         self._weights = (float(sum_weight), float(regret_weight))
