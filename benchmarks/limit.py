@@ -946,10 +946,11 @@ def abstract_curve(args: argparse.Namespace) -> dict:
                 for p in prior["runs"][name]["points"]
                 if p["iterations"] < points[0]["iterations"]
             ]
+            at = len(rows) - len(points)  # this run's first row: the earlier ones go before it
             points = earlier + points
-            for p in reversed(earlier):
+            for k, p in enumerate(earlier):
                 rows.insert(
-                    len(rows) - len(points) + len(earlier),
+                    at + k,
                     [f"{name} (prior run)", f"{p['iterations']:,}", f"{p['train_seconds']:,.0f}",
                      f"{p['train_cpu_seconds']:,.0f}", f"{p['mbb']:,.1f}",
                      f"{p['eval_seconds']:.0f}", f"{p['load']:.1f}"],
