@@ -701,16 +701,20 @@ def lbr_table(args: argparse.Namespace) -> list[dict]:
     return table
 
 
+def _per_deck(base: str, ranks: int, first_ranks: int) -> str:
+    """A results file named per deck: ``base`` on the deck measured first (``first_ranks``),
+    ``base-<cards>`` on the others."""
+    return base if ranks == first_ranks else f"{base}-{4 * ranks}"
+
+
 def curve_name(ranks: int) -> str:
-    """The results file of the abstract curve: ``limit-abstract-curve`` on the 24-card deck
-    (the first one measured), ``limit-abstract-curve-<cards>`` on the others."""
-    return "limit-abstract-curve" if ranks == 6 else f"limit-abstract-curve-{4 * ranks}"
+    """The abstract curve's results file (first measured on the 24-card deck)."""
+    return _per_deck("limit-abstract-curve", ranks, 6)
 
 
 def real_table_name(ranks: int) -> str:
-    """The results file of the real table: ``limit-real`` on the 16-card deck (the first one
-    measured), ``limit-real-<cards>`` on the others."""
-    return "limit-real" if ranks == 4 else f"limit-real-{4 * ranks}"
+    """The real table's results file (first measured on the 16-card deck)."""
+    return _per_deck("limit-real", ranks, 4)
 
 
 def real_table(args: argparse.Namespace) -> dict:

@@ -256,9 +256,9 @@ class LazyScale:
     array can hold ``x * w`` instead of ``x``, with w_t = w_{t-1} / f_t, and iteration t add its
     contributions times w_t: (x w_{t-1} + c w_t) / w_t = x f_t + c. Regret matching and the
     average strategy normalise each state's block, so the common factor w never has to be
-    divided out. This replaces an O(size) pass per iteration (about 0.2 s of the 0.25-0.3 s of a
-    public-chance-sampling iteration with 12 buckets in perfect recall, 308 million stored
-    numbers) by O(1).
+    divided out. This replaces an O(size) pass per iteration (with 12 buckets in perfect recall,
+    308 million stored numbers, about 95-130 ms of a public-chance-sampling iteration on the
+    2-core machine: ``benchmarks/limit.py --step-time``) by O(1).
 
     :meth:`advance` returns the factors the caller must still apply to the stored array now: 1
     and 1 almost always; the eager (a, b) over w when the two differ, or when w would leave
