@@ -45,7 +45,12 @@ from pokerlab.abstraction.buckets import CardAbstraction
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
 from pokerlab.solvers import _limit_kernels as K
-from pokerlab.solvers._limit_subtree_kernels import pcs_subtree, subtree_buffers, tree_depth
+from pokerlab.solvers._limit_subtree_kernels import (
+    NO_CUTS,
+    pcs_subtree,
+    subtree_buffers,
+    tree_depth,
+)
 from pokerlab.solvers.limit_holdem import BoardBatch, LimitPCSSolver
 from pokerlab.solvers.schedule import DiscountSchedule
 
@@ -238,6 +243,7 @@ class SubtreeWorker:
                 self.prediction,
                 self.predictive,
                 *(float(x) for x in factors),
+                *NO_CUTS,
             )
         self.busy += time.perf_counter() - start
         return out

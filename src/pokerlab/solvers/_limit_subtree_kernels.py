@@ -52,6 +52,15 @@ def subtree_buffers(depth: int, width: int) -> tuple[np.ndarray, ...]:
     )
 
 
+#: The cut arguments of a :func:`pcs_subtree` call without cuts (mode 0).
+NO_CUTS = (
+    np.full(1, -1, dtype=np.int64),
+    np.int64(0),
+    np.zeros((1, 2, 1), dtype=np.float32),
+    np.zeros((1, 1), dtype=np.float32),
+)
+
+
 @njit(cache=True, nogil=True)
 def pcs_subtree(
     kind: np.ndarray,
@@ -91,6 +100,10 @@ def pcs_subtree(
     next_b: float,
     sum_weight: float,
     regret_weight: float,
+    cut: np.ndarray,
+    cut_mode: np.int64,
+    cut_reach: np.ndarray,
+    cut_values: np.ndarray,
 ) -> float:
     """One pass for ``traverser`` over the subtree at ``root``; returns its value summed over
     the entries, and writes each entry's value at the root into ``out`` (float32, width).
@@ -100,6 +113,14 @@ def pcs_subtree(
     width): each player's reach at the root (the live entries for the whole tree's root), and
     the buffers of :func:`subtree_buffers`. Regrets and strategy sums of the subtree's decisions
     are updated as the per-node kernel updates them.
+
+    Cut nodes (the split pass's seam): with ``cut_mode`` 1 or 2, a node ``n`` below the root with
+    ``cut[n] >= 0`` is not entered. Mode 1 (the head's way down, with ``update`` False) copies
+    the two reach rows arriving there into ``cut_reach[cut[n]]`` (2, width) and takes 0 as its
+    value; mode 2 (the head's way up) takes ``cut_values[cut[n]]`` (width,) as its value, the
+    row a worker's pass over the subtree at ``n`` wrote. Mode 0 ignores the cut arrays. Nodes
+    above the cuts read the same regrets in both modes (workers update only their subtrees), so
+    a split pass does the one-process pass's arithmetic.
     """
     match = pred if predictive else regrets
     num_hands = hand_cards.shape[0]
@@ -122,6 +143,20 @@ def pcs_subtree(
             dest = out
         else:
             dest = child_values[sp - 1, stack_pos[sp - 1]]
+        if cut_mode != 0 and sp > 0 and cut[n] >= 0:
+            slot = cut[n]
+            if cut_mode == 1:
+                arrive0 = reach[0, ptr[0, sp]]
+                arrive1 = reach[1, ptr[1, sp]]
+                for h in range(num_hands):
+                    cut_reach[slot, 0, h] = arrive0[h]
+                    cut_reach[slot, 1, h] = arrive1[h]
+                    dest[h] = 0.0
+            else:
+                for h in range(num_hands):
+                    dest[h] = cut_values[slot, h]
+            sp -= 1
+            continue
         if k == FOLD_END or k == SHOWDOWN_END:
             terminal_values(
                 n, k, player, payoff_id, payoff_table, states, hand_cards, order, ranked,

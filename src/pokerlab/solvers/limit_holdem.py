@@ -30,12 +30,17 @@ import numpy as np
 
 from pokerlab._rng import generator
 from pokerlab.abstraction.buckets import CardAbstraction, bucket_sequence_ids
-from pokerlab.abstraction.isomorphism import round_indexer
+from pokerlab.abstraction.isomorphism import HandIndexer, round_indexer
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DEAL, DECISION, LimitHoldemGame
 from pokerlab.solvers import _limit_kernels as K
-from pokerlab.solvers._limit_subtree_kernels import pcs_subtree, subtree_buffers, tree_depth
+from pokerlab.solvers._limit_subtree_kernels import (
+    NO_CUTS,
+    pcs_subtree,
+    subtree_buffers,
+    tree_depth,
+)
 from pokerlab.solvers.schedule import (
     DiscountSchedule,
     LazyScale,
@@ -83,6 +88,28 @@ class BoardBatch(NamedTuple):
     cards: np.ndarray
     hand: np.ndarray
     ranked: np.ndarray
+
+
+def _path_bytes_per_entry(depth: int) -> int:
+    """Bytes per hand entry of one worker's depth-first pass scratch (:func:`subtree_buffers`)."""
+    return (2 * 4 + 3 * 8 + 3 * 4) * (depth + 1) + 3 * 8
+
+
+def full_chance_bytes(game: LimitHoldemGame, workers: int = 1, split_round: int = 0) -> int:
+    """Bytes of scratch that :class:`LimitPCSSolver` with ``chance="full"`` needs besides its
+    regrets and sums: every canonical board's hand entries (92 bytes each in a
+    :class:`BoardBatch`, plus the root reach), each worker's depth-first pass buffers, and with
+    several workers the reach and value rows at each subtree root. 12 cards: 16,506 entries,
+    21 MiB on one worker, 42-53 MiB on two; 24 cards: 7.1 million entries, 9.0 GiB on one
+    worker, 18-22 GiB on two (so refused under the default 8 GiB limit)."""
+    rules = game.rules
+    tree = game.betting_tree
+    entries = comb(rules.num_cards - 5, 2) * HandIndexer((3, 1, 1), rules.ranks).size
+    depth = tree_depth(tree.child_start, tree.children)
+    per_entry = 92 + 8 + workers * _path_bytes_per_entry(depth)
+    if workers > 1:
+        per_entry += 3 * 4 * int(((tree.kind == DEAL) & (tree.round == split_round)).sum())
+    return per_entry * entries
 
 
 @dataclass
@@ -277,6 +304,17 @@ class LimitPCSSolver(LimitAbstractSolver):
         update (each board weighted 1/B, so values stay per-board means): one pass per player
         with vectors B times as long, which gives each worker B times more work per call (what
         amortises the Ray actors' per-call overhead) and B times the pass scratch.
+    chance:
+        ``"sampled"`` (public chance sampling, the default) or ``"full"``: every iteration walks
+        every suit-canonical ordered board (flop, turn, river) once per player, each weighted by
+        the number of boards in its class, in one vector pass: CFR on the abstract game with
+        chance enumerated, as Cepheus' CFR+ was run (Tammelin, Burch, Johanson and Bowling 2015,
+        "Solving heads-up limit Texas hold'em"; Bowling et al. 2015). Deterministic (no board
+        sampling noise, so the exploitability keeps falling where sampled CFR+ levels off) and
+        ``canonical boards`` times the work of a one-board iteration (786 boards on 12 cards,
+        about 3,900 on 16, 41,460 on 24). Not with a board batch. With ``workers`` > 1 the head
+        walks the betting above the split once down (collecting the reach rows at each subtree
+        root) and once up (taking the workers' value rows), :func:`pcs_subtree`'s cut modes.
     lazy_discounts:
         Keep the schedule's uniform discounts as scales (:class:`LazyScale`; the default) or
         apply every discount to every stored number before each iteration (the rule as
@@ -298,6 +336,7 @@ class LimitPCSSolver(LimitAbstractSolver):
         split_round: int = 0,
         boards_per_iteration: int = 1,
         lazy_discounts: bool = True,
+        chance: str = "sampled",
     ) -> None:
         self._setup(game, abstraction, recall, algorithm, seed)
         self.lazy_discounts = bool(lazy_discounts)
@@ -309,6 +348,13 @@ class LimitPCSSolver(LimitAbstractSolver):
                 f"boards_per_iteration must be >= 1, got {boards_per_iteration}"
             )
         self.boards_per_iteration = int(boards_per_iteration)
+        if chance not in ("sampled", "full"):
+            raise PokerlabError(f"chance must be 'sampled' or 'full', got {chance!r}")
+        if chance == "full" and self.boards_per_iteration != 1:
+            raise PokerlabError(
+                "boards_per_iteration is the sampled board batch; chance='full' walks every board"
+            )
+        self.chance = chance
         if workers < 1:
             raise PokerlabError(f"workers must be >= 1, got {workers}")
         self.workers = int(workers)
@@ -316,19 +362,32 @@ class LimitPCSSolver(LimitAbstractSolver):
         self.live_hands = comb(rules.num_cards - 5, 2)
         h = self.live_hands * self.boards_per_iteration
         self._depth = tree_depth(tree.child_start, tree.children)
-        # per-node rows (reach of both players and values) only for a split pass's head; the
-        # depth-first subtree passes need rows for one root-to-leaf path per worker
-        scratch = (3 * tree.num_nodes if self.workers > 1 else 0) * h * 4
-        scratch += self.workers * ((2 * 4 + 3 * 8 + 3 * 4) * (self._depth + 1) + 3 * 8) * h
+        full_split = chance == "full" and self.workers > 1
+        if chance == "full":
+            # every suit-canonical ordered board (flop set, turn, river): their entries
+            self._board_indexer = HandIndexer((3, 1, 1), rules.ranks)
+            h = self.live_hands * self._board_indexer.size
+            scratch = full_chance_bytes(game, self.workers, split_round)
+        else:
+            # per-node rows (reach of both players and values) only for a split pass's head;
+            # the depth-first subtree passes need rows for one root-to-leaf path per worker
+            scratch = (3 * tree.num_nodes if self.workers > 1 else 0) * h * 4
+            scratch += self.workers * _path_bytes_per_entry(self._depth) * h
         per_action = BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
         need = self.size * per_action + scratch
+        if need > max_bytes and chance == "full":
+            raise PokerlabError(
+                f"chance='full' on {rules.num_cards} cards walks {self._board_indexer.size:,} "
+                f"canonical boards ({h:,} hand entries) at once: about {need / 2**30:.1f} GiB "
+                f"with the storage, limit {max_bytes / 2**30:.1f} GiB; sample boards instead"
+            )
         if need > max_bytes:
             raise PokerlabError(
                 f"the abstract game needs about {need / 2**30:.1f} GiB "
                 f"({self.size:,} information-set actions); limit {max_bytes / 2**30:.1f} GiB"
             )
         self._allocate_storage()
-        rows = tree.num_nodes if self.workers > 1 else 1
+        rows = tree.num_nodes if self.workers > 1 and not full_split else 1
         self._reach = np.zeros((2, rows, h), dtype=np.float32)
         self._values = np.zeros((rows, h), dtype=np.float32)
         #: Each entry's value at the root after the last pass (``root_values``).
@@ -364,6 +423,8 @@ class LimitPCSSolver(LimitAbstractSolver):
         # batch of B boards weighs each 1/B
         self._scale = 1.0 / comb(rules.num_cards - 2 - 5, 2) / self.boards_per_iteration
         del left
+        if chance == "full":
+            self._setup_full()
         self.iterations = 0
         self.rng = generator(seed)
         self._params = self.schedule.as_array()
@@ -375,6 +436,8 @@ class LimitPCSSolver(LimitAbstractSolver):
         self._weights = (1.0, 1.0)
         # about ten boards between callbacks (progress, logs, the seconds limit), whatever the batch
         self.default_check_every = max(1, 10 // self.boards_per_iteration)
+        if chance == "full":
+            self.default_check_every = 1
 
     def _allocate_storage(self) -> None:
         """The regrets, strategy sums and predicted regrets (float32, flat, in node order)."""
@@ -439,9 +502,11 @@ class LimitPCSSolver(LimitAbstractSolver):
         root_reach: np.ndarray,
         out: np.ndarray,
         buffers: tuple[np.ndarray, ...],
+        cuts: tuple[Any, ...] = NO_CUTS,
     ) -> float:
         """A depth-first pass over the subtree at ``root`` (the whole tree at 0) from the two
-        players' reach rows there; writes the root's value row into ``out``."""
+        players' reach rows there; writes the root's value row into ``out``. ``cuts``: the cut
+        arguments of :func:`pcs_subtree` (none by default)."""
         t = self.tree
         return pcs_subtree(
             t.kind,
@@ -473,6 +538,7 @@ class LimitPCSSolver(LimitAbstractSolver):
             float(self._next[0]),
             float(self._next[1]),
             *self._weights,
+            *cuts,
         )
 
     def _pass(self, boards: np.ndarray | BoardBatch, traverser: int, update: bool) -> float:
@@ -546,6 +612,64 @@ class LimitPCSSolver(LimitAbstractSolver):
         self._root[:width] = self._values[0, :width]
         return total
 
+    # --- every board (chance="full") ------------------------------------------------------------
+    def _setup_full(self) -> None:
+        """The entries of every canonical board (one batch, built once), each entry's root reach
+        (its board's class size, for both players: chance's weight enters through the
+        opponent's reach into the values and through the own reach into the strategy sums), the
+        scale (1 / (opponent pairs x ordered boards)) and the cut rows of a split pass."""
+        rules = self.game.rules
+        indexer = self._board_indexer
+        self._full_boards, self._full_weights = indexer.unindex(np.arange(indexer.size))
+        entries = self._board_arrays(self._full_boards)
+        self._full_entries = entries
+        weight = np.repeat(
+            self._full_weights.astype(np.float32), np.diff(entries.segments)
+        )
+        self._full_reach = np.ascontiguousarray(np.stack([weight, weight]))
+        self._scale = 1.0 / comb(rules.num_cards - 2 - 5, 2) / float(self._full_weights.sum())
+        width = weight.size
+        if self.workers > 1:
+            cut = np.full(self.tree.num_nodes, -1, dtype=np.int64)
+            for k, (root, _, _) in enumerate(self.subtrees):
+                cut[root] = k
+            self._cut = cut
+            self._cut_reach = np.zeros((len(self.subtrees), 2, width), dtype=np.float32)
+            self._cut_values = np.zeros((len(self.subtrees), width), dtype=np.float32)
+
+    @property
+    def full_boards(self) -> int:
+        """Canonical boards an iteration walks with ``chance="full"`` (0 when sampling)."""
+        return len(self._full_boards) if self.chance == "full" else 0
+
+    def _full_pass(self, traverser: int, update: bool) -> float:
+        """One pass for ``traverser`` over every canonical board: one worker, a depth-first pass
+        over the whole tree; several, the head's way down to the subtree roots (cut mode 1,
+        no update), the workers' subtree passes in threads, the head's way up (cut mode 2)."""
+        entries = self._full_entries
+        reach = self._full_reach
+        buffers = self._buffers
+        if self.workers == 1:
+            return self._subtree(entries, traverser, update, 0, reach, self._root, buffers[0])
+        cut = (self._cut, np.int64(1), self._cut_reach, self._cut_values)
+        self._subtree(entries, traverser, False, 0, reach, self._root, buffers[0], cut)
+
+        def run(w: int) -> None:
+            for k, (root, _, owner) in enumerate(self.subtrees):
+                if owner == w:
+                    self._subtree(
+                        entries, traverser, update, root, self._cut_reach[k],
+                        self._cut_values[k], buffers[w],
+                    )  # fmt: skip
+
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(max_workers=self.workers)
+        list(self._pool.map(run, range(self.workers)))
+        cut = (self._cut, np.int64(2), self._cut_reach, self._cut_values)
+        return self._subtree(entries, traverser, update, 0, reach, self._root, buffers[0], cut)
+
     def root_values(self, board: np.ndarray, traverser: int) -> np.ndarray:
         """Counterfactual value of each hole-card pair of ``traverser`` at the root for the
         given board under the current strategy (no update): the expectation over the opponent's
@@ -564,6 +688,11 @@ class LimitPCSSolver(LimitAbstractSolver):
         for _ in range(int(iterations)):
             t = self.iterations + 1
             self._begin_iteration(t)
+            if self.chance == "full":
+                self._full_pass(0, update=True)
+                self._full_pass(1, update=True)
+                self.iterations = t
+                continue
             boards = np.stack(
                 [
                     self.rng.choice(self._deck, size=5, replace=False)
@@ -604,6 +733,7 @@ class LimitPCSSolver(LimitAbstractSolver):
             **self._common_state(),
             "scales": [self._sum_scale.weight, self._regret_scale.weight],
             "boards_per_iteration": self.boards_per_iteration,
+            "chance": self.chance,
             "arrays": self._arrays(),
             "rng": self.rng.bit_generator.state,
         }
@@ -624,6 +754,10 @@ class LimitPCSSolver(LimitAbstractSolver):
                 f"checkpoint of another run: boards_per_iteration {boards}, "
                 f"this run {self.boards_per_iteration}"
             )
+        chance = str(state.get("chance", "sampled"))  # files before chance="full": sampled
+        if chance != self.chance:
+            raise PokerlabError(f"checkpoint of another run: chance {chance!r}, this run "
+                                f"{self.chance!r}")  # fmt: skip
         arrays = state["arrays"]
         prediction = arrays.get("prediction")
         if self.schedule.predictive and (prediction is None or prediction.shape != regrets.shape):
