@@ -45,6 +45,12 @@ def test_train_small_variant_json(capsys, tmp_path, monkeypatch) -> None:
         (["train", "limit-holdem", "--workers", "0"], "workers"),
         (["train", "limit-holdem", "--boards", "0"], "--boards"),
         (["train", "limit-holdem", "--sampling", "es", "--boards", "2"], "--boards"),
+        (["train", "limit-holdem", "--sampling", "full", "--boards", "2"], "--boards"),
+        (["train", "limit-holdem", "--sampling", "full", "--ray"], "threads"),
+        (["train", "limit-holdem", "--sampling", "fulll"], "'fulll'"),
+        # 41,460 canonical boards of 171 hands at once: refused by name, before training
+        (["train", "limit-holdem", "--sampling", "full", "--buckets", "12,12,12,12",
+          "--recall", "perfect", "--no-exploitability"], "chance='full'"),
         (["train", "limit-holdem", "--algorithm", "pcfr++"], "'pcfr++'"),
         (["train", "limit-holdem", "--variant", "huge"], "variant"),
         (["train", "limit-holdem", "--variant", "full", "--real-exploitability"], "full deck"),
@@ -100,3 +106,18 @@ def test_predictive_schedule_resumes_through_the_cli(capsys, tmp_path, monkeypat
     for name in ("regrets", "sums", "prediction"):
         np.testing.assert_array_equal(a["arrays"][name], b["arrays"][name])
     assert np.abs(a["arrays"]["prediction"]).max() > 0
+
+
+def test_train_every_board_json(capsys, tmp_path, monkeypatch) -> None:
+    """--sampling full: CFR+ over every canonical board of the 12-card deck, on two threads."""
+    monkeypatch.setenv("POKERLAB_CACHE_DIR", str(tmp_path))
+    args = ["train", "limit-holdem", "--variant", "micro", "--buckets", "3,3,3,3"]
+    more = ["--recall", "perfect", "--sampling", "full", "--workers", "2", "--split-round", "1"]
+    code, out, _ = run(capsys, *args, *more, "--iterations", "2", "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["sampling"] == "full" and result["canonical_boards"] == 786
+    assert result["boards_per_iteration"] is None and result["iterations"] == 2
+    assert 0 < result["exploitability_abstract_mbb"] < 5000
+    code, out, _ = run(capsys, *args, *more, "--iterations", "1")
+    assert code == 0 and "every board (786 canonical)" in out

@@ -53,7 +53,7 @@ def _parse_buckets(text: str) -> tuple[int, int, int, int]:
 def train(
     game_name: str = typer.Argument(..., metavar="GAME", help="limit-holdem"),
     variant: str = typer.Option(
-        "small", "--variant", help="deck: small (24 cards), tiny (16) or full"
+        "small", "--variant", help="deck: small (24 cards), tiny (16), micro (12) or full"
     ),
     buckets: str = typer.Option("8,8,8,8", "--buckets", help="buckets per round a,b,c,d"),
     bucketing: str = typer.Option("ehs", "--bucketing", help="ehs, ehs2 or emd"),
@@ -68,6 +68,7 @@ def train(
         "pcs",
         "--sampling",
         help="pcs: public chance sampling (vectors over every hand of a sampled board); "
+        "full: no sampling, every canonical board each iteration (small decks); "
         "es: external-sampling MCCFR (one deal per iteration)",
     ),
     discount_every: int | None = typer.Option(
@@ -144,10 +145,15 @@ def train(
     from pokerlab.solvers.schedule import schedule_by_name
 
     sampling = sampling.lower()
-    if sampling not in ("pcs", "es"):
-        raise PokerlabError(f"--sampling: unknown {sampling!r}; choose pcs or es")
+    if sampling not in ("pcs", "full", "es"):
+        raise PokerlabError(f"--sampling: unknown {sampling!r}; choose pcs, full or es")
     use_ray = use_ray or address is not None
-    if sampling == "pcs":
+    if sampling == "full":
+        if boards is not None:
+            raise PokerlabError("--boards is the board batch of --sampling pcs (full walks all)")
+        if use_ray:
+            raise PokerlabError("--sampling full runs on threads (--workers N), not on Ray")
+    if sampling in ("pcs", "full"):
         for given, name in ((discount_every, "--discount-every"), (batch, "--batch")):
             if given is not None:
                 raise PokerlabError(f"{name} is an option of --sampling es")
@@ -163,7 +169,7 @@ def train(
         if batch is not None and not use_ray:
             raise PokerlabError("--batch is the batch of the Ray workers: add --ray")
     if algorithm is None:
-        algorithm = "cfr+" if sampling == "pcs" else "linear"
+        algorithm = "linear" if sampling == "es" else "cfr+"
     schedule = schedule_by_name(algorithm)  # an unknown name is refused before the abstraction
     if sampling == "es" and (schedule.predictive or schedule.scheduled):
         raise PokerlabError(
@@ -182,6 +188,16 @@ def train(
             check_address(address)
     game = load_game("limit-holdem", variant=variant)
     ranks = game.rules.ranks
+    if sampling == "full":
+        from pokerlab.solvers.limit_holdem import full_chance_bytes
+
+        need = full_chance_bytes(game, workers, split_round)
+        if need > 8 << 30:  # the solver's limit, storage included; refused before the tables
+            raise PokerlabError(
+                f"--sampling full (chance='full') on {game.rules.num_cards} cards walks every "
+                f"canonical board at once: about {need / 2**30:.1f} GiB of scratch before the "
+                "regrets (limit 8 GiB); use --sampling pcs or a smaller --variant"
+            )
     if real_exploitability and ranks == 13:
         raise PokerlabError("--real-exploitability: the full deck is too large (small decks)")
     if exploitability and ranks < 13:
@@ -242,6 +258,8 @@ def train(
         "split_round": split_round,
         "boards_per_iteration": 1 if boards is None else boards,
     }
+    if sampling == "full":
+        options["chance"] = "full"
     if sampling == "es":
         es_options: dict[str, Any] = {
             "recall": recall,
@@ -384,7 +402,10 @@ def _run_training(
         "workers": workers,
         "ray": use_ray,
         "worker_nodes": getattr(solver, "worker_nodes", None) if workers > 1 or use_ray else None,
-        "boards_per_iteration": getattr(solver, "boards_per_iteration", None),
+        "boards_per_iteration": None
+        if sampling == "full"
+        else getattr(solver, "boards_per_iteration", None),
+        "canonical_boards": solver.full_boards if sampling == "full" else None,
         "bytes_per_infoset_action": solver.bytes_per_infoset_action,
         "infoset_actions": solver.num_infoset_actions,
         "abstraction_seconds": abstraction_seconds,
@@ -398,6 +419,7 @@ def _run_training(
     typer.echo(
         f"limit-holdem {variant}: {solver.iterations} iterations"
         + (f" x {batch} boards" if batch > 1 else "")
+        + (f" x every board ({solver.full_boards:,} canonical)" if sampling == "full" else "")
         + f" in {result.seconds:.1f} s ({out['iterations_per_second']:.2f}/s), "
         f"{abstraction.method} buckets {buckets} "
         f"{recall} recall, {solver.num_infoset_actions:,} information-set actions x "
