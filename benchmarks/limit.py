@@ -124,7 +124,9 @@ def main() -> None:
     )
     parser.add_argument("--budget", type=float, default=1800.0, help="abstract curve: seconds")
     parser.add_argument("--curve-buckets", default="12,12,12,12", help="abstract curve buckets")
-    parser.add_argument("--curve-solvers", default="pcs", help="abstract curve: pcs and/or es")
+    parser.add_argument(
+        "--curve-solvers", default="pcs", help="abstract curve: pcs, full and/or es"
+    )
     parser.add_argument(
         "--curve-algorithms", default="cfr+", help="abstract curve: pcs schedules (cfr+,dcfr,...)"
     )
@@ -132,7 +134,12 @@ def main() -> None:
     parser.add_argument("--curve-es-first", type=int, default=200_000, help="es: first one")
     parser.add_argument("--curve-es-discount-every", type=int, default=100_000, help="es")
     parser.add_argument("--curve-target", type=float, default=2.0, help="mbb/g to reach")
-    parser.add_argument("--curve-factor", type=int, default=2, help="checkpoint growth factor")
+    parser.add_argument(
+        "--curve-factor", type=float, default=2.0, help="checkpoint growth factor (> 1)"
+    )
+    parser.add_argument(
+        "--curve-workers", type=int, default=2, help="full: threads (split after the flop)"
+    )
     parser.add_argument("--curve-prior", default="", help="earlier curve JSON: its checkpoints")
     parser.add_argument(
         "--curve-keep", default="", help="earlier curve JSON: its runs not run now are kept"
@@ -861,10 +868,12 @@ def abstract_curve(args: argparse.Namespace) -> dict:
     tables = board_tables(abstraction)
     tables_seconds = time.perf_counter() - t0
     names = []
+    if args.curve_factor <= 1:
+        raise SystemExit("--curve-factor must be > 1")
     for n in (n for n in args.curve_solvers.split(",") if n):
-        if n == "pcs":  # one run per schedule; CFR+ keeps the plain name (earlier JSON files)
+        if n in ("pcs", "full"):  # one run per schedule; CFR+ keeps the plain name
             names += [
-                "pcs" if a == "cfr+" else f"pcs-{a}"
+                n if a == "cfr+" else f"{n}-{a}"
                 for a in (a for a in args.curve_algorithms.split(",") if a)
             ]
         else:
@@ -901,6 +910,17 @@ def abstract_curve(args: argparse.Namespace) -> dict:
             )
             target = args.curve_first
             label = f"{solver.schedule.name} (public chance sampling)"
+        elif name == "full" or name.startswith("full-"):
+            algorithm = name.removeprefix("full-") if name != "full" else "cfr+"
+            solver = LimitPCSSolver(
+                game, abstraction, recall="perfect", algorithm=algorithm, chance="full",
+                workers=args.curve_workers, split_round=1 if args.curve_workers > 1 else 0,
+            )  # fmt: skip
+            target = args.curve_first
+            label = (
+                f"{solver.schedule.name} (every canonical board: {solver.full_boards:,}; "
+                f"{args.curve_workers} thread{'s' if args.curve_workers > 1 else ''})"
+            )
         elif name == "es":
             solver = LimitESSolver(
                 game,
@@ -912,7 +932,7 @@ def abstract_curve(args: argparse.Namespace) -> dict:
             target = args.curve_es_first
             label = f"ES-MCCFR (linear, discount every {args.curve_es_discount_every:,})"
         else:
-            raise SystemExit(f"--curve-solvers: unknown solver {name!r} (pcs, es)")
+            raise SystemExit(f"--curve-solvers: unknown solver {name!r} (pcs, full, es)")
         points: list[dict] = []
         wall = cpu = 0.0
         while True:
@@ -942,7 +962,7 @@ def abstract_curve(args: argparse.Namespace) -> dict:
             spent = time.perf_counter() - start
             if spent + (args.curve_factor - 1) * wall + point["eval_seconds"] > share:
                 break
-            target *= args.curve_factor
+            target = max(target + 1, round(target * args.curve_factor))
         if name in prior.get("runs", {}):
             # the same seeded run's earlier checkpoints (training is deterministic for a seed)
             earlier = [
