@@ -104,3 +104,27 @@ def test_cli_ray_workers_equal_threads(setup, capsys, tmp_path, monkeypatch) -> 
         assert main(["train", "limit-holdem", "--address", address]) == 2
         err = capsys.readouterr().err
         assert needle in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "algorithm,workers,split", [("cfr+", 2, 1), ("pcfr+", 2, 0), ("dcfr", 1, 0)]
+)
+def test_ray_every_board_equals_one_process(
+    setup, algorithm: str, workers: int, split: int
+) -> None:
+    """chance="full" on Ray actors (the head's cut passes, the actors' subtrees over every
+    canonical board, their entries sent once): bit-identical to one process."""
+    game = load_game("limit-holdem", variant="micro", raise_caps=[1, 1, 1, 1])
+    abstraction = build_abstraction(3, (3, 3, 3, 3), "ehs", cache=False)
+    kwargs = {"recall": "perfect", "algorithm": algorithm, "chance": "full"}
+    one = LimitPCSSolver(game, abstraction, **kwargs)
+    one.step(3)
+    dist = RayLimitPCSSolver(game, abstraction, workers=workers, split_round=split, **kwargs)
+    try:
+        assert dist.full_boards == 786
+        dist.step(3)
+        for name in ("regrets", "sums", "prediction"):
+            assert np.array_equal(getattr(one, name), getattr(dist, name)), name
+        assert np.array_equal(one._root, dist._root)
+    finally:
+        dist.close()

@@ -288,6 +288,7 @@ class RayLimitPCSSolver(LimitPCSSolver):
         split_round: int = 0,
         address: str | None = None,
         boards_per_iteration: int = 1,
+        chance: str = "sampled",
     ) -> None:
         ray = import_ray()
         if workers < 1:
@@ -304,6 +305,7 @@ class RayLimitPCSSolver(LimitPCSSolver):
             workers=max(workers, 2),
             split_round=split_round,
             boards_per_iteration=boards_per_iteration,
+            chance=chance,
         )
         if workers == 1:
             self.workers = 1
@@ -343,7 +345,7 @@ class RayLimitPCSSolver(LimitPCSSolver):
                     local,
                     int(slots.size),
                     self.num_states,
-                    self.live_hands * self.boards_per_iteration,
+                    int(self._root.size),  # the entries of a pass (every board's with "full")
                     self._scale,
                     bool(self.schedule.regret_floor),
                     bool(self.schedule.predictive),
@@ -351,6 +353,13 @@ class RayLimitPCSSolver(LimitPCSSolver):
             )
         #: Bytes of stored numbers per actor (regrets, sums, predictions): the spread memory.
         self.worker_bytes = ray.get([a.nbytes.remote() for a in self._actors])
+        if chance == "full":
+            # every iteration's boards are the same: the actors get their entries once
+            self._full_ref = ray.put(self._full_entries)
+            self._cut_slots = [
+                np.array([k for k, (_, _, o) in enumerate(self.subtrees) if o == w], np.int64)
+                for w in range(self.workers)
+            ]
 
     def worker_busy_seconds(self) -> list[float]:
         """Seconds each actor spent in passes since the last call (then reset): the load of
@@ -472,6 +481,38 @@ class RayLimitPCSSolver(LimitPCSSolver):
         total = head(6)
         self._root[:width] = self._values[0, :width]
         return total
+
+    def _full_pass(self, traverser: int, update: bool) -> float:
+        """One pass over every canonical board (``chance="full"``): the head's depth-first way
+        down to the subtree roots over its own nodes (cut mode 1), each actor's subtrees from
+        the reach rows there, the head's way up with their value rows (cut mode 2)."""
+        t = self.tree
+        entries = self._full_entries
+        regrets, sums, prediction = self._head
+
+        def head(mode: int, head_update: bool) -> float:
+            return pcs_subtree(
+                t.kind, t.player, t.round, t.child_start, t.children, t.payoff_id,
+                t.payoff_table, self._head_offset, self.num_states, entries.states,
+                entries.cards, entries.order, entries.ranked, entries.segments, self._scale,
+                np.int64(traverser), regrets, sums, bool(self.schedule.regret_floor),
+                head_update, np.int64(0), self._full_reach, self._root, *self._buffers[0],
+                prediction, bool(self.schedule.predictive), float(self._next[0]),
+                float(self._next[1]), *self._weights, self._cut, np.int64(mode),
+                self._cut_reach, self._cut_values,
+            )  # fmt: skip
+
+        head(1, False)
+        futures = [
+            actor.run.remote(
+                self._full_ref, traverser, update, self._next + self._weights,
+                self._cut_reach[slots],
+            )  # fmt: skip
+            for actor, slots in zip(self._actors, self._cut_slots, strict=True)
+        ]
+        for slots, out in zip(self._cut_slots, self._ray.get(futures), strict=True):
+            self._cut_values[slots] = out
+        return head(2, update)
 
     def close(self) -> None:
         """End the actors, and the local Ray instance if this solver started it (other solvers
