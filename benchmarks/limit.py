@@ -89,7 +89,9 @@ def main() -> None:
     parser.add_argument("--only-scaling", action="store_true", help="skip the build figures")
     parser.add_argument("--ray", action="store_true", help="B7 with Ray actors too")
     parser.add_argument(
-        "--scaling-boards", default="1", help="B7: boards per iteration, each a row set (1,8)"
+        "--scaling-boards",
+        default="1",
+        help="B7: boards per iteration, each a row set (1,8; full: every canonical board)",
     )
     parser.add_argument("--scaling-rounds", type=int, default=3, help="B7: rounds, best of")
     parser.add_argument("--ray-only", action="store_true", help="B7: Ray actors, no threads")
@@ -251,7 +253,9 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
     machine's parallel capacity in that round (:func:`_common.parallel_capacity`: two threads
     of pure arithmetic against one): on the shared 2-core virtual machine that capacity swings
     from 1.3x to 1.9x between rounds, which bounds what any split can show there.
-    ``--ray-only`` skips the threads.
+    ``--ray-only`` skips the threads. A ``--scaling-boards`` entry ``full`` times CFR over every
+    canonical board per iteration (``chance="full"``; 12 or 16 cards): the seed's split with
+    the most work per call there is, one iteration per round at least.
 
     What to expect: the seven preflop subtrees are equal (the postflop betting does not depend on
     the preflop), so two workers split them 4:3 and the preflop split is bounded by 7/4 = 1.75x;
@@ -274,9 +278,11 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
     counts = [1, 2] + ([4] if (os.cpu_count() or 1) >= 4 else [])
     backends = [] if args.ray_only else ["threads"]
     backends += ["ray"] if args.ray or args.ray_only else []
+    # a batch size, or 0 for every canonical board (chance="full")
+    batches = [0 if b.strip() == "full" else int(b) for b in args.scaling_boards.split(",")]
     configs = [
         (backend, w, split, boards)
-        for boards in (int(b) for b in args.scaling_boards.split(","))
+        for boards in batches
         for backend in backends
         for w in counts
         for split in ((0, 1) if w > 1 else (0,))
@@ -288,8 +294,10 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
             "seed": 0,
             "workers": workers,
             "split_round": split,
-            "boards_per_iteration": boards,
+            "boards_per_iteration": max(boards, 1),
         }
+        if boards == 0:
+            kwargs["chance"] = "full"
         if backend == "ray":
             from pokerlab.distributed.limit_ray import RayLimitPCSSolver
 
@@ -307,14 +315,15 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
     for _ in range(args.scaling_rounds):  # interleaved rounds, the best per configuration
         capacity.append(parallel_capacity(2))
         for c, solver in solvers.items():
-            iterations = max(1, args.scaling // c[3])  # about the same boards per config
+            per_iteration = c[3] or solver.full_boards
+            iterations = max(1, args.scaling // per_iteration)  # about the same boards
             measure = getattr(solver, "worker_busy_seconds", None)
             if measure is not None:
                 measure()
             t0 = time.perf_counter()
             solver.step(iterations)
             elapsed = time.perf_counter() - t0
-            per_board = elapsed / (iterations * c[3])
+            per_board = elapsed / (iterations * per_iteration)
             times[c].append(per_board)
             if per_board < best[c]:
                 best[c] = per_board
@@ -340,9 +349,10 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
                 "backend": backend,
                 "workers": workers,
                 "split_round": split,
-                "boards_per_iteration": boards,
+                "boards_per_iteration": boards or "full",
+                "canonical_boards": solver.full_boards or None,
                 "seconds_per_board": per,
-                "seconds_per_iteration": per * boards,
+                "seconds_per_iteration": per * (boards or solver.full_boards),
                 "speedup": base / per,
                 "speedup_median_of_rounds": statistics.median(ratios),
                 "speedup_rounds": ratios,
@@ -356,7 +366,8 @@ def scaling_table(args: argparse.Namespace, buckets: tuple[int, ...]) -> list[di
         )
         share = busy.get((backend, workers, split, boards))
         rows.append(
-            [backend, workers, split, boards, f"{per * 1e3:.1f}", f"{base / per:.2f}",
+            [backend, workers, split, boards or f"all {solver.full_boards}", f"{per * 1e3:.1f}",
+             f"{base / per:.2f}",
              f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})",
              f"{statistics.median(shares):.0%}" if workers > 1 else "-",
              f"{one / per:.2f}" if one else "-", str(load),

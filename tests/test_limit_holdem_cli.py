@@ -46,7 +46,6 @@ def test_train_small_variant_json(capsys, tmp_path, monkeypatch) -> None:
         (["train", "limit-holdem", "--boards", "0"], "--boards"),
         (["train", "limit-holdem", "--sampling", "es", "--boards", "2"], "--boards"),
         (["train", "limit-holdem", "--sampling", "full", "--boards", "2"], "--boards"),
-        (["train", "limit-holdem", "--sampling", "full", "--ray"], "threads"),
         (["train", "limit-holdem", "--sampling", "fulll"], "'fulll'"),
         # 41,460 canonical boards of 171 hands at once: refused by name, before training
         (["train", "limit-holdem", "--sampling", "full", "--buckets", "12,12,12,12",

@@ -4,13 +4,15 @@ Builds (or reads from the cache) the exact E[HS] tables and the buckets of the c
 a progress bar on a terminal (and, on the full deck, the estimated build time first), then runs
 CFR with public chance sampling (:class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver`;
 ``--boards B`` samples a batch of B boards per iteration, ``--workers N`` splits the tree over
-threads or, with ``--ray``, Ray actors) or,
-with ``--sampling es``, external-sampling MCCFR
+threads or, with ``--ray``, Ray actors), with ``--sampling full`` the same CFR over every
+suit-canonical board each iteration (no sampling; decks up to 16 cards, ``--variant micro`` or
+``tiny``: ``chance="full"``), or with ``--sampling es``, external-sampling MCCFR
 (:class:`~pokerlab.solvers.limit_mccfr.LimitESSolver`; ``--discount-every``, ``--prune``; on
 Ray workers with ``--ray --workers N --batch K``,
 :class:`~pokerlab.distributed.limit_mccfr_ray.RayLimitESSolver`) for ``--iterations`` or
 ``--seconds``. ``--json`` prints one object: ``iterations``, ``seconds``, ``workers``,
-``sampling``, ``boards_per_iteration`` (pcs), ``bytes_per_infoset_action``,
+``sampling``, ``boards_per_iteration`` (pcs), ``canonical_boards`` (full),
+``bytes_per_infoset_action``,
 ``infoset_actions``, ``abstraction_seconds``,
 ``exploitability_abstract_mbb`` (exact, :mod:`pokerlab.evaluate.limit_abstract`, on decks smaller
 than the full one: the S x S tables up to 8192 river bucket sequences, the by-board path beyond,
@@ -151,8 +153,6 @@ def train(
     if sampling == "full":
         if boards is not None:
             raise PokerlabError("--boards is the board batch of --sampling pcs (full walks all)")
-        if use_ray:
-            raise PokerlabError("--sampling full runs on threads (--workers N), not on Ray")
     if sampling in ("pcs", "full"):
         for given, name in ((discount_every, "--discount-every"), (batch, "--batch")):
             if given is not None:
