@@ -118,5 +118,11 @@ def test_train_every_board_json(capsys, tmp_path, monkeypatch) -> None:
     assert result["sampling"] == "full" and result["canonical_boards"] == 786
     assert result["boards_per_iteration"] is None and result["iterations"] == 2
     assert 0 < result["exploitability_abstract_mbb"] < 5000
-    code, out, _ = run(capsys, *args, *more, "--iterations", "1")
+    ckpt = tmp_path / "full.ckpt.npz"
+    code, out, _ = run(capsys, *args, *more, "--iterations", "1", "--checkpoint", str(ckpt))
     assert code == 0 and "every board (786 canonical)" in out
+    # the checkpoint plays: the agent loader rebuilds the solver with chance="full"
+    code, out, err = run(capsys, "duplicate", "limit-holdem", "--checkpoint", str(ckpt),
+                         "--pairs", "200", "--opponents", "call", "--json")  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)

@@ -381,6 +381,7 @@ def load_limit_checkpoint(path: Any, *, cache: bool = True) -> tuple[LimitHoldem
             algorithm=state["schedule"],
             seed=0,
             boards_per_iteration=int(state.get("boards_per_iteration", 1)),
+            chance=str(state.get("chance", "sampled")),
         )
     solver.load_state_dict(state)
     return game, solver
