@@ -180,7 +180,10 @@ def main() -> None:
         return
     if args.only_scaling:
         payload = {"scaling": scaling_table(args, buckets)}
-        print(f"wrote {write_results('limit-scaling', payload, save=args.save)}")
+        # every-board runs (chance="full") on their deck in a file of their own
+        full = "full" in (b.strip() for b in args.scaling_boards.split(","))
+        name = f"limit-scaling-full-{4 * args.ranks}" if full else "limit-scaling"
+        print(f"wrote {write_results(name, payload, save=args.save)}")
         return
     if args.lbr:
         payload = {"lbr": lbr_table(args)}

@@ -310,9 +310,9 @@ class LimitPCSSolver(LimitAbstractSolver):
         the number of boards in its class, in one vector pass: CFR on the abstract game with
         chance enumerated, as Cepheus' CFR+ was run (Tammelin, Burch, Johanson and Bowling 2015,
         "Solving heads-up limit Texas hold'em"; Bowling et al. 2015). Deterministic (no board
-        sampling noise, so the exploitability keeps falling where sampled CFR+ levels off) and
+        sampling noise, so the exploitability keeps its pace where sampled CFR+ slows down) and
         ``canonical boards`` times the work of a one-board iteration (786 boards on 12 cards,
-        about 3,900 on 16, 41,460 on 24). Not with a board batch. With ``workers`` > 1 the head
+        4,272 on 16, 41,460 on 24). Not with a board batch. With ``workers`` > 1 the head
         walks the betting above the split once down (collecting the reach rows at each subtree
         root) and once up (taking the workers' value rows), :func:`pcs_subtree`'s cut modes.
     lazy_discounts:
