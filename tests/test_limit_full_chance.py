@@ -76,18 +76,24 @@ def test_canonical_boards_equal_every_ordered_board(game, abstraction, recall: s
     assert not np.allclose(sampled.regrets, full.regrets, rtol=1e-2, atol=1e-3)
 
 
-@pytest.mark.parametrize("recall", ["imperfect", "perfect"])
-def test_split_passes_equal_one_worker(game, abstraction, recall: str) -> None:
+@pytest.mark.parametrize(
+    "recall,algorithm", [("imperfect", "dcfr"), ("perfect", "cfr+"), ("perfect", "pcfr+")]
+)
+def test_split_passes_equal_one_worker(game, abstraction, recall: str, algorithm: str) -> None:
     """The head's cut passes and the workers' subtree passes give one worker's numbers
-    exactly, split after the preflop (7 subtrees) or the flop (16 with one raise)."""
+    exactly (regrets, sums, predictions, root values), split after the preflop (7 subtrees)
+    or the flop (16 with one raise); with the regret floor and the predictive update too."""
     runs = {}
     for workers, split in ((1, 0), (2, 0), (2, 1), (3, 1)):
         solver = LimitPCSSolver(
-            game, abstraction, recall=recall, algorithm="dcfr", chance="full", workers=workers,
-            split_round=split,
+            game, abstraction, recall=recall, algorithm=algorithm, chance="full",
+            workers=workers, split_round=split,
         )  # fmt: skip
         solver.step(3)
-        runs[workers, split] = (solver.regrets.copy(), solver.sums.copy(), solver._root.copy())
+        runs[workers, split] = (
+            solver.regrets.copy(), solver.sums.copy(), solver.prediction.copy(),
+            solver._root.copy(),
+        )  # fmt: skip
     ref = runs[1, 0]
     for key, arrays in runs.items():
         for mine, theirs in zip(arrays, ref, strict=True):
@@ -111,6 +117,23 @@ def test_exploitability_falls_without_sampling_noise(game, abstraction) -> None:
     sampled = LimitPCSSolver(game, abstraction, recall="perfect", boards_per_iteration=786)
     sampled.step(200)
     assert abstract_exploitability_mbb(sampled, tables) > 1.5 * last
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_root_values_of_one_board(game, abstraction, workers: int) -> None:
+    """``root_values`` on a full solver: one board at the one-board scale, the same numbers as
+    a sampled solver holding the same regrets (and with workers, no split rows needed)."""
+    full = LimitPCSSolver(
+        game, abstraction, recall="perfect", chance="full", workers=workers, split_round=1
+    )
+    full.step(2)
+    sampled = LimitPCSSolver(game, abstraction, recall="perfect")
+    sampled._set_arrays(full.regrets, full.sums, None)
+    board = full._full_boards[100]
+    for seat in (0, 1):
+        mine = full.root_values(board, seat)
+        assert np.array_equal(mine, sampled.root_values(board, seat))
+        assert np.count_nonzero(mine) == 21 and float(np.abs(mine).max()) > 0.05
 
 
 def test_resume_is_exact_and_refuses_a_sampled_checkpoint(game, abstraction) -> None:

@@ -125,4 +125,9 @@ def test_train_every_board_json(capsys, tmp_path, monkeypatch) -> None:
     code, out, err = run(capsys, "duplicate", "limit-holdem", "--checkpoint", str(ckpt),
                          "--pairs", "200", "--opponents", "call", "--json")  # fmt: skip
     assert code == 0, err
-    assert json.loads(out)
+    match = json.loads(out)
+    assert match["iterations"] == 1 and match["ranks"] == 3 and match["recall"] == "perfect"
+    assert match["buckets"] == [3, 3, 3, 3]
+    (row,) = match["results"]
+    assert row["opponent"] == "always-call" and row["pairs"] == 200
+    assert np.isfinite(row["mbb_per_game"]) and row["ci95_mbb"] > 0

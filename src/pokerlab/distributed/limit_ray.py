@@ -307,6 +307,7 @@ class RayLimitPCSSolver(LimitPCSSolver):
             boards_per_iteration=boards_per_iteration,
             chance=chance,
         )
+        self._buffers = self._buffers[:1]  # the head's own passes; the actors hold theirs
         if workers == 1:
             self.workers = 1
             self.subtrees = [(root, end, 0) for root, end, _ in self.subtrees]

@@ -100,13 +100,15 @@ def full_chance_bytes(game: LimitHoldemGame, workers: int = 1, split_round: int 
     regrets and sums: every canonical board's hand entries (92 bytes each in a
     :class:`BoardBatch`, plus the root reach), each worker's depth-first pass buffers, and with
     several workers the reach and value rows at each subtree root. 12 cards: 16,506 entries,
-    21 MiB on one worker, 42-53 MiB on two; 24 cards: 7.1 million entries, 9.0 GiB on one
-    worker, 18-22 GiB on two (so refused under the default 8 GiB limit)."""
+    22 MiB on one worker, 43-53 MiB on two; 24 cards: 7.1 million entries, 9.1 GiB on one
+    worker, 18-22 GiB on two (so refused under the default 8 GiB limit). The Ray object
+    store's copy of the entries and the temporaries of building them come on top."""
     rules = game.rules
     tree = game.betting_tree
     entries = comb(rules.num_cards - 5, 2) * HandIndexer((3, 1, 1), rules.ranks).size
     depth = tree_depth(tree.child_start, tree.children)
-    per_entry = 92 + 8 + workers * _path_bytes_per_entry(depth)
+    # entries, root reach, and the pass's own root, reach and value rows (one row each)
+    per_entry = 92 + 8 + 16 + workers * _path_bytes_per_entry(depth)
     if workers > 1:
         per_entry += 3 * 4 * int(((tree.kind == DEAL) & (tree.round == split_round)).sum())
     return per_entry * entries
@@ -422,6 +424,8 @@ class LimitPCSSolver(LimitAbstractSolver):
         # at the root then average over the traverser's hands through the reported value; a
         # batch of B boards weighs each 1/B
         self._scale = 1.0 / comb(rules.num_cards - 2 - 5, 2) / self.boards_per_iteration
+        #: The scale of a pass over one board (``root_values``).
+        self._board_scale = 1.0 / comb(rules.num_cards - 2 - 5, 2)
         del left
         if chance == "full":
             self._setup_full()
@@ -503,6 +507,7 @@ class LimitPCSSolver(LimitAbstractSolver):
         out: np.ndarray,
         buffers: tuple[np.ndarray, ...],
         cuts: tuple[Any, ...] = NO_CUTS,
+        scale: float | None = None,
     ) -> float:
         """A depth-first pass over the subtree at ``root`` (the whole tree at 0) from the two
         players' reach rows there; writes the root's value row into ``out``. ``cuts``: the cut
@@ -523,7 +528,7 @@ class LimitPCSSolver(LimitAbstractSolver):
             entries.order,
             entries.ranked,
             entries.segments,
-            self._scale,
+            self._scale if scale is None else scale,
             np.int64(traverser),
             self.regrets,
             self.sums,
@@ -675,7 +680,17 @@ class LimitPCSSolver(LimitAbstractSolver):
         given board under the current strategy (no update): the expectation over the opponent's
         hands, weighted by their reach (with a board batch, divided by its size B)."""
         board = np.asarray(board, dtype=np.int64)
-        self._pass(board, traverser, update=False)
+        if self.chance == "full":
+            # one board, one depth-first pass over the whole tree at a one-board scale (the
+            # split passes' rows are sized for every board at once)
+            entries = self._board_arrays(board)
+            width = entries.states.shape[1]
+            self._subtree(
+                entries, traverser, False, 0, np.ones((2, width), dtype=np.float32),
+                self._root[:width], self._buffers[0], scale=self._board_scale,
+            )  # fmt: skip
+        else:
+            self._pass(board, traverser, update=False)
         out = np.zeros(len(self.hands), dtype=np.float32)
         hand = np.flatnonzero(~np.isin(self.hands, board).any(axis=1))
         out[hand] = self._root[: hand.size]
