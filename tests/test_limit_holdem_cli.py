@@ -73,7 +73,9 @@ def test_checkpoint_resume_and_log(capsys, tmp_path, monkeypatch) -> None:
     log = tmp_path / "run.jsonl"
     assert run(capsys, *base, "-n", "4", "--checkpoint", str(half), "--log", str(log))[0] == 0
     code, out, _ = run(capsys, *base, "-n", "8", "--resume", str(half), "--checkpoint", str(half))
-    assert code == 0 and json.loads(out)["iterations"] == 8
+    resumed = json.loads(out)
+    assert code == 0 and resumed["iterations"] == 8 and resumed["iterations_this_run"] == 4
+    assert resumed["iterations_per_second"] == pytest.approx(4 / resumed["seconds"])
     a, b = load_checkpoint(straight), load_checkpoint(half)
     np.testing.assert_array_equal(a["arrays"]["regrets"], b["arrays"]["regrets"])
     np.testing.assert_array_equal(a["arrays"]["sums"], b["arrays"]["sums"])

@@ -10,7 +10,8 @@ suit-canonical board each iteration (no sampling; decks up to 16 cards, ``--vari
 (:class:`~pokerlab.solvers.limit_mccfr.LimitESSolver`; ``--discount-every``, ``--prune``; on
 Ray workers with ``--ray --workers N --batch K``,
 :class:`~pokerlab.distributed.limit_mccfr_ray.RayLimitESSolver`) for ``--iterations`` or
-``--seconds``. ``--json`` prints one object: ``iterations``, ``seconds``, ``workers``,
+``--seconds``. ``--json`` prints one object: ``iterations`` (in all, a resumed checkpoint's
+included), ``iterations_this_run``, ``seconds`` (this run's), ``workers``,
 ``sampling``, ``boards_per_iteration`` (pcs), ``canonical_boards`` (full),
 ``bytes_per_infoset_action``,
 ``infoset_actions``, ``abstraction_seconds``,
@@ -398,7 +399,9 @@ def _run_training(
         "seed": seed,
         "iterations": solver.iterations,
         "seconds": result.seconds,
-        "iterations_per_second": solver.iterations / result.seconds if result.seconds else None,
+        # this run's own iterations (a resumed run's total includes the checkpoint's)
+        "iterations_this_run": result.iterations,
+        "iterations_per_second": result.iterations / result.seconds if result.seconds else None,
         "workers": workers,
         "ray": use_ray,
         "worker_nodes": getattr(solver, "worker_nodes", None) if workers > 1 or use_ray else None,
@@ -418,6 +421,7 @@ def _run_training(
     batch = out["boards_per_iteration"] or 1
     typer.echo(
         f"limit-holdem {variant}: {solver.iterations} iterations"
+        + (f" ({result.iterations} this run)" if result.iterations != solver.iterations else "")
         + (f" x {batch} boards" if batch > 1 else "")
         + (f" x every board ({solver.full_boards:,} canonical)" if sampling == "full" else "")
         + f" in {result.seconds:.1f} s ({out['iterations_per_second']:.2f}/s), "
