@@ -47,9 +47,11 @@ def test_train_small_variant_json(capsys, tmp_path, monkeypatch) -> None:
         (["train", "limit-holdem", "--sampling", "es", "--boards", "2"], "--boards"),
         (["train", "limit-holdem", "--sampling", "full", "--boards", "2"], "--boards"),
         (["train", "limit-holdem", "--sampling", "fulll"], "'fulll'"),
+        (["train", "limit-holdem", "--board-chunk", "10"], "--sampling full"),
+        (["train", "limit-holdem", "--sampling", "full", "--board-chunk", "10", "--ray"], "Ray"),
         # 41,460 canonical boards of 171 hands at once: refused by name, before training
         (["train", "limit-holdem", "--sampling", "full", "--buckets", "12,12,12,12",
-          "--recall", "perfect", "--no-exploitability"], "chance='full'"),
+          "--recall", "perfect", "--no-exploitability"], "--board-chunk"),
         (["train", "limit-holdem", "--algorithm", "pcfr++"], "'pcfr++'"),
         (["train", "limit-holdem", "--variant", "huge"], "variant"),
         (["train", "limit-holdem", "--variant", "full", "--real-exploitability"], "full deck"),
@@ -117,6 +119,12 @@ def test_train_every_board_json(capsys, tmp_path, monkeypatch) -> None:
     code, out, _ = run(capsys, *args, *more, "--iterations", "2", "--json")
     assert code == 0
     result = json.loads(out)
+    code, chunked, _ = run(capsys, *args, *more, "--iterations", "2", "--board-chunk", "300",
+                           "--json")  # fmt: skip
+    assert code == 0  # boards in chunks: the same numbers, so the same exploitability
+    assert json.loads(chunked)["exploitability_abstract_mbb"] == result[
+        "exploitability_abstract_mbb"
+    ]
     assert result["sampling"] == "full" and result["canonical_boards"] == 786
     assert result["boards_per_iteration"] is None and result["iterations"] == 2
     assert 0 < result["exploitability_abstract_mbb"] < 5000

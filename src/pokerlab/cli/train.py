@@ -107,6 +107,12 @@ def train(
         help="pcs: boards sampled per iteration, updated together (default 1; more work per "
         "worker call, the seed's batch)",
     ),
+    board_chunk: int | None = typer.Option(
+        None,
+        "--board-chunk",
+        min=1,
+        help="full: walk the boards in chunks of N (less scratch; the same numbers)",
+    ),
     seed: int = typer.Option(0, "--seed"),
     no_cache: bool = typer.Option(False, "--no-cache", help="neither read nor write tables"),
     exploitability: bool = typer.Option(
@@ -151,7 +157,11 @@ def train(
     if sampling not in ("pcs", "full", "es"):
         raise PokerlabError(f"--sampling: unknown {sampling!r}; choose pcs, full or es")
     use_ray = use_ray or address is not None
+    if board_chunk is not None and sampling != "full":
+        raise PokerlabError("--board-chunk is an option of --sampling full")
     if sampling == "full":
+        if board_chunk is not None and use_ray:
+            raise PokerlabError("--board-chunk runs on threads; Ray actors take every board")
         if boards is not None:
             raise PokerlabError("--boards is the board batch of --sampling pcs (full walks all)")
     if sampling in ("pcs", "full"):
@@ -192,12 +202,12 @@ def train(
     if sampling == "full":
         from pokerlab.solvers.limit_holdem import full_chance_bytes
 
-        need = full_chance_bytes(game, workers, split_round)
+        need = full_chance_bytes(game, workers, split_round, board_chunk)
         if need > 8 << 30:  # the solver's limit, storage included; refused before the tables
             raise PokerlabError(
-                f"--sampling full (chance='full') on {game.rules.num_cards} cards walks every "
-                f"canonical board at once: about {need / 2**30:.1f} GiB of scratch before the "
-                "regrets (limit 8 GiB); use --sampling pcs or a smaller --variant"
+                f"--sampling full (chance='full') on {game.rules.num_cards} cards: about "
+                f"{need / 2**30:.1f} GiB of scratch before the regrets (limit 8 GiB); "
+                "add --board-chunk N (boards per pass) or use --sampling pcs"
             )
     if real_exploitability and ranks == 13:
         raise PokerlabError("--real-exploitability: the full deck is too large (small decks)")
@@ -261,6 +271,8 @@ def train(
     }
     if sampling == "full":
         options["chance"] = "full"
+        if board_chunk is not None:
+            options["board_chunk"] = board_chunk
     if sampling == "es":
         es_options: dict[str, Any] = {
             "recall": recall,

@@ -122,7 +122,10 @@ def pcs_subtree(
     above the cuts read the same regrets in both modes (workers update only their subtrees), so
     a split pass does the one-process pass's arithmetic.
     """
-    match = pred if predictive else regrets
+    # regret matching reads the predictions (predictive schedules) or, when a non-predictive
+    # caller passes a non-empty ``pred``, that frozen copy of the regrets (a pass over every
+    # board in chunks: each chunk's strategy is the iteration's), else the regrets themselves
+    match = pred if (predictive or pred.size > 0) else regrets
     num_hands = hand_cards.shape[0]
     p = traverser
     o = 1 - p

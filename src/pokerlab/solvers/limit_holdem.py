@@ -95,7 +95,9 @@ def _path_bytes_per_entry(depth: int) -> int:
     return (2 * 4 + 3 * 8 + 3 * 4) * (depth + 1) + 3 * 8
 
 
-def full_chance_bytes(game: LimitHoldemGame, workers: int = 1, split_round: int = 0) -> int:
+def full_chance_bytes(
+    game: LimitHoldemGame, workers: int = 1, split_round: int = 0, board_chunk: int | None = None
+) -> int:
     """Bytes of scratch that :class:`LimitPCSSolver` with ``chance="full"`` needs besides its
     regrets and sums: every canonical board's hand entries (92 bytes each in a
     :class:`BoardBatch`, plus the root reach), each worker's depth-first pass buffers, and with
@@ -105,13 +107,16 @@ def full_chance_bytes(game: LimitHoldemGame, workers: int = 1, split_round: int 
     store's copy of the entries and the temporaries of building them come on top."""
     rules = game.rules
     tree = game.betting_tree
-    entries = comb(rules.num_cards - 5, 2) * HandIndexer((3, 1, 1), rules.ranks).size
+    boards = HandIndexer((3, 1, 1), rules.ranks).size
+    entries = comb(rules.num_cards - 5, 2) * boards
+    width = comb(rules.num_cards - 5, 2) * min(boards, board_chunk or boards)
     depth = tree_depth(tree.child_start, tree.children)
-    # entries, root reach, and the pass's own root, reach and value rows (one row each)
-    per_entry = 92 + 8 + 16 + workers * _path_bytes_per_entry(depth)
+    # every board's entries and root reach; per pass (a chunk's width) its own root, reach and
+    # value rows (one row each), the workers' path buffers and the cut rows
+    per_pass = 16 + workers * _path_bytes_per_entry(depth)
     if workers > 1:
-        per_entry += 3 * 4 * int(((tree.kind == DEAL) & (tree.round == split_round)).sum())
-    return per_entry * entries
+        per_pass += 3 * 4 * int(((tree.kind == DEAL) & (tree.round == split_round)).sum())
+    return (92 + 8) * entries + per_pass * width
 
 
 @dataclass
@@ -317,6 +322,13 @@ class LimitPCSSolver(LimitAbstractSolver):
         4,272 on 16, 41,460 on 24). Not with a board batch. With ``workers`` > 1 the head
         walks the betting above the split once down (collecting the reach rows at each subtree
         root) and once up (taking the workers' value rows), :func:`pcs_subtree`'s cut modes.
+    board_chunk:
+        With ``chance="full"``: walk the boards in chunks of this many (None: all at once), so
+        the pass scratch is a chunk's (the 24-card deck's 41,460 boards at once need 9 GiB per
+        worker). Every chunk reads the iteration's strategy from a frozen copy of the regrets
+        (4 bytes per information-set action more) and the regret floor comes after the last
+        chunk, so the numbers equal the one-chunk pass's bit for bit (tested). Not with a
+        predictive schedule.
     lazy_discounts:
         Keep the schedule's uniform discounts as scales (:class:`LazyScale`; the default) or
         apply every discount to every stored number before each iteration (the rule as
@@ -339,6 +351,7 @@ class LimitPCSSolver(LimitAbstractSolver):
         boards_per_iteration: int = 1,
         lazy_discounts: bool = True,
         chance: str = "sampled",
+        board_chunk: int | None = None,
     ) -> None:
         self._setup(game, abstraction, recall, algorithm, seed)
         self.lazy_discounts = bool(lazy_discounts)
@@ -357,6 +370,16 @@ class LimitPCSSolver(LimitAbstractSolver):
                 "boards_per_iteration is the sampled board batch; chance='full' walks every board"
             )
         self.chance = chance
+        if board_chunk is not None and chance != "full":
+            raise PokerlabError("board_chunk is an option of chance='full'")
+        if board_chunk is not None and int(board_chunk) < 1:
+            raise PokerlabError(f"board_chunk must be >= 1, got {board_chunk}")
+        if board_chunk is not None and self.schedule.predictive:
+            raise PokerlabError(
+                f"board_chunk with {self.schedule.name}: a predictive update needs every board "
+                "in one pass"
+            )
+        self.board_chunk = None if board_chunk is None else int(board_chunk)
         if workers < 1:
             raise PokerlabError(f"workers must be >= 1, got {workers}")
         self.workers = int(workers)
@@ -368,8 +391,11 @@ class LimitPCSSolver(LimitAbstractSolver):
         if chance == "full":
             # every suit-canonical ordered board (flop set, turn, river): their entries
             self._board_indexer = HandIndexer((3, 1, 1), rules.ranks)
-            h = self.live_hands * self._board_indexer.size
-            scratch = full_chance_bytes(game, self.workers, split_round)
+            chunk = min(self._board_indexer.size, self.board_chunk or self._board_indexer.size)
+            h = self.live_hands * chunk
+            scratch = full_chance_bytes(game, self.workers, split_round, self.board_chunk)
+            if chunk < self._board_indexer.size:
+                scratch += 4 * self.size  # the frozen regrets
         else:
             # per-node rows (reach of both players and values) only for a split pass's head;
             # the depth-first subtree passes need rows for one root-to-leaf path per worker
@@ -380,8 +406,9 @@ class LimitPCSSolver(LimitAbstractSolver):
         if need > max_bytes and chance == "full":
             raise PokerlabError(
                 f"chance='full' on {rules.num_cards} cards walks {self._board_indexer.size:,} "
-                f"canonical boards ({h:,} hand entries) at once: about {need / 2**30:.1f} GiB "
-                f"with the storage, limit {max_bytes / 2**30:.1f} GiB; sample boards instead"
+                f"canonical boards ({h:,} hand entries per pass): about {need / 2**30:.1f} GiB "
+                f"with the storage, limit {max_bytes / 2**30:.1f} GiB; walk them in smaller "
+                "chunks (board_chunk) or sample boards"
             )
         if need > max_bytes:
             raise PokerlabError(
@@ -508,10 +535,13 @@ class LimitPCSSolver(LimitAbstractSolver):
         buffers: tuple[np.ndarray, ...],
         cuts: tuple[Any, ...] = NO_CUTS,
         scale: float | None = None,
+        frozen: np.ndarray | None = None,
     ) -> float:
         """A depth-first pass over the subtree at ``root`` (the whole tree at 0) from the two
         players' reach rows there; writes the root's value row into ``out``. ``cuts``: the cut
-        arguments of :func:`pcs_subtree` (none by default)."""
+        arguments of :func:`pcs_subtree` (none by default); ``scale``: another chance scale;
+        ``frozen``: regrets that regret matching reads instead of the live ones (a chunked
+        full pass; the pass then leaves the floor to its caller)."""
         t = self.tree
         return pcs_subtree(
             t.kind,
@@ -532,13 +562,13 @@ class LimitPCSSolver(LimitAbstractSolver):
             np.int64(traverser),
             self.regrets,
             self.sums,
-            bool(self.schedule.regret_floor),
+            bool(self.schedule.regret_floor) and frozen is None,
             update,
             np.int64(root),
             root_reach,
             out,
             *buffers,
-            self.prediction,
+            self.prediction if frozen is None else frozen,
             bool(self.schedule.predictive),
             float(self._next[0]),
             float(self._next[1]),
@@ -626,14 +656,19 @@ class LimitPCSSolver(LimitAbstractSolver):
         rules = self.game.rules
         indexer = self._board_indexer
         self._full_boards, self._full_weights = indexer.unindex(np.arange(indexer.size))
-        entries = self._board_arrays(self._full_boards)
-        self._full_entries = entries
-        weight = np.repeat(
-            self._full_weights.astype(np.float32), np.diff(entries.segments)
-        )
-        self._full_reach = np.ascontiguousarray(np.stack([weight, weight]))
+        step = self.board_chunk or len(self._full_boards)
+        #: (entries, root reach) of each chunk of boards (one chunk unless ``board_chunk``).
+        self._full_chunks: list[tuple[BoardBatch, np.ndarray]] = []
+        for first in range(0, len(self._full_boards), step):
+            entries = self._board_arrays(self._full_boards[first : first + step])
+            weight = np.repeat(
+                self._full_weights[first : first + step].astype(np.float32),
+                np.diff(entries.segments),
+            )
+            self._full_chunks.append((entries, np.ascontiguousarray(np.stack([weight, weight]))))
+        self._full_entries, self._full_reach = self._full_chunks[0]
         self._scale = 1.0 / comb(rules.num_cards - 2 - 5, 2) / float(self._full_weights.sum())
-        width = weight.size
+        width = max(reach.shape[1] for _, reach in self._full_chunks)
         if self.workers > 1:
             cut = np.full(self.tree.num_nodes, -1, dtype=np.int64)
             for k, (root, _, _) in enumerate(self.subtrees):
@@ -648,23 +683,47 @@ class LimitPCSSolver(LimitAbstractSolver):
         return len(self._full_boards) if self.chance == "full" else 0
 
     def _full_pass(self, traverser: int, update: bool) -> float:
-        """One pass for ``traverser`` over every canonical board: one worker, a depth-first pass
-        over the whole tree; several, the head's way down to the subtree roots (cut mode 1,
-        no update), the workers' subtree passes in threads, the head's way up (cut mode 2)."""
-        entries = self._full_entries
-        reach = self._full_reach
+        """One pass for ``traverser`` over every canonical board, chunk by chunk. With several
+        chunks every chunk's regret matching reads a frozen copy of the regrets (the
+        iteration's strategy) and the regret floor comes after the last one."""
+        if len(self._full_chunks) == 1:
+            return self._full_chunk(self._full_entries, self._full_reach, traverser, update)
+        frozen = self.regrets.copy()
+        total = 0.0
+        for entries, reach in self._full_chunks:
+            total += self._full_chunk(entries, reach, traverser, update, frozen)
+        if update and self.schedule.regret_floor:
+            np.maximum(self.regrets, 0.0, out=self.regrets)
+        return total
+
+    def _full_chunk(
+        self,
+        entries: BoardBatch,
+        reach: np.ndarray,
+        traverser: int,
+        update: bool,
+        frozen: np.ndarray | None = None,
+    ) -> float:
+        """One pass over a chunk of boards: one worker, a depth-first pass over the whole
+        tree; several, the head's way down to the subtree roots (cut mode 1, no update), the
+        workers' subtree passes in threads, the head's way up (cut mode 2). ``frozen``: the
+        regrets regret matching reads (then no floor here; see :meth:`_full_pass`)."""
         buffers = self._buffers
+        width = reach.shape[1]
+        out = self._root[:width]
+        more = {} if frozen is None else {"frozen": frozen}
         if self.workers == 1:
-            return self._subtree(entries, traverser, update, 0, reach, self._root, buffers[0])
-        cut = (self._cut, np.int64(1), self._cut_reach, self._cut_values)
-        self._subtree(entries, traverser, False, 0, reach, self._root, buffers[0], cut)
+            return self._subtree(entries, traverser, update, 0, reach, out, buffers[0], **more)
+        cut_reach, cut_values = self._cut_reach[:, :, :width], self._cut_values[:, :width]
+        cut = (self._cut, np.int64(1), cut_reach, cut_values)
+        self._subtree(entries, traverser, False, 0, reach, out, buffers[0], cut, **more)
 
         def run(w: int) -> None:
             for k, (root, _, owner) in enumerate(self.subtrees):
                 if owner == w:
                     self._subtree(
-                        entries, traverser, update, root, self._cut_reach[k],
-                        self._cut_values[k], buffers[w],
+                        entries, traverser, update, root, np.ascontiguousarray(cut_reach[k]),
+                        cut_values[k], buffers[w], **more,
                     )  # fmt: skip
 
         if self._pool is None:
@@ -672,8 +731,8 @@ class LimitPCSSolver(LimitAbstractSolver):
 
             self._pool = ThreadPoolExecutor(max_workers=self.workers)
         list(self._pool.map(run, range(self.workers)))
-        cut = (self._cut, np.int64(2), self._cut_reach, self._cut_values)
-        return self._subtree(entries, traverser, update, 0, reach, self._root, buffers[0], cut)
+        cut = (self._cut, np.int64(2), cut_reach, cut_values)
+        return self._subtree(entries, traverser, update, 0, reach, out, buffers[0], cut, **more)
 
     def root_values(self, board: np.ndarray, traverser: int) -> np.ndarray:
         """Counterfactual value of each hole-card pair of ``traverser`` at the root for the
