@@ -133,8 +133,8 @@ def train(
     log: Path | None = typer.Option(None, "--log", help="append JSON lines (one per block)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
-    """Train limit hold'em on a card abstraction with public chance sampling CFR or
-    external-sampling MCCFR (--sampling es)."""
+    """Train limit hold'em on a card abstraction with public chance sampling CFR, CFR over
+    every board (--sampling full) or external-sampling MCCFR (--sampling es)."""
     from pokerlab.abstraction.buckets import build_abstraction
     from pokerlab.abstraction.strength import estimate_seconds, strength_tables
     from pokerlab.games.registry import load_game
