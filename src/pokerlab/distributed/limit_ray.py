@@ -487,20 +487,11 @@ class RayLimitPCSSolver(LimitPCSSolver):
         """One pass over every canonical board (``chance="full"``): the head's depth-first way
         down to the subtree roots over its own nodes (cut mode 1), each actor's subtrees from
         the reach rows there, the head's way up with their value rows (cut mode 2)."""
-        t = self.tree
-        entries = self._full_entries
-        regrets, sums, prediction = self._head
-
         def head(mode: int, head_update: bool) -> float:
-            return pcs_subtree(
-                t.kind, t.player, t.round, t.child_start, t.children, t.payoff_id,
-                t.payoff_table, self._head_offset, self.num_states, entries.states,
-                entries.cards, entries.order, entries.ranked, entries.segments, self._scale,
-                np.int64(traverser), regrets, sums, bool(self.schedule.regret_floor),
-                head_update, np.int64(0), self._full_reach, self._root, *self._buffers[0],
-                prediction, bool(self.schedule.predictive), float(self._next[0]),
-                float(self._next[1]), *self._weights, self._cut, np.int64(mode),
-                self._cut_reach, self._cut_values,
+            cut = (self._cut, np.int64(mode), self._cut_reach, self._cut_values)
+            return self._subtree(
+                self._full_entries, traverser, head_update, 0, self._full_reach, self._root,
+                self._buffers[0], cut, storage=(self._head_offset, *self._head),
             )  # fmt: skip
 
         head(1, False)

@@ -450,9 +450,9 @@ class LimitPCSSolver(LimitAbstractSolver):
         # uniform deal: 1 / (pairs for the opponent given the hand and the board); per-hand sums
         # at the root then average over the traverser's hands through the reported value; a
         # batch of B boards weighs each 1/B
-        self._scale = 1.0 / comb(rules.num_cards - 2 - 5, 2) / self.boards_per_iteration
         #: The scale of a pass over one board (``root_values``).
         self._board_scale = 1.0 / comb(rules.num_cards - 2 - 5, 2)
+        self._scale = self._board_scale / self.boards_per_iteration
         del left
         if chance == "full":
             self._setup_full()
@@ -536,13 +536,18 @@ class LimitPCSSolver(LimitAbstractSolver):
         cuts: tuple[Any, ...] = NO_CUTS,
         scale: float | None = None,
         frozen: np.ndarray | None = None,
+        storage: tuple[np.ndarray, ...] | None = None,
     ) -> float:
         """A depth-first pass over the subtree at ``root`` (the whole tree at 0) from the two
         players' reach rows there; writes the root's value row into ``out``. ``cuts``: the cut
         arguments of :func:`pcs_subtree` (none by default); ``scale``: another chance scale;
         ``frozen``: regrets that regret matching reads instead of the live ones (a chunked
-        full pass; the pass then leaves the floor to its caller)."""
+        full pass; the pass then leaves the floor to its caller); ``storage``: (offset, regrets,
+        sums, predictions) of another layout (a Ray head's own nodes)."""
         t = self.tree
+        if storage is None:
+            storage = (self.offset, self.regrets, self.sums, self.prediction)
+        offset, regrets, sums, prediction = storage
         return pcs_subtree(
             t.kind,
             t.player,
@@ -551,7 +556,7 @@ class LimitPCSSolver(LimitAbstractSolver):
             t.children,
             t.payoff_id,
             t.payoff_table,
-            self.offset,
+            offset,
             self.num_states,
             entries.states,
             entries.cards,
@@ -560,21 +565,29 @@ class LimitPCSSolver(LimitAbstractSolver):
             entries.segments,
             self._scale if scale is None else scale,
             np.int64(traverser),
-            self.regrets,
-            self.sums,
+            regrets,
+            sums,
             bool(self.schedule.regret_floor) and frozen is None,
             update,
             np.int64(root),
             root_reach,
             out,
             *buffers,
-            self.prediction if frozen is None else frozen,
+            prediction if frozen is None else frozen,
             bool(self.schedule.predictive),
             float(self._next[0]),
             float(self._next[1]),
             *self._weights,
             *cuts,
         )
+
+    def _in_workers(self, run: Callable[[int], None]) -> None:
+        """``run(w)`` for every worker ``w`` at once, on the solver's threads (started once)."""
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(max_workers=self.workers)
+        list(self._pool.map(run, range(self.workers)))
 
     def _pass(self, boards: np.ndarray | BoardBatch, traverser: int, update: bool) -> float:
         """One pass for ``traverser`` over a batch of boards; returns the root value summed
@@ -638,11 +651,7 @@ class LimitPCSSolver(LimitAbstractSolver):
                         self._buffers[w],
                     )  # fmt: skip
 
-        if self._pool is None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._pool = ThreadPoolExecutor(max_workers=self.workers)
-        list(self._pool.map(run, range(self.workers)))
+        self._in_workers(run)
         total = K.pcs_pass(*common, np.int64(6), *predict)
         self._root[:width] = self._values[0, :width]
         return total
@@ -653,7 +662,6 @@ class LimitPCSSolver(LimitAbstractSolver):
         (its board's class size, for both players: chance's weight enters through the
         opponent's reach into the values and through the own reach into the strategy sums), the
         scale (1 / (opponent pairs x ordered boards)) and the cut rows of a split pass."""
-        rules = self.game.rules
         indexer = self._board_indexer
         self._full_boards, self._full_weights = indexer.unindex(np.arange(indexer.size))
         step = self.board_chunk or len(self._full_boards)
@@ -667,7 +675,7 @@ class LimitPCSSolver(LimitAbstractSolver):
             )
             self._full_chunks.append((entries, np.ascontiguousarray(np.stack([weight, weight]))))
         self._full_entries, self._full_reach = self._full_chunks[0]
-        self._scale = 1.0 / comb(rules.num_cards - 2 - 5, 2) / float(self._full_weights.sum())
+        self._scale = self._board_scale / float(self._full_weights.sum())
         width = max(reach.shape[1] for _, reach in self._full_chunks)
         if self.workers > 1:
             cut = np.full(self.tree.num_nodes, -1, dtype=np.int64)
@@ -711,28 +719,27 @@ class LimitPCSSolver(LimitAbstractSolver):
         buffers = self._buffers
         width = reach.shape[1]
         out = self._root[:width]
-        more = {} if frozen is None else {"frozen": frozen}
         if self.workers == 1:
-            return self._subtree(entries, traverser, update, 0, reach, out, buffers[0], **more)
+            return self._subtree(
+                entries, traverser, update, 0, reach, out, buffers[0], frozen=frozen
+            )
         cut_reach, cut_values = self._cut_reach[:, :, :width], self._cut_values[:, :width]
         cut = (self._cut, np.int64(1), cut_reach, cut_values)
-        self._subtree(entries, traverser, False, 0, reach, out, buffers[0], cut, **more)
+        self._subtree(entries, traverser, False, 0, reach, out, buffers[0], cut, frozen=frozen)
 
         def run(w: int) -> None:
             for k, (root, _, owner) in enumerate(self.subtrees):
                 if owner == w:
                     self._subtree(
                         entries, traverser, update, root, np.ascontiguousarray(cut_reach[k]),
-                        cut_values[k], buffers[w], **more,
+                        cut_values[k], buffers[w], frozen=frozen,
                     )  # fmt: skip
 
-        if self._pool is None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._pool = ThreadPoolExecutor(max_workers=self.workers)
-        list(self._pool.map(run, range(self.workers)))
+        self._in_workers(run)
         cut = (self._cut, np.int64(2), cut_reach, cut_values)
-        return self._subtree(entries, traverser, update, 0, reach, out, buffers[0], cut, **more)
+        return self._subtree(
+            entries, traverser, update, 0, reach, out, buffers[0], cut, frozen=frozen
+        )
 
     def root_values(self, board: np.ndarray, traverser: int) -> np.ndarray:
         """Counterfactual value of each hole-card pair of ``traverser`` at the root for the
