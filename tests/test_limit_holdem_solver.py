@@ -12,9 +12,9 @@ from pokerlab import load_game
 from pokerlab.abstraction.buckets import build_abstraction
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
-from pokerlab.solvers import _limit_kernels as K
 from pokerlab.solvers.limit_holdem import LimitPCSSolver
 from pokerlab.solvers.schedule import LazyScale, discount_factors
+from pokerlab.tree.betting import _kernels as K
 
 BOARD = np.array([28, 33, 41, 46, 51])  # 9c Td Jd Qh As
 

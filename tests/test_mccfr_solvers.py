@@ -18,7 +18,7 @@ from pokerlab.solvers.factory import restore_solver
 from pokerlab.solvers.mccfr import MCCFRSolver
 from pokerlab.solvers.schedule import schedule_by_name
 from pokerlab.tree.compiled import compile_game
-from pokerlab.tree.history_tree import H_TERMINAL
+from pokerlab.tree.history.tree import H_TERMINAL
 
 VARIANTS = ["cs-mccfr", "es-mccfr", "os-mccfr"]
 

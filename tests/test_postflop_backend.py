@@ -1,4 +1,4 @@
-"""The postflop vector tree behind the engine's tree-backend seam (tree/vector_backend.py).
+"""The postflop vector tree behind the engine's tree-backend seam (tree/vector/backend.py).
 
 The generic engine (compile_game, Strategy, exploitability, best response, CFRSolver) runs on a
 postflop spot through the backend; its evaluations are checked against the history form of the

@@ -18,8 +18,8 @@ from pokerlab.games.postflop.actions import walk
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.solvers.postflop import PostflopSolver
 from pokerlab.strategy import Strategy
-from pokerlab.tree import _vector_kernels as K
 from pokerlab.tree.compiled import compile_game
+from pokerlab.tree.vector import _kernels as K
 
 OOP = "66+,A8s+,K9s+,Q9s+,J9s+,T8s+,97s+,86s+,75s+,64s+,A9o+,KTo+,QTo+,JTo"
 IP = "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+"

@@ -22,8 +22,8 @@ from pokerlab.solvers.postflop import PostflopSolver
 from pokerlab.solvers.postflop_mccfr import PostflopMCCFR
 from pokerlab.solvers.run import TrainingRun
 from pokerlab.solvers.schedule import schedule_by_name
-from pokerlab.tree import _vector_kernels as VK
-from pokerlab.tree.vector_tree import CHANCE, DECISION
+from pokerlab.tree.vector import _kernels as VK
+from pokerlab.tree.vector.tree import CHANCE, DECISION
 
 # the tiny spots of tests/test_postflop_solver.py
 RIVER = dict(

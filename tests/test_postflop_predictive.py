@@ -99,7 +99,7 @@ def test_schedule_factors_equal_the_engine_schedules() -> None:
     hyperparameter schedules' moving exponents and a negative beta at t = 1 included."""
     from pokerlab.solvers.postflop import postflop_schedule
     from pokerlab.solvers.schedule import discount_factors
-    from pokerlab.tree import _vector_kernels as K
+    from pokerlab.tree.vector import _kernels as K
 
     for name in POSTFLOP_ALGORITHMS:
         if name == "dcfr-ps":

@@ -23,7 +23,7 @@ from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import FileFormatError
 from pokerlab.games.postflop.expand import _swap_card
 from pokerlab.games.postflop.naming import SpotNaming
-from pokerlab.tree.vector_tree import DECISION, SUIT_PAIRS
+from pokerlab.tree.vector.tree import DECISION, SUIT_PAIRS
 
 __all__ = ["SolvedSpot", "NodeView", "save_spot_solution", "load_spot_solution"]
 

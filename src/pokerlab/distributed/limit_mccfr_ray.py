@@ -39,9 +39,9 @@ from pokerlab._rng import child_seeds, kernel_seed, seed_state
 from pokerlab.abstraction.buckets import CardAbstraction
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import LimitHoldemGame
-from pokerlab.solvers._kernels import discount_factors, discount_range
 from pokerlab.solvers.limit_mccfr import LimitESSolver
 from pokerlab.solvers.mccfr import block_params
+from pokerlab.tree._primitives import discount_factors, discount_range
 
 __all__ = ["ESWorker", "RayLimitESSolver", "worker_seeds"]
 
@@ -221,4 +221,3 @@ class RayLimitESSolver(LimitESSolver):
         if self._started_ray:
             self._ray.shutdown()
             self._started_ray = False
-

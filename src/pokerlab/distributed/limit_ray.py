@@ -19,12 +19,12 @@ also gives each call enough work to pay for Ray's per-call cost):
    values and regret updates up) and return the value rows at their roots;
 3. the head writes those rows and finishes terminals and values upward over its nodes.
 
-The kernels are the one-process solver's (:func:`pokerlab.solvers._limit_kernels.pcs_pass` for
-the head's steps, :func:`pokerlab.solvers._limit_subtree_kernels.pcs_subtree` for the
+The kernels are the one-process solver's (:func:`pokerlab.tree.betting._kernels.pcs_pass` for
+the head's steps, :func:`pokerlab.tree.betting._subtree_kernels.pcs_subtree` for the
 subtrees), and every node is computed by the same arithmetic in the same order, so a Ray run
 equals :class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver`'s for the same seed bit for bit
 (tested). The discount of each iteration runs where the numbers live. An actor's scratch is one
-root-to-leaf path of rows (:func:`~pokerlab.solvers._limit_subtree_kernels.subtree_buffers`),
+root-to-leaf path of rows (:func:`~pokerlab.tree.betting._subtree_kernels.subtree_buffers`),
 so its memory is its subtrees' regrets and sums.
 
 Ray is an optional dependency (``pip install "pokerlab[ray]"``): ``ray.init()`` starts a local
@@ -44,15 +44,15 @@ import numpy as np
 from pokerlab.abstraction.buckets import CardAbstraction
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
-from pokerlab.solvers import _limit_kernels as K
-from pokerlab.solvers._limit_subtree_kernels import (
+from pokerlab.solvers.limit_holdem import BoardBatch, LimitPCSSolver
+from pokerlab.solvers.schedule import DiscountSchedule
+from pokerlab.tree.betting import _kernels as K
+from pokerlab.tree.betting._subtree_kernels import (
     NO_CUTS,
     pcs_subtree,
     subtree_buffers,
     tree_depth,
 )
-from pokerlab.solvers.limit_holdem import BoardBatch, LimitPCSSolver
-from pokerlab.solvers.schedule import DiscountSchedule
 
 __all__ = [
     "RayLimitPCSSolver",
@@ -214,7 +214,7 @@ class SubtreeWorker:
         (a, b) and the weights of this iteration's additions to the sums and the regrets (the
         head's lazy scales, :class:`~pokerlab.solvers.schedule.LazyScale`). Each subtree is one
         depth-first pass
-        (:func:`~pokerlab.solvers._limit_subtree_kernels.pcs_subtree`). Returns the value rows
+        (:func:`~pokerlab.tree.betting._subtree_kernels.pcs_subtree`). Returns the value rows
         at the roots (k, entries).
         """
         start = time.perf_counter()

@@ -62,8 +62,8 @@ from pokerlab.abstraction.isomorphism import HandIndexer, round_indexer
 from pokerlab.abstraction.store import cache_dir, load_tables, save_tables
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import PokerlabError
-from pokerlab.evaluate import _limit_abstract_kernels as BK
 from pokerlab.games.limit_holdem import DEAL, FOLD_END, BettingTree
+from pokerlab.tree.betting import _value_kernels as BK
 
 __all__ = [
     "JointBucketTables",

@@ -19,7 +19,7 @@ from pokerlab.errors import PokerlabError
 from pokerlab.games.base import CHANCE, History, HistoryGame
 
 if TYPE_CHECKING:
-    from pokerlab.tree.public_tree import PublicTree
+    from pokerlab.tree.public.tree import PublicTree
 
 __all__ = ["KuhnGame", "KuhnHistory", "PASS", "BET"]
 

@@ -37,6 +37,7 @@ import numpy as np
 from pokerlab.cards.deck import RANKS, SUITS
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import CHANCE, History, HistoryGame
+from pokerlab.tree._primitives import DEAL, DECISION, FOLD_END, SHOWDOWN_END
 
 __all__ = [
     "FOLD",
@@ -54,7 +55,6 @@ __all__ = [
 FOLD, CALL, RAISE = 0, 1, 2
 
 #: Node kinds of the betting tree.
-DECISION, DEAL, FOLD_END, SHOWDOWN_END = 0, 1, 2, 3
 
 #: Named variants: keyword arguments of :class:`LimitHoldemRules`.
 VARIANTS: dict[str, dict[str, Any]] = {

@@ -45,7 +45,7 @@ from pokerlab.games.base import CHANCE, History, HistoryGame
 from pokerlab.tree.builder import NodeList, assemble_public_tree, private_tables
 
 if TYPE_CHECKING:
-    from pokerlab.tree.public_tree import PublicTree
+    from pokerlab.tree.public.tree import PublicTree
 
 __all__ = [
     "PushFoldGame",

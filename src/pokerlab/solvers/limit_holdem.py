@@ -34,18 +34,18 @@ from pokerlab.abstraction.isomorphism import HandIndexer, round_indexer
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DEAL, DECISION, LimitHoldemGame
-from pokerlab.solvers import _limit_kernels as K
-from pokerlab.solvers._limit_subtree_kernels import (
-    NO_CUTS,
-    pcs_subtree,
-    subtree_buffers,
-    tree_depth,
-)
 from pokerlab.solvers.schedule import (
     DiscountSchedule,
     LazyScale,
     discount_factors,
     schedule_by_name,
+)
+from pokerlab.tree.betting import _kernels as K
+from pokerlab.tree.betting._subtree_kernels import (
+    NO_CUTS,
+    pcs_subtree,
+    subtree_buffers,
+    tree_depth,
 )
 
 __all__ = ["LimitAbstractSolver", "LimitPCSSolver", "LimitTrainResult"]
@@ -359,9 +359,7 @@ class LimitPCSSolver(LimitAbstractSolver):
         tree = self.tree
         deck = rules.cards
         if int(boards_per_iteration) < 1:
-            raise PokerlabError(
-                f"boards_per_iteration must be >= 1, got {boards_per_iteration}"
-            )
+            raise PokerlabError(f"boards_per_iteration must be >= 1, got {boards_per_iteration}")
         self.boards_per_iteration = int(boards_per_iteration)
         if chance not in ("sampled", "full"):
             raise PokerlabError(f"chance must be 'sampled' or 'full', got {chance!r}")

@@ -45,10 +45,10 @@ from pokerlab.abstraction.isomorphism import round_indexer
 from pokerlab.cards.evaluator import eval_tables
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
-from pokerlab.solvers import _limit_mccfr_kernels as K
 from pokerlab.solvers.limit_holdem import LimitAbstractSolver
 from pokerlab.solvers.mccfr import PLURIBUS_FLOOR_RATIO, block_params
 from pokerlab.solvers.schedule import DiscountSchedule
+from pokerlab.tree.betting import _mccfr_kernels as K
 
 __all__ = ["LimitESSolver", "SAMPLING_NAMES"]
 

@@ -53,12 +53,12 @@ import numpy as np
 
 from pokerlab._rng import seed_state
 from pokerlab.errors import PokerlabError
-from pokerlab.solvers import _mccfr_kernels as K
 from pokerlab.solvers.base import Solver
 from pokerlab.solvers.schedule import DiscountSchedule, schedule_by_name
 from pokerlab.strategy import Strategy
 from pokerlab.tree.compiled import CompiledGame, compile_game
-from pokerlab.tree.history_tree import HistoryTree
+from pokerlab.tree.history import _mccfr_kernels as K
+from pokerlab.tree.history.tree import HistoryTree
 
 __all__ = ["MCCFRSolver", "MCCFR_ALGORITHMS", "block_params", "default_prune_threshold"]
 

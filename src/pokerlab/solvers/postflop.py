@@ -47,9 +47,10 @@ from pokerlab.games.postflop.expand import _swap_card, suit_swap_combo
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.solvers.base import Callback, Progress
 from pokerlab.solvers.schedule import PARAMS_LAYOUT, schedule_by_name
-from pokerlab.tree import _vector_kernels as K
-from pokerlab.tree.vector_backend import policy_best_response
-from pokerlab.tree.vector_tree import DECISION, SUIT_PAIRS, Passes
+from pokerlab.tree._primitives import discount_factors
+from pokerlab.tree.vector import _kernels as K
+from pokerlab.tree.vector.backend import policy_best_response
+from pokerlab.tree.vector.tree import DECISION, SUIT_PAIRS, Passes
 
 __all__ = ["PostflopSolver", "POSTFLOP_ALGORITHMS", "postflop_schedule"]
 
@@ -73,7 +74,7 @@ def postflop_schedule(algorithm: str) -> np.ndarray:
     """Kernel schedule: :meth:`DiscountSchedule.as_array
     <pokerlab.solvers.schedule.DiscountSchedule.as_array>` (layout
     :data:`~pokerlab.solvers.schedule.PARAMS_LAYOUT`) with slots 5 and 6, ``reset_base`` and
-    ``beta_const``, set for ``dcfr-ps`` (see :func:`pokerlab.tree._vector_kernels.factors`)."""
+    ``beta_const``, set for ``dcfr-ps`` (see :func:`pokerlab.tree._primitives.discount_factors`)."""
     if algorithm == "dcfr-ps":
         params = schedule_by_name("dcfr", alpha=1.5, beta=0.5, gamma=3.0).as_array()
         params[5] = 4.0  # the average restarts at powers of 4
@@ -105,7 +106,7 @@ def warmup_kernels(passes: Passes, compressed: bool = False) -> None:
         for mode in (K.MODE_BR, K.MODE_EV):
             passes.pass_(0, mode, r16, s16)
         passes.record(0, 0, r16, s16)
-    K.factors(postflop_schedule("dcfr-ps"), 1)
+    discount_factors(postflop_schedule("dcfr-ps"), 1)
     params = postflop_schedule("dcfr-ps")
     passes.cfr_iterations(0, 0, params, False, False, r, s)
     if compressed:
@@ -475,7 +476,7 @@ class PostflopSolver:
 
     def _locked_best_response(self, trav: int) -> float:
         """Best-response value of ``trav`` in the locked game, by policy iteration
-        (:func:`~pokerlab.tree.vector_backend.policy_best_response`, the locks overriding the
+        (:func:`~pokerlab.tree.vector.backend.policy_best_response`, the locks overriding the
         locked hands): an independent check of the best-response pass (which plays the locks
         itself), used by the tests."""
         assert self.lock_probs is not None

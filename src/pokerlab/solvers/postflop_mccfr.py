@@ -2,11 +2,11 @@
 
 :class:`PostflopMCCFR` runs the sampling variants of Lanctot, Waugh, Zinkevich & Bowling (2009),
 "Monte Carlo Sampling for Regret Minimization in Extensive Games", on a postflop spot's vector
-tree (:mod:`pokerlab.tree.vector_tree`), in the float32 regret and strategy-sum arrays of
+tree (:mod:`pokerlab.tree.vector.tree`), in the float32 regret and strategy-sum arrays of
 :class:`~pokerlab.solvers.postflop.PostflopSolver` (one ``actions x hands(actor)`` block per
 decision node). Every traversal samples a deal: one hand per player from the weighted ranges with
 card removal, and the turn and river cards still to come (kernels:
-:mod:`pokerlab.tree._vector_mccfr`).
+:mod:`pokerlab.tree.vector._mccfr_kernels`).
 
 * ``cs-mccfr``, chance sampling: on the sampled deal, both players' whole action trees are walked
   (a vanilla CFR pass over one deal); regrets weighted by the opponent's reach;
@@ -16,7 +16,7 @@ card removal, and the turn and river cards still to come (kernels:
 An iteration is one traversal per player, OOP then IP (alternating updates), each on its own deal,
 as :class:`~pokerlab.solvers.mccfr.MCCFRSolver` counts them. Exploitability is measured exactly,
 by the full-width best-response and expected-value passes of the vector tree
-(:class:`~pokerlab.tree.vector_tree.Passes`, as :class:`PostflopSolver` measures itself) on the
+(:class:`~pokerlab.tree.vector.tree.Passes`, as :class:`PostflopSolver` measures itself) on the
 strategy sums, so both kinds of solver are judged by one evaluator.
 
 Discounting is the engine's :class:`~pokerlab.solvers.schedule.DiscountSchedule`, applied every
@@ -44,10 +44,11 @@ from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.expand import ExpandedSpot
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.solvers.base import Callback, Progress
+from pokerlab.solvers.options import inapplicable_options
 from pokerlab.solvers.schedule import DiscountSchedule, discount_factors, schedule_by_name
-from pokerlab.tree import _vector_kernels as VK
-from pokerlab.tree import _vector_mccfr as MK
-from pokerlab.tree.vector_tree import CHANCE, DECISION, SUIT_PAIRS, Passes
+from pokerlab.tree.vector import _kernels as VK
+from pokerlab.tree.vector import _mccfr_kernels as MK
+from pokerlab.tree.vector.tree import CHANCE, DECISION, SUIT_PAIRS, Passes
 
 __all__ = [
     "PostflopMCCFR",
@@ -554,7 +555,6 @@ def make_postflop_mccfr(
     threads of the exploitability passes. The memory check of
     :meth:`PostflopGame.check_memory` runs first.
     """
-    from pokerlab.solvers.factory import _inapplicable
     from pokerlab.tree.compiled import CompiledGame
 
     if isinstance(game, CompiledGame):
@@ -573,7 +573,7 @@ def make_postflop_mccfr(
         )
     options = dict(given)
     representation = options.pop("representation", "vector")
-    bad = _inapplicable(name, options)
+    bad = inapplicable_options(name, options)
     if representation != "vector":
         bad["representation"] = "Monte Carlo CFR on a postflop spot runs on its vector tree"
     if bad:

@@ -59,6 +59,9 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 
+# the layout of the kernel input is defined beside the kernels that read it
+from pokerlab.tree._primitives import PARAMS_LAYOUT, PARAMS_SIZE
+
 __all__ = [
     "DiscountSchedule",
     "SCHEDULES",
@@ -70,22 +73,6 @@ __all__ = [
 
 NO_DISCOUNT = math.nan
 
-#: Positions in :meth:`DiscountSchedule.as_array` (the kernels read these numbers).
-#: 5 and 6 are left at 0: the postflop vector tree's ``postflop_schedule`` puts its own options
-#: (average restart base, constant beta) there.
-PARAMS_LAYOUT = {
-    "alpha": 0,
-    "beta": 1,
-    "gamma": 2,
-    "floor": 3,
-    "linear_until": 4,
-    "predictive": 7,
-    "alpha_end": 8,
-    "beta_end": 9,
-    "gamma_end": 10,
-    "horizon": 11,
-}
-PARAMS_SIZE = 12
 
 #: Fields added after the first release; ``to_dict`` writes them only when they are not at
 #: their default, so states saved before them still match.
@@ -238,14 +225,30 @@ def _exponent(params: np.ndarray, which: str, t: int) -> float:
 
 
 def discount_factors(params: np.ndarray, t: int) -> tuple[float, float, float]:
-    """(a_t, b_t, g_t) from :meth:`DiscountSchedule.as_array` parameters (pure Python)."""
+    """(a_t, b_t, g_t) from :meth:`DiscountSchedule.as_array` parameters (pure Python): the twin
+    of the kernels' :func:`pokerlab.tree._primitives.discount_factors`, slots 5 and 6 (the
+    postflop ``dcfr-ps`` restart base and constant beta) included."""
     until = params[PARAMS_LAYOUT["linear_until"]]
     if until >= 0 and t > until:
         return 1.0, 1.0, 1.0
     tp = float(t - 1)
+    base = float(params[PARAMS_LAYOUT["reset_base"]])
+    restart = base >= 2.0  # postflop-solver's DCFR: iterations counted from 0
+    a = _ratio(max(tp - 1.0, 0.0) if restart else tp, _exponent(params, "alpha", t))
+    if params[PARAMS_LAYOUT["beta_const"]] == 1.0:
+        b = float(params[PARAMS_LAYOUT["beta"]])
+    else:
+        b = _ratio(tp, _exponent(params, "beta", t))
     gamma = _exponent(params, "gamma", t)
-    g = 1.0 if math.isnan(gamma) else (tp / t) ** gamma
-    return _ratio(tp, _exponent(params, "alpha", t)), _ratio(tp, _exponent(params, "beta", t)), g
+    if math.isnan(gamma):
+        return a, b, 1.0
+    if not restart:
+        return a, b, (tp / t) ** gamma
+    it0, p = t - 1, 1
+    while p * base <= it0:
+        p = int(p * base)
+    tg = float(it0 - p) if it0 > 0 else 0.0
+    return a, b, (tg / (tg + 1.0)) ** gamma
 
 
 class LazyScale:
@@ -278,7 +281,7 @@ class LazyScale:
     def advance(self, a: float, b: float | None = None) -> tuple[float, float, float]:
         """The next iteration's discount: ``a`` for the positive stored values, ``b`` (``a`` if
         None) for the others. Returns (a_now, b_now, weight): the factors to apply to the stored
-        array before the iteration (see :func:`~pokerlab.solvers._limit_kernels.discount`) and
+        array before the iteration (see :func:`~pokerlab.tree.betting._kernels.discount`) and
         the weight of the iteration's additions."""
         a = float(a)
         b = a if b is None else float(b)

@@ -1,9 +1,9 @@
 """The seam between tree representations and the code that solves and evaluates on them.
 
 A **tree backend** is one way of storing a game for the kernels: the public tree (vectors over
-private states, :mod:`pokerlab.tree.public_tree`), the history tree (one node per history,
-:mod:`pokerlab.tree.history_tree`), the postflop vector tree
-(:mod:`pokerlab.tree.vector_backend`), and later a bucketed tree or a remote subtree. A backend
+private states, :mod:`pokerlab.tree.public.tree`), the history tree (one node per history,
+:mod:`pokerlab.tree.history.tree`), the postflop vector tree
+(:mod:`pokerlab.tree.vector.backend`), and later a bucketed tree or a remote subtree. A backend
 owns its arrays, its scratch memory and its passes; solvers
 (:class:`~pokerlab.solvers.cfr.CFRSolver`) and evaluators
 (:mod:`pokerlab.evaluate.exploitability`) only call the methods below and never look at the

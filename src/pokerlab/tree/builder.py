@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pokerlab.tree.public_tree import (
+from pokerlab.tree.public.tree import (
     CHANCE_NODE,
     DECISION,
     FOLD,
@@ -44,7 +44,7 @@ class NodeList:
 
     ``amount`` of a terminal is its stake in the game's units, already multiplied by the
     probability of the chance events above it and by the deal normalisation (see
-    :mod:`pokerlab.tree.public_tree`): at a fold, what the folding player loses; at a showdown,
+    :mod:`pokerlab.tree.public.tree`): at a fold, what the folding player loses; at a showdown,
     what each player has in the pot.
     """
 
@@ -194,7 +194,7 @@ def private_tables(
     ``private_cards`` (H x 2, int, -1 padded): cards of each private state, for exact card
     removal between the players; ``root_reach`` (2 x H): each player's initial reach (range
     weights; default 1). The strength order per board is computed here, and for small H the dense
-    ``H x H`` terminal tables (:func:`~pokerlab.tree.public_tree.dense_terminal_tables`) unless
+    ``H x H`` terminal tables (:func:`~pokerlab.tree.public.tree.dense_terminal_tables`) unless
     the game passes its own ``dense_compat`` / ``dense_sign``.
     """
     valid = np.ascontiguousarray(valid, dtype=np.bool_)

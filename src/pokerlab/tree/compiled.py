@@ -15,8 +15,8 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.tree.backend import InfosetIndexLike, TreeBackend
+from pokerlab.tree.history.tree import compile_history_tree
 from pokerlab.tree.history_interface import HistoryGame
-from pokerlab.tree.history_tree import compile_history_tree
 from pokerlab.tree.index import InfosetIndex
 
 __all__ = ["InfosetIndex", "CompiledGame", "compile_game"]

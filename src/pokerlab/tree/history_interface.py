@@ -7,7 +7,7 @@ import ``History`` and ``HistoryGame`` from there as before.
 A game is a factory of :class:`History` objects. A history is one point of play: the sequence of
 actions so far, chance events included. Implementing these two small classes in plain Python is
 enough for every solver and evaluator of pokerlab to run on a new game: the game is compiled once
-into flat arrays (:mod:`pokerlab.tree.history_tree`) and solved by the same numba kernels as the
+into flat arrays (:mod:`pokerlab.tree.history.tree`) and solved by the same numba kernels as the
 built-in games. Poker games additionally offer a public tree (:meth:`HistoryGame.public_tree`),
 the vectorised fast path.
 
@@ -110,7 +110,7 @@ class HistoryGame(ABC):
         """The empty history (usually a chance node dealing cards)."""
 
     def public_tree(self) -> TreeBackend | None:
-        """The vectorised tree of this game (a :class:`~pokerlab.tree.public_tree.PublicTree` or
+        """The vectorised tree of this game (a :class:`~pokerlab.tree.public.tree.PublicTree` or
         any other :class:`~pokerlab.tree.backend.TreeBackend`), or None when it has none.
         Games build it through the game-neutral builder API of :mod:`pokerlab.tree.builder`."""
         return None

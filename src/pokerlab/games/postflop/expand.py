@@ -20,7 +20,7 @@ from pokerlab.cards.deck import COMBO_CARDS, COMBO_INDEX
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.actions import ActionNode
-from pokerlab.tree.vector_tree import (
+from pokerlab.tree.vector.tree import (
     CHANCE,
     DECISION,
     FOLD,

@@ -2,7 +2,7 @@
 
 ``load_game("postflop", board=..., ranges=(oop, ip), pot=..., stack=..., bets=...)`` or
 ``load_game("postflop", spot="turn.toml")`` returns a :class:`PostflopGame`. Its fast path is the
-vector tree (:mod:`pokerlab.tree.vector_tree`) that
+vector tree (:mod:`pokerlab.tree.vector.tree`) that
 :class:`~pokerlab.solvers.postflop.PostflopSolver` runs on. The game also speaks the generic
 history interface (one chance node deals both hands, weighted by the ranges with card removal;
 later chance nodes deal the turn and river), so that
@@ -36,7 +36,7 @@ from pokerlab.games.postflop.actions import (
 from pokerlab.games.postflop.expand import ExpandedSpot, count_expanded, expand_spot
 from pokerlab.games.postflop.naming import SpotNaming
 from pokerlab.games.postflop.spot import STREETS, SpotConfig, spot_from_params
-from pokerlab.tree.vector_backend import VectorBackend
+from pokerlab.tree.vector.backend import VectorBackend
 
 __all__ = ["PostflopGame", "MAX_HISTORY_DEALS", "available_memory_bytes"]
 

@@ -6,7 +6,7 @@ onto an isomorphic one (a suit swap, see :mod:`pokerlab.games.postflop.expand`) 
 source card's node, read through that swap.
 
 :class:`SpotNaming` is what the game tells the game-neutral vector-tree backend
-(:class:`~pokerlab.tree.vector_backend.VectorBackend`) about names: hand names per player, each
+(:class:`~pokerlab.tree.vector.backend.VectorBackend`) about names: hand names per player, each
 decision node's line and action labels, and the node (and suit swap) a line leads to. Keys read
 like the history form's (:meth:`PostflopHistory.info_set_key
 <pokerlab.games.postflop.game.PostflopHistory.info_set_key>`): ``"AhKh|Td9d6hQc:check,bet 50"``.
@@ -22,7 +22,7 @@ from pokerlab.cards.deck import COMBO_CARDS, format_card, format_cards, parse_ca
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.actions import parse_action_label
 from pokerlab.games.postflop.expand import ExpandedSpot, _swap_card
-from pokerlab.tree.vector_tree import CHANCE, DECISION, SUIT_PAIRS
+from pokerlab.tree.vector.tree import CHANCE, DECISION, SUIT_PAIRS
 
 __all__ = ["SpotNaming", "split_line"]
 

@@ -10,7 +10,7 @@ arrays starts at ``offset``), ``CHANCE`` (public cards are dealt: one child per 
 ``FOLD`` and ``SHOWDOWN`` terminals. Terminal payoffs are not stored per private state: a terminal
 keeps one scalar ``amount`` (the loser's contribution, already multiplied by the probability of the
 chance events above it and by the deal normalisation) and the showdown is evaluated for all hands
-at once from the board's strength ordering (:mod:`pokerlab.tree._terminal`).
+at once from the board's strength ordering (:mod:`pokerlab.tree.public._terminal`).
 
 Both players share one list of private states (card combinations); ``private_cards`` holds the
 cards of each (padded with -1) so that card removal is exact.
@@ -26,7 +26,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from pokerlab.tree._layout_kernels import normalise_public
+from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN
 from pokerlab.tree.index import InfosetIndex
+from pokerlab.tree.public import _kernels
 
 __all__ = [
     "DECISION",
@@ -40,7 +42,7 @@ __all__ = [
     "dense_terminal_tables",
 ]
 
-DECISION, CHANCE_NODE, FOLD, SHOWDOWN = 0, 1, 2, 3
+CHANCE_NODE = CHANCE
 
 #: Trees with at most this many private states evaluate terminals with dense (H x H) tables:
 #: for a handful of states a small matrix-vector product beats the sorted sweep.
@@ -205,12 +207,10 @@ class PublicTree:
         """Exact expected payoff of ``player`` under ``probs``, or of its best response (one
         top-down reach pass and one bottom-up value pass, maximising per private state at the
         player's own nodes: in a public tree each (node, private state) is an information set)."""
-        from pokerlab.evaluate import _kernels as EK
-
         s = self._scratch()
         probs = np.ascontiguousarray(probs, dtype=np.float64)
         return float(
-            EK.public_value(self.arrays, probs, player, best, s.reach, s.cfv, s.cards, s.live)
+            _kernels.public_value(self.arrays, probs, player, best, s.reach, s.cfv, s.cards, s.live)
         )
 
     def best_response_probs(self, probs: np.ndarray, player: int) -> tuple[np.ndarray, float]:
@@ -246,14 +246,12 @@ class PublicCFRState:
 
     Scratch today is per node: reach and counterfactual values ``(N, 2, H)`` float64, zero-reach
     flags ``(N, 2)``, a per-card sum for card removal and one regret-matching total per private
-    state. The passes are :func:`pokerlab.solvers._kernels.public_cfr_run` (CFR with a discount
+    state. The passes are :func:`pokerlab.tree.public._kernels.public_cfr_run` (CFR with a discount
     schedule, alternating or simultaneous updates, zero-reach pruning). A predictive schedule
     (PCFR+, PDCFR+) adds the predicted regrets, same layout as the regrets, to the state.
     """
 
     def __init__(self, tree: PublicTree, params: np.ndarray, alternating: bool, prune: bool):
-        from pokerlab.solvers import _kernels
-
         self._kernels: Any = _kernels
         self.tree = tree
         self.params = np.asarray(params, dtype=np.float64)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-DECISION, DEAL, FOLD_END, SHOWDOWN_END = 0, 1, 2, 3
+from pokerlab.tree._primitives import DEAL, DECISION, FOLD_END, SHOWDOWN_END
 
 
 @njit(cache=True)

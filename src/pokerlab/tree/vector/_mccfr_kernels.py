@@ -2,7 +2,7 @@
 
 Lanctot, Waugh, Zinkevich & Bowling (2009), "Monte Carlo Sampling for Regret Minimization in
 Extensive Games": chance sampling and external sampling, on the float32 regret and strategy-sum
-arrays of a :class:`~pokerlab.tree.vector_tree.VectorTree` (one ``actions x hands(actor)`` block
+arrays of a :class:`~pokerlab.tree.vector.tree.VectorTree` (one ``actions x hands(actor)`` block
 per decision node, the layout of the full-width solver, so its exact best-response and
 expected-value passes measure the result). Regret-based pruning as in Pluribus (Brown & Sandholm
 2019, Science; Brown, Kroer & Sandholm 2017).
@@ -35,8 +35,8 @@ import numpy as np
 from numba import njit
 
 from pokerlab._rng import below, uniform
+from pokerlab.tree._primitives import CHANCE, FOLD, SHOWDOWN
 
-DECISION, CHANCE, FOLD, SHOWDOWN = 0, 1, 2, 3
 CHANCE_SAMPLING, EXTERNAL_SAMPLING = 0, 1
 
 
@@ -366,7 +366,7 @@ def run(
     sampled deal; returns the nodes visited.
 
     Discounting in blocks of ``discount_every`` iterations (0: none), as
-    :func:`pokerlab.solvers._mccfr_kernels.mccfr_run` does: before the first iteration of block
+    :func:`pokerlab.tree.history._mccfr_kernels.mccfr_run` does: before the first iteration of block
     j >= 2, regrets and strategy sums are scaled by ``factors[j - first_block]`` = (a, b, g),
     the schedule's factors for "iteration" j, computed by the caller. With ``prune``, each
     traversal first draws whether it prunes (probability ``prune_probability``). With

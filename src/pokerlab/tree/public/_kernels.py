@@ -1,97 +1,26 @@
-"""Numba kernels of full-width CFR on flat trees (public tree and history tree).
+"""Numba kernels of the public tree (:mod:`pokerlab.tree.public.tree`): full-width CFR passes, and
+the expected-value / best-response pass that evaluates any strategy.
 
-One iteration is two loops over nodes in preorder: top-down, the current strategy by regret
+One CFR iteration is two loops over nodes in preorder: top-down, the current strategy by regret
 matching and the reach probabilities (with the strategy-sum update of the updating players);
-bottom-up, counterfactual values and the regret update. No Python objects, no allocation per node.
-Array layouts are described in :mod:`pokerlab.tree.public_tree` and
-:mod:`pokerlab.tree.history_tree`.
+bottom-up, counterfactual values and the regret update. The value pass reads a strategy's
+probabilities and the tree, nothing of a solver. No Python objects, no allocation per node.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
-from pokerlab.tree._terminal import terminal_values
-from pokerlab.tree.public_tree import CHANCE_NODE, DECISION
+from pokerlab.tree._primitives import (
+    CHANCE,
+    DECISION,
+    discount_factors,
+    discount_range,
+)
+from pokerlab.tree.public._terminal import terminal_values
 
-# ---------------------------------------------------------------------------------------------
-# schedules
-
-
-@njit(cache=True)
-def _ratio(t_prev: float, exponent: float) -> float:
-    """t'^e / (t'^e + 1); 1 where t'^e is infinite (t' = 0 with e < 0: the limit)."""
-    if math.isnan(exponent):
-        return 1.0
-    x = t_prev**exponent
-    if math.isinf(x):
-        return 1.0
-    return x / (x + 1.0)
-
-
-@njit(cache=True)
-def _exponent(params: np.ndarray, k: int, t: int) -> float:
-    """Exponent k (0 alpha, 1 beta, 2 gamma) of iteration t, moved along its hyperparameter
-    schedule when it has one: start + (end - start) * min((t - 1) / horizon, 1)."""
-    end = params[8 + k]
-    horizon = params[11]
-    if math.isnan(end) or horizon <= 0.0:
-        return params[k]
-    return params[k] + (end - params[k]) * min((t - 1) / horizon, 1.0)
-
-
-@njit(cache=True)
-def discount_factors(params: np.ndarray, t: int) -> tuple[float, float, float]:
-    """(a_t, b_t, g_t) for iteration t; params laid out as in
-    :data:`pokerlab.solvers.schedule.PARAMS_LAYOUT`: [alpha, beta, gamma, floor, linear_until,
-    -, -, predictive, alpha_end, beta_end, gamma_end, horizon]."""
-    if params[4] >= 0.0 and t > params[4]:
-        return 1.0, 1.0, 1.0
-    tp = float(t - 1)
-    gamma = _exponent(params, 2, t)
-    g = 1.0 if math.isnan(gamma) else (tp / t) ** gamma
-    return _ratio(tp, _exponent(params, 0, t)), _ratio(tp, _exponent(params, 1, t)), g
-
-
-@njit(cache=True)
-def discount_range(
-    regrets: np.ndarray, strat_sum: np.ndarray, start: int, stop: int, a: float, b: float, g: float
-) -> None:
-    """Scale accumulated regrets (a if positive, b otherwise) and strategy sums (g) in a slice."""
-    if a != 1.0 or b != 1.0:
-        for k in range(start, stop):
-            r = regrets[k]
-            regrets[k] = r * a if r > 0.0 else r * b
-    if g != 1.0:
-        for k in range(start, stop):
-            strat_sum[k] *= g
-
-
-# ---------------------------------------------------------------------------------------------
-# public tree
-
-
-@njit(cache=True, inline="always")
-def regret_matching_block(
-    regrets: np.ndarray, sigma: np.ndarray, off: int, num_actions: int, h: int, stride: int
-) -> None:
-    """sigma(a) = R+(a) / sum_b R+(b), uniform when no regret is positive (Hart & Mas-Colell)."""
-    total = 0.0
-    for a in range(num_actions):
-        r = regrets[off + a * stride + h]
-        if r > 0.0:
-            total += r
-    if total > 0.0:
-        for a in range(num_actions):
-            r = regrets[off + a * stride + h]
-            sigma[off + a * stride + h] = r / total if r > 0.0 else 0.0
-    else:
-        u = 1.0 / num_actions
-        for a in range(num_actions):
-            sigma[off + a * stride + h] = u
+CHANCE_NODE = CHANCE
 
 
 @njit(cache=True)
@@ -342,179 +271,80 @@ def public_cfr_run(
     return touched
 
 
-# ---------------------------------------------------------------------------------------------
-# history tree (any number of players)
-
-H_DECISION, H_CHANCE, H_TERMINAL = 0, 1, 2
-
-
 @njit(cache=True)
-def history_regret_matching(t, regrets: np.ndarray, sigma: np.ndarray) -> None:
-    """Current strategy of every information set by regret matching."""
-    off = t.info_offset
-    for k in range(off.shape[0] - 1):
-        regret_matching_block(regrets, sigma, off[k], off[k + 1] - off[k], 0, 1)
-
-
-@njit(cache=True)
-def history_cfr_pass(
+def public_value(
     t,
-    regrets: np.ndarray,
-    strat_sum: np.ndarray,
-    sigma: np.ndarray,
-    inst: np.ndarray,
+    probs: np.ndarray,
+    player: int,
+    best_response: bool,
     reach: np.ndarray,
-    chance_reach: np.ndarray,
-    values: np.ndarray,
-    update: np.ndarray,
-    ranges: np.ndarray,
-    pred: np.ndarray,
-    floor: bool,
-    prune: bool,
-    predictive: bool,
-    next_a: float,
-    next_b: float,
-) -> int:
-    """One CFR pass over a history tree for the players with ``update[i]``; returns nodes touched.
+    cfv: np.ndarray,
+    cards_sum: np.ndarray,
+    live: np.ndarray,
+) -> float:
+    """Expected payoff of ``player`` on a public tree.
 
-    reach (N, P) own reach of each player, chance_reach (N,), values (N, P) expected utilities,
-    inst (size,) instantaneous regrets. For history h of player i in infoset I:
-        r(I, a) += pi_-i(h) * (v_i(h.a) - v_i(h)),    S(I, a) += pi_i(h) * sigma(I, a).
-    (S grows by pi_i once per history of I; by perfect recall pi_i is the same for all of them,
-    so the normalised average strategy is unchanged.)
-    With ``predictive``, regret matching reads ``pred`` and the update writes
-    pred(I, a) = R(I, a) * d + r(I, a) (d = ``next_a`` where R > 0, ``next_b`` elsewhere;
-    floored at 0 with ``floor``), as in :func:`public_cfr_pass`.
+    With ``best_response`` the player maximises per private state at its own nodes (the best
+    response to the opponent's strategy in ``probs``: in a public tree each (node, private state)
+    is exactly one information set); otherwise it follows ``probs``. reach (N, 2, H) and
+    cfv (N, 2, H) are scratch; only the opponent's reach row and the player's value row are used.
     """
     kind = t.kind
     num_nodes = kind.shape[0]
-    num_players = reach.shape[1]
+    num_h = t.private_cards.shape[0]
     cs = t.child_start
     ch = t.children
-    history_regret_matching(t, pred if predictive else regrets, sigma)
-
-    for p in range(num_players):
-        reach[0, p] = 1.0
-    chance_reach[0] = 1.0
+    q = 1 - player
+    for h in range(num_h):
+        reach[0, q, h] = t.root_reach[q, h]
     for n in range(num_nodes):
         k = kind[n]
-        if k == H_DECISION:
-            p = t.player[n]
-            off = t.info_offset[t.infoset[n]]
+        if k == DECISION:
+            off = t.offset[n]
             for a in range(cs[n + 1] - cs[n]):
                 c = ch[cs[n] + a]
-                s = sigma[off + a]
-                if update[p]:
-                    strat_sum[off + a] += reach[n, p] * s
-                for q in range(num_players):
-                    reach[c, q] = reach[n, q]
-                reach[c, p] = reach[n, p] * s
-                chance_reach[c] = chance_reach[n]
-        elif k == H_CHANCE:
+                if t.player[n] == q:
+                    for h in range(num_h):
+                        reach[c, q, h] = reach[n, q, h] * probs[off + a * num_h + h]
+                else:
+                    for h in range(num_h):
+                        reach[c, q, h] = reach[n, q, h]
+        elif k == CHANCE_NODE:
             for e in range(cs[n], cs[n + 1]):
                 c = ch[e]
-                for q in range(num_players):
-                    reach[c, q] = reach[n, q]
-                chance_reach[c] = chance_reach[n] * t.chance_prob[c]
-
-    touched = 0
+                bc = t.board[c]
+                for h in range(num_h):
+                    reach[c, q, h] = reach[n, q, h] if t.valid[bc, h] else 0.0
+    terminal_values(t, player, reach, cfv, cards_sum, live, False)
     for n in range(num_nodes - 1, -1, -1):
         k = kind[n]
-        for i in range(num_players):
-            if not update[i]:
-                continue
-            others = chance_reach[n]
-            for q in range(num_players):
-                if q != i:
-                    others *= reach[n, q]
-            if prune and others == 0.0:
-                values[n, i] = 0.0
-                continue
-            touched += 1
-            if k == H_TERMINAL:
-                values[n, i] = t.utility[n, i]
-            elif k == H_CHANCE:
+        if k == DECISION:
+            na = cs[n + 1] - cs[n]
+            off = t.offset[n]
+            own = t.player[n] == player
+            for h in range(num_h):
+                if own and best_response:
+                    v = -np.inf
+                    for a in range(na):
+                        x = cfv[ch[cs[n] + a], player, h]
+                        if x > v:
+                            v = x
+                elif own:
+                    v = 0.0
+                    for a in range(na):
+                        v += probs[off + a * num_h + h] * cfv[ch[cs[n] + a], player, h]
+                else:
+                    v = 0.0
+                    for a in range(na):
+                        v += cfv[ch[cs[n] + a], player, h]
+                cfv[n, player, h] = v
+        elif k == CHANCE_NODE:
+            for h in range(num_h):
                 v = 0.0
                 for e in range(cs[n], cs[n + 1]):
-                    c = ch[e]
-                    v += t.chance_prob[c] * values[c, i]
-                values[n, i] = v
-            else:
-                off = t.info_offset[t.infoset[n]]
-                na = cs[n + 1] - cs[n]
-                v = 0.0
-                for a in range(na):
-                    v += sigma[off + a] * values[ch[cs[n] + a], i]
-                values[n, i] = v
-                if t.player[n] == i:
-                    for a in range(na):
-                        inst[off + a] += others * (values[ch[cs[n] + a], i] - v)
-
-    for i in range(num_players):
-        if not update[i]:
-            continue
-        for j in range(ranges[i, 0], ranges[i, 1]):
-            r = regrets[j] + inst[j]
-            if floor and r < 0.0:
-                r = 0.0
-            regrets[j] = r
-            if predictive:
-                pv = (r * next_a if r > 0.0 else r * next_b) + inst[j]
-                pred[j] = 0.0 if (floor and pv < 0.0) else pv
-            inst[j] = 0.0
-    return touched
-
-
-@njit(cache=True)
-def history_cfr_run(
-    t,
-    regrets: np.ndarray,
-    strat_sum: np.ndarray,
-    sigma: np.ndarray,
-    inst: np.ndarray,
-    reach: np.ndarray,
-    chance_reach: np.ndarray,
-    values: np.ndarray,
-    pred: np.ndarray,
-    ranges: np.ndarray,
-    params: np.ndarray,
-    first_iteration: int,
-    iterations: int,
-    alternating: bool,
-    prune: bool,
-) -> int:
-    """Run ``iterations`` CFR iterations on a history tree; returns nodes touched (``pred`` as
-    in :func:`public_cfr_run`)."""
-    floor = params[3] != 0.0
-    predictive = params[7] != 0.0
-    num_players = reach.shape[1]
-    update = np.zeros(num_players, dtype=np.bool_)
-    touched = 0
-    for it in range(iterations):
-        tt = first_iteration + it
-        a, b, g = discount_factors(params, tt)
-        next_a, next_b, _ = discount_factors(params, tt + 1)
-        for group in range(num_players if alternating else 1):
-            for i in range(num_players):
-                update[i] = not alternating or i == group
-                if update[i]:
-                    discount_range(regrets, strat_sum, ranges[i, 0], ranges[i, 1], a, b, g)
-            touched += history_cfr_pass(
-                t,
-                regrets,
-                strat_sum,
-                sigma,
-                inst,
-                reach,
-                chance_reach,
-                values,
-                update,
-                ranges,
-                pred,
-                floor,
-                prune,
-                predictive,
-                next_a,
-                next_b,
-            )
-    return touched
+                    v += cfv[ch[e], player, h]
+                cfv[n, player, h] = v
+    total = 0.0
+    for h in range(num_h):
+        total += t.root_reach[player, h] * cfv[0, player, h]
+    return total

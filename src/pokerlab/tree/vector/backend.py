@@ -1,6 +1,6 @@
 """The vector tree behind the engine's tree-backend seam (:mod:`pokerlab.tree.backend`).
 
-:class:`VectorBackend` makes a :class:`~pokerlab.tree.vector_tree.VectorTree` (a postflop spot
+:class:`VectorBackend` makes a :class:`~pokerlab.tree.vector.tree.VectorTree` (a postflop spot
 today) a :class:`~pokerlab.tree.backend.TreeBackend` of kind ``"postflop"``, so the generic
 engine runs on it unchanged: :func:`pokerlab.compile_game` returns it for a postflop game,
 :class:`~pokerlab.strategy.Strategy` reads and writes strategies by information-set key,
@@ -32,9 +32,11 @@ from typing import Any, Protocol
 import numpy as np
 
 from pokerlab.errors import PokerlabError
-from pokerlab.tree import _vector_kernels as K
 from pokerlab.tree._layout_kernels import normalise_public
-from pokerlab.tree.vector_tree import DECISION, Passes, VectorTree
+from pokerlab.tree._primitives import PARAMS_LAYOUT
+from pokerlab.tree.vector import _kernels as K
+from pokerlab.tree.vector._lock_kernels import improve_policy
+from pokerlab.tree.vector.tree import DECISION, Passes, VectorTree
 
 __all__ = ["VectorNaming", "VectorIndex", "VectorBackend", "VectorCFRState"]
 
@@ -280,8 +282,6 @@ def policy_best_response(
     tree's depth; the last pass, with no switch, gives the value. Hands locked at a node keep
     the lock.
     """
-    from pokerlab.solvers._lock_kernels import improve_policy
-
     tree = passes.tree
     a = tree.arrays
     reg = np.array(profile, dtype=np.float32, copy=True)
@@ -308,8 +308,6 @@ class VectorCFRState:
     prediction of a predictive schedule."""
 
     def __init__(self, backend: VectorBackend, params: np.ndarray) -> None:
-        from pokerlab.solvers.schedule import PARAMS_LAYOUT
-
         self.backend = backend
         self.params = np.asarray(params, dtype=np.float64)
         self.floor = bool(self.params[PARAMS_LAYOUT["floor"]])

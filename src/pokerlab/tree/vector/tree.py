@@ -6,7 +6,7 @@ today, bucket-free limit hold'em subtrees later). A game describes its tree with
 :class:`VectorArrays` and :class:`HandArrays` (see :mod:`pokerlab.games.postflop.expand`); this
 module owns the solver memory (float32 regrets and strategy sums, one ``actions x hands`` block
 per decision node, the hands being the acting player's list) and the passes over it
-(:mod:`pokerlab.tree._vector_kernels`): a CFR iteration, best response, expected values.
+(:mod:`pokerlab.tree.vector._kernels`): a CFR iteration, best response, expected values.
 
 Chance nodes whose ancestors hold no chance node are *split points*: every dealt card below
 them is a work item that the parallel pass hands to a thread (the subtree seam the distributed
@@ -22,7 +22,8 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from pokerlab.tree import _vector_kernels as K
+from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN, discount_factors
+from pokerlab.tree.vector import _kernels as K
 
 __all__ = [
     "VectorArrays",
@@ -35,8 +36,6 @@ __all__ = [
     "FOLD",
     "SHOWDOWN",
 ]
-
-DECISION, CHANCE, FOLD, SHOWDOWN = K.DECISION, K.CHANCE, K.FOLD, K.SHOWDOWN
 
 
 class VectorArrays(NamedTuple):
@@ -321,7 +320,7 @@ class Passes:
 
         ``prediction`` (float32, like the regrets; ``MODE_CFR`` of a predictive schedule): regret
         matching reads it, and the regret update writes the next one with the next iteration's
-        discounts ``next_a`` / ``next_b`` (see :func:`~pokerlab.tree._vector_kernels.traverse`).
+        discounts ``next_a`` / ``next_b`` (see :func:`~pokerlab.tree.vector._kernels.traverse`).
         ``scales`` (regret scales, strategy-sum scales; float32, one per node): the 16-bit mode,
         with int16 regrets and uint16 strategy sums.
 
@@ -416,9 +415,9 @@ class Passes:
             return visited
         visited = 0
         for t in range(first + 1, first + count + 1):
-            fa, fb, fg = K.factors(params, t)
+            fa, fb, fg = discount_factors(params, t)
             # a predictive schedule's prediction anticipates the next iteration's discounts
-            next_a, next_b, _ = K.factors(params, t + 1) if predictive else (1.0, 1.0, 1.0)
+            next_a, next_b, _ = discount_factors(params, t + 1) if predictive else (1.0, 1.0, 1.0)
             for player in (0, 1):
                 _, n = self.pass_(
                     player, K.MODE_CFR, regrets, strat, fa, fb, fg, floor, lock_probs,

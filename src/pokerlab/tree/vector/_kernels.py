@@ -1,6 +1,6 @@
 """Numba kernels of the vector tree: depth-first CFR, best-response and expected-value passes.
 
-A vector tree (:mod:`pokerlab.tree.vector_tree`) is a public tree whose nodes hold vectors over
+A vector tree (:mod:`pokerlab.tree.vector.tree`) is a public tree whose nodes hold vectors over
 each player's own list of hands. One pass walks it depth first with an explicit stack (numba's
 on-disk cache cannot hold recursive functions), keeping per depth only:
 
@@ -37,7 +37,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-DECISION, CHANCE, FOLD, SHOWDOWN = 0, 1, 2, 3
+from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN, discount_factors
+
 MODE_CFR, MODE_BR, MODE_EV = 0, 1, 2
 #: split modes: descend everywhere / at split chance nodes record reaches and stop / read the
 #: values that the parallel pass computed for their children
@@ -117,7 +118,7 @@ def _showdown_values(win, lose, tie, ro, nv_t, nv_o, t_idx, t_c0, t_c1, t_lo, t_
     ``snap[:nv_o + 1]`` and its two cards' running sums in ``snap[H + 1 + 2 j]``,
     ``snap[H + 2 + 2 j]``; a second loop reads B (the first ``t_lo[k]`` opponent hands) and
     B + E (the first ``t_hi[k]``) for each hand through the snapshot slots of
-    :class:`~pokerlab.tree.vector_tree.SweepArrays`, and ALL from the final sums
+    :class:`~pokerlab.tree.vector.tree.SweepArrays`, and ALL from the final sums
     (inclusion-exclusion: the identical combo, counted in B + E and ALL but subtracted twice
     there, is added back once per term, which is ``tie`` x its reach in all). Reading
     snapshots instead of emitting inside the sweep keeps the loads off the addresses the sweep
@@ -185,7 +186,7 @@ def traverse(
 ):
     """One depth-first pass from ``root`` for traverser ``trav``; values into ``out[:H_trav]``.
 
-    ``sw``: the sweep tables (:class:`~pokerlab.tree.vector_tree.SweepArrays`). ``ro0`` /
+    ``sw``: the sweep tables (:class:`~pokerlab.tree.vector.tree.SweepArrays`). ``ro0`` /
     ``rp0``: the opponent's and the traverser's reach at ``root``. ``fa``, ``fb``, ``fg``: this
     iteration's discounts of positive regrets, negative regrets and strategy sums; ``floor``:
     clip regrets at 0 (CFR+). ``pred``: the predicted regrets of a predictive schedule (PCFR+,
@@ -198,7 +199,7 @@ def traverse(
     block with its largest magnitude as the new scale (regret matching and the normalised
     average do not depend on the scale, so they read the codes as they are). Empty arrays:
     float32 storage. ``sc`` is the tuple of scratch arrays of
-    :meth:`~pokerlab.tree.vector_tree.VectorTree.scratch`. ``rec_node`` >= 0: copy the
+    :meth:`~pokerlab.tree.vector.tree.VectorTree.scratch`. ``rec_node`` >= 0: copy the
     opponent's reach, the traverser's reach and the traverser's value vector at that node into
     ``rec[0]``, ``rec[1]``, ``rec[2]`` (for reading one node). In ``MODE_BR`` the traverser
     plays its locked probabilities where ``lock_probs`` holds them and maximises elsewhere.
@@ -541,10 +542,10 @@ def cfr_iterations(
     visited = 0
     for i in range(count):
         it = first + i + 1
-        fa, fb, fg = factors(params, it)
+        fa, fb, fg = discount_factors(params, it)
         next_a, next_b = 1.0, 1.0
         if predictive:
-            next_a, next_b, _ = factors(params, it + 1)
+            next_a, next_b, _ = discount_factors(params, it + 1)
         for player in range(2):
             visited += traverse(
                 t, hands, sw, 0, player, MODE_CFR, SPLIT_NONE, regrets, strat, fa, fb, fg,
@@ -635,68 +636,6 @@ def traverse_items(
                 items_val,
             )
     return counts.sum()
-
-
-@njit(cache=True)
-def _ratio(tp: float, exponent: float) -> float:
-    """tp^e / (tp^e + 1); 1 where tp^e is infinite (tp = 0 with e < 0: the limit)."""
-    if np.isnan(exponent):
-        return 1.0
-    if tp == 0.0 and exponent < 0.0:
-        return 1.0
-    x = tp**exponent
-    return x / (x + 1.0)
-
-
-@njit(cache=True)
-def _exponent(params, k, t):
-    """Exponent k (0 alpha, 1 beta, 2 gamma) of iteration t, moved along its hyperparameter
-    schedule (:data:`pokerlab.solvers.schedule.PARAMS_LAYOUT` slots 8-11) when it has one."""
-    if params.shape[0] < 12:
-        return params[k]
-    end = params[8 + k]
-    horizon = params[11]
-    if np.isnan(end) or horizon <= 0.0:
-        return params[k]
-    return params[k] + (end - params[k]) * min((t - 1) / horizon, 1.0)
-
-
-@njit(cache=True)
-def factors(params, t):
-    """(a_t, b_t, g_t) of iteration t (1-based) from a schedule array.
-
-    ``params = [alpha, beta, gamma, floor, linear_until, reset_base]``: DCFR's discounts
-    (Brown & Sandholm 2019) with NaN meaning "none"; with ``reset_base`` = 4 the average is
-    discounted as if the run restarted at the last power of 4 (postflop-solver's DCFR variant);
-    ``beta`` may be a constant factor when ``params[6]`` is 1. Longer arrays follow
-    :data:`pokerlab.solvers.schedule.PARAMS_LAYOUT` (slot 7 "predictive" is read by the caller;
-    slots 8-11 move the exponents along a hyperparameter schedule).
-    """
-    if params[4] >= 0.0 and t > params[4]:
-        return 1.0, 1.0, 1.0
-    tp = float(t - 1)
-    base = params[5] if params.shape[0] > 5 else 0.0
-    # postflop-solver counts iterations from 0 and discounts regrets with max(t0 - 1, 0)
-    a = _ratio(max(tp - 1.0, 0.0) if base >= 2.0 else tp, _exponent(params, 0, t))
-    if params.shape[0] > 6 and params[6] == 1.0:
-        b = params[1]
-    else:
-        b = _ratio(tp, _exponent(params, 1, t))
-    gamma = _exponent(params, 2, t)
-    if np.isnan(gamma):
-        g = 1.0
-    else:
-        if base >= 2.0:
-            # iteration counter from 0 as postflop-solver counts; restart at powers of base
-            it0 = t - 1
-            p = 1
-            while p * base <= it0:
-                p = int(p * base)
-            tg = float(it0 - p) if it0 > 0 else 0.0
-            g = (tg / (tg + 1.0)) ** gamma
-        else:
-            g = (tp / t) ** gamma
-    return a, b, g
 
 
 def thread_ids_available() -> int:

@@ -23,6 +23,8 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.tree._layout_kernels import normalise_history
+from pokerlab.tree._primitives import H_CHANCE, H_DECISION, H_TERMINAL
+from pokerlab.tree.history import _kernels
 from pokerlab.tree.history_interface import History, HistoryGame
 from pokerlab.tree.index import InfosetIndex
 
@@ -36,7 +38,6 @@ __all__ = [
     "compile_history_tree",
 ]
 
-H_DECISION, H_CHANCE, H_TERMINAL = 0, 1, 2
 
 #: Refuse to expand games larger than this many histories (memory and time guard).
 MAX_HISTORIES = 20_000_000
@@ -117,13 +118,11 @@ class HistoryTree:
 
     def value(self, probs: np.ndarray, player: int, best: bool) -> float:
         """Exact expected payoff of ``player`` under ``probs``, or of its best response
-        (decided level by level, see :func:`pokerlab.evaluate._kernels.history_value`)."""
-        from pokerlab.evaluate import _kernels as EK
-
+        (decided level by level, see :func:`pokerlab.tree.history._kernels.history_value`)."""
         s = self._scratch()
         probs = np.ascontiguousarray(probs, dtype=np.float64)
         return float(
-            EK.history_value(
+            _kernels.history_value(
                 self.arrays, probs, player, best, s.others, s.values, s.q_values, s.choice
             )
         )
@@ -158,13 +157,11 @@ class HistoryCFRState:
 
     Scratch is per node (reach of every player, chance reach, values of every player) plus one
     instantaneous-regret slot per action; the passes are
-    :func:`pokerlab.solvers._kernels.history_cfr_run`. A predictive schedule (PCFR+, PDCFR+)
+    :func:`pokerlab.tree.history._kernels.history_cfr_run`. A predictive schedule (PCFR+, PDCFR+)
     adds the predicted regrets, same layout as the regrets, to the state.
     """
 
     def __init__(self, tree: HistoryTree, params: np.ndarray, alternating: bool, prune: bool):
-        from pokerlab.solvers import _kernels
-
         self._kernels: Any = _kernels
         self.tree = tree
         self.params = np.asarray(params, dtype=np.float64)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pokerlab.tree.public_tree import FOLD
+from pokerlab.tree._primitives import FOLD
 
 
 @njit(cache=True)
@@ -34,7 +34,7 @@ def terminal_values(
 ) -> int:
     """Write ``player``'s counterfactual values at every terminal node; return the count done.
 
-    ``t`` is a :class:`~pokerlab.tree.public_tree.TreeArrays`; ``reach`` (N, 2, H) holds reach
+    ``t`` is a :class:`~pokerlab.tree.public.tree.TreeArrays`; ``reach`` (N, 2, H) holds reach
     probabilities (the opponent's row is read; it is zero on states impossible on the board);
     ``cfv[node, player, :]`` receives the values; ``cards_sum`` (C,) is scratch. With ``prune``,
     terminals where ``live[node, opponent]`` is False get zeros without work.

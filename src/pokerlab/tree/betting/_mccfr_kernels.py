@@ -15,8 +15,8 @@ of the paper; the chance and opponent probabilities cancel the sampling probabil
 
 and the average strategy adds sigma(I, .) at the opponent's visited nodes (the sampling already
 weights it by the opponent's reach; OpenSpiel's "simple" averaging, as
-:mod:`pokerlab.solvers._mccfr_kernels`). Values are in big blinds; regrets and strategy sums are
-stored in float32 in the layout of :class:`pokerlab.solvers.limit_holdem.LimitPCSSolver`
+:mod:`pokerlab.tree.history._mccfr_kernels`). Values are in big blinds; regrets and strategy sums
+are stored in float32 in the layout of :class:`pokerlab.solvers.limit_holdem.LimitPCSSolver`
 (node block ``offset[n] + action * num_states[round] + state``), arithmetic is float64.
 
 No recursion, no allocation per node: a traversal is a top-down walk with an explicit stack that
@@ -39,9 +39,8 @@ from numba import njit
 from pokerlab._rng import below, uniform
 from pokerlab.abstraction._iso_kernels import index_hands
 from pokerlab.cards._eval_kernels import evaluate7_batch
-from pokerlab.solvers._kernels import discount_factors, discount_range
+from pokerlab.tree._primitives import DEAL, FOLD_END, SHOWDOWN_END, discount_factors, discount_range
 
-DECISION, DEAL, FOLD_END, SHOWDOWN_END = 0, 1, 2, 3
 #: Cards shown on the board during each round.
 SHOWN = (0, 3, 4, 5)
 
@@ -297,7 +296,7 @@ def es_run(
     """Run ``iterations`` iterations numbered from ``first_iteration``: each deals once (9
     draws of ``rng``) and traverses once per player, seat 0 first (alternating updates).
 
-    Discounting as :func:`pokerlab.solvers._mccfr_kernels.mccfr_run`: iterations come in
+    Discounting as :func:`pokerlab.tree.history._mccfr_kernels.mccfr_run`: iterations come in
     blocks of ``discount_every``; before the first iteration of block j >= 2 every regret and
     strategy sum is scaled by the schedule's factors for "iteration" j (``params`` from
     :meth:`DiscountSchedule.as_array`, ``linear_until`` counted in blocks); 0 turns it off.

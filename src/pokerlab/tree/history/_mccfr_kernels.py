@@ -6,7 +6,7 @@ Kroer & Sandholm 2017, "Dynamic thresholding and pruning for regret minimization
 
 The arrays are the engine's: regrets and strategy sums in the flat solver layout of the history
 tree (information set k owns slots ``info_offset[k] .. info_offset[k+1]``), the tree arrays of
-:class:`pokerlab.tree.history_tree.HistoryArrays`, and a ``uint64[4]`` xoshiro256** state
+:class:`pokerlab.tree.history.tree.HistoryArrays`, and a ``uint64[4]`` xoshiro256** state
 (:mod:`pokerlab._rng`). No recursion and no allocation per node: a traversal is a
 top-down walk with an explicit stack that records the visited nodes, then one bottom-up loop over
 that record (children always come after their parent in it) that computes sampled values and
@@ -21,9 +21,13 @@ import numpy as np
 from numba import njit
 
 from pokerlab._rng import uniform
-from pokerlab.solvers._kernels import discount_factors, discount_range
+from pokerlab.tree._primitives import (
+    H_CHANCE,
+    H_TERMINAL,
+    discount_factors,
+    discount_range,
+)
 
-H_DECISION, H_CHANCE, H_TERMINAL = 0, 1, 2
 CHANCE_SAMPLING, EXTERNAL_SAMPLING, OUTCOME_SAMPLING = 0, 1, 2
 
 

@@ -1,6 +1,6 @@
 """Depth-first pass of public-chance-sampling CFR over one subtree of limit hold'em's betting tree.
 
-:func:`pokerlab.solvers._limit_kernels.pcs_pass` keeps a reach row and a value row for every
+:func:`pokerlab.tree.betting._kernels.pcs_pass` keeps a reach row and a value row for every
 node (``nodes x entries`` scratch: 57 MB per pass on the 24-card deck with all 276 hole-card
 pairs, more than the last-level cache). This kernel walks the same preorder arrays depth first
 with an explicit stack and keeps rows only for the current path: the reach of each player at
@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pokerlab.solvers._limit_kernels import DEAL, FOLD_END, SHOWDOWN_END, terminal_values
+from pokerlab.tree.betting._kernels import DEAL, FOLD_END, SHOWDOWN_END, terminal_values
 
 
 def tree_depth(child_start: np.ndarray, children: np.ndarray) -> int:
@@ -108,7 +108,7 @@ def pcs_subtree(
     """One pass for ``traverser`` over the subtree at ``root``; returns its value summed over
     the entries, and writes each entry's value at the root into ``out`` (float32, width).
 
-    Arguments as :func:`pokerlab.solvers._limit_kernels.pcs_pass` (the tree, the layout, the
+    Arguments as :func:`pokerlab.tree.betting._kernels.pcs_pass` (the tree, the layout, the
     board batch's entry arrays, the storage, the schedule's flags), plus ``root_reach`` (2,
     width): each player's reach at the root (the live entries for the whole tree's root), and
     the buffers of :func:`subtree_buffers`. Regrets and strategy sums of the subtree's decisions

@@ -1,0 +1,141 @@
+"""Numba building blocks shared by every tree backend: node kinds, the discount schedule's
+factors, the discount of a slice, and regret matching.
+
+Each exists once, here; the backends' kernels (``tree/<backend>/_kernels.py``) import them.
+:func:`pokerlab.solvers.schedule.discount_factors` is the pure-Python twin of
+:func:`discount_factors` (a test compares them on every named schedule).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: Node kinds of the public, vector and betting trees (flat arrays, one kind per node): a
+#: player's decision, a chance node (a card is dealt), a fold and a showdown terminal.
+DECISION, CHANCE, FOLD, SHOWDOWN = 0, 1, 2, 3
+#: The same kinds under the betting tree's names (a deal is a chance node; terminals by how the
+#: hand ended).
+DEAL, FOLD_END, SHOWDOWN_END = CHANCE, FOLD, SHOWDOWN
+#: Node kinds of the history tree (one node per history; terminals carry payoffs per player).
+H_DECISION, H_CHANCE, H_TERMINAL = 0, 1, 2
+
+#: Positions in a schedule array (:meth:`pokerlab.solvers.schedule.DiscountSchedule.as_array`).
+#: Slots 5 and 6 are 0 except in the postflop ``dcfr-ps`` schedule: 5 is the base at whose powers
+#: the average restarts (postflop-solver's DCFR), 6 = 1 makes beta a constant factor.
+PARAMS_LAYOUT = {
+    "alpha": 0,
+    "beta": 1,
+    "gamma": 2,
+    "floor": 3,
+    "linear_until": 4,
+    "reset_base": 5,
+    "beta_const": 6,
+    "predictive": 7,
+    "alpha_end": 8,
+    "beta_end": 9,
+    "gamma_end": 10,
+    "horizon": 11,
+}
+PARAMS_SIZE = 12
+
+
+@njit(cache=True)
+def _ratio(tp: float, exponent: float) -> float:
+    """tp^e / (tp^e + 1); 1 where there is no discount (e NaN) and where tp^e is infinite (tp = 0
+    with e < 0: the limit)."""
+    if np.isnan(exponent):
+        return 1.0
+    if tp == 0.0 and exponent < 0.0:
+        return 1.0
+    x = tp**exponent
+    if np.isinf(x):
+        return 1.0
+    return x / (x + 1.0)
+
+
+@njit(cache=True)
+def _exponent(params, k, t):
+    """Exponent k (0 alpha, 1 beta, 2 gamma) of iteration t, moved along its hyperparameter
+    schedule (slots 8-11) when it has one: start + (end - start) * min((t - 1) / horizon, 1)
+    (Zhang et al. 2024, "hyperparameter schedules")."""
+    if params.shape[0] < 12:
+        return params[k]
+    end = params[8 + k]
+    horizon = params[11]
+    if np.isnan(end) or horizon <= 0.0:
+        return params[k]
+    return params[k] + (end - params[k]) * min((t - 1) / horizon, 1.0)
+
+
+@njit(cache=True)
+def discount_factors(params, t):
+    """(a_t, b_t, g_t) of iteration t (1-based) from a schedule array (:data:`PARAMS_LAYOUT`).
+
+    DCFR (Brown & Sandholm 2019): positive regrets times a_t = t'^alpha / (t'^alpha + 1), negative
+    ones times b_t (same with beta), strategy sums times g_t = (t' / t)^gamma, with t' = t - 1;
+    NaN means no discount, so CFR, CFR+ and Linear CFR are special cases. After
+    ``linear_until`` iterations (when >= 0) nothing is discounted (Pluribus). With ``reset_base``
+    >= 2 the iteration counter starts at 0, regrets use max(t' - 1, 0) and the average is
+    discounted as if the run restarted at the last power of the base (postflop-solver's DCFR
+    variant); with ``beta_const`` = 1, beta is the factor itself.
+    """
+    if params[4] >= 0.0 and t > params[4]:
+        return 1.0, 1.0, 1.0
+    tp = float(t - 1)
+    base = params[5] if params.shape[0] > 5 else 0.0
+    # postflop-solver counts iterations from 0 and discounts regrets with max(t0 - 1, 0)
+    a = _ratio(max(tp - 1.0, 0.0) if base >= 2.0 else tp, _exponent(params, 0, t))
+    if params.shape[0] > 6 and params[6] == 1.0:
+        b = params[1]
+    else:
+        b = _ratio(tp, _exponent(params, 1, t))
+    gamma = _exponent(params, 2, t)
+    if np.isnan(gamma):
+        g = 1.0
+    else:
+        if base >= 2.0:
+            # iteration counter from 0 as postflop-solver counts; restart at powers of base
+            it0 = t - 1
+            p = 1
+            while p * base <= it0:
+                p = int(p * base)
+            tg = float(it0 - p) if it0 > 0 else 0.0
+            g = (tg / (tg + 1.0)) ** gamma
+        else:
+            g = (tp / t) ** gamma
+    return a, b, g
+
+
+@njit(cache=True)
+def discount_range(
+    regrets: np.ndarray, strat_sum: np.ndarray, start: int, stop: int, a: float, b: float, g: float
+) -> None:
+    """Scale accumulated regrets (a if positive, b otherwise) and strategy sums (g) in a slice."""
+    if a != 1.0 or b != 1.0:
+        for k in range(start, stop):
+            r = regrets[k]
+            regrets[k] = r * a if r > 0.0 else r * b
+    if g != 1.0:
+        for k in range(start, stop):
+            strat_sum[k] *= g
+
+
+@njit(cache=True, inline="always")
+def regret_matching_block(
+    regrets: np.ndarray, sigma: np.ndarray, off: int, num_actions: int, h: int, stride: int
+) -> None:
+    """sigma(a) = R+(a) / sum_b R+(b), uniform when no regret is positive (Hart & Mas-Colell)."""
+    total = 0.0
+    for a in range(num_actions):
+        r = regrets[off + a * stride + h]
+        if r > 0.0:
+            total += r
+    if total > 0.0:
+        for a in range(num_actions):
+            r = regrets[off + a * stride + h]
+            sigma[off + a * stride + h] = r / total if r > 0.0 else 0.0
+    else:
+        u = 1.0 / num_actions
+        for a in range(num_actions):
+            sigma[off + a * stride + h] = u
