@@ -2,7 +2,7 @@
 
 from pokerlab.games.base import CHANCE, History, HistoryGame
 from pokerlab.games.kuhn import KuhnGame
-from pokerlab.games.limit import LeducGame
+from pokerlab.games.leduc import LeducGame
 from pokerlab.games.registry import game_names, load_game, register_game
 
 __all__ = [

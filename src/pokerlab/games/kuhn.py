@@ -120,6 +120,6 @@ class KuhnGame(HistoryGame):
 
     @cached_property
     def _public_tree(self) -> PublicTree:
-        from pokerlab.games.limit import build_limit_tree, kuhn_rules
+        from pokerlab.games.leduc import build_limit_tree, kuhn_rules
 
         return build_limit_tree(kuhn_rules())

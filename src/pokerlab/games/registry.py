@@ -13,7 +13,7 @@ from typing import Any
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import HistoryGame
 from pokerlab.games.kuhn import KuhnGame
-from pokerlab.games.limit import LeducGame
+from pokerlab.games.leduc import LeducGame
 
 __all__ = ["load_game", "register_game", "game_names"]
 

@@ -8,7 +8,7 @@ exact card removal, the initial reach of each player), and calls :func:`assemble
 which lays the solver arrays out: player 0's decision blocks first, then player 1's, each block
 ``actions x private states`` (action-major, so one action's row over all hands is contiguous).
 
-Nothing here knows a game's rules; the limit-poker builder lives in :mod:`pokerlab.games.limit`
+Nothing here knows a game's rules; the limit-poker builder lives in :mod:`pokerlab.games.leduc`
 and the push/fold builder in :mod:`pokerlab.games.pushfold`.
 """
 
