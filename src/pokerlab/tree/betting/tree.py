@@ -1,0 +1,84 @@
+"""The public betting tree of a limit poker game with card abstraction: flat arrays in preorder,
+no cards. Games describe it (:func:`pokerlab.games.limit_holdem.build_betting_tree`); the kernels
+of this package walk it with rows over bucket states."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from pokerlab.tree._primitives import DEAL, DECISION, FOLD_END
+
+__all__ = ["BettingTree"]
+
+
+@dataclass
+class BettingTree:
+    """The public betting tree of limit hold'em (no cards), as flat arrays in preorder.
+
+    Node ``n`` has kind ``kind[n]`` (``DECISION``, ``DEAL`` before the next round's cards,
+    ``FOLD_END``, ``SHOWDOWN_END``), betting round ``round[n]``, acting player ``player[n]`` (the
+    folder at ``FOLD_END``; -1 otherwise), children ``children[child_start[n]:child_start[n+1]]``
+    (decisions: in the order of ``actions[n]``, a subset of fold, call, raise), and the chips each
+    player has put in, ``contrib[n]``. Terminals share payoffs: ``payoff_id[n]`` indexes
+    :attr:`payoff_table` (``(amount, kind)`` rows: what the folder loses, or each player's stake
+    at a showdown), -1 on other nodes.
+    """
+
+    kind: np.ndarray
+    round: np.ndarray
+    player: np.ndarray
+    child_start: np.ndarray
+    children: np.ndarray
+    action: np.ndarray  # int8 (N,): action that led to the node (-1 at the root and deals' kids)
+    contrib: np.ndarray  # float64 (N, 2)
+    payoff_id: np.ndarray  # int32 (N,)
+    payoff_table: np.ndarray  # float64 (K,): distinct terminal amounts (see payoff_kind)
+    payoff_kind: np.ndarray  # int8 (K,): FOLD_END or SHOWDOWN_END of each amount
+    history: list[str]
+
+    @property
+    def num_nodes(self) -> int:
+        return int(self.kind.size)
+
+    @property
+    def num_decisions(self) -> int:
+        return int(np.count_nonzero(self.kind == DECISION))
+
+    @property
+    def num_terminals(self) -> int:
+        return int(np.count_nonzero(self.kind >= FOLD_END))
+
+    @property
+    def num_payoffs(self) -> int:
+        """Distinct terminal amounts (kind and amount): the shared payoff table's length."""
+        return int(self.payoff_table.size)
+
+    def actions(self, n: int) -> list[int]:
+        kids = self.children[self.child_start[n] : self.child_start[n + 1]]
+        return [int(self.action[k]) for k in kids]
+
+    def find(self, history: str) -> int:
+        """Node id of a betting history such as ``"rc/cr"`` (KeyError when absent)."""
+        return self._by_history[history]
+
+    @cached_property
+    def _by_history(self) -> dict[str, int]:
+        return {h: n for n, h in enumerate(self.history) if self.kind[n] != DEAL}
+
+    def flop_sequences(self) -> list[int]:
+        """The deal nodes after the preflop betting: one per preflop sequence that sees a flop
+        (seven in ACPC hold'em), the unit a distributed run hands to a worker."""
+        return [int(n) for n in np.flatnonzero((self.kind == DEAL) & (self.round == 0))]
+
+    def terminal_value(self, n: int, player: int, winner: int) -> float:
+        """Payoff of ``player`` at terminal ``n``; ``winner`` is the showdown winner (0 or 1, or
+        -1 for a split), ignored at folds."""
+        amount = float(self.payoff_table[self.payoff_id[n]])
+        if self.kind[n] == FOLD_END:
+            return -amount if self.player[n] == player else amount
+        if winner < 0:
+            return 0.0
+        return amount if winner == player else -amount
