@@ -95,18 +95,18 @@ def test_variants_equal_the_reference_cfr(name: str) -> None:
 
 
 def test_schedule_factors_equal_the_engine_schedules() -> None:
-    """The vector kernels' factors equal the engine's Python twin for every schedule, the
-    hyperparameter schedules' moving exponents and a negative beta at t = 1 included."""
+    """The kernels' factors equal the engine's Python twin for every postflop schedule, the
+    hyperparameter schedules' moving exponents, a negative beta at t = 1 and dcfr-ps's restarts
+    included."""
     from pokerlab.solvers.postflop import postflop_schedule
     from pokerlab.solvers.schedule import discount_factors
-    from pokerlab.tree.vector import _kernels as K
+    from pokerlab.tree import _primitives
 
     for name in POSTFLOP_ALGORITHMS:
-        if name == "dcfr-ps":
-            continue
         params = postflop_schedule(name)
         for t in (1, 2, 3, 10, 500, 999, 1000, 1001, 5000):
-            assert K.factors(params, t) == pytest.approx(discount_factors(params, t), rel=1e-12)
+            kernel = _primitives.discount_factors(params, t)
+            assert kernel == pytest.approx(discount_factors(params, t), rel=1e-12)
 
 
 @pytest.mark.parametrize("name", ["pcfr+", "pdcfr+"])

@@ -232,26 +232,22 @@ class MCCFRSolver(Solver):
                 MCCFR_ALGORITHMS[self.variant],
                 self.regrets,
                 self.strat_sum,
-                self._sigma,
                 self.rng,
-                self._stack,
-                self._visit,
-                self._pick,
-                self._explored,
-                self._reach,
-                self._values,
-                self._path_weight,
+                K.SampledScratch(
+                    self._sigma, self._stack, self._visit, self._pick, self._explored,
+                    self._reach, self._values, self._path_weight,
+                ),
                 self._block_params(),
                 self.discount_every,
                 first,
                 iterations,
                 only_player,
                 self.epsilon,
-                self.prune,
-                self.prune_probability,
-                self.prune_threshold,
-                -math.inf if self.min_regret is None else self.min_regret,
-            )
+                K.RegretPruning(
+                    self.prune, self.prune_probability, self.prune_threshold,
+                    -math.inf if self.min_regret is None else self.min_regret,
+                ),
+            )  # fmt: skip
         )
 
     def _run(self, iterations: int) -> int:

@@ -8,6 +8,8 @@ Each exists once, here; the backends' kernels (``tree/<backend>/_kernels.py``) i
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -38,6 +40,15 @@ PARAMS_LAYOUT = {
     "horizon": 11,
 }
 PARAMS_SIZE = 12
+
+
+class RunArrays(NamedTuple):
+    """What a full-width CFR pass updates, as one kernel argument: cumulative regrets, strategy
+    sums and the predicted regrets of a predictive schedule (same layout; empty otherwise)."""
+
+    regrets: np.ndarray
+    strat_sum: np.ndarray
+    pred: np.ndarray
 
 
 @njit(cache=True)

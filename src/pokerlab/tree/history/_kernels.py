@@ -4,6 +4,8 @@ full-width CFR passes and the expected-value / best-response pass that evaluates
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -11,10 +13,23 @@ from pokerlab.tree._primitives import (
     H_CHANCE,
     H_DECISION,
     H_TERMINAL,
+    RunArrays,
     discount_factors,
     discount_range,
     regret_matching_block,
 )
+
+
+class HistoryScratch(NamedTuple):
+    """Scratch of a CFR pass on a history tree: the current strategy and the instantaneous
+    regrets (tree layout), each player's reach ``(N, P)``, chance reach ``(N,)`` and each
+    player's expected utility ``(N, P)``."""
+
+    sigma: np.ndarray
+    inst: np.ndarray
+    reach: np.ndarray
+    chance_reach: np.ndarray
+    values: np.ndarray
 
 
 @njit(cache=True)
@@ -28,16 +43,10 @@ def history_regret_matching(t, regrets: np.ndarray, sigma: np.ndarray) -> None:
 @njit(cache=True)
 def history_cfr_pass(
     t,
-    regrets: np.ndarray,
-    strat_sum: np.ndarray,
-    sigma: np.ndarray,
-    inst: np.ndarray,
-    reach: np.ndarray,
-    chance_reach: np.ndarray,
-    values: np.ndarray,
+    run: RunArrays,
+    scratch: HistoryScratch,
     update: np.ndarray,
     ranges: np.ndarray,
-    pred: np.ndarray,
     floor: bool,
     prune: bool,
     predictive: bool,
@@ -55,6 +64,9 @@ def history_cfr_pass(
     pred(I, a) = R(I, a) * d + r(I, a) (d = ``next_a`` where R > 0, ``next_b`` elsewhere;
     floored at 0 with ``floor``), as in :func:`public_cfr_pass`.
     """
+    regrets, strat_sum, pred = run
+    sigma, inst, reach, chance_reach, values = scratch
+
     kind = t.kind
     num_nodes = kind.shape[0]
     num_players = reach.shape[1]
@@ -137,14 +149,8 @@ def history_cfr_pass(
 @njit(cache=True)
 def history_cfr_run(
     t,
-    regrets: np.ndarray,
-    strat_sum: np.ndarray,
-    sigma: np.ndarray,
-    inst: np.ndarray,
-    reach: np.ndarray,
-    chance_reach: np.ndarray,
-    values: np.ndarray,
-    pred: np.ndarray,
+    run: RunArrays,
+    scratch: HistoryScratch,
     ranges: np.ndarray,
     params: np.ndarray,
     first_iteration: int,
@@ -154,6 +160,9 @@ def history_cfr_run(
 ) -> int:
     """Run ``iterations`` CFR iterations on a history tree; returns nodes touched (``pred`` as
     in :func:`public_cfr_run`)."""
+    regrets, strat_sum = run.regrets, run.strat_sum
+    reach = scratch.reach
+
     floor = params[3] != 0.0
     predictive = params[7] != 0.0
     num_players = reach.shape[1]
@@ -170,16 +179,10 @@ def history_cfr_run(
                     discount_range(regrets, strat_sum, ranges[i, 0], ranges[i, 1], a, b, g)
             touched += history_cfr_pass(
                 t,
-                regrets,
-                strat_sum,
-                sigma,
-                inst,
-                reach,
-                chance_reach,
-                values,
+                run,
+                scratch,
                 update,
                 ranges,
-                pred,
                 floor,
                 prune,
                 predictive,

@@ -17,6 +17,8 @@ one traversal sees the same sigma.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -29,6 +31,32 @@ from pokerlab.tree._primitives import (
 )
 
 CHANCE_SAMPLING, EXTERNAL_SAMPLING, OUTCOME_SAMPLING = 0, 1, 2
+
+
+class SampledScratch(NamedTuple):
+    """Scratch of the sampled passes on a history tree: the current strategy (tree layout), the
+    explicit stack of a traversal and its per-entry visit state, picked and explored actions,
+    reach and values per node and player, and outcome sampling's path weights."""
+
+    sigma: np.ndarray
+    stack: np.ndarray
+    visit: np.ndarray
+    pick: np.ndarray
+    explored: np.ndarray
+    reach: np.ndarray
+    values: np.ndarray
+    path_weight: np.ndarray
+
+
+class RegretPruning(NamedTuple):
+    """Regret-based pruning (Pluribus): on ``probability`` of the iterations when ``enabled``,
+    actions whose regret is below ``threshold`` are not explored; regrets never go below
+    ``min_regret`` (-inf: no floor)."""
+
+    enabled: bool
+    probability: float
+    threshold: float
+    min_regret: float
 
 
 @njit(cache=True)
@@ -53,14 +81,8 @@ def sampled_traversal(
     traverser: int,
     regrets: np.ndarray,
     strat_sum: np.ndarray,
-    sigma: np.ndarray,
     rng: np.ndarray,
-    stack: np.ndarray,
-    visit: np.ndarray,
-    pick: np.ndarray,
-    explored: np.ndarray,
-    reach: np.ndarray,
-    values: np.ndarray,
+    scratch: SampledScratch,
     prune_now: bool,
     threshold: float,
     floor: bool,
@@ -89,6 +111,9 @@ def sampled_traversal(
     Scratch (N = nodes, P = players): stack, visit, pick int32 (N,), explored int8 (N,),
     reach (N, P), values (N,).
     """
+    sigma, stack, visit, pick = scratch.sigma, scratch.stack, scratch.visit, scratch.pick
+    explored, reach, values = scratch.explored, scratch.reach, scratch.values
+
     kind = t.kind
     cs = t.child_start
     ch = t.children
@@ -377,25 +402,15 @@ def mccfr_run(
     variant: int,
     regrets: np.ndarray,
     strat_sum: np.ndarray,
-    sigma: np.ndarray,
     rng: np.ndarray,
-    stack: np.ndarray,
-    visit: np.ndarray,
-    pick: np.ndarray,
-    explored: np.ndarray,
-    reach: np.ndarray,
-    values: np.ndarray,
-    path_weight: np.ndarray,
+    scratch: SampledScratch,
     params: np.ndarray,
     discount_every: int,
     first_iteration: int,
     iterations: int,
     only_player: int,
     epsilon: float,
-    prune: bool,
-    prune_probability: float,
-    threshold: float,
-    min_regret: float,
+    pruning: RegretPruning,
 ) -> int:
     """Run ``iterations`` MCCFR iterations numbered from ``first_iteration``; return nodes touched.
 
@@ -412,6 +427,10 @@ def mccfr_run(
     (no discounting, no pruning): the single sampled update, for tests of unbiasedness.
     ``stack``/``visit``/``pick`` (as path_node/path_action in outcome sampling) are scratch.
     """
+    sigma, stack, visit = scratch.sigma, scratch.stack, scratch.visit
+    reach, path_weight = scratch.reach, scratch.path_weight
+    prune, prune_probability, threshold, min_regret = pruning
+
     floor = params[3] != 0.0
     num_players = reach.shape[1]
     external = variant == EXTERNAL_SAMPLING
@@ -438,14 +457,8 @@ def mccfr_run(
             only_player,
             regrets,
             strat_sum,
-            sigma,
             rng,
-            stack,
-            visit,
-            pick,
-            explored,
-            reach,
-            values,
+            scratch,
             False,
             threshold,
             floor,
@@ -484,14 +497,8 @@ def mccfr_run(
                 i,
                 regrets,
                 strat_sum,
-                sigma,
                 rng,
-                stack,
-                visit,
-                pick,
-                explored,
-                reach,
-                values,
+                scratch,
                 prune_now,
                 threshold,
                 floor,

@@ -23,7 +23,7 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.tree._layout_kernels import normalise_history
-from pokerlab.tree._primitives import H_CHANCE, H_DECISION, H_TERMINAL
+from pokerlab.tree._primitives import H_CHANCE, H_DECISION, H_TERMINAL, RunArrays
 from pokerlab.tree.history import _kernels
 from pokerlab.tree.history_interface import History, HistoryGame
 from pokerlab.tree.index import InfosetIndex
@@ -184,14 +184,10 @@ class HistoryCFRState:
         return int(
             self._kernels.history_cfr_run(
                 self.tree.arrays,
-                self._regrets,
-                self._sums,
-                self._sigma,
-                self._inst,
-                self._reach,
-                self._chance,
-                self._values,
-                self._pred,
+                RunArrays(self._regrets, self._sums, self._pred),
+                _kernels.HistoryScratch(
+                    self._sigma, self._inst, self._reach, self._chance, self._values
+                ),
                 self._ranges,
                 self.params,
                 first_iteration,

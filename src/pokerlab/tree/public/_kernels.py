@@ -9,18 +9,34 @@ probabilities and the tree, nothing of a solver. No Python objects, no allocatio
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from pokerlab.tree._primitives import (
     CHANCE,
     DECISION,
+    RunArrays,
     discount_factors,
     discount_range,
 )
 from pokerlab.tree.public._terminal import terminal_values
 
 CHANCE_NODE = CHANCE
+
+
+class PublicScratch(NamedTuple):
+    """Scratch of a CFR pass on a public tree: the current strategy (tree layout), reach and
+    counterfactual values ``(N, 2, H)``, zero-reach flags ``(N, 2)``, a per-card sum for card
+    removal and one regret-matching total per private state."""
+
+    sigma: np.ndarray
+    reach: np.ndarray
+    cfv: np.ndarray
+    live: np.ndarray
+    cards_sum: np.ndarray
+    totals: np.ndarray
 
 
 @njit(cache=True)
@@ -56,15 +72,8 @@ def public_regret_matching(t, regrets: np.ndarray, sigma: np.ndarray, totals: np
 @njit(cache=True)
 def public_cfr_pass(
     t,
-    regrets: np.ndarray,
-    strat_sum: np.ndarray,
-    sigma: np.ndarray,
-    reach: np.ndarray,
-    cfv: np.ndarray,
-    live: np.ndarray,
-    cards_sum: np.ndarray,
-    totals: np.ndarray,
-    pred: np.ndarray,
+    run: RunArrays,
+    scratch: PublicScratch,
     update0: bool,
     update1: bool,
     floor: bool,
@@ -86,6 +95,9 @@ def public_cfr_pass(
     elsewhere (the next iteration's discounts), floored at 0 with ``floor``.
     Nodes touched counts (public node, private state) pairs whose values were computed.
     """
+    regrets, strat_sum, pred = run
+    sigma, reach, cfv, live, cards_sum, totals = scratch
+
     kind = t.kind
     num_nodes = kind.shape[0]
     num_h = t.private_cards.shape[0]
@@ -214,15 +226,8 @@ def public_cfr_pass(
 @njit(cache=True)
 def public_cfr_run(
     t,
-    regrets: np.ndarray,
-    strat_sum: np.ndarray,
-    sigma: np.ndarray,
-    reach: np.ndarray,
-    cfv: np.ndarray,
-    live: np.ndarray,
-    cards_sum: np.ndarray,
-    totals: np.ndarray,
-    pred: np.ndarray,
+    run: RunArrays,
+    scratch: PublicScratch,
     ranges: np.ndarray,
     params: np.ndarray,
     first_iteration: int,
@@ -236,6 +241,8 @@ def public_cfr_run(
     predicted regrets (same layout as the regrets) when ``params`` asks for prediction, else
     unused (may be empty).
     """
+    regrets, strat_sum = run.regrets, run.strat_sum
+
     floor = params[3] != 0.0
     predictive = params[7] != 0.0
     touched = 0
@@ -251,15 +258,8 @@ def public_cfr_run(
                     discount_range(regrets, strat_sum, ranges[i, 0], ranges[i, 1], a, b, g)
             touched += public_cfr_pass(
                 t,
-                regrets,
-                strat_sum,
-                sigma,
-                reach,
-                cfv,
-                live,
-                cards_sum,
-                totals,
-                pred,
+                run,
+                scratch,
                 not alternating or group == 0,
                 not alternating or group == 1,
                 floor,

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from pokerlab.tree._layout_kernels import normalise_public
-from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN
+from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN, RunArrays
 from pokerlab.tree.index import InfosetIndex
 from pokerlab.tree.public import _kernels
 
@@ -275,15 +275,10 @@ class PublicCFRState:
         return int(
             self._kernels.public_cfr_run(
                 self.tree.arrays,
-                self._regrets,
-                self._sums,
-                self._sigma,
-                self._reach,
-                self._cfv,
-                self._live,
-                self._cards,
-                self._totals,
-                self._pred,
+                RunArrays(self._regrets, self._sums, self._pred),
+                _kernels.PublicScratch(
+                    self._sigma, self._reach, self._cfv, self._live, self._cards, self._totals
+                ),
                 self._ranges,
                 self.params,
                 first_iteration,

@@ -32,6 +32,7 @@ strategy, the traverser maximises), ``MODE_EV`` (both play the average strategy)
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -46,6 +47,51 @@ SPLIT_NONE, SPLIT_COLLECT, SPLIT_USE = 0, 1, 2
 #: code ranges of the 16-bit mode: regrets int16 in [-I16_MAX, I16_MAX], sums uint16
 I16_MAX = 32767.0
 U16_MAX = 65535.0
+
+
+class Storage(NamedTuple):
+    """The arrays a pass reads and updates, as one kernel argument: regrets and strategy sums
+    (float32; int16 and uint16 in the 16-bit mode), a predictive schedule's predicted regrets,
+    the 16-bit mode's per-node scales of the regrets and of the sums, and locked probabilities
+    (each an empty array when unused)."""
+
+    regrets: np.ndarray
+    strat: np.ndarray
+    pred: np.ndarray
+    rscale: np.ndarray
+    sscale: np.ndarray
+    lock_probs: np.ndarray
+
+
+class Discounts(NamedTuple):
+    """This iteration's discounts of positive regrets, negative regrets and strategy sums
+    (``fa``, ``fb``, ``fg``), the CFR+ floor, and the next iteration's regret discounts that a
+    predictive schedule's prediction anticipates (``next_a``, ``next_b``)."""
+
+    fa: float
+    fb: float
+    fg: float
+    floor: bool
+    next_a: float
+    next_b: float
+
+
+class Items(NamedTuple):
+    """The parallel work items (one subtree below a split chance node each): the opponent's and
+    the traverser's reach entering it, and its value vector."""
+
+    ro: np.ndarray
+    rp: np.ndarray
+    val: np.ndarray
+
+
+class RootRows(NamedTuple):
+    """A pass's root: the opponent's and the traverser's reach there, and where its value vector
+    goes."""
+
+    ro: np.ndarray
+    rp: np.ndarray
+    out: np.ndarray
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -162,25 +208,11 @@ def traverse(
     trav,
     mode,
     split,
-    regrets,
-    strat,
-    fa,
-    fb,
-    fg,
-    floor,
-    pred,
-    next_a,
-    next_b,
-    rscale,
-    sscale,
-    ro0,
-    rp0,
-    out,
+    store: Storage,
+    disc: Discounts,
+    rows: RootRows,
     sc,
-    items_ro,
-    items_rp,
-    items_val,
-    lock_probs,
+    items: Items,
     rec_node,
     rec,
 ):
@@ -205,6 +237,11 @@ def traverse(
     plays its locked probabilities where ``lock_probs`` holds them and maximises elsewhere.
     Returns the number of nodes visited.
     """
+    regrets, strat, pred, rscale, sscale, lock_probs = store
+    fa, fb, fg, floor, next_a, next_b = disc
+    ro0, rp0, out = rows
+    items_ro, items_rp, items_val = items
+
     opp = 1 - trav
     ro_buf, rp_buf, sig, val, st_node, st_next, st_slot, ro_at, rp_at, cards_sum, tot, uni, snap = (
         sc
@@ -523,22 +560,16 @@ def cfr_iterations(
     params,
     predictive,
     floor,
-    regrets,
-    strat,
-    pred,
-    rscale,
-    sscale,
+    store: Storage,
     out,
     sc,
-    items_ro,
-    items_rp,
-    items_val,
-    lock_probs,
+    items: Items,
 ):
     """Iterations ``first + 1 .. first + count`` of CFR on a tree without split points, each
     OOP's pass then IP's with the discounts of :func:`factors` (``predictive``: the next
     iteration's too), in one compiled call (the per-pass dispatch from Python costs about
     8 us, a seventh of a river pass). Returns the nodes visited."""
+
     visited = 0
     for i in range(count):
         it = first + i + 1
@@ -548,10 +579,10 @@ def cfr_iterations(
             next_a, next_b, _ = discount_factors(params, it + 1)
         for player in range(2):
             visited += traverse(
-                t, hands, sw, 0, player, MODE_CFR, SPLIT_NONE, regrets, strat, fa, fb, fg,
-                floor, pred, next_a, next_b, rscale, sscale, hands.weight[1 - player],
-                hands.weight[player], out, sc, items_ro, items_rp, items_val, lock_probs, -1,
-                items_val,
+                t, hands, sw, 0, player, MODE_CFR, SPLIT_NONE, store,
+                Discounts(fa, fb, fg, floor, next_a, next_b),
+                RootRows(hands.weight[1 - player], hands.weight[player], out), sc, items, -1,
+                items.val,
             )  # fmt: skip
     return visited
 
@@ -563,29 +594,18 @@ def traverse_items(
     sw,
     trav,
     mode,
-    regrets,
-    strat,
-    fa,
-    fb,
-    fg,
-    floor,
-    pred,
-    next_a,
-    next_b,
-    rscale,
-    sscale,
+    store: Storage,
+    disc: Discounts,
     scratch_all,
-    items_ro,
-    items_rp,
-    items_val,
-    lock_probs,
+    items: Items,
 ):
     """The subtrees below the split chance nodes, in parallel: one work item per dealt card.
 
     Items are handed out to threads in a fixed interleaved pattern; each item is computed the
     same way whatever the thread count, so results do not depend on it.
     """
-    n_items = items_ro.shape[0]
+
+    n_items = items.ro.shape[0]
     n_threads = scratch_all[0].shape[0]
     counts = np.zeros(n_threads, dtype=np.int64)
     for tid in prange(n_threads):
@@ -606,35 +626,9 @@ def traverse_items(
         )
         for it in range(tid, n_items, n_threads):
             counts[tid] += traverse(
-                t,
-                hands,
-                sw,
-                t.item_node[it],
-                trav,
-                mode,
-                SPLIT_NONE,
-                regrets,
-                strat,
-                fa,
-                fb,
-                fg,
-                floor,
-                pred,
-                next_a,
-                next_b,
-                rscale,
-                sscale,
-                items_ro[it],
-                items_rp[it],
-                items_val[it],
-                sc,
-                items_ro,
-                items_rp,
-                items_val,
-                lock_probs,
-                -1,
-                items_val,
-            )
+                t, hands, sw, t.item_node[it], trav, mode, SPLIT_NONE, store, disc,
+                RootRows(items.ro[it], items.rp[it], items.val[it]), sc, items, -1, items.val,
+            )  # fmt: skip
     return counts.sum()
 
 

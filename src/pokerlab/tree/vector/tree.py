@@ -332,13 +332,15 @@ class Passes:
         lock = self.no_lock if lock_probs is None else lock_probs
         pred = self.no_prediction if prediction is None else prediction
         rscale, sscale = (self.no_scale, self.no_scale) if scales is None else scales
-        args = (regrets, strat, fa, fb, fg, floor, pred, next_a, next_b, rscale, sscale)
+        store = K.Storage(regrets, strat, pred, rscale, sscale, lock)
+        disc = K.Discounts(fa, fb, fg, floor, next_a, next_b)
+        items = K.Items(self.items_ro, self.items_rp, self.items_val)
+        rows = K.RootRows(t.hands.weight[1 - trav], t.hands.weight[trav], self.out)
 
         def root(split: int) -> int:
             return K.traverse(
-                t.arrays, t.hands, t.sweep, 0, trav, mode, split, *args,
-                t.hands.weight[1 - trav], t.hands.weight[trav], self.out, self.scratch_one,
-                self.items_ro, self.items_rp, self.items_val, lock, -1, self.items_val,
+                t.arrays, t.hands, t.sweep, 0, trav, mode, split, store, disc, rows,
+                self.scratch_one, items, -1, self.items_val,
             )  # fmt: skip
 
         if t.num_items == 0:
@@ -348,9 +350,8 @@ class Passes:
         numba.set_num_threads(self.threads)
         try:
             visited += K.traverse_items(
-                t.arrays, t.hands, t.sweep, trav, mode, *args, self.scratch_all, self.items_ro,
-                self.items_rp, self.items_val, lock,
-            )  # fmt: skip
+                t.arrays, t.hands, t.sweep, trav, mode, store, disc, self.scratch_all, items
+            )
         finally:
             numba.set_num_threads(prev)
         visited += root(K.SPLIT_USE)
@@ -382,8 +383,8 @@ class Passes:
         return int(
             K.cfr_iterations(
                 t.arrays, t.hands, t.sweep, int(first), int(count), params, bool(predictive),
-                bool(floor), regrets, strat, pred, rscale, sscale, self.out, self.scratch_one,
-                self.items_ro, self.items_rp, self.items_val, lock,
+                bool(floor), K.Storage(regrets, strat, pred, rscale, sscale, lock), self.out,
+                self.scratch_one, K.Items(self.items_ro, self.items_rp, self.items_val),
             )
         )  # fmt: skip
 
@@ -441,35 +442,15 @@ class Passes:
         a, hd = t.arrays, t.hands
         rec = np.zeros((3, hd.cards.shape[1]))
         K.traverse(
-            a,
-            hd,
-            t.sweep,
-            0,
-            trav,
-            K.MODE_EV,
-            K.SPLIT_NONE,
-            regrets,
-            strat,
-            1.0,
-            1.0,
-            1.0,
-            False,
-            self.no_prediction,
-            1.0,
-            1.0,
-            self.no_scale,
-            self.no_scale,
-            hd.weight[1 - trav],
-            hd.weight[trav],
-            self.out,
-            self.scratch_one,
-            self.items_ro,
-            self.items_rp,
-            self.items_val,
-            self.no_lock if lock_probs is None else lock_probs,
-            node,
-            rec,
-        )
+            a, hd, t.sweep, 0, trav, K.MODE_EV, K.SPLIT_NONE,
+            K.Storage(
+                regrets, strat, self.no_prediction, self.no_scale, self.no_scale,
+                self.no_lock if lock_probs is None else lock_probs,
+            ),
+            K.Discounts(1.0, 1.0, 1.0, False, 1.0, 1.0),
+            K.RootRows(hd.weight[1 - trav], hd.weight[trav], self.out), self.scratch_one,
+            K.Items(self.items_ro, self.items_rp, self.items_val), node, rec,
+        )  # fmt: skip
         return rec
 
     def root_value(self, trav: int, values: np.ndarray) -> float:
