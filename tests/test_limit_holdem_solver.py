@@ -112,9 +112,8 @@ def test_terminal_values_equal_pairwise_sums(game, abstraction, seat: int) -> No
         node = int(np.flatnonzero(t.kind == kind)[-1])
         out = np.zeros(width, dtype=np.float32)
         K.terminal_values(
-            np.int64(node), np.int64(kind), t.player, t.payoff_id, t.payoff_table,
-            entries.states, entries.cards, entries.order, entries.ranked, entries.segments,
-            solver._scale, np.int64(seat), reach, out, np.zeros(104),
+            solver._tree_arrays, entries, np.int64(node), np.int64(kind), solver._scale,
+            np.int64(seat), reach, out, np.zeros(104),
         )  # fmt: skip
         amount = t.payoff_table[t.payoff_id[node]] * solver._scale
         expected = np.zeros(width)
@@ -191,35 +190,39 @@ def test_two_workers_equal_one(game, abstraction) -> None:
     assert len(fine.subtrees) > len(two.subtrees)
 
 
-def _per_node_pass(
-    solver: LimitPCSSolver,
-    boards: np.ndarray,
-    traverser: int,
-    update: bool,
-    regrets: np.ndarray | None = None,
-    sums: np.ndarray | None = None,
-    pred: np.ndarray | None = None,
-) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
-    """A whole pass of the per-node kernel (a reach and a value row for every node) on the
-    solver's arrays (or the given ones); returns (root value, values, reach, row pointers)."""
-    states, order, _, segments, cards, _, ranked = solver._board_arrays(boards)
-    t = solver.tree
-    width = states.shape[1]
-    reach = np.zeros((2, t.num_nodes, width), dtype=np.float32)
-    values = np.zeros((t.num_nodes, width), dtype=np.float32)
-    row = np.zeros((2, t.num_nodes), dtype=np.int64)
-    root = K.pcs_pass(
-        t.kind, t.player, t.round, t.child_start, t.children, t.payoff_id, t.payoff_table,
-        solver.offset, solver.num_states, states, cards, order, ranked,
-        segments, solver._scale, np.int64(traverser),
-        solver.regrets if regrets is None else regrets,
-        solver.sums if sums is None else sums,
-        bool(solver.schedule.regret_floor), update, reach, values, np.zeros(104), row,
-        np.full(t.num_nodes, -1, dtype=np.int64), np.int64(-1), np.int64(0),
-        np.int64(t.num_nodes), np.int64(7), solver.prediction if pred is None else pred,
-        bool(solver.schedule.predictive), *solver._next, *solver._weights,
-    )  # fmt: skip
-    return root, values, reach, row
+def _node_rows(
+    solver: LimitPCSSolver, boards: np.ndarray, player: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Without updating: every node's reach rows (2, N, entries) under the current strategy (a
+    numpy walk down the tree, float64) and, at ``player``'s decisions and their children, the
+    value rows: a depth-first pass of the kernel over the subtree at the node from its reach
+    rows there (NaN elsewhere)."""
+    entries = solver._board_arrays(boards)
+    tree = solver.tree
+    width = entries.states.shape[1]
+    match = solver.prediction if solver.schedule.predictive else solver.regrets
+    reach = np.zeros((2, tree.num_nodes, width))
+    reach[:, 0] = 1.0
+    for n in range(tree.num_nodes):  # preorder: a parent before its children
+        kids = tree.children[tree.child_start[n] : tree.child_start[n + 1]]
+        for c in kids:
+            reach[:, c] = reach[:, n]
+        if tree.kind[n] != DECISION:
+            continue
+        q, r = int(tree.player[n]), int(tree.round[n])
+        ns = int(solver.num_states[r])
+        block = match[solver.offset[n] : solver.offset[n] + len(kids) * ns]
+        sigma = _regret_matching(block.reshape(len(kids), ns))[:, entries.states[r]]
+        for j, c in enumerate(kids):
+            reach[q, c] = reach[q, n] * sigma[j]
+    values = np.full((tree.num_nodes, width), np.nan)
+    for n in np.flatnonzero((tree.kind == DECISION) & (tree.player == player)):
+        for m in (n, *tree.children[tree.child_start[n] : tree.child_start[n + 1]]):
+            out = np.zeros(width, dtype=np.float32)
+            root_reach = np.ascontiguousarray(reach[:, m].astype(np.float32))
+            solver._subtree(entries, player, False, int(m), root_reach, out, solver._buffers[0])
+            values[m] = out
+    return reach, values
 
 
 def _regret_matching(x: np.ndarray) -> np.ndarray:
@@ -252,9 +255,8 @@ def test_predictive_update_equals_a_reference(game, abstraction, algorithm: str)
     R = solver.regrets.astype(np.float64)
     P = solver.prediction.astype(np.float64)
     S = solver.sums.astype(np.float64)
-    # values and reach under the current strategy: the per-node kernel keeps every node's rows
-    _, values, reach, row = _per_node_pass(solver, BOARD, 0, update=False)
-    values, reach = values.astype(np.float64), reach.astype(np.float64)
+    # values and reach under the current strategy (a pass that does not update sees it too)
+    reach, values = _node_rows(solver, BOARD, 0)
     states, *_ = solver._board_arrays(BOARD)
     tree = solver.tree
     want_r, want_p, want_s = R.copy(), P.copy(), S.copy()
@@ -269,7 +271,7 @@ def test_predictive_update_equals_a_reference(game, abstraction, algorithm: str)
         for j, c in enumerate(kids):
             np.add.at(inst[j], s[live], values[c, live] - values[n, live])
         inst *= wr
-        own = reach[0, row[0, n]]
+        own = reach[0, n]
         strat = np.zeros((na, ns))
         for j in range(na):
             np.add.at(strat[j], s[live], own[live] * sigma[j, s[live]])
@@ -393,26 +395,31 @@ def test_board_batch_trains_resumes_and_is_refused_across_sizes(game, abstractio
 
 
 @pytest.mark.parametrize("algorithm,recall", [("cfr+", "imperfect"), ("pdcfr+", "perfect")])
-def test_depth_first_pass_equals_the_per_node_kernel(game, abstraction, algorithm, recall) -> None:
-    """The depth-first subtree kernel (rows for one root-to-leaf path) and the per-node kernel
-    (a reach and a value row for every node) are two implementations of the same pass: after a
-    few iterations from the same state, a pass of each over a batch of two boards gives the
-    same regrets, strategy sums, predictions and root values, bit for bit."""
-    solver = LimitPCSSolver(
-        game, abstraction, recall=recall, algorithm=algorithm, seed=4, boards_per_iteration=2
-    )
-    solver.step(3)
-    regrets, sums, pred = solver.regrets.copy(), solver.sums.copy(), solver.prediction.copy()
+def test_split_pass_equals_the_whole_tree_pass(game, abstraction, algorithm, recall) -> None:
+    """A pass split at the turn's subtree roots (the head's way down and up through the cut
+    modes, three workers' subtrees in threads) and one depth-first pass over the whole tree,
+    from the same state over a batch of two boards: the same root values, regrets, strategy
+    sums and predictions, bit for bit, pass after pass."""
+    one, split = (
+        LimitPCSSolver(
+            game, abstraction, recall=recall, algorithm=algorithm, seed=4, boards_per_iteration=2,
+            **options,
+        )
+        for options in ({}, {"workers": 3, "split_round": 1})
+    )  # fmt: skip
+    assert len(split.subtrees) > 3
+    one.step(3)
+    split.load_state_dict(one.state_dict())
     boards = np.stack([BOARD, BOARD_2])
+    for solver in (one, split):
+        solver._begin_iteration(4)
     for traverser in (0, 1):
-        root = solver._pass(boards, traverser, update=True)
-        ref_root, values, *_ = _per_node_pass(solver, boards, traverser, True, regrets, sums, pred)
-        assert root == ref_root
-        np.testing.assert_array_equal(solver._root, values[0])
-        np.testing.assert_array_equal(solver.regrets, regrets)
-        np.testing.assert_array_equal(solver.sums, sums)
-        np.testing.assert_array_equal(solver.prediction, pred)
-    assert np.abs(solver.regrets).max() > 0
+        assert one._pass(boards, traverser, update=True) == split._pass(boards, traverser, True)
+        np.testing.assert_array_equal(one._root, split._root)
+        np.testing.assert_array_equal(one.regrets, split.regrets)
+        np.testing.assert_array_equal(one.sums, split.sums)
+        np.testing.assert_array_equal(one.prediction, split.prediction)
+    assert np.abs(one.regrets).max() > 0
 
 
 # --- lazy discounts ---------------------------------------------------------------------------

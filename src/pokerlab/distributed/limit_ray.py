@@ -12,15 +12,16 @@ One pass for a traverser (two per iteration, each over the iteration's batch of
 ``boards_per_iteration`` sampled boards: the seed samples a batch of boards per iteration, which
 also gives each call enough work to pay for Ray's per-call cost):
 
-1. the head maps the boards' hands to bucket states, sorts them by strength, and runs the
-   top-down step over its nodes (reach vectors);
+1. the head maps the boards' hands to bucket states, sorts them by strength, and walks its
+   nodes down to the subtree roots (reach vectors; cut mode 1 of the pass kernel);
 2. it sends each actor the boards' arrays and the two players' reach rows at the roots of its
    subtrees; the actors run one depth-first pass per subtree (reach down, terminal values,
    values and regret updates up) and return the value rows at their roots;
-3. the head writes those rows and finishes terminals and values upward over its nodes.
+3. the head walks its nodes again with those rows (cut mode 2): terminals, values and regret
+   updates upward.
 
-The kernels are the one-process solver's (:func:`pokerlab.tree.betting._kernels.pcs_pass` for
-the head's steps, :func:`pokerlab.tree.betting._subtree_kernels.pcs_subtree` for the
+The kernel is the one-process solver's
+(:func:`pokerlab.tree.betting._subtree_kernels.pcs_subtree`, for the head's walks and for the
 subtrees), and every node is computed by the same arithmetic in the same order, so a Ray run
 equals :class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver`'s for the same seed bit for bit
 (tested). The discount of each iteration runs where the numbers live. An actor's scratch is one
@@ -46,9 +47,12 @@ from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
 from pokerlab.solvers.limit_holdem import BoardBatch, LimitPCSSolver
 from pokerlab.solvers.schedule import DiscountSchedule
+from pokerlab.tree._primitives import RunArrays
 from pokerlab.tree.betting import _kernels as K
+from pokerlab.tree.betting._kernels import BettingArrays, Discounts
 from pokerlab.tree.betting._subtree_kernels import (
     NO_CUTS,
+    Cuts,
     pcs_subtree,
     subtree_buffers,
     tree_depth,
@@ -169,12 +173,15 @@ class SubtreeWorker:
         regret_floor: bool,
         predictive: bool,
     ) -> None:
-        self.tree = tuple(np.asarray(tree[name]) for name in _TREE_FIELDS)
         self.worker = np.int64(worker)
         self.roots = [(int(a), int(b)) for a, b in roots]
         self.owner = np.asarray(owner, dtype=np.int64)
-        self.offset = np.asarray(offset, dtype=np.int64)
-        self.num_states = np.asarray(num_states, dtype=np.int64)
+        #: The tree's arrays with this worker's own layout.
+        self.arrays = BettingArrays(
+            *(np.asarray(tree[name]) for name in _TREE_FIELDS),
+            np.asarray(offset, dtype=np.int64),
+            np.asarray(num_states, dtype=np.int64),
+        )
         self.scale = float(scale)
         self.regret_floor = bool(regret_floor)
         self.predictive = bool(predictive)
@@ -220,31 +227,14 @@ class SubtreeWorker:
         start = time.perf_counter()
         width = board.states.shape[1]
         out = np.empty((len(self.roots), width), dtype=np.float32)
+        run = RunArrays(self.regrets, self.sums, self.prediction)
+        disc = Discounts(self.regret_floor, self.predictive, *(float(x) for x in factors))
         for i, (root, _) in enumerate(self.roots):
             pcs_subtree(
-                *self.tree,
-                self.offset,
-                self.num_states,
-                board.states,
-                board.cards,
-                board.order,
-                board.ranked,
-                board.segments,
-                self.scale,
-                np.int64(traverser),
-                self.regrets,
-                self.sums,
-                self.regret_floor,
-                bool(update),
-                np.int64(root),
-                np.ascontiguousarray(reach_rows[i]),
-                out[i],
-                *self.buffers,
-                self.prediction,
-                self.predictive,
-                *(float(x) for x in factors),
-                *NO_CUTS,
-            )
+                self.arrays, board, self.scale, np.int64(traverser), run, disc, bool(update),
+                np.int64(root), np.ascontiguousarray(reach_rows[i]), out[i], self.buffers,
+                NO_CUTS,
+            )  # fmt: skip
         self.busy += time.perf_counter() - start
         return out
 
@@ -320,6 +310,7 @@ class RayLimitPCSSolver(LimitPCSSolver):
             t, self.offset, self.num_states, self._owner, -1
         )
         size = self._head_slots.size
+        self._head_arrays = self._tree_arrays._replace(offset=self._head_offset)
         self._head = (
             np.zeros(size, dtype=np.float32),
             np.zeros(size, dtype=np.float32),
@@ -354,13 +345,14 @@ class RayLimitPCSSolver(LimitPCSSolver):
             )
         #: Bytes of stored numbers per actor (regrets, sums, predictions): the spread memory.
         self.worker_bytes = ray.get([a.nbytes.remote() for a in self._actors])
+        #: Each actor's subtrees as slots of the cut rows.
+        self._cut_slots = [
+            np.array([k for k, (_, _, o) in enumerate(self.subtrees) if o == w], np.int64)
+            for w in range(self.workers)
+        ]
         if chance == "full":
             # every iteration's boards are the same: the actors get their entries once
             self._full_ref = ray.put(self._full_entries)
-            self._cut_slots = [
-                np.array([k for k, (_, _, o) in enumerate(self.subtrees) if o == w], np.int64)
-                for w in range(self.workers)
-            ]
 
     def worker_busy_seconds(self) -> list[float]:
         """Seconds each actor spent in passes since the last call (then reset): the load of
@@ -424,87 +416,43 @@ class RayLimitPCSSolver(LimitPCSSolver):
     # --- one pass -----------------------------------------------------------------------------
     def _pass(self, boards: np.ndarray | BoardBatch, traverser: int, update: bool) -> float:
         entries = boards if isinstance(boards, BoardBatch) else self._board_arrays(boards)
-        width = entries.states.shape[1]
-        t = self.tree
-        regrets, sums, prediction = self._head
-
-        def head(phases: int) -> float:
-            return K.pcs_pass(
-                t.kind,
-                t.player,
-                t.round,
-                t.child_start,
-                t.children,
-                t.payoff_id,
-                t.payoff_table,
-                self._head_offset,
-                self.num_states,
-                entries.states,
-                entries.cards,
-                entries.order,
-                entries.ranked,
-                entries.segments,
-                self._scale,
-                np.int64(traverser),
-                regrets,
-                sums,
-                bool(self.schedule.regret_floor),
-                update,
-                self._reach,
-                self._values,
-                self._card_sum,
-                self._row,
-                self._owner,
-                np.int64(-1),
-                np.int64(0),
-                np.int64(t.num_nodes),
-                np.int64(phases),
-                prediction,
-                bool(self.schedule.predictive),
-                float(self._next[0]),
-                float(self._next[1]),
-                *self._weights,
-            )
-
-        head(1)
-        board_ref = self._ray.put(entries)
-        futures = []
-        for actor, roots in zip(self._actors, self._roots, strict=True):
-            rows = self._row[:, roots].T.copy()
-            reach_rows = np.stack([self._reach[q, rows[:, q], :width] for q in (0, 1)], axis=1)
-            futures.append(
-                actor.run.remote(
-                    board_ref, traverser, update, self._next + self._weights, reach_rows
-                )
-            )
-        for roots, out in zip(self._roots, self._ray.get(futures), strict=True):
-            self._values[roots, :width] = out
-        total = head(6)
-        self._root[:width] = self._values[0, :width]
-        return total
+        reach = np.ones((2, entries.states.shape[1]), dtype=np.float32)
+        return self._ray_pass(entries, self._ray.put(entries), reach, traverser, update)
 
     def _full_pass(self, traverser: int, update: bool) -> float:
-        """One pass over every canonical board (``chance="full"``): the head's depth-first way
-        down to the subtree roots over its own nodes (cut mode 1), each actor's subtrees from
-        the reach rows there, the head's way up with their value rows (cut mode 2)."""
-        def head(mode: int, head_update: bool) -> float:
-            cut = (self._cut, np.int64(mode), self._cut_reach, self._cut_values)
-            return self._subtree(
-                self._full_entries, traverser, head_update, 0, self._full_reach, self._root,
-                self._buffers[0], cut, storage=(self._head_offset, *self._head),
-            )  # fmt: skip
+        """One pass over every canonical board (``chance="full"``; their entries are in the
+        object store once)."""
+        return self._ray_pass(
+            self._full_entries, self._full_ref, self._full_reach, traverser, update
+        )
 
-        head(1, False)
+    def _ray_pass(
+        self, entries: BoardBatch, entries_ref: Any, reach: np.ndarray, traverser: int,
+        update: bool,
+    ) -> float:  # fmt: skip
+        """The split pass with the actors as workers: the head's depth-first way down to the
+        subtree roots over its own nodes (cut mode 1), each actor's subtrees from the reach
+        rows there, the head's way up with their value rows (cut mode 2)."""
+        width = reach.shape[1]
+        out = self._root[:width]
+        cuts = Cuts(
+            self._cut, np.int64(1), self._cut_reach[:, :, :width], self._cut_values[:, :width]
+        )
+        storage = (self._head_arrays, *self._head)
+        buffers = self._buffers[0]
+        self._subtree(entries, traverser, False, 0, reach, out, buffers, cuts, storage=storage)
         futures = [
             actor.run.remote(
-                self._full_ref, traverser, update, self._next + self._weights,
-                self._cut_reach[slots],
-            )  # fmt: skip
+                entries_ref, traverser, update, self._next + self._weights, cuts.reach[slots]
+            )
             for actor, slots in zip(self._actors, self._cut_slots, strict=True)
         ]
-        for slots, out in zip(self._cut_slots, self._ray.get(futures), strict=True):
-            self._cut_values[slots] = out
-        return head(2, update)
+        for slots, rows in zip(self._cut_slots, self._ray.get(futures), strict=True):
+            cuts.values[slots] = rows
+        cuts = cuts._replace(mode=np.int64(2))
+        return self._subtree(
+            entries, traverser, update, 0, reach, out, buffers, cuts, storage=storage
+        )
 
     def close(self) -> None:
         """End the actors, and the local Ray instance if this solver started it (other solvers

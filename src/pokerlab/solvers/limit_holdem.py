@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -40,15 +40,19 @@ from pokerlab.solvers.schedule import (
     discount_factors,
     schedule_by_name,
 )
+from pokerlab.tree._primitives import RunArrays
 from pokerlab.tree.betting import _kernels as K
+from pokerlab.tree.betting._kernels import BettingArrays, BoardBatch, Discounts, betting_arrays
 from pokerlab.tree.betting._subtree_kernels import (
     NO_CUTS,
+    Cuts,
+    SubtreeScratch,
     pcs_subtree,
     subtree_buffers,
     tree_depth,
 )
 
-__all__ = ["LimitAbstractSolver", "LimitPCSSolver", "LimitTrainResult"]
+__all__ = ["BoardBatch", "LimitAbstractSolver", "LimitPCSSolver", "LimitTrainResult"]
 
 #: Bytes of storage per (information set, action): a float32 regret and a float32 strategy sum.
 BYTES_PER_INFOSET_ACTION = 8
@@ -69,25 +73,6 @@ def _ranked(
     stops = np.flatnonzero(ends) + 1
     ranked[:, 2] = stops[np.searchsorted(stops, np.arange(order.size), side="right")]
     return ranked
-
-
-class BoardBatch(NamedTuple):
-    """The entries of one pass over a batch of B boards: every hole-card pair that misses its
-    board (``live`` of them per board, the same number on every board), board by board.
-
-    ``states`` (4, B live): each entry's private state per round; ``order``: each board's entries
-    by increasing ``strength`` (board b's at ``segments[b]:segments[b + 1]``); ``cards`` (B live,
-    2): the entry's hole cards; ``hand``: its index in the solver's ``hands``; ``ranked`` (B
-    live, 3) int64, by sorted position ``t`` (the showdown's sweep reads it in order): the
-    cards of entry ``order[t]`` and the end (exclusive) of its group of equal strength."""
-
-    states: np.ndarray
-    order: np.ndarray
-    strength: np.ndarray
-    segments: np.ndarray
-    cards: np.ndarray
-    hand: np.ndarray
-    ranked: np.ndarray
 
 
 def _path_bytes_per_entry(depth: int) -> int:
@@ -385,7 +370,6 @@ class LimitPCSSolver(LimitAbstractSolver):
         self.live_hands = comb(rules.num_cards - 5, 2)
         h = self.live_hands * self.boards_per_iteration
         self._depth = tree_depth(tree.child_start, tree.children)
-        full_split = chance == "full" and self.workers > 1
         if chance == "full":
             # every suit-canonical ordered board (flop set, turn, river): their entries
             self._board_indexer = HandIndexer((3, 1, 1), rules.ranks)
@@ -395,9 +379,10 @@ class LimitPCSSolver(LimitAbstractSolver):
             if chunk < self._board_indexer.size:
                 scratch += 4 * self.size  # the frozen regrets
         else:
-            # per-node rows (reach of both players and values) only for a split pass's head;
-            # the depth-first subtree passes need rows for one root-to-leaf path per worker
-            scratch = (3 * tree.num_nodes if self.workers > 1 else 0) * h * 4
+            # the depth-first passes need rows for one root-to-leaf path per worker; a split
+            # pass the reach and value rows at each subtree root (the cuts)
+            roots = int(((tree.kind == DEAL) & (tree.round == split_round)).sum())
+            scratch = (3 * 4 * roots if self.workers > 1 else 0) * h
             scratch += self.workers * _path_bytes_per_entry(self._depth) * h
         per_action = BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
         need = self.size * per_action + scratch
@@ -414,15 +399,12 @@ class LimitPCSSolver(LimitAbstractSolver):
                 f"({self.size:,} information-set actions); limit {max_bytes / 2**30:.1f} GiB"
             )
         self._allocate_storage()
-        rows = tree.num_nodes if self.workers > 1 and not full_split else 1
-        self._reach = np.zeros((2, rows, h), dtype=np.float32)
-        self._values = np.zeros((rows, h), dtype=np.float32)
+        #: The tree and the storage layout as the kernel reads them.
+        self._tree_arrays: BettingArrays = betting_arrays(tree, self.offset, self.num_states)
         #: Each entry's value at the root after the last pass (``root_values``).
         self._root = np.zeros(h, dtype=np.float32)
         #: The depth-first pass's scratch, one set per worker (:func:`subtree_buffers`).
         self._buffers = [subtree_buffers(self._depth, h) for _ in range(self.workers)]
-        self._card_sum = np.zeros(104, dtype=np.float64)
-        self._row = np.zeros((2, tree.num_nodes), dtype=np.int64)
         self._owner = np.full(tree.num_nodes, -1, dtype=np.int64)
         self.subtrees: list[tuple[int, int, int]] = []  # (root, end, worker)
         if self.workers > 1:
@@ -442,6 +424,7 @@ class LimitPCSSolver(LimitAbstractSolver):
                 self._owner[root : end[root]] = w
                 self.subtrees.append((root, int(end[root]), w))
             self.worker_nodes = load
+            self._setup_cuts(h)
         self._pool: Any = None  # the worker threads, started by the first split pass
         self._deck = deck
         left = rules.num_cards - 2 - 2 - 5
@@ -530,53 +513,40 @@ class LimitPCSSolver(LimitAbstractSolver):
         root: int,
         root_reach: np.ndarray,
         out: np.ndarray,
-        buffers: tuple[np.ndarray, ...],
-        cuts: tuple[Any, ...] = NO_CUTS,
+        buffers: SubtreeScratch,
+        cuts: Cuts = NO_CUTS,
         scale: float | None = None,
         frozen: np.ndarray | None = None,
-        storage: tuple[np.ndarray, ...] | None = None,
+        storage: tuple[BettingArrays, np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> float:
         """A depth-first pass over the subtree at ``root`` (the whole tree at 0) from the two
-        players' reach rows there; writes the root's value row into ``out``. ``cuts``: the cut
-        arguments of :func:`pcs_subtree` (none by default); ``scale``: another chance scale;
-        ``frozen``: regrets that regret matching reads instead of the live ones (a chunked
-        full pass; the pass then leaves the floor to its caller); ``storage``: (offset, regrets,
-        sums, predictions) of another layout (a Ray head's own nodes)."""
-        t = self.tree
+        players' reach rows there; writes the root's value row into ``out``. ``cuts``: the cuts
+        of :func:`pcs_subtree` (none by default); ``scale``: another chance scale; ``frozen``:
+        regrets that regret matching reads instead of the live ones (a chunked full pass; the
+        pass then leaves the floor to its caller); ``storage``: (arrays, regrets, sums,
+        predictions) of another layout (a Ray head's own nodes)."""
         if storage is None:
-            storage = (self.offset, self.regrets, self.sums, self.prediction)
-        offset, regrets, sums, prediction = storage
+            storage = (self._tree_arrays, self.regrets, self.sums, self.prediction)
+        arrays, regrets, sums, prediction = storage
         return pcs_subtree(
-            t.kind,
-            t.player,
-            t.round,
-            t.child_start,
-            t.children,
-            t.payoff_id,
-            t.payoff_table,
-            offset,
-            self.num_states,
-            entries.states,
-            entries.cards,
-            entries.order,
-            entries.ranked,
-            entries.segments,
+            arrays,
+            entries,
             self._scale if scale is None else scale,
             np.int64(traverser),
-            regrets,
-            sums,
-            bool(self.schedule.regret_floor) and frozen is None,
+            RunArrays(regrets, sums, prediction if frozen is None else frozen),
+            Discounts(
+                bool(self.schedule.regret_floor) and frozen is None,
+                bool(self.schedule.predictive),
+                float(self._next[0]),
+                float(self._next[1]),
+                *self._weights,
+            ),
             update,
             np.int64(root),
             root_reach,
             out,
-            *buffers,
-            prediction if frozen is None else frozen,
-            bool(self.schedule.predictive),
-            float(self._next[0]),
-            float(self._next[1]),
-            *self._weights,
-            *cuts,
+            buffers,
+            cuts,
         )
 
     def _in_workers(self, run: Callable[[int], None]) -> None:
@@ -589,77 +559,67 @@ class LimitPCSSolver(LimitAbstractSolver):
 
     def _pass(self, boards: np.ndarray | BoardBatch, traverser: int, update: bool) -> float:
         """One pass for ``traverser`` over a batch of boards; returns the root value summed
-        over the entries (each entry's in ``self._root``). One worker: a depth-first pass over
-        the whole tree. Several: the head's top-down step over its nodes (the per-node kernel),
-        the workers' depth-first passes over their subtrees in threads, the head's bottom-up.
-        ``boards``: (B, 5) cards, or their entries (:meth:`_board_arrays`)."""
+        over the entries (each entry's in ``self._root``): a depth-first pass over the whole
+        tree (one worker) or a split pass (:meth:`_split_pass`). ``boards``: (B, 5) cards, or
+        their entries (:meth:`_board_arrays`)."""
         entries = boards if isinstance(boards, BoardBatch) else self._board_arrays(boards)
         width = entries.states.shape[1]
+        reach = np.ones((2, width), dtype=np.float32)
         if self.workers == 1:
             return self._subtree(
-                entries, traverser, update, 0, np.ones((2, width), dtype=np.float32),
-                self._root[:width], self._buffers[0],
-            )  # fmt: skip
-        t = self.tree
-        common = (
-            t.kind,
-            t.player,
-            t.round,
-            t.child_start,
-            t.children,
-            t.payoff_id,
-            t.payoff_table,
-            self.offset,
-            self.num_states,
-            entries.states,
-            entries.cards,
-            entries.order,
-            entries.ranked,
-            entries.segments,
-            self._scale,
-            np.int64(traverser),
-            self.regrets,
-            self.sums,
-            bool(self.schedule.regret_floor),
-            update,
-            self._reach,
-            self._values,
-            self._card_sum,
-            self._row,
-            self._owner,
-            np.int64(-1),
-            np.int64(0),
-            np.int64(t.num_nodes),
-        )
-        predict = (
-            self.prediction,
-            bool(self.schedule.predictive),
-            float(self._next[0]),
-            float(self._next[1]),
-            *self._weights,
-        )
-        K.pcs_pass(*common, np.int64(1), *predict)
+                entries, traverser, update, 0, reach, self._root[:width], self._buffers[0]
+            )
+        return self._split_pass(entries, reach, traverser, update)
+
+    def _setup_cuts(self, width: int) -> None:
+        """The seam of a split pass: each subtree root's slot, and the reach and value rows
+        there (``width`` entries each)."""
+        cut = np.full(self.tree.num_nodes, -1, dtype=np.int64)
+        for k, (root, _, _) in enumerate(self.subtrees):
+            cut[root] = k
+        self._cut = cut
+        self._cut_reach = np.zeros((len(self.subtrees), 2, width), dtype=np.float32)
+        self._cut_values = np.zeros((len(self.subtrees), width), dtype=np.float32)
+
+    def _split_pass(
+        self,
+        entries: BoardBatch,
+        reach: np.ndarray,
+        traverser: int,
+        update: bool,
+        frozen: np.ndarray | None = None,
+    ) -> float:
+        """A pass split at the subtree roots: the head's way down over the nodes above them
+        (cut mode 1, no update: it collects the reach rows arriving at each root), the workers'
+        passes over their subtrees in threads, the head's way up (cut mode 2, taking their
+        value rows). ``reach``: the root's reach rows; ``frozen``: see :meth:`_subtree`."""
+        buffers = self._buffers
+        width = reach.shape[1]
+        out = self._root[:width]
+        cut_reach, cut_values = self._cut_reach[:, :, :width], self._cut_values[:, :width]
+        cuts = Cuts(self._cut, np.int64(1), cut_reach, cut_values)
+        self._subtree(entries, traverser, False, 0, reach, out, buffers[0], cuts, frozen=frozen)
 
         def run(w: int) -> None:
-            for root, _, owner in self.subtrees:
+            for k, (root, _, owner) in enumerate(self.subtrees):
                 if owner == w:
-                    reach = self._reach[[0, 1], self._row[:, root], :width]
                     self._subtree(
-                        entries, traverser, update, root, reach, self._values[root, :width],
-                        self._buffers[w],
+                        entries, traverser, update, root, np.ascontiguousarray(cut_reach[k]),
+                        cut_values[k], buffers[w], frozen=frozen,
                     )  # fmt: skip
 
         self._in_workers(run)
-        total = K.pcs_pass(*common, np.int64(6), *predict)
-        self._root[:width] = self._values[0, :width]
-        return total
+        cuts = cuts._replace(mode=np.int64(2))
+        return self._subtree(
+            entries, traverser, update, 0, reach, out, buffers[0], cuts, frozen=frozen
+        )
 
     # --- every board (chance="full") ------------------------------------------------------------
     def _setup_full(self) -> None:
         """The entries of every canonical board (one batch, built once), each entry's root reach
         (its board's class size, for both players: chance's weight enters through the
         opponent's reach into the values and through the own reach into the strategy sums), the
-        scale (1 / (opponent pairs x ordered boards)) and the cut rows of a split pass."""
+        scale (1 / (opponent pairs x ordered boards))."""
         indexer = self._board_indexer
         self._full_boards, self._full_weights = indexer.unindex(np.arange(indexer.size))
         step = self.board_chunk or len(self._full_boards)
@@ -674,14 +634,6 @@ class LimitPCSSolver(LimitAbstractSolver):
             self._full_chunks.append((entries, np.ascontiguousarray(np.stack([weight, weight]))))
         self._full_entries, self._full_reach = self._full_chunks[0]
         self._scale = self._board_scale / float(self._full_weights.sum())
-        width = max(reach.shape[1] for _, reach in self._full_chunks)
-        if self.workers > 1:
-            cut = np.full(self.tree.num_nodes, -1, dtype=np.int64)
-            for k, (root, _, _) in enumerate(self.subtrees):
-                cut[root] = k
-            self._cut = cut
-            self._cut_reach = np.zeros((len(self.subtrees), 2, width), dtype=np.float32)
-            self._cut_values = np.zeros((len(self.subtrees), width), dtype=np.float32)
 
     @property
     def full_boards(self) -> int:
@@ -711,33 +663,15 @@ class LimitPCSSolver(LimitAbstractSolver):
         frozen: np.ndarray | None = None,
     ) -> float:
         """One pass over a chunk of boards: one worker, a depth-first pass over the whole
-        tree; several, the head's way down to the subtree roots (cut mode 1, no update), the
-        workers' subtree passes in threads, the head's way up (cut mode 2). ``frozen``: the
-        regrets regret matching reads (then no floor here; see :meth:`_full_pass`)."""
-        buffers = self._buffers
-        width = reach.shape[1]
-        out = self._root[:width]
+        tree; several, a split pass (:meth:`_split_pass`). ``frozen``: the regrets regret
+        matching reads (then no floor here; see :meth:`_full_pass`)."""
         if self.workers == 1:
+            width = reach.shape[1]
             return self._subtree(
-                entries, traverser, update, 0, reach, out, buffers[0], frozen=frozen
-            )
-        cut_reach, cut_values = self._cut_reach[:, :, :width], self._cut_values[:, :width]
-        cut = (self._cut, np.int64(1), cut_reach, cut_values)
-        self._subtree(entries, traverser, False, 0, reach, out, buffers[0], cut, frozen=frozen)
-
-        def run(w: int) -> None:
-            for k, (root, _, owner) in enumerate(self.subtrees):
-                if owner == w:
-                    self._subtree(
-                        entries, traverser, update, root, np.ascontiguousarray(cut_reach[k]),
-                        cut_values[k], buffers[w], frozen=frozen,
-                    )  # fmt: skip
-
-        self._in_workers(run)
-        cut = (self._cut, np.int64(2), cut_reach, cut_values)
-        return self._subtree(
-            entries, traverser, update, 0, reach, out, buffers[0], cut, frozen=frozen
-        )
+                entries, traverser, update, 0, reach, self._root[:width], self._buffers[0],
+                frozen=frozen,
+            )  # fmt: skip
+        return self._split_pass(entries, reach, traverser, update, frozen)
 
     def root_values(self, board: np.ndarray, traverser: int) -> np.ndarray:
         """Counterfactual value of each hole-card pair of ``traverser`` at the root for the

@@ -1,28 +1,82 @@
-"""Depth-first pass of public-chance-sampling CFR over one subtree of limit hold'em's betting tree.
+"""Public-chance-sampling CFR on limit hold'em's betting tree: one depth-first pass over a subtree.
 
-:func:`pokerlab.tree.betting._kernels.pcs_pass` keeps a reach row and a value row for every
-node (``nodes x entries`` scratch: 57 MB per pass on the 24-card deck with all 276 hole-card
-pairs, more than the last-level cache). This kernel walks the same preorder arrays depth first
-with an explicit stack and keeps rows only for the current path: the reach of each player at
-each depth (a row per depth; a child of a decision points at its parent's row for the player
-who did not act), the current strategy of each decision on the path and its children's value
-rows, plus one row of strategies per state. The scratch is ``depth x entries`` (about 0.7 MB on
-the 24-card deck for one board), which stays in cache. Regret matching runs once per (node,
-state) when a node has fewer states than entries (imperfect recall), else once per entry.
+One pass walks the betting tree (preorder arrays, an explicit stack, no recursion) for one
+traversing player with whole vectors over the real hole-card pairs of the sampled boards: reach
+top-down, terminal values (fold: opponent reach compatible with the hand, by per-card sums and
+inclusion-exclusion; showdown: one sweep over the hands sorted by strength,
+:func:`pokerlab.tree.betting._kernels.terminal_values`), then values and regret updates
+bottom-up. A hand's regrets and strategy sums live in the slot of its private state (bucket or
+bucket sequence) of the node's round, so hands of the same bucket share them.
 
-The arithmetic is the per-node kernel's, in the same order and the same precisions (float32
-reach, values, regrets and sums; float64 strategy, accumulations and terminal sums), so both
-kernels give bit-identical regrets, sums, predictions and values (tested). ``pcs_pass`` remains
-for the head's part of a split pass (its top-down and bottom-up steps over the preflop nodes)
-and as the reference.
+Rows are kept only for the current root-to-leaf path: the reach of each player at each depth (a
+row per depth; a child of a decision points at its parent's row for the player who did not
+act), the current strategy of each decision on the path and its children's value rows, plus one
+row of strategies per state. The scratch is ``depth x entries`` (about 0.7 MB on the 24-card
+deck for one board), which stays in cache. Regret matching runs once per (node, state) when a
+node has fewer states than entries (imperfect recall), else once per entry.
+
+Storage is float32 (regrets, strategy sums and, for predictive schedules, the predicted
+regrets); reach and values are float32 rows, strategies and accumulations float64.
+
+Predictive schedules (PCFR+, PDCFR+; :mod:`pokerlab.solvers.schedule`): regret matching reads
+the prediction P instead of R, and the traverser's update of a node rewrites P for every state
+of the node: P = R d + r, with r the state's instantaneous regret of this pass (the sum over the
+hands of that state; 0 for a state no hand of the sampled board has) and d the next iteration's
+discount (``next_a`` where R > 0, ``next_b`` elsewhere), floored at 0 with the regret floor, as
+the public and history tree kernels do (Farina, Kroer and Sandholm 2021; Xu et al. 2024).
+
+The split pass (threads or Ray actors) runs this kernel three times: the head over the nodes
+above the subtree roots on the way down (cut mode 1: it collects the reach rows arriving at each
+root), the workers over their subtrees from those rows, the head on the way up (cut mode 2: it
+takes the workers' value rows). Each node is computed by the same arithmetic in the same order
+either way, so a split pass equals a one-worker pass bit for bit (tested).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from pokerlab.tree.betting._kernels import DEAL, FOLD_END, SHOWDOWN_END, terminal_values
+from pokerlab.tree._primitives import RunArrays
+from pokerlab.tree.betting._kernels import (
+    DEAL,
+    FOLD_END,
+    SHOWDOWN_END,
+    BettingArrays,
+    BoardBatch,
+    Discounts,
+    terminal_values,
+)
+
+
+class SubtreeScratch(NamedTuple):
+    """The scratch of :func:`pcs_subtree` (:func:`subtree_buffers`): reach rows per depth (2, D,
+    W) float32, the strategy (D, 3, W) float64 and the children's value rows (D, 3, W) float32
+    of each decision on the path, the strategy per state (3, W) float64, the reach row pointers
+    (2, D) and the stack's nodes and positions (D,) int64, the per-card sums (104,) float64."""
+
+    reach: np.ndarray
+    sigma: np.ndarray
+    child_values: np.ndarray
+    state_sigma: np.ndarray
+    ptr: np.ndarray
+    stack_node: np.ndarray
+    stack_pos: np.ndarray
+    card_sum: np.ndarray
+
+
+class Cuts(NamedTuple):
+    """The seam of a split pass (see :func:`pcs_subtree`): ``cut[n]`` the slot of subtree root
+    ``n`` (-1 elsewhere), ``mode`` (0: no cuts, 1: the head's way down, 2: its way up), the
+    reach rows arriving at each root (slots, 2, W) and the value rows the workers wrote there
+    (slots, W), float32."""
+
+    cut: np.ndarray
+    mode: np.int64
+    reach: np.ndarray
+    values: np.ndarray
 
 
 def tree_depth(child_start: np.ndarray, children: np.ndarray) -> int:
@@ -35,12 +89,11 @@ def tree_depth(child_start: np.ndarray, children: np.ndarray) -> int:
     return int(depth.max()) + 1
 
 
-def subtree_buffers(depth: int, width: int) -> tuple[np.ndarray, ...]:
+def subtree_buffers(depth: int, width: int) -> SubtreeScratch:
     """Scratch of :func:`pcs_subtree` for a tree of ``depth`` levels and ``width`` entries per
-    vector: (reach, strategy, child values, strategy per state, row pointers, stack nodes,
-    stack positions, per-card sums)."""
+    vector."""
     d = depth + 1
-    return (
+    return SubtreeScratch(
         np.zeros((2, d, width), dtype=np.float32),
         np.zeros((d, 3, width), dtype=np.float64),
         np.zeros((d, 3, width), dtype=np.float32),
@@ -52,8 +105,8 @@ def subtree_buffers(depth: int, width: int) -> tuple[np.ndarray, ...]:
     )
 
 
-#: The cut arguments of a :func:`pcs_subtree` call without cuts (mode 0).
-NO_CUTS = (
+#: The cuts of a :func:`pcs_subtree` call without cuts (mode 0).
+NO_CUTS = Cuts(
     np.full(1, -1, dtype=np.int64),
     np.int64(0),
     np.zeros((1, 2, 1), dtype=np.float32),
@@ -63,65 +116,50 @@ NO_CUTS = (
 
 @njit(cache=True, nogil=True)
 def pcs_subtree(
-    kind: np.ndarray,
-    player: np.ndarray,
-    rnd: np.ndarray,
-    child_start: np.ndarray,
-    children: np.ndarray,
-    payoff_id: np.ndarray,
-    payoff_table: np.ndarray,
-    offset: np.ndarray,
-    num_states: np.ndarray,
-    states: np.ndarray,
-    hand_cards: np.ndarray,
-    order: np.ndarray,
-    ranked: np.ndarray,
-    segments: np.ndarray,
+    tree: BettingArrays,
+    entries: BoardBatch,
     scale: float,
     traverser: np.int64,
-    regrets: np.ndarray,
-    sums: np.ndarray,
-    regret_floor: bool,
+    run: RunArrays,
+    disc: Discounts,
     update: bool,
     root: np.int64,
     root_reach: np.ndarray,
     out: np.ndarray,
-    reach: np.ndarray,
-    sigma: np.ndarray,
-    child_values: np.ndarray,
-    state_sigma: np.ndarray,
-    ptr: np.ndarray,
-    stack_node: np.ndarray,
-    stack_pos: np.ndarray,
-    card_sum: np.ndarray,
-    pred: np.ndarray,
-    predictive: bool,
-    next_a: float,
-    next_b: float,
-    sum_weight: float,
-    regret_weight: float,
-    cut: np.ndarray,
-    cut_mode: np.int64,
-    cut_reach: np.ndarray,
-    cut_values: np.ndarray,
+    scratch: SubtreeScratch,
+    cuts: Cuts,
 ) -> float:
     """One pass for ``traverser`` over the subtree at ``root``; returns its value summed over
     the entries, and writes each entry's value at the root into ``out`` (float32, width).
 
-    Arguments as :func:`pokerlab.tree.betting._kernels.pcs_pass` (the tree, the layout, the
-    board batch's entry arrays, the storage, the schedule's flags), plus ``root_reach`` (2,
-    width): each player's reach at the root (the live entries for the whole tree's root), and
-    the buffers of :func:`subtree_buffers`. Regrets and strategy sums of the subtree's decisions
-    are updated as the per-node kernel updates them.
+    ``tree``: the betting tree and the storage layout; ``entries``: the hand entries of a batch
+    of B boards, one pass with vectors B times as long (entry ``b * H + i`` is hole-card pair
+    ``i`` on board ``b``; ``states`` (4, B H): private state of each entry per round, -1 where
+    the hand meets its board). Folds and showdowns compare entries of the same board only; the
+    regret update of a (node, state) sums over every board's hands, so the batch's boards share
+    one current strategy and one update. ``scale``: the chance weight of a terminal value.
+    ``root_reach`` (2, width): each player's reach at the root (the live entries for the whole
+    tree's root). ``update``: accumulate the regrets and (traverser-reach-weighted) strategy
+    sums of the subtree's decisions into ``run``, the additions times ``disc``'s weights.
+    ``run.pred`` (same layout as the regrets): the predicted regrets that regret matching reads
+    when ``disc.predictive`` (the update writes the next ones; see the module docstring).
+    ``scratch``: :func:`subtree_buffers`.
 
-    Cut nodes (the split pass's seam): with ``cut_mode`` 1 or 2, a node ``n`` below the root with
-    ``cut[n] >= 0`` is not entered. Mode 1 (the head's way down, with ``update`` False) copies
-    the two reach rows arriving there into ``cut_reach[cut[n]]`` (2, width) and takes 0 as its
-    value; mode 2 (the head's way up) takes ``cut_values[cut[n]]`` (width,) as its value, the
-    row a worker's pass over the subtree at ``n`` wrote. Mode 0 ignores the cut arrays. Nodes
-    above the cuts read the same regrets in both modes (workers update only their subtrees), so
-    a split pass does the one-process pass's arithmetic.
+    Cut nodes (the split pass's seam): with ``cuts.mode`` 1 or 2, a node ``n`` below the root
+    with ``cut[n] >= 0`` is not entered. Mode 1 (the head's way down, with ``update`` False)
+    copies the two reach rows arriving there into ``cuts.reach[cut[n]]`` (2, width) and takes 0
+    as its value; mode 2 (the head's way up) takes ``cuts.values[cut[n]]`` (width,) as its
+    value, the row a worker's pass over the subtree at ``n`` wrote. Mode 0 ignores the cut
+    arrays. Nodes above the cuts read the same regrets in both modes (workers update only their
+    subtrees), so a split pass does the one-process pass's arithmetic.
     """
+    kind, player, rnd, child_start, children, _, _, offset, num_states = tree
+    states = entries.states
+    hand_cards = entries.cards
+    regrets, sums, pred = run
+    regret_floor, predictive, next_a, next_b, sum_weight, regret_weight = disc
+    reach, sigma, child_values, state_sigma, ptr, stack_node, stack_pos, card_sum = scratch
+    cut, cut_mode, cut_reach, cut_values = cuts
     # regret matching reads the predictions (predictive schedules) or, when a non-predictive
     # caller passes a non-empty ``pred``, that frozen copy of the regrets (a pass over every
     # board in chunks: each chunk's strategy is the iteration's), else the regrets themselves
@@ -161,10 +199,7 @@ def pcs_subtree(
             sp -= 1
             continue
         if k == FOLD_END or k == SHOWDOWN_END:
-            terminal_values(
-                n, k, player, payoff_id, payoff_table, states, hand_cards, order, ranked,
-                segments, scale, p, reach[o, ptr[o, sp]], dest, card_sum,
-            )  # fmt: skip
+            terminal_values(tree, entries, n, k, scale, p, reach[o, ptr[o, sp]], dest, card_sum)
             sp -= 1
             continue
         if k == DEAL:
