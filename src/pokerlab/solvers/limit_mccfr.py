@@ -49,6 +49,8 @@ from pokerlab.solvers.limit_holdem import LimitAbstractSolver
 from pokerlab.solvers.mccfr import PLURIBUS_FLOOR_RATIO, block_params
 from pokerlab.solvers.schedule import DiscountSchedule
 from pokerlab.tree.betting import _mccfr_kernels as K
+from pokerlab.tree.betting._kernels import BettingArrays
+from pokerlab.tree.history._mccfr_kernels import RegretPruning
 
 __all__ = ["LimitESSolver", "SAMPLING_NAMES"]
 
@@ -154,7 +156,8 @@ class LimitESSolver(LimitAbstractSolver):
         #: Nodes visited by all traversals so far (not part of the checkpoint).
         self.nodes_touched = 0
         ranks = game.rules.ranks
-        self._tree_args = (
+        #: The tree (int64 copies) and the storage layout as the kernel reads them.
+        self._tree_arrays = BettingArrays(
             tree.kind.astype(np.int64),
             tree.player.astype(np.int64),
             tree.round.astype(np.int64),
@@ -166,7 +169,8 @@ class LimitESSolver(LimitAbstractSolver):
             self.num_states,
         )
         e = eval_tables()
-        self._card_args = (
+        #: What a deal needs: the deck, the indexers, the labels, the evaluator.
+        self._deal_tables = K.DealTables(
             np.ascontiguousarray(game.rules.cards, dtype=np.int64),
             tuple(round_indexer(r, ranks).kernel_tables() for r in range(4)),
             tuple(np.ascontiguousarray(lab, dtype=np.int32) for lab in abstraction.labels),
@@ -192,8 +196,8 @@ class LimitESSolver(LimitAbstractSolver):
     ) -> np.ndarray:
         stats = np.zeros(3, dtype=np.float64)
         K.es_run(
-            *self._tree_args,
-            *self._card_args,
+            self._tree_arrays,
+            self._deal_tables,
             self.regrets if regrets is None else regrets,
             self.sums if sums is None else sums,
             rng,
@@ -202,10 +206,12 @@ class LimitESSolver(LimitAbstractSolver):
             np.int64(first),
             np.int64(iterations),
             np.int64(only_player),
-            self.regret_pruning,
-            self.prune_probability,
-            self.prune_threshold,
-            -math.inf if self.min_regret is None else self.min_regret,
+            RegretPruning(
+                self.regret_pruning,
+                self.prune_probability,
+                self.prune_threshold,
+                -math.inf if self.min_regret is None else self.min_regret,
+            ),
             stats,
         )
         return stats

@@ -33,6 +33,8 @@ sampled value is exact).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -40,9 +42,40 @@ from pokerlab._rng import below, uniform
 from pokerlab.abstraction._iso_kernels import index_hands
 from pokerlab.cards._eval_kernels import evaluate7_batch
 from pokerlab.tree._primitives import DEAL, FOLD_END, SHOWDOWN_END, discount_factors, discount_range
+from pokerlab.tree.betting._kernels import BettingArrays
+from pokerlab.tree.history._mccfr_kernels import RegretPruning
 
 #: Cards shown on the board during each round.
 SHOWN = (0, 3, 4, 5)
+#: The last betting round (the river): its decisions are never pruned.
+LAST_ROUND = 3
+
+
+class DealTables(NamedTuple):
+    """What a deal needs besides the tree: the deck (int64), each round's canonical hand
+    indexer tables (:meth:`~pokerlab.abstraction.isomorphism.HandIndexer.kernel_tables`), each
+    round's bucket labels by canonical index, the bucket counts per round, whether states are
+    bucket sequences (perfect recall), and the seven-card evaluator's tables."""
+
+    deck: np.ndarray
+    idx_tables: tuple
+    labels: tuple
+    counts: np.ndarray
+    perfect: bool
+    eval_tables: tuple
+
+
+class TraversalScratch(NamedTuple):
+    """Per-node scratch of :func:`es_traversal`, every entry written before it is read: the
+    stack, the record of visits and the opponent's sampled child (int64), whether each child
+    was explored (int8), each node's strategy (N, 3) and sampled value (N,) float64."""
+
+    stack: np.ndarray
+    visit: np.ndarray
+    pick: np.ndarray
+    explored: np.ndarray
+    sigma: np.ndarray
+    values: np.ndarray
 
 
 @njit(cache=True)
@@ -115,15 +148,7 @@ def deal_states(
 
 @njit(cache=True)
 def es_traversal(
-    kind: np.ndarray,
-    player: np.ndarray,
-    rnd: np.ndarray,
-    child_start: np.ndarray,
-    children: np.ndarray,
-    payoff_id: np.ndarray,
-    payoff_table: np.ndarray,
-    offset: np.ndarray,
-    num_states: np.ndarray,
+    tree: BettingArrays,
     states: np.ndarray,
     sign0: int,
     traverser: int,
@@ -132,22 +157,20 @@ def es_traversal(
     rng: np.ndarray,
     update: bool,
     prune_now: bool,
-    threshold: float,
-    last_round: int,
+    pruning: RegretPruning,
     regret_floor: bool,
-    min_regret: float,
-    stack: np.ndarray,
-    visit: np.ndarray,
-    pick: np.ndarray,
-    explored: np.ndarray,
-    sigma: np.ndarray,
-    values: np.ndarray,
+    scratch: TraversalScratch,
 ) -> tuple[float, int]:
     """One external-sampling traversal for ``traverser`` of one deal (``states`` (2, 4),
     ``sign0``: seat 0's showdown sign). Returns (the sampled root value in big blinds, nodes
     visited). With ``update`` false nothing is written to ``regrets`` or ``sums`` (the sampled
-    value alone, for tests of unbiasedness). Scratch: ``stack``, ``visit``, ``pick`` int64 (N,),
-    ``explored`` int8 (N,), ``sigma`` (N, 3) and ``values`` (N,) float64."""
+    value alone, for tests of unbiasedness). ``prune_now``: this traversal prunes (with
+    ``pruning``'s threshold; its floor ``min_regret`` bounds every update)."""
+    kind, player, rnd, child_start, children, payoff_id, payoff_table, offset, num_states = tree
+    threshold = pruning.threshold
+    min_regret = pruning.min_regret
+    last_round = LAST_ROUND
+    stack, visit, pick, explored, sigma, values = scratch
     p = traverser
     sign = sign0 if p == 0 else -sign0
     stack[0] = 0
@@ -264,21 +287,8 @@ def es_traversal(
 
 @njit(cache=True)
 def es_run(
-    kind: np.ndarray,
-    player: np.ndarray,
-    rnd: np.ndarray,
-    child_start: np.ndarray,
-    children: np.ndarray,
-    payoff_id: np.ndarray,
-    payoff_table: np.ndarray,
-    offset: np.ndarray,
-    num_states: np.ndarray,
-    deck: np.ndarray,
-    idx_tables,
-    labels,
-    counts: np.ndarray,
-    perfect: bool,
-    eval_tables,
+    tree: BettingArrays,
+    tables: DealTables,
     regrets: np.ndarray,
     sums: np.ndarray,
     rng: np.ndarray,
@@ -287,10 +297,7 @@ def es_run(
     first_iteration: int,
     iterations: int,
     only_player: int,
-    prune: bool,
-    prune_probability: float,
-    threshold: float,
-    min_regret: float,
+    pruning: RegretPruning,
     stats: np.ndarray,
 ) -> None:
     """Run ``iterations`` iterations numbered from ``first_iteration``: each deals once (9
@@ -300,20 +307,26 @@ def es_run(
     blocks of ``discount_every``; before the first iteration of block j >= 2 every regret and
     strategy sum is scaled by the schedule's factors for "iteration" j (``params`` from
     :meth:`DiscountSchedule.as_array`, ``linear_until`` counted in blocks); 0 turns it off.
-    Pruning: before each traversal one uniform draw decides it (only when ``prune``).
+    Pruning: before each traversal one uniform draw decides it (only when ``pruning.enabled``;
+    the traversal prunes with probability ``pruning.probability``).
 
     ``only_player >= 0``: ``iterations`` deals, each with one traversal of that player and no
     update, discount or pruning (the sampled root values, for tests). ``stats`` (3,) float64
     accumulates [nodes visited, sum of sampled root values, sum of their squares].
     """
-    num_nodes = kind.shape[0]
+    deck, idx_tables, labels, counts, perfect, eval_tables = tables
+    prune = pruning.enabled
+    prune_probability = pruning.probability
+    num_nodes = tree.kind.shape[0]
     # scratch, every entry written before it is read (about 60 bytes per node)
-    stack = np.empty(num_nodes, dtype=np.int64)
-    visit = np.empty(num_nodes, dtype=np.int64)
-    pick = np.empty(num_nodes, dtype=np.int64)
-    explored = np.empty(num_nodes, dtype=np.int8)
-    sigma = np.empty((num_nodes, 3), dtype=np.float64)
-    values = np.empty(num_nodes, dtype=np.float64)
+    scratch = TraversalScratch(
+        np.empty(num_nodes, dtype=np.int64),
+        np.empty(num_nodes, dtype=np.int64),
+        np.empty(num_nodes, dtype=np.int64),
+        np.empty(num_nodes, dtype=np.int8),
+        np.empty((num_nodes, 3), dtype=np.float64),
+        np.empty(num_nodes, dtype=np.float64),
+    )
     cards = np.zeros(9, dtype=np.int64)
     scratch_deck = np.zeros(deck.size, dtype=np.int64)
     rows = (
@@ -327,7 +340,6 @@ def es_run(
     strength = np.zeros(2, dtype=np.int32)
     states = np.zeros((2, 4), dtype=np.int64)
     floor = params[3] != 0.0
-    last_round = 3
     size = regrets.shape[0]
     for it in range(iterations):
         tt = first_iteration + it
@@ -339,7 +351,7 @@ def es_run(
         sign0 = deal_states(
             cards, idx_tables, labels, counts, perfect, eval_tables, rows, index_out, seven,
             strength, states,
-        )
+        )  # fmt: skip
         for p in range(2):
             if only_player >= 0 and p != only_player:
                 continue
@@ -347,11 +359,9 @@ def es_run(
             if prune and only_player < 0:
                 prune_now = uniform(rng) < prune_probability
             v, nv = es_traversal(
-                kind, player, rnd, child_start, children, payoff_id, payoff_table, offset,
-                num_states, states, sign0, p, regrets, sums, rng, only_player < 0, prune_now,
-                threshold, last_round, floor, min_regret, stack, visit, pick, explored, sigma,
-                values,
-            )
+                tree, states, sign0, p, regrets, sums, rng, only_player < 0, prune_now, pruning,
+                floor, scratch,
+            )  # fmt: skip
             stats[0] += nv
             stats[1] += v
             stats[2] += v * v
