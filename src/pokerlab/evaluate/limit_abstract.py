@@ -611,15 +611,13 @@ def abstract_value_by_board(
             np.flatnonzero(root_reach.any(axis=1)).astype(np.int64),
             np.int64(group),
             root_reach,
-            *program,
+            BK.RiverProgram(*program),
             np.int64(num_states[3]),
             _state_of_sequence(counts, num_states, recall, 3),
             probs,
-            tables.board_start,
-            tables.board_weight,
-            tables.cards,
-            tables.seq,
-            tables.strength,
+            BK.RiverBoards(
+                tables.board_start, tables.board_weight, tables.cards, tables.seq, tables.strength
+            ),
             bool(best),
             river,
         )

@@ -13,8 +13,44 @@ Extensive Games" (IJCAI 2011).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
+
+
+class RiverProgram(NamedTuple):
+    """The river subtrees renumbered for :func:`river_sequence_values` (built by
+    ``pokerlab.evaluate.limit_real._river_program``), one row per subtree: its numbers of
+    decisions, folds and showdowns; per decision (in preorder, the root first) where its children
+    start in ``child_local`` and how many, whether the responder acts there, and where its
+    strategy block starts; the children as local numbers (decisions, then folds, then
+    showdowns); the folds' stakes signed for the responder and the showdowns' stakes (big
+    blinds)."""
+
+    num_dec: np.ndarray
+    num_fold: np.ndarray
+    num_show: np.ndarray
+    dec_first: np.ndarray
+    dec_count: np.ndarray
+    dec_mine: np.ndarray
+    dec_base: np.ndarray
+    child_local: np.ndarray
+    fold_coef: np.ndarray
+    show_amount: np.ndarray
+
+
+class RiverBoards(NamedTuple):
+    """Every river board's live hands, as :func:`board_sums` reads them: board ``b``'s rows
+    are ``board_start[b]:board_start[b + 1]`` of ``cards`` (hole cards), ``seq`` (the hand's
+    river bucket sequence) and ``strength`` (increasing), and ``board_weight[b]`` its chance
+    weight."""
+
+    board_start: np.ndarray
+    board_weight: np.ndarray
+    cards: np.ndarray
+    seq: np.ndarray
+    strength: np.ndarray
 
 
 @njit(cache=True)
@@ -110,24 +146,11 @@ def river_sequence_values(
     todo: np.ndarray,
     group: np.int64,
     root_reach: np.ndarray,
-    num_dec: np.ndarray,
-    num_fold: np.ndarray,
-    num_show: np.ndarray,
-    dec_first: np.ndarray,
-    dec_count: np.ndarray,
-    dec_mine: np.ndarray,
-    dec_base: np.ndarray,
-    child_local: np.ndarray,
-    fold_coef: np.ndarray,
-    show_amount: np.ndarray,
+    program: RiverProgram,
     ns: np.int64,
     state_of_seq: np.ndarray,
     probs: np.ndarray,
-    board_start: np.ndarray,
-    board_weight: np.ndarray,
-    cards: np.ndarray,
-    seq: np.ndarray,
-    strength: np.ndarray,
+    boards: RiverBoards,
     best: bool,
     out: np.ndarray,
 ) -> None:
@@ -137,11 +160,11 @@ def river_sequence_values(
     probability not included: the board weights bring it). Rows of ``out`` not in ``todo`` are
     left alone.
 
-    The subtrees come renumbered by ``limit_real._river_program`` (decisions in preorder, the
-    root first, then folds, then showdowns; ``fold_coef`` and ``show_amount`` in big blinds,
-    folds signed for the responder). Either player's strategy at a decision is
+    The subtrees come renumbered (:class:`RiverProgram`: decisions in preorder, the root
+    first, then folds, then showdowns; ``fold_coef`` and ``show_amount`` in big blinds, folds
+    signed for the responder). Either player's strategy at a decision is
     ``probs[dec_base + action * ns + state_of_seq[sequence]]``. ``best``: the responder
-    maximises (else it plays ``probs`` too). Board data as in :func:`board_sums`.
+    maximises (else it plays ``probs`` too). ``boards``: :class:`RiverBoards`.
 
     ``prange`` over groups of ``group`` subtrees: per group, the opponent's reach of every
     terminal per its sequence (top-down, no cards), then :func:`board_sums` over every board
@@ -149,6 +172,11 @@ def river_sequence_values(
     then per subtree and own sequence the walk up its decisions (the responder's maximum comes
     after the sum over boards: it does not see the board).
     """
+    (
+        num_dec, num_fold, num_show, dec_first, dec_count, dec_mine, dec_base, child_local,
+        fold_coef, show_amount,
+    ) = program  # fmt: skip
+    board_start, board_weight, cards, seq, strength = boards
     num_seq = root_reach.shape[1]
     width = child_local.shape[1] + 1
     num_groups = (todo.size + group - 1) // group
