@@ -320,13 +320,11 @@ class RayLimitPCSSolver(LimitPCSSolver):
         tree_ref = ray.put(tree_arrays)
         owner_ref = ray.put(self._owner)
         remote = ray.remote(SubtreeWorker)
-        self._roots: list[np.ndarray] = []
         self._slots: list[np.ndarray] = []
         self._actors: list[Any] = []
         for w in range(self.workers):
             mine = [(root, end) for root, end, owner in self.subtrees if owner == w]
             local, slots = compact_layout(t, self.offset, self.num_states, self._owner, w)
-            self._roots.append(np.array([root for root, _ in mine], dtype=np.int64))
             self._slots.append(slots)
             self._actors.append(
                 remote.remote(
