@@ -119,18 +119,19 @@ def terminal_values(
     out: np.ndarray,
     card_sum: np.ndarray,
 ) -> None:
-    """A fold or showdown's value for every entry into ``out`` (float32), from the opponent's
-    reach row, board segment by board segment.
+    """Node ``n``'s (a fold or showdown, ``k`` its kind) value for every entry into ``out``
+    (float32), for player ``p`` from the opponent's reach row, board segment by board segment;
+    ``scale``: the chance weight; ``card_sum`` (104,) float64: scratch.
 
     Folds: the opponent's reach compatible with each hand, by per-card sums and
     inclusion-exclusion. Showdowns: one ascending sweep over the entries sorted by strength
-    (``ranked``, see :class:`BoardBatch`), group of equal
-    strength by group. With W the compatible reach strictly below a hand, L the compatible
-    reach at or below it (its own tie group included) and T all compatible reach, the hand wins
-    W and loses T - L, so its value is ``amount * (W + L - T)``: T comes from the per-card
-    totals (the first half of ``card_sum``, length 104), W and L from the running sums (the
-    second half) before and after the group is added: one sweep instead of an ascending
-    (winning) and a descending (losing) one, about a quarter less time per showdown."""
+    (``ranked``, see :class:`BoardBatch`), group of equal strength by group. With W the
+    compatible reach strictly below a hand, L the compatible reach at or below it (its own tie
+    group included) and T all compatible reach, the hand wins W and loses T - L, so its value is
+    ``amount * (W + L - T)``: T comes from the per-card totals (the first half of ``card_sum``,
+    length 104), W and L from the running sums (the second half) before and after the group is
+    added: one sweep instead of an ascending (winning) and a descending (losing) one, about a
+    quarter less time per showdown."""
     player, payoff_id, payoff_table = tree.player, tree.payoff_id, tree.payoff_table
     states, order, _, segments, hand_cards, _, ranked = entries
     num_hands = hand_cards.shape[0]
