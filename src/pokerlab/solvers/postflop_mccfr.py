@@ -46,6 +46,7 @@ from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.solvers.base import Callback, Progress
 from pokerlab.solvers.options import inapplicable_options
 from pokerlab.solvers.schedule import DiscountSchedule, discount_factors, schedule_by_name
+from pokerlab.tree._primitives import RegretPruning
 from pokerlab.tree.vector import _kernels as VK
 from pokerlab.tree.vector import _mccfr_kernels as MK
 from pokerlab.tree.vector.tree import CHANCE, DECISION, SUIT_PAIRS, Passes
@@ -247,8 +248,8 @@ class PostflopMCCFR:
         MK.discount(self.regrets, self.strat_sum, 1.0, 1.0, 1.0)
 
     # --- kernels ---------------------------------------------------------------------------------
-    def _scratch(self) -> tuple[np.ndarray, ...]:
-        return (
+    def _scratch(self) -> MK.VectorSampledScratch:
+        return MK.VectorSampledScratch(
             self._deal,
             self._stack,
             self._visit,
@@ -284,16 +285,16 @@ class PostflopMCCFR:
                 self.strat_sum,
                 first,
                 iterations,
-                every,
-                factors,
-                first_block,
+                MK.BlockDiscounts(every, factors, first_block),
                 self.rng,
-                *self._scratch(),
-                self.prune,
-                self.prune_probability,
-                self.prune_threshold,
+                self._scratch(),
+                RegretPruning(
+                    self.prune,
+                    self.prune_probability,
+                    self.prune_threshold,
+                    -math.inf if self.min_regret is None else self.min_regret,
+                ),
                 bool(self.schedule.regret_floor),
-                -math.inf if self.min_regret is None else self.min_regret,
                 only_player,
             )
         )
@@ -391,7 +392,7 @@ class PostflopMCCFR:
             d_r,
             d_s,
             self.rng.copy(),
-            *self._scratch(),
+            self._scratch(),
         )
         return d_r, d_s
 
