@@ -40,7 +40,8 @@ import time
 
 import pokerlab
 from _common import RESULTS, add_save_option, print_table, write_results
-from pokerlab.solvers.compare import convergence_curves, plot_convergence
+from pokerlab.plots.curves import plot_convergence
+from pokerlab.solvers.compare import convergence_curves
 
 CHECKS = (100_000, 1_000_000)
 

@@ -11,7 +11,8 @@ from pokerlab.cli.app import app
 from pokerlab.cli.render import console, print_json
 from pokerlab.errors import PokerlabError
 from pokerlab.games.registry import load_game
-from pokerlab.solvers.compare import convergence_curves, plot_convergence
+from pokerlab.plots.curves import plot_convergence
+from pokerlab.solvers.compare import convergence_curves
 from pokerlab.solvers.run import EXIT_INTERRUPTED, check_output_file, stop_on_sigint
 
 #: Budget of ``compare`` on history-tree games when none is given.
