@@ -21,7 +21,6 @@ from rich.console import Console
 from rich.text import Text
 
 import pokerlab
-from pokerlab.analysis.postflop import load_spot_solution
 from pokerlab.cards.deck import class_name
 from pokerlab.cli.main import main
 from pokerlab.cli.render_postflop import (
@@ -32,7 +31,7 @@ from pokerlab.cli.render_postflop import (
 )
 from pokerlab.io.files import read_metadata
 from pokerlab.plots.actions import action_styles
-from pokerlab.solvers.postflop import PostflopSolver
+from pokerlab.solvers.postflop import PostflopSolver, load_spot_solution
 
 OOP = "66+,A8s+,K9s+,Q9s+,J9s+,T8s+,97s+,86s+,75s+,64s+,A9o+,KTo+,QTo+,JTo"
 IP = "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+"

@@ -430,7 +430,7 @@ def test_play_postflop_both_seats(client, data, path) -> None:
 def test_lock_and_resolve_equals_the_solver(client, data) -> None:
     if not hasattr(data["river"], "lock"):
         pytest.skip("this pokerlab has no node locking")
-    from pokerlab.analysis.postflop import load_spot_solution
+    from pokerlab.solvers.postflop import load_spot_solution
 
     body = {
         "path": "river.npz",
@@ -572,8 +572,7 @@ def test_thousand_concurrent_requests_on_loopback(cli_server) -> None:
 
 
 def test_a_large_spot_loads_without_blocking_other_requests(data, tmp_path) -> None:
-    from pokerlab.analysis.postflop import save_spot_solution
-    from pokerlab.solvers.postflop import PostflopSolver
+    from pokerlab.solvers.postflop import PostflopSolver, save_spot_solution
 
     served = tmp_path / "big"
     served.mkdir()

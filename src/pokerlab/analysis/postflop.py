@@ -12,7 +12,6 @@ checked down, against the opponent's range at the node. EQR = EV / (equity x pot
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,12 +19,11 @@ import numpy as np
 
 from pokerlab.cards.deck import COMBO_CARDS, COMBO_CLASS, COMBO_INDEX
 from pokerlab.cards.evaluator import evaluate_batch
-from pokerlab.errors import FileFormatError
 from pokerlab.games.postflop.expand import _swap_card
 from pokerlab.games.postflop.naming import SpotNaming
 from pokerlab.tree.vector.tree import DECISION, SUIT_PAIRS
 
-__all__ = ["SolvedSpot", "NodeView", "save_spot_solution", "load_spot_solution"]
+__all__ = ["SolvedSpot", "NodeView"]
 
 PLAYERS = ("OOP", "IP")
 
@@ -254,29 +252,3 @@ def _equity(
             np.where(den[0] > 0, num[0] / den[0], np.nan),
             np.where(den[1] > 0, num[1] / den[1], np.nan),
         )
-
-
-def save_spot_solution(path: str | os.PathLike[str], solver: Any, **metadata: Any) -> None:
-    """Save a solve (spot, algorithm, iterations, float32 arrays): atomic, checksummed.
-
-    ``metadata`` (JSON values, e.g. ``status="interrupted", partial=True``) is stored with it and
-    read back by :func:`pokerlab.io.files.read_metadata`."""
-    from pokerlab.io.files import save_checkpoint
-
-    save_checkpoint(path, solver.state_dict(), kind="postflop-solution", **metadata)
-
-
-def load_spot_solution(path: str | os.PathLike[str], threads: int = 1) -> Any:
-    """Reopen a file written by :func:`save_spot_solution`: a solver ready to read or continue."""
-    from pokerlab.games.postflop.game import PostflopGame
-    from pokerlab.io.files import load_checkpoint
-    from pokerlab.solvers.postflop import PostflopSolver
-
-    state = load_checkpoint(path)
-    if state.get("game") != "postflop":
-        raise FileFormatError(f"{os.fspath(path)} is not a postflop solution")
-    game = PostflopGame(**state["game_params"])  # the file layout (+ isomorphism when off)
-    compressed = bool((state.get("config") or {}).get("compressed", False))
-    solver = PostflopSolver(game, state["algorithm"], threads=threads, compressed=compressed)
-    solver.load_state_dict(state)
-    return solver

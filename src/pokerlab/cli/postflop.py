@@ -311,8 +311,8 @@ def solve(
     solved); 3 a limit came before the target (results printed, --out marked partial); 130
     Ctrl-C (the solution so far printed and written, marked partial).
     """
-    from pokerlab.analysis.postflop import save_spot_solution
     from pokerlab.games.postflop.game import PostflopGame
+    from pokerlab.solvers.postflop import save_spot_solution
     from pokerlab.solvers.run import TrainingRun, check_output_file
 
     name = _canonical_algorithm(algorithm)
@@ -487,9 +487,9 @@ def show(
 
     A bad --line names the bad action and lists the actions available there.
     """
-    from pokerlab.analysis.postflop import load_spot_solution
     from pokerlab.io.files import read_metadata
     from pokerlab.io.paths import check_input_file
+    from pokerlab.solvers.postflop import load_spot_solution
     from pokerlab.solvers.run import check_output_file
 
     check_input_file(file, "solution file")

@@ -32,6 +32,7 @@ locked hands in every pass, the others adapt. Conventions:
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -41,10 +42,11 @@ import numpy as np
 
 from pokerlab.cards.deck import COMBO_CARDS, format_combo
 from pokerlab.cards.ranges import parse_range
-from pokerlab.errors import PokerlabError
+from pokerlab.errors import FileFormatError, PokerlabError
 from pokerlab.games.postflop.actions import parse_action_label
 from pokerlab.games.postflop.expand import _swap_card, suit_swap_combo
 from pokerlab.games.postflop.game import PostflopGame
+from pokerlab.io.files import load_checkpoint, save_checkpoint
 from pokerlab.solvers.base import Callback, Progress
 from pokerlab.solvers.schedule import PARAMS_LAYOUT, schedule_by_name
 from pokerlab.tree._primitives import discount_factors
@@ -52,7 +54,13 @@ from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector.backend import policy_best_response
 from pokerlab.tree.vector.tree import DECISION, SUIT_PAIRS, Passes
 
-__all__ = ["PostflopSolver", "POSTFLOP_ALGORITHMS", "postflop_schedule"]
+__all__ = [
+    "PostflopSolver",
+    "POSTFLOP_ALGORITHMS",
+    "postflop_schedule",
+    "save_spot_solution",
+    "load_spot_solution",
+]
 
 POSTFLOP_ALGORITHMS = (
     "dcfr-ps",
@@ -655,3 +663,23 @@ def _item_combos(item: str) -> list[int]:
     except PokerlabError as exc:
         raise PokerlabError(f"hand {item!r} is not a hand, class or span ({exc})") from None
     return [int(c) for c in np.flatnonzero(weights > 0)]
+
+
+def save_spot_solution(path: str | os.PathLike[str], solver: Any, **metadata: Any) -> None:
+    """Save a solve (spot, algorithm, iterations, float32 arrays): atomic, checksummed.
+
+    ``metadata`` (JSON values, e.g. ``status="interrupted", partial=True``) is stored with it and
+    read back by :func:`pokerlab.io.files.read_metadata`."""
+    save_checkpoint(path, solver.state_dict(), kind="postflop-solution", **metadata)
+
+
+def load_spot_solution(path: str | os.PathLike[str], threads: int = 1) -> PostflopSolver:
+    """Reopen a file written by :func:`save_spot_solution`: a solver ready to read or continue."""
+    state = load_checkpoint(path)
+    if state.get("game") != "postflop":
+        raise FileFormatError(f"{os.fspath(path)} is not a postflop solution")
+    game = PostflopGame(**state["game_params"])  # the file layout (+ isomorphism when off)
+    compressed = bool((state.get("config") or {}).get("compressed", False))
+    solver = PostflopSolver(game, state["algorithm"], threads=threads, compressed=compressed)
+    solver.load_state_dict(state)
+    return solver

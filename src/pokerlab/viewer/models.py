@@ -449,7 +449,7 @@ class PostflopModel(Model):
 
     def __init__(self, path: Path, rel: str) -> None:
         super().__init__(path, rel)
-        from pokerlab.analysis.postflop import load_spot_solution
+        from pokerlab.solvers.postflop import load_spot_solution
 
         self.solver = load_spot_solution(path)
         self.game = self.solver.game
