@@ -197,7 +197,7 @@ def b6_table(rows: list[dict[str, Any]], targets: tuple[float, ...], have_ref: b
         ours, ref, ratio = row["ours"], row["reference"], row["ratios"]
         cells: list[Any] = [row["spot"], row["mode"], row["threads"]]
         for t in keys:
-            mine, theirs = ours["targets"][t], (ref or {}).get("targets", {}).get(t)
+            mine, theirs = ours["targets"].get(t), (ref or {}).get("targets", {}).get(t)
             cells.append(
                 f"{mine['iterations'] if mine else '-'}/{theirs['iterations'] if theirs else '-'}"
             )
