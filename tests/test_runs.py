@@ -88,6 +88,24 @@ def test_duck_typed_solver_target_and_checkpoint_cadence(tmp_path):
     assert pokerlab.load_checkpoint(tmp_path / "toy.ckpt.npz")["iterations"] == 20
 
 
+def test_time_in_exploitability_checks_is_recorded_apart_from_solving_time():
+    solver = CountingSolver()
+    calls: list[int] = []
+
+    def slow_measure(s: CountingSolver) -> float:
+        calls.append(s.iterations)
+        time.sleep(0.005)
+        return 1.0 / s.iterations
+
+    result = TrainingRun(
+        solver, target_exploitability=0.05, check_every=10, measure=slow_measure
+    ).run()
+    assert calls == [10, 20]  # not measured before the first iteration
+    assert 0.01 <= result.check_seconds < 1.0
+    assert result.seconds == pytest.approx(20e-6)  # the solver's own clock: steps only
+    assert result.to_dict()["check_seconds"] == result.check_seconds
+
+
 def test_checkpoint_every_bounds_the_chunks(tmp_path):
     solver = CountingSolver()
     written: list[int] = []

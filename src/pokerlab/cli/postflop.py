@@ -8,7 +8,8 @@
 and its memory) before anything large is allocated, refuses a tree too large for this machine's
 memory with the estimate, solves with a progress bar on stderr (terminals only) and prints the
 first player's root strategy as a 13x13 grid with both players' EVs and equities, or one JSON
-object with ``--json``.
+object with ``--json`` (its ``seconds`` and ``solve_seconds``: time in iterations;
+``check_seconds``: time in exploitability checks; ``wall_seconds``: all of it, tree included).
 """
 
 from __future__ import annotations
@@ -383,8 +384,11 @@ def solve(
     with bar:
         result = training.run()
     exploitability = result.exploitability
+    check_seconds = result.check_seconds
     if math.isnan(exploitability):
+        check_start = time.perf_counter()
         exploitability = solver.exploitability()
+        check_seconds += time.perf_counter() - check_start
     numbers, root = _results(solver, exploitability)
     if out is not None:
         save_spot_solution(
@@ -405,6 +409,8 @@ def solve(
         "stop_reason": result.stop_reason,
         "target_pct": target_pct,
         **numbers,
+        "solve_seconds": solver.seconds,
+        "check_seconds": check_seconds,
         "wall_seconds": time.perf_counter() - wall_start,
         "tree_upper_bound": {
             **summary["dealt_upper_bound"],
@@ -419,7 +425,8 @@ def solve(
         console.print(range_table(root))
         console.print(
             f"[bold]{spot_name}[/] {name}: {solver.iterations} iterations in "
-            f"{solver.seconds:.2f} s of solving, exploitability {exploitability:.3g} chips = "
+            f"{solver.seconds:.2f} s of solving ({check_seconds:.2f} s more in exploitability "
+            f"checks), exploitability {exploitability:.3g} chips = "
             f"{numbers['exploitability_pct']:.3f}% of the pot",
             highlight=False,
             soft_wrap=True,

@@ -132,7 +132,9 @@ def solve_spot(
 ) -> Progress:
     """The stopping loop of every postflop solver (full width and sampling): ``step`` in chunks
     of ``check_every`` iterations, exploitability (chips; ``target_pct``: percent of the starting
-    pot) measured before each chunk when a target or a callback needs it, until a limit."""
+    pot) measured before each chunk when a target or a callback needs it, until a limit. The
+    solving time accrues in ``solver.seconds``, the time of these exploitability checks in
+    ``solver.check_seconds`` (wall seconds)."""
     if target_pct is not None:
         if not target_pct > 0:
             raise PokerlabError(f"target must be > 0% of the pot, got {target_pct}")
@@ -147,9 +149,16 @@ def solve_spot(
     done = 0
     start = solver.seconds
     expl = math.nan
+
+    def check() -> float:
+        t0 = time.perf_counter()
+        value = float(solver.exploitability())
+        solver.check_seconds += time.perf_counter() - t0
+        return value
+
     while True:
         if (target_exploitability is not None or callback is not None) and solver.iterations:
-            expl = solver.exploitability()
+            expl = check()
         progress = Progress(solver.iterations, solver.seconds, solver.nodes_touched, expl)
         if callback is not None and callback(progress):
             break
@@ -161,7 +170,7 @@ def solve_spot(
         solver.step(chunk)
         done += chunk
     if math.isnan(expl) or not (target_exploitability is not None or callback is not None):
-        expl = solver.exploitability()
+        expl = check()
     return Progress(solver.iterations, solver.seconds, solver.nodes_touched, expl)
 
 
@@ -222,6 +231,8 @@ class PostflopSolver:
         self.iterations = 0
         self.nodes_touched = 0
         self.seconds = 0.0
+        #: wall seconds spent in the exploitability checks of :meth:`solve` (not in ``seconds``)
+        self.check_seconds = 0.0
         #: locked probabilities (float32, ``tree.size``; negative = unlocked), None without locks
         self.lock_probs: np.ndarray | None = None
         self._locks: list[_Lock] = []

@@ -233,6 +233,8 @@ class PostflopMCCFR:
         self.iterations = 0
         self.nodes_touched = 0
         self.seconds = 0.0
+        #: wall seconds spent in the exploitability checks of :meth:`solve` (not in ``seconds``)
+        self.check_seconds = 0.0
         n = self.tree.num_nodes
         edges = int(self.tree.arrays.children.shape[0])
         self._deal = np.full(4, -1, dtype=np.int64)

@@ -319,7 +319,8 @@ class RunResult:
     ``status`` is ``"completed"`` (a limit was met, the target reached if one was set),
     ``"target not reached"`` (another limit ended the run first) or ``"interrupted"`` (a stop
     request). ``exploitability`` is in game units (NaN where undefined); ``seconds`` is the
-    solver's cumulative solving time; ``files`` every file written, in order, once each.
+    solver's cumulative solving time; ``check_seconds`` the wall seconds this run spent measuring
+    exploitability (apart from ``seconds``); ``files`` every file written, in order, once each.
     """
 
     status: RunStatus
@@ -329,6 +330,7 @@ class RunResult:
     nodes_touched: int
     exploitability: float
     target_exploitability: float | None = None
+    check_seconds: float = 0.0
     files: list[Path] = field(default_factory=list)
 
     @property
@@ -352,6 +354,7 @@ class RunResult:
             "partial": self.partial,
             "iterations": self.iterations,
             "seconds": self.seconds,
+            "check_seconds": self.check_seconds,
             "nodes_touched": self.nodes_touched,
             "exploitability": expl,
             "target_exploitability": self.target_exploitability,
@@ -486,6 +489,9 @@ class TrainingRun:
         self.stop = stop
         self.handle_sigint = handle_sigint
         self._measure = measure
+        #: wall seconds spent in :meth:`measure` (the exploitability checks), apart from the
+        #: solver's ``seconds``
+        self.check_seconds = 0.0
         self._files: list[Path] = []
         self._last_saved = (solver.iterations, time.perf_counter())
 
@@ -497,9 +503,17 @@ class TrainingRun:
                 check_output_file(path, option)
 
     def measure(self) -> float:
-        """The solver's exploitability now (NaN where undefined or before any iteration)."""
+        """The solver's exploitability now (NaN where undefined or before any iteration); the
+        time it takes accrues in :attr:`check_seconds`."""
         if self.solver.iterations == 0:
             return math.nan
+        start = time.perf_counter()
+        try:
+            return self._measure_now()
+        finally:
+            self.check_seconds += time.perf_counter() - start
+
+    def _measure_now(self) -> float:
         if self._measure is not None:
             return float(self._measure(self.solver))
         if not _measurable(self.solver):
@@ -651,6 +665,7 @@ class TrainingRun:
             nodes_touched=solver.nodes_touched,
             exploitability=expl,
             target_exploitability=target,
+            check_seconds=self.check_seconds,
             files=list(self._files),
         )
 
