@@ -167,7 +167,9 @@ def _print_summary(game: Any, name: str, summary: dict[str, Any], compressed: bo
     oop, ip = (combo_count(w) for w in c.weights())
     rake = ""
     if c.rake_rate > 0:
-        rake = f", rake {100 * c.rake_rate:g}%" + (f" (cap {c.rake_cap:g})" if c.rake_cap else "")
+        rake = f", rake {100 * c.rake_rate:g}%" + (
+            f" (cap {c.rake_cap:g})" if c.rake_cap is not None else ""
+        )
     console.print(
         f"[bold]{name}[/]: {c.street} spot, board {format_cards(c.board)}, pot {c.pot:g}, stack "
         f"{c.stack:g} (SPR {c.stack / c.pot:.2g}){rake}; OOP {oop:g} combos, IP {ip:g} combos",
@@ -267,7 +269,7 @@ def solve(
     ),
     donks: str | None = typer.Option(None, help="OOP's donk-bet sizes (turn and river)."),
     rake_rate: float | None = typer.Option(None, help="Rake, a fraction of the pot in [0, 1)."),
-    rake_cap: float | None = typer.Option(None, help="Rake cap, chips (0: no cap)."),
+    rake_cap: float | None = typer.Option(None, help="Rake cap, chips (default: no cap)."),
     algorithm: str = typer.Option(
         "dcfr-ps",
         "--algorithm",

@@ -112,10 +112,20 @@ def expand_spot(
     weights: tuple[np.ndarray, np.ndarray],
     pot: float,
     rake_rate: float = 0.0,
-    rake_cap: float = 0.0,
+    rake_cap: float | None = None,
     isomorphism: bool = True,
+    symmetry_weights: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> ExpandedSpot:
-    """Deal the remaining streets into ``root`` and lay out the solver arrays."""
+    """Deal the remaining streets into ``root`` and lay out the solver arrays.
+
+    Terminal payoffs take the rake ``min(rake_rate * pot, rake_cap)`` (``rake_cap`` None: no
+    cap) from the final pot, at showdowns and folds alike.
+
+    Two suits are swapped for isomorphic cards when both ranges are symmetric under the swap:
+    by default the ranges as dealt (``weights``, board cards removed), or ``symmetry_weights``
+    when given. postflop-solver decides on the ranges *before* the board's cards are removed
+    (``card.rs``), so it folds fewer cards when only a combo holding a board card breaks the
+    symmetry; pass the unremoved ranges to count its nodes (same game, more nodes stored)."""
     combos = tuple(np.flatnonzero(w > 0) for w in weights)
     for p, c in enumerate(combos):
         if c.size == 0:
@@ -124,7 +134,7 @@ def expand_spot(
             )
     nh = [int(c.size) for c in combos]
     hmax = max(nh)
-    sym = _symmetric_pairs(weights) if isomorphism else [False] * 6
+    sym = _symmetric_pairs(symmetry_weights or weights) if isomorphism else [False] * 6
 
     kind: list[int] = []
     player: list[int] = []
@@ -146,7 +156,7 @@ def expand_spot(
         c = n.commit[n.player] if n.kind == "fold" else n.commit[0]
         total = pot + 2 * c
         rake = rake_rate * total
-        if rake_cap > 0:
+        if rake_cap is not None:
             rake = min(rake, rake_cap)
         return total - rake - c, -float(c), (total - rake) / 2 - c
 
