@@ -114,18 +114,20 @@ def expand_spot(
     rake_rate: float = 0.0,
     rake_cap: float | None = None,
     isomorphism: bool = True,
-    symmetry_weights: tuple[np.ndarray, np.ndarray] | None = None,
+    symmetric_pairs: list[bool] | None = None,
 ) -> ExpandedSpot:
     """Deal the remaining streets into ``root`` and lay out the solver arrays.
 
     Terminal payoffs take the rake ``min(rake_rate * pot, rake_cap)`` (``rake_cap`` None: no
     cap) from the final pot, at showdowns and folds alike.
 
-    Two suits are swapped for isomorphic cards when both ranges are symmetric under the swap:
-    by default the ranges as dealt (``weights``, board cards removed), or ``symmetry_weights``
-    when given. postflop-solver decides on the ranges *before* the board's cards are removed
-    (``card.rs``), so it folds fewer cards when only a combo holding a board card breaks the
-    symmetry; pass the unremoved ranges to count its nodes (same game, more nodes stored)."""
+    A card dealt is folded onto a lower-suited twin when the two suits hold the same ranks on
+    the board so far and may be swapped: by default when both ranges as dealt (``weights``,
+    board cards removed) are symmetric under the swap; ``symmetric_pairs`` (one flag per pair
+    of :data:`~pokerlab.tree.vector_tree.SUIT_PAIRS`) overrides that. postflop-solver
+    (``card.rs``) swaps only suits under which the ranges *as written* are symmetric and that
+    hold the same ranks on the spot's first board too, so it stores more nodes in some spots
+    (same game); ``benchmarks/agreement.py`` passes its flags to count its nodes."""
     combos = tuple(np.flatnonzero(w > 0) for w in weights)
     for p, c in enumerate(combos):
         if c.size == 0:
@@ -134,7 +136,14 @@ def expand_spot(
             )
     nh = [int(c.size) for c in combos]
     hmax = max(nh)
-    sym = _symmetric_pairs(symmetry_weights or weights) if isomorphism else [False] * 6
+    if symmetric_pairs is not None and len(symmetric_pairs) != len(SUIT_PAIRS):
+        raise PokerlabError(f"symmetric_pairs needs {len(SUIT_PAIRS)} flags, one per suit pair")
+    if not isomorphism:
+        sym = [False] * len(SUIT_PAIRS)
+    elif symmetric_pairs is not None:
+        sym = [bool(flag) for flag in symmetric_pairs]
+    else:
+        sym = _symmetric_pairs(weights)
 
     kind: list[int] = []
     player: list[int] = []
