@@ -108,6 +108,18 @@ def _check_sizes(option: str, text: str | None, raise_sizes: bool) -> None:
         raise PokerlabError(f"{option} {text!r}: {exc}") from None
 
 
+def _raise_limit(text: str | None) -> int | str | None:
+    """``--raise-limit``: a whole number >= 0 or ``"none"`` (no limit); None when not given."""
+    if text is None or text.strip().lower() == "none":
+        return None if text is None else "none"
+    try:
+        return int(text)
+    except ValueError:
+        raise PokerlabError(
+            f"--raise-limit must be a whole number >= 0 or 'none', got {text!r}"
+        ) from None
+
+
 def _spot_config(spot: str | None, flags: dict[str, Any]) -> tuple[Any, str]:
     """The spot (a :class:`SpotConfig`) and a short name for it, from SPOT or the flags."""
     from pokerlab.games.postflop.spot import builtin_spots, load_spot, resolve_spot
@@ -270,6 +282,10 @@ def solve(
     donks: str | None = typer.Option(None, help="OOP's donk-bet sizes (turn and river)."),
     rake_rate: float | None = typer.Option(None, help="Rake, a fraction of the pot in [0, 1)."),
     rake_cap: float | None = typer.Option(None, help="Rake cap, chips (default: no cap)."),
+    raise_limit: str | None = typer.Option(
+        None,
+        help='Most raises per street, or "none" for no limit as postflop-solver (default 3).',
+    ),
     algorithm: str = typer.Option(
         "dcfr-ps",
         "--algorithm",
@@ -334,6 +350,7 @@ def solve(
         "donks": donks,
         "rake_rate": rake_rate,
         "rake_cap": rake_cap,
+        "raise_limit": _raise_limit(raise_limit),
     }
     config, spot_name = _spot_config(spot, flags)
     game = PostflopGame(config)
