@@ -392,3 +392,11 @@ def test_raise_limit_none_reproduces_postflop_solver_trees() -> None:
         sum(count_action_nodes(_river_tree("2x", stack=2000, raise_limit=None))["decision"]) == 14
     )
     assert sum(count_action_nodes(_river_tree("2x", stack=2000, raise_limit=3))["decision"]) == 10
+
+
+def test_raise_cap_refusals_name_the_token() -> None:
+    with pytest.raises(ParseError, match="from 1 to 100: '20c9999"):
+        parse_bet_sizes("20c" + "9" * 5000 + "r", raise_sizes=True)
+    assert parse_bet_sizes("20c003r", raise_sizes=True)[0].raise_cap == 3
+    with pytest.raises(PokerlabError, match="bet sizes cannot have a raise cap"):
+        StreetSizes((BetSize("chips", 20.0, raise_cap=2),), ())

@@ -59,7 +59,7 @@ _MAX_RAISE_CAP = 100  # largest M of an ``NcMr`` token (as in postflop-solver)
 _NUM = r"(?:\d+(?:\.\d*)?|\.\d+)"
 _POT = re.compile(rf"^({_NUM})%$")
 _PREV = re.compile(rf"^({_NUM})x$")
-_CHIPS = re.compile(rf"^({_NUM})c(?:(\d+)r)?$")
+_CHIPS = re.compile(rf"^({_NUM})c(?:([0-9]+)r)?$")
 _GEOM = re.compile(rf"^(\d*)e(?:({_NUM})%)?$")
 _ALLIN = ("a", "allin", "all-in")
 
@@ -182,7 +182,8 @@ def _parse_one(token: str, position: int, raise_sizes: bool) -> BetSize:
         if m.group(2) is not None:
             if not raise_sizes:
                 raise ParseError("a raise cap ('NcMr') is only allowed for raises", token, position)
-            cap = int(m.group(2))
+            digits = m.group(2).lstrip("0") or "0"
+            cap = int(digits) if len(digits) <= 3 else _MAX_RAISE_CAP + 1  # no int() of a huge text
             if not 1 <= cap <= _MAX_RAISE_CAP:
                 raise ParseError(
                     f"a raise cap is a whole number from 1 to {_MAX_RAISE_CAP}", token, position

@@ -101,6 +101,8 @@ class StreetSizes:
                     raise PokerlabError(f"{name} sizes must be BetSize values, got {size!r}")
                 if size.kind == "prev" and name != "raise_":
                     raise PokerlabError(f"{name} sizes cannot be multiples of a previous bet")
+                if size.raise_cap and name != "raise_":
+                    raise PokerlabError(f"{name} sizes cannot have a raise cap (NcMr)")
             object.__setattr__(self, name, sizes)
 
 
