@@ -542,3 +542,22 @@ def test_ctrl_c_prints_and_saves_partial_results(monkeypatch, capsys, tmp_path) 
     assert load_spot_solution(out_file).iterations == 15
     assert f"wrote {out_file}" in err and "interrupted at iteration 15" in err
     assert "Traceback" not in err
+
+
+def test_raise_limit_flag_none_builds_postflop_solvers_tree(capsys) -> None:
+    # a river with 2x raises and 20 pots behind: 14 decision nodes in postflop-solver (no raise
+    # limit) and with --raise-limit none; pokerlab's default limit of 3 raises leaves 10
+    flags = [
+        "postflop", "--board", "Td9d6hQc7s", "--oop-range", "AA,KK", "--ip-range", "QQ,JJ",
+        "--pot", "100", "--stack", "2000", "--bets", "50%", "--raises", "2x", "-n", "1", "--json",
+    ]  # fmt: skip
+    code, out, _ = run(capsys, [*flags, "--raise-limit", "none"])
+    assert code == 0
+    got = json.loads(out)
+    assert got["nodes"] == {"decision": 14, "chance": 0, "terminal": 25}
+    assert got["game_params"]["tree"]["raise_limit"] == "none"
+    code, out, _ = run(capsys, flags)
+    assert code == 0 and json.loads(out)["nodes"]["decision"] == 10
+    code, out, err = run(capsys, [*flags, "--raise-limit", "many"])
+    assert code == 2 and out == ""
+    assert err.strip() == "error: --raise-limit must be a whole number >= 0 or 'none', got 'many'"

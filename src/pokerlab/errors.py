@@ -6,7 +6,13 @@ file) is a :class:`PokerlabError`. The CLI prints its message on one line and ex
 
 from __future__ import annotations
 
-__all__ = ["PokerlabError", "ParseError", "FileFormatError"]
+__all__ = [
+    "PokerlabError",
+    "ParseError",
+    "FileFormatError",
+    "PokerlabWarning",
+    "RangeOverlapWarning",
+]
 
 
 class PokerlabError(ValueError):
@@ -36,3 +42,13 @@ class ParseError(PokerlabError):
 
 class FileFormatError(PokerlabError):
     """A strategy or checkpoint file that is truncated, altered or of an unknown version."""
+
+
+class PokerlabWarning(UserWarning):
+    """Input that is accepted but probably not what was meant; the CLI prints it on one line
+    (``warning: ...``) on stderr."""
+
+
+class RangeOverlapWarning(PokerlabWarning):
+    """A range string gives a combo twice with different weights (the first item wins; see
+    :func:`pokerlab.cards.ranges.parse_range`). The message names the combos and the items."""

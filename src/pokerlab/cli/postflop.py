@@ -109,6 +109,18 @@ def _check_sizes(option: str, text: str | None, raise_sizes: bool) -> None:
         raise PokerlabError(f"{option} {text!r}: {exc}") from None
 
 
+def _raise_limit(text: str | None) -> int | str | None:
+    """``--raise-limit``: a whole number >= 0 or ``"none"`` (no limit); None when not given."""
+    if text is None or text.strip().lower() == "none":
+        return None if text is None else "none"
+    try:
+        return int(text)
+    except ValueError:
+        raise PokerlabError(
+            f"--raise-limit must be a whole number >= 0 or 'none', got {text!r}"
+        ) from None
+
+
 def _spot_config(spot: str | None, flags: dict[str, Any]) -> tuple[Any, str]:
     """The spot (a :class:`SpotConfig`) and a short name for it, from SPOT or the flags."""
     from pokerlab.games.postflop.spot import builtin_spots, load_spot, resolve_spot
@@ -168,7 +180,9 @@ def _print_summary(game: Any, name: str, summary: dict[str, Any], compressed: bo
     oop, ip = (combo_count(w) for w in c.weights())
     rake = ""
     if c.rake_rate > 0:
-        rake = f", rake {100 * c.rake_rate:g}%" + (f" (cap {c.rake_cap:g})" if c.rake_cap else "")
+        rake = f", rake {100 * c.rake_rate:g}%" + (
+            f" (cap {c.rake_cap:g})" if c.rake_cap is not None else ""
+        )
     console.print(
         f"[bold]{name}[/]: {c.street} spot, board {format_cards(c.board)}, pot {c.pot:g}, stack "
         f"{c.stack:g} (SPR {c.stack / c.pot:.2g}){rake}; OOP {oop:g} combos, IP {ip:g} combos",
@@ -268,7 +282,11 @@ def solve(
     ),
     donks: str | None = typer.Option(None, help="OOP's donk-bet sizes (turn and river)."),
     rake_rate: float | None = typer.Option(None, help="Rake, a fraction of the pot in [0, 1)."),
-    rake_cap: float | None = typer.Option(None, help="Rake cap, chips (0: no cap)."),
+    rake_cap: float | None = typer.Option(None, help="Rake cap, chips (default: no cap)."),
+    raise_limit: str | None = typer.Option(
+        None,
+        help='Most raises per street, or "none" for no limit as postflop-solver (default 3).',
+    ),
     algorithm: str = typer.Option(
         "dcfr-ps",
         "--algorithm",
@@ -333,6 +351,7 @@ def solve(
         "donks": donks,
         "rake_rate": rake_rate,
         "rake_cap": rake_cap,
+        "raise_limit": _raise_limit(raise_limit),
     }
     config, spot_name = _spot_config(spot, flags)
     game = PostflopGame(config)

@@ -263,12 +263,14 @@ class PostflopHistory(History):
         if n.kind == "fold":
             commit = n.commit[n.player]
             total = pot + 2 * commit
-            rake = min(c.rake_rate * total, c.rake_cap) if c.rake_cap > 0 else c.rake_rate * total
+            rake = (
+                c.rake_rate * total if c.rake_cap is None else min(c.rake_rate * total, c.rake_cap)
+            )
             net = -commit if player == n.player else total - rake - commit
             return net - pot / 2
         commit = n.commit[0]
         total = pot + 2 * commit
-        rake = min(c.rake_rate * total, c.rake_cap) if c.rake_cap > 0 else c.rake_rate * total
+        rake = c.rake_rate * total if c.rake_cap is None else min(c.rake_rate * total, c.rake_cap)
         mine = evaluate([*COMBO_CARDS[self.deal[player]].tolist(), *self.board])
         theirs = evaluate([*COMBO_CARDS[self.deal[1 - player]].tolist(), *self.board])
         if mine > theirs:

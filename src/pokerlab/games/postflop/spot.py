@@ -101,6 +101,8 @@ class StreetSizes:
                     raise PokerlabError(f"{name} sizes must be BetSize values, got {size!r}")
                 if size.kind == "prev" and name != "raise_":
                     raise PokerlabError(f"{name} sizes cannot be multiples of a previous bet")
+                if size.raise_cap and name != "raise_":
+                    raise PokerlabError(f"{name} sizes cannot have a raise cap (NcMr)")
             object.__setattr__(self, name, sizes)
 
 
@@ -134,7 +136,9 @@ class TreeOptions:
         Merge bet sizes that are close: from the largest size (X of the pot) down, drop the sizes
         Y with ``(1 + X) / (1 + Y) < 1 + merging_threshold``.
     raise_limit:
-        Most raises per street (a non-negative integer).
+        Most raises per street (a non-negative integer; the first bet is not a raise), or
+        ``None`` for no limit (postflop-solver has none: ``None`` reproduces its trees). In a
+        file, ``raise_limit = "none"`` (TOML has no null; JSON ``null`` works too).
 
     The tree builder applies them; the spot only checks that the thresholds are finite and
     non-negative.
@@ -143,7 +147,7 @@ class TreeOptions:
     add_allin_threshold: float = 1.5
     force_allin_threshold: float = 0.15
     merging_threshold: float = 0.1
-    raise_limit: int = 3
+    raise_limit: int | None = 3
 
     def __post_init__(self) -> None:
         for key in _TREE_KEYS[:3]:
@@ -152,10 +156,17 @@ class TreeOptions:
                 raise PokerlabError(f"{key} must be >= 0, got {value!r}")
             object.__setattr__(self, key, value)
         limit = self.raise_limit
+        if limit is None or (isinstance(limit, str) and limit.strip().lower() == "none"):
+            object.__setattr__(self, "raise_limit", None)
+            return
         if isinstance(limit, bool | np.bool_) or not isinstance(limit, numbers.Integral):
-            raise PokerlabError(f"raise_limit must be a non-negative integer, got {limit!r}")
+            raise PokerlabError(
+                f"raise_limit must be a non-negative integer or 'none' (no limit), got {limit!r}"
+            )
         if limit < 0:
-            raise PokerlabError(f"raise_limit must be a non-negative integer, got {limit!r}")
+            raise PokerlabError(
+                f"raise_limit must be a non-negative integer or 'none' (no limit), got {limit!r}"
+            )
         object.__setattr__(self, "raise_limit", int(limit))
 
 
@@ -192,9 +203,14 @@ class SpotConfig:
     tree:
         Tree options.
     rake_rate:
-        Fraction of the final pot taken as rake, in [0, 1).
+        Fraction of the final pot taken as rake, in [0, 1); the rake is
+        ``min(rake_rate * pot, rake_cap)``, taken when a hand ends by a fold too (as in
+        postflop-solver).
     rake_cap:
-        Most rake per pot in chips; 0 means no cap.
+        Most rake per pot in chips, > 0, or ``None`` (the default) for no cap. A cap of 0 is
+        refused with a positive ``rake_rate``: postflop-solver reads it as no rake at all
+        (``min(pot * rate, 0)``) and pokerlab used to read it as no cap, so either reading
+        would silently give some user a different game.
     """
 
     board: tuple[int, ...]
@@ -205,7 +221,7 @@ class SpotConfig:
     sizes: dict[tuple[str, int], StreetSizes] = field(default_factory=dict)
     tree: TreeOptions = field(default_factory=TreeOptions)
     rake_rate: float = 0.0
-    rake_cap: float = 0.0
+    rake_cap: float | None = None
 
     def __post_init__(self) -> None:
         board = tuple(self.board)
@@ -230,9 +246,17 @@ class SpotConfig:
         rate = _finite("rake_rate", self.rake_rate)
         if not 0.0 <= rate < 1.0:
             raise PokerlabError(f"rake_rate must be in [0, 1), got {self.rake_rate!r}")
-        cap = _finite("rake_cap", self.rake_cap)
-        if cap < 0.0:
-            raise PokerlabError(f"rake_cap must be >= 0 chips (0 = no cap), got {self.rake_cap!r}")
+        cap = None if self.rake_cap is None else _finite("rake_cap", self.rake_cap)
+        if cap is not None and cap < 0.0:
+            raise PokerlabError(
+                f"rake_cap must be >= 0 chips (leave it out for no cap), got {self.rake_cap!r}"
+            )
+        if cap == 0.0 and rate > 0.0:
+            raise PokerlabError(
+                f"rake_cap 0 with rake_rate {rate:g}: postflop-solver takes min(pot * rate, cap), "
+                "i.e. no rake at all, where pokerlab once read 0 as no cap; write rake_rate = 0 "
+                "for no rake, or leave rake_cap out (or give a positive cap) for a rake"
+            )
         for key, value in (("pot", pot), ("stack", stack), ("rake_rate", rate), ("rake_cap", cap)):
             object.__setattr__(self, key, value)
         if not isinstance(self.tree, TreeOptions):
@@ -314,8 +338,9 @@ class SpotConfig:
             "oop_range": self.oop_range,
             "ip_range": self.ip_range,
             "rake_rate": self.rake_rate,
-            "rake_cap": self.rake_cap,
         }
+        if self.rake_cap is not None:  # absent: no cap (TOML has no null)
+            out["rake_cap"] = self.rake_cap
         for street in self.streets:
             oop, ip = self.sizes[(street, 0)], self.sizes[(street, 1)]
             table: dict[str, Any] = {}
@@ -333,7 +358,7 @@ class SpotConfig:
             "add_allin_threshold": self.tree.add_allin_threshold,
             "force_allin_threshold": self.tree.force_allin_threshold,
             "merging_threshold": self.tree.merging_threshold,
-            "raise_limit": self.tree.raise_limit,
+            "raise_limit": "none" if self.tree.raise_limit is None else self.tree.raise_limit,
         }
         return out
 
@@ -381,7 +406,9 @@ class SpotConfig:
             sizes=sizes,
             tree=tree,
             rake_rate=_finite("rake_rate", data.get("rake_rate", 0.0)),
-            rake_cap=_finite("rake_cap", data.get("rake_cap", 0.0)),
+            rake_cap=None
+            if data.get("rake_cap") is None
+            else _finite("rake_cap", data["rake_cap"]),
         )
 
 
@@ -616,9 +643,10 @@ def spot_from_params(**params: Any) -> SpotConfig:
         Donk sizes for OOP on the turn and river where ``bets`` leaves them open (default none:
         a lead uses the bet sizes).
     add_allin_threshold, force_allin_threshold, merging_threshold, raise_limit:
-        Tree options (:class:`TreeOptions`; defaults 1.5, 0.15, 0.1, 3).
+        Tree options (:class:`TreeOptions`; defaults 1.5, 0.15, 0.1, 3; ``raise_limit=None``
+        or ``"none"`` for no limit).
     rake_rate, rake_cap:
-        Rake as a fraction of the pot and its cap in chips (default 0, 0).
+        Rake as a fraction of the pot and its cap in chips (default 0 and no cap).
 
     The file layout (:meth:`SpotConfig.to_dict`: street tables ``flop``, ``turn``, ``river`` and
     ``tree``) is accepted too: it is what a postflop game's ``params`` hold, so
@@ -675,6 +703,8 @@ def spot_from_params(**params: Any) -> SpotConfig:
         if table:
             data[street] = table
     tree = {key: params[key] for key in _TREE_KEYS if params.get(key) is not None}
+    if "raise_limit" in params and params["raise_limit"] is None:
+        tree["raise_limit"] = None  # given as None: no limit (absent: the default, 3)
     if tree:
         data["tree"] = tree
     return SpotConfig.from_dict(data)
