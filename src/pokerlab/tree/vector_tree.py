@@ -16,6 +16,7 @@ its regrets).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -23,6 +24,9 @@ import numba
 import numpy as np
 
 from pokerlab.tree import _vector_kernels as K
+
+#: Held while a parallel kernel runs (see :meth:`Passes.pass_`).
+_PARALLEL_LAUNCH = threading.Lock()
 
 __all__ = [
     "VectorArrays",
@@ -348,10 +352,13 @@ class Passes:
         prev = numba.get_num_threads()
         numba.set_num_threads(self.threads)
         try:
-            visited += K.traverse_items(
-                t.arrays, t.hands, t.sweep, trav, mode, *args, self.scratch_all, self.items_ro,
-                self.items_rp, self.items_val, lock,
-            )  # fmt: skip
+            # the kernels let the GIL go (nogil); one parallel launch at a time, since numba's
+            # workqueue threading layer aborts on launches from two threads at once
+            with _PARALLEL_LAUNCH:
+                visited += K.traverse_items(
+                    t.arrays, t.hands, t.sweep, trav, mode, *args, self.scratch_all,
+                    self.items_ro, self.items_rp, self.items_val, lock,
+                )  # fmt: skip
         finally:
             numba.set_num_threads(prev)
         visited += root(K.SPLIT_USE)
