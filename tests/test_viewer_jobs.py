@@ -202,6 +202,33 @@ def test_job_limits_are_checked() -> None:
         ViewerLimits(max_body_bytes=0)
 
 
+def test_at_most_two_files_load_at_once(tmp_path) -> None:
+    from pokerlab.viewer.models import Model, ModelCache
+
+    cache = ModelCache(loads=2)
+    now, most, lock = [0], [0], threading.Lock()
+
+    def loader(path: Path, rel: str, kind: str) -> Model:
+        with lock:
+            now[0] += 1
+            most[0] = max(most[0], now[0])
+        time.sleep(0.05)
+        with lock:
+            now[0] -= 1
+        return Model(path, rel)
+
+    paths = []
+    for k in range(6):
+        paths.append(tmp_path / f"f{k}")
+        paths[-1].write_text(str(k))
+    threads = [threading.Thread(target=cache.get, args=(p, p.name, "table", loader)) for p in paths]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert most[0] == 2 and all(cache.peek(p) is not None for p in paths)
+
+
 # --- play sessions -------------------------------------------------------------------------------
 
 
@@ -310,6 +337,9 @@ def test_limits_answer_409_and_429_with_the_reason(folder) -> None:
     d.get("/")
     first = a.post("/api/lock", json={"path": "t0.npz", **TURN_LOCK})
     assert first.status_code == 202, first.text
+    # bad locks are refused at once, not queued
+    bad = d.post("/api/lock", json={"path": "r2.npz", **LOCK, "hands": "XX"})
+    assert bad.status_code == 400 and "XX" in bad.json()["error"]
     again = a.post("/api/lock", json={"path": "r3.npz", **LOCK, "iterations": 10})
     assert again.status_code == 429 and again.headers["retry-after"] == "5"
     assert "you have 1 job(s) queued or running" in again.json()["error"]
@@ -319,9 +349,6 @@ def test_limits_answer_409_and_429_with_the_reason(folder) -> None:
     assert queued.status_code == 202 and queued.json()["state"] == "queued"
     full = d.post("/api/lock", json={"path": "r2.npz", **LOCK, "iterations": 10})
     assert full.status_code == 429 and "queue is full" in full.json()["error"]
-    # bad locks are refused at once, not queued
-    bad = d.post("/api/lock", json={"path": "r2.npz", **LOCK, "hands": "XX"})
-    assert bad.status_code == 400 and "XX" in bad.json()["error"]
     a.post(f"/api/jobs/{first.json()['id']}/cancel")
     assert until_finished(b, queued.json()["id"])["state"] == "done"
     app.state.viewer.jobs.close()

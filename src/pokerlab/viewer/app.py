@@ -409,6 +409,8 @@ def create_app(
         if hands is not None and not isinstance(hands, str):
             raise PokerlabError("'hands' is a range string such as 'AA, KQs' or null for all")
         n = iterations_of(body)
+        real, _ = viewer.entry(path)
+        viewer.jobs.check(_client(request), str(real))  # refusals before loading the spot
         m: PostflopModel = viewer.typed(path, PostflopModel, "a postflop solution")
         check_lock(m, line, strategy, hands)
         job = viewer.jobs.submit(
@@ -427,6 +429,8 @@ def create_app(
         if not isinstance(path, str) or not (line is None or isinstance(line, str)):
             raise PokerlabError("give 'path' and 'line' (null: every lock) as strings")
         n = iterations_of(body)
+        real, _ = viewer.entry(path)
+        viewer.jobs.check(_client(request), str(real))  # refusals before loading the spot
         m: PostflopModel = viewer.typed(path, PostflopModel, "a postflop solution")
         check_unlock(m, line)
         job = viewer.jobs.submit(

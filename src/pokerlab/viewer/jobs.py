@@ -180,26 +180,7 @@ class JobQueue:
         :class:`JobRefused` when the client already has ``per_client`` jobs or ``queued`` jobs
         are waiting."""
         with self._cond:
-            if self._closed:
-                raise JobRefused("the server is shutting down; no new jobs")
-            self._forget_old()
-            active = [*self._running.values(), *self._waiting]
-            same = next((j for j in active if j.key == key), None)
-            if same is not None:
-                raise JobBusy(
-                    f"a re-solve of {key!r} is already {same.state} (job {same.id}); "
-                    "wait for it or cancel it"
-                )
-            mine = sum(1 for j in active if j.client == client)
-            if mine >= self.limits.per_client:
-                raise JobRefused(
-                    f"you have {mine} job(s) queued or running, the most one client may "
-                    "have; wait for one to finish or cancel it"
-                )
-            if len(self._waiting) >= self.limits.queued:
-                raise JobRefused(
-                    f"the job queue is full ({len(self._waiting)} waiting); try again later"
-                )
+            self._admit(client, key)
             job = Job(kind, client, key, total, work, describe)
             self._jobs[job.id] = job
             self._waiting.append(job)
@@ -207,6 +188,34 @@ class JobQueue:
             self._start_workers()
             self._cond.notify_all()
             return job
+
+    def check(self, client: str, key: str) -> None:
+        """Raise what :meth:`submit` would raise now for ``client`` and ``key`` (a cheap answer
+        before the work is prepared; :meth:`submit` checks again)."""
+        with self._cond:
+            self._admit(client, key)
+
+    def _admit(self, client: str, key: str) -> None:
+        if self._closed:
+            raise JobRefused("the server is shutting down; no new jobs")
+        self._forget_old()
+        active = [*self._running.values(), *self._waiting]
+        same = next((j for j in active if j.key == key), None)
+        if same is not None:
+            raise JobBusy(
+                f"a re-solve of {key!r} is already {same.state} (job {same.id}); "
+                "wait for it or cancel it"
+            )
+        mine = sum(1 for j in active if j.client == client)
+        if mine >= self.limits.per_client:
+            raise JobRefused(
+                f"you have {mine} job(s) queued or running, the most one client may "
+                "have; wait for one to finish or cancel it"
+            )
+        if len(self._waiting) >= self.limits.queued:
+            raise JobRefused(
+                f"the job queue is full ({len(self._waiting)} waiting); try again later"
+            )
 
     def get(self, job_id: str) -> Job:
         """The job ``job_id`` (KeyError when unknown or forgotten)."""

@@ -860,11 +860,14 @@ def load_model(path: Path, rel: str, kind: str) -> Model:
 class ModelCache:
     """Loaded models by file version; at most ``capacity`` (``postflop`` models count as
     ``heavy``: at most ``heavy_capacity`` of them). One load per file version at a time: other
-    requests for the same file wait for it instead of loading it again."""
+    requests for the same file wait for it instead of loading it again. At most ``loads`` files
+    load at once: loading is mostly Python, so more at once would only take turns at the GIL
+    with the server's event loop (a burst of requests for many files slowed every answer)."""
 
-    def __init__(self, capacity: int = 32, heavy_capacity: int = 2) -> None:
+    def __init__(self, capacity: int = 32, heavy_capacity: int = 2, loads: int = 2) -> None:
         self.capacity = capacity
         self.heavy_capacity = heavy_capacity
+        self._load_slots = threading.BoundedSemaphore(loads)
         self._items: OrderedDict[tuple[str, int, int], Model] = OrderedDict()
         self._loading: dict[tuple[str, int, int], threading.Lock] = {}
         self._lock = threading.Lock()
@@ -886,7 +889,8 @@ class ModelCache:
                 if hit is not None:
                     return hit
             try:
-                model = loader(path, rel, kind)
+                with self._load_slots:
+                    model = loader(path, rel, kind)
             finally:
                 with self._lock:
                     self._loading.pop(key, None)
