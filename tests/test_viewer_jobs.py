@@ -229,6 +229,27 @@ def test_at_most_two_files_load_at_once(tmp_path) -> None:
     assert most[0] == 2 and all(cache.peek(p) is not None for p in paths)
 
 
+def test_a_pinned_model_is_not_evicted(tmp_path) -> None:
+    from pokerlab.viewer.models import Model, ModelCache
+
+    class Heavy(Model):
+        kind = "postflop"
+
+    cache = ModelCache(capacity=3, heavy_capacity=1)
+    paths = []
+    for k in range(4):
+        paths.append(tmp_path / f"f{k}")
+        paths[-1].write_text(str(k))
+    first = cache.get(paths[0], "f0", "x", lambda p, r, k: Heavy(p, r))
+    cache.pin(first)
+    second = cache.get(paths[1], "f1", "x", lambda p, r, k: Heavy(p, r))
+    assert cache.peek(paths[0]) is first and cache.peek(paths[1]) is second  # f0 not counted
+    cache.get(paths[2], "f2", "x", lambda p, r, k: Heavy(p, r))
+    assert cache.peek(paths[0]) is first and cache.peek(paths[1]) is None
+    cache.unpin(first)
+    assert cache.peek(paths[0]) is None and cache.peek(paths[2]) is not None
+
+
 # --- play sessions -------------------------------------------------------------------------------
 
 
@@ -310,6 +331,11 @@ def test_a_resolve_reports_progress_and_cancels_between_iterations(folder) -> No
     # other reads of the same spot are answered while it re-solves
     node = c.get("/api/node", params={"path": "t1.npz", "line": "check"})
     assert node.status_code == 200
+    # three more spots opened (two are kept at once): the re-solving one is not dropped
+    for k in range(3):
+        assert c.get("/api/info", params={"path": f"r{k}.npz"}).status_code == 200
+    info = c.get("/api/info", params={"path": "t1.npz"}).json()
+    assert info["modified"] and [k["line"] for k in info["locks"]] == [""]
     assert c.post(f"/api/jobs/{job['id']}/cancel").json()["cancel_requested"]
     end = until_finished(c, job["id"])
     assert end["state"] == "cancelled", end

@@ -391,7 +391,26 @@ def create_app(
             )
         return n
 
-    def queued(job: Any) -> Response:
+    def submit(
+        request: Request, kind: str, m: PostflopModel, n: int, work: Any, what: dict[str, Any]
+    ) -> Response:
+        """Queue a re-solve of ``m`` (``what``: the path and line, shown with the job): 202 and
+        the job. The model stays cached while the job lasts (a later request for the file sees
+        the job's changes)."""
+        viewer.models.pin(m)
+        try:
+            job = viewer.jobs.submit(
+                kind,
+                _client(request),
+                str(m.path),
+                n,
+                work,
+                what,
+                finished=lambda: viewer.models.unpin(m),
+            )
+        except BaseException:
+            viewer.models.unpin(m)
+            raise
         body = json.dumps(job.to_dict(), allow_nan=False, separators=(",", ":")).encode()
         return Response(body, status_code=202, media_type="application/json")
 
@@ -413,15 +432,11 @@ def create_app(
         viewer.jobs.check(_client(request), str(real))  # refusals before loading the spot
         m: PostflopModel = viewer.typed(path, PostflopModel, "a postflop solution")
         check_lock(m, line, strategy, hands)
-        job = viewer.jobs.submit(
-            "lock",
-            _client(request),
-            str(m.path),
-            n,
-            lambda ctx: lock_and_resolve(m, line, strategy, hands, n, job=ctx),
-            {"path": path, "line": line},
-        )
-        return queued(job)
+
+        def work(ctx: Any) -> dict[str, Any]:
+            return lock_and_resolve(m, line, strategy, hands, n, ctx)
+
+        return submit(request, "lock", m, n, work, {"path": path, "line": line})
 
     @app.post("/api/unlock")
     def unlock(request: Request, body: dict[str, Any] = Body(...)) -> Response:
@@ -433,15 +448,11 @@ def create_app(
         viewer.jobs.check(_client(request), str(real))  # refusals before loading the spot
         m: PostflopModel = viewer.typed(path, PostflopModel, "a postflop solution")
         check_unlock(m, line)
-        job = viewer.jobs.submit(
-            "unlock",
-            _client(request),
-            str(m.path),
-            n,
-            lambda ctx: unlock_and_resolve(m, line, n, job=ctx),
-            {"path": path, "line": line},
-        )
-        return queued(job)
+
+        def work(ctx: Any) -> dict[str, Any]:
+            return unlock_and_resolve(m, line, n, ctx)
+
+        return submit(request, "unlock", m, n, work, {"path": path, "line": line})
 
     @app.get("/api/jobs/{job_id}")
     async def job_state(job_id: str) -> Response:

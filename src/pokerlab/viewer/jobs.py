@@ -110,6 +110,7 @@ class Job:
         total: int,
         work: Callable[[JobContext], dict[str, Any]],
         describe: dict[str, Any] | None = None,
+        finished: Callable[[], None] | None = None,
     ) -> None:
         self.id = uuid.uuid4().hex
         self.kind = kind
@@ -127,6 +128,7 @@ class Job:
         self.error: str | None = None
         self.cancel_requested = threading.Event()
         self.position = 0  # place in the queue when queued (0: first), set by the queue
+        self.on_finish = finished
 
     def to_dict(self) -> dict[str, Any]:
         """The job for the page: id, kind, state, progress (units done of total), times
@@ -173,15 +175,18 @@ class JobQueue:
         total: int,
         work: Callable[[JobContext], dict[str, Any]],
         describe: dict[str, Any] | None = None,
+        finished: Callable[[], None] | None = None,
     ) -> Job:
         """Queue ``work`` for ``client`` on ``key``; the new job (state ``queued``).
+        ``finished`` is called once when the job ends, however it ends (run, failed, cancelled
+        in the queue).
 
         Raises :class:`JobBusy` while a job on ``key`` is queued or running, and
         :class:`JobRefused` when the client already has ``per_client`` jobs or ``queued`` jobs
         are waiting."""
         with self._cond:
             self._admit(client, key)
-            job = Job(kind, client, key, total, work, describe)
+            job = Job(kind, client, key, total, work, describe, finished)
             self._jobs[job.id] = job
             self._waiting.append(job)
             self._number()
@@ -278,6 +283,7 @@ class JobQueue:
             job.finished = time.time()
             self._number()
             self._cond.notify_all()
+            _finish(job)
 
     def _number(self) -> None:
         for k, job in enumerate(self._waiting):
@@ -331,9 +337,20 @@ class JobQueue:
             except Exception as exc:  # noqa: BLE001  one job's crash must not stop the worker
                 log.exception("viewer job %s failed", job.id)
                 state, error = "failed", f"internal error: {type(exc).__name__}: {exc}"
+            _finish(job)
             with self._cond:
                 job.result, job.error = result, error
                 job.finished = time.time()
                 job.state = state
                 del self._running[job.id]
                 self._cond.notify_all()
+
+
+def _finish(job: Job) -> None:
+    """Call the job's ``finished`` hook (once; a failing hook is logged, nothing more)."""
+    hook, job.on_finish = job.on_finish, None
+    if hook is not None:
+        try:
+            hook()
+        except Exception:  # noqa: BLE001
+            log.exception("viewer job %s: the finish hook failed", job.id)

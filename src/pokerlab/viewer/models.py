@@ -862,7 +862,9 @@ class ModelCache:
     ``heavy``: at most ``heavy_capacity`` of them). One load per file version at a time: other
     requests for the same file wait for it instead of loading it again. At most ``loads`` files
     load at once: loading is mostly Python, so more at once would only take turns at the GIL
-    with the server's event loop (a burst of requests for many files slowed every answer)."""
+    with the server's event loop (a burst of requests for many files slowed every answer).
+    A pinned model (:meth:`pin`: a re-solve job holds it) is never evicted, so the job's changes
+    stay what later requests for the file see."""
 
     def __init__(self, capacity: int = 32, heavy_capacity: int = 2, loads: int = 2) -> None:
         self.capacity = capacity
@@ -870,6 +872,7 @@ class ModelCache:
         self._load_slots = threading.BoundedSemaphore(loads)
         self._items: OrderedDict[tuple[str, int, int], Model] = OrderedDict()
         self._loading: dict[tuple[str, int, int], threading.Lock] = {}
+        self._pins: dict[int, int] = {}  # id(model) -> pins
         self._lock = threading.Lock()
 
     def get(
@@ -922,9 +925,28 @@ class ModelCache:
                 del self._items[key]
             self._items[(str(model.path), st.st_mtime_ns, st.st_size)] = model
 
+    def pin(self, model: Model) -> None:
+        """Keep ``model`` cached until as many :meth:`unpin` calls; pinned models do not count
+        against the capacities (the pinning job holds the model in memory anyway)."""
+        with self._lock:
+            self._pins[id(model)] = self._pins.get(id(model), 0) + 1
+
+    def unpin(self, model: Model) -> None:
+        """Undo one :meth:`pin` of ``model``."""
+        with self._lock:
+            left = self._pins.get(id(model), 0) - 1
+            if left > 0:
+                self._pins[id(model)] = left
+            else:
+                self._pins.pop(id(model), None)
+            self._evict()
+
     def _evict(self) -> None:
-        heavy = [k for k, m in self._items.items() if m.kind == "postflop"]
-        while len(heavy) > self.heavy_capacity:
-            self._items.pop(heavy.pop(0), None)
-        while len(self._items) > self.capacity:
-            self._items.popitem(last=False)
+        # pinned models are not counted: their jobs hold them in memory whether cached or not
+        free = [k for k, m in self._items.items() if id(m) not in self._pins]
+        heavy = [k for k in free if self._items[k].kind == "postflop"]
+        for key in heavy[: max(0, len(heavy) - self.heavy_capacity)]:
+            del self._items[key]
+            free.remove(key)
+        for key in free[: max(0, len(free) - self.capacity)]:
+            del self._items[key]
