@@ -380,6 +380,18 @@ def test_limits_answer_409_and_429_with_the_reason(folder) -> None:
     app.state.viewer.jobs.close()
 
 
+def test_stopping_the_server_cancels_its_jobs(folder) -> None:
+    app = create_app(folder)
+    with LiveServer(app) as live, httpx.Client(base_url=live.url, timeout=60) as c:
+        job = c.post("/api/lock", json={"path": "t0.npz", **TURN_LOCK}).json()
+        wait_for(lambda: job_of(c, job["id"])["done"] > 0, what="the re-solve")
+    jobs = app.state.viewer.jobs
+    assert jobs.get(job["id"]).state == "cancelled"
+    assert not any(t.is_alive() for t in jobs._threads)
+    with pytest.raises(JobRefused, match="shutting down"):
+        jobs.check("anyone", "any file")
+
+
 # --- request bodies ------------------------------------------------------------------------------
 
 
