@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -51,6 +52,9 @@ __all__ = [
     "load_model",
     "lock_and_resolve",
     "unlock_and_resolve",
+    "check_lock",
+    "check_unlock",
+    "RESOLVE_CHUNK_SECONDS",
     "finite",
 ]
 
@@ -689,58 +693,136 @@ def _snapshot(model: PostflopModel, line: list[str]) -> dict[str, Any]:
     }
 
 
+#: Target length of one chunk of re-solve iterations (seconds; a chunk is at least one iteration).
+#: A chunk holds the model's lock; between chunks it is let go, so reads of the same spot wait
+#: about this long at most, and a cancel takes effect. (The kernels let the GIL go while they
+#: run, so requests for other files do not wait for chunks at all.)
+RESOLVE_CHUNK_SECONDS = 0.02
+
+
+class ResolveProgress(Protocol):
+    """What a re-solve reports to and asks of its caller (a viewer job's context)."""
+
+    def progress(self, done: int) -> None: ...
+
+    def cancelled(self) -> bool: ...
+
+
+def _resolve(
+    model: PostflopModel,
+    tokens: list[str],
+    change: Callable[[], None],
+    iterations: int,
+    job: ResolveProgress | None,
+) -> dict[str, Any]:
+    """Values before, ``change()`` (set or drop locks), ``iterations`` more iterations in chunks
+    of about :data:`RESOLVE_CHUNK_SECONDS` (the model's lock held per chunk, the job's cancel
+    flag checked between chunks), values after. A cancelled re-solve keeps the change and the
+    iterations it ran and reports no values after."""
+    with model.lock:
+        before = _snapshot(model, tokens)
+        change()
+        model.modified = True
+        model.invalidate()
+    done, chunk, cancelled = 0, 1, False
+    while done < iterations:
+        if job is not None and job.cancelled():
+            cancelled = True
+            break
+        n = min(chunk, iterations - done)
+        start = time.perf_counter()
+        with model.lock:
+            model.solver.step(n)
+            model.invalidate()
+        per_iteration = (time.perf_counter() - start) / n
+        done += n
+        if job is not None:
+            job.progress(done)
+        # the next chunk: about RESOLVE_CHUNK_SECONDS long, at most twice this one
+        fit = int(RESOLVE_CHUNK_SECONDS / per_iteration) if per_iteration > 0 else 2 * chunk
+        chunk = max(1, min(2 * chunk, fit))
+    with model.lock:
+        after = None if cancelled else _snapshot(model, tokens)
+        return {
+            "line": tokens,
+            "iterations": done,
+            "requested_iterations": int(iterations),
+            "cancelled": cancelled,
+            "total_iterations": int(model.solver.iterations),
+            "before": before,
+            "after": after,
+            "locks": _jsonable(model.solver.locks()),
+        }
+
+
+def check_lock(
+    model: PostflopModel, line: str, strategy: dict[str, float], hands: str | None
+) -> None:
+    """Raise the error :func:`lock_and_resolve` would raise for this lock (bad line, action,
+    probability or hand), without changing anything; a request checks before queueing."""
+    if not hasattr(model.solver, "lock"):
+        raise LockingUnavailable("this pokerlab's postflop solver has no node locking")
+    check = getattr(model.solver, "_resolve_lock", None)
+    if check is not None:
+        with model.lock:
+            check(", ".join(_tokens(line)), dict(strategy), hands or None)
+
+
+def check_unlock(model: PostflopModel, line: str | None) -> None:
+    """Raise the error :func:`unlock_and_resolve` would raise (no locking, or nothing locked at
+    ``line``), without changing anything."""
+    if not hasattr(model.solver, "unlock"):
+        raise LockingUnavailable("this pokerlab's postflop solver has no node locking")
+    if line is None:
+        return
+    find = getattr(model.solver, "_find_decision", None)
+    if find is None:
+        return
+    with model.lock:
+        node, tokens, _ = find(", ".join(_tokens(line)))
+        # by node, not by line: a lock set through a suit-swapped twin line is the same lock
+        if not any(r.node == node for r in getattr(model.solver, "_locks", ())):
+            raise PokerlabError(f"nothing is locked at {', '.join(tokens) or 'the root'!r}")
+
+
 def lock_and_resolve(
     model: PostflopModel,
     line: str,
     strategy: dict[str, float],
     hands: str | None,
     iterations: int,
+    job: ResolveProgress | None = None,
 ) -> dict[str, Any]:
     """Lock the actor's strategy at ``line`` for ``hands`` (None: all), run ``iterations`` more
     iterations, and return the values before and after (root EVs, exploitability of the locked
     game, both ranges' EV at the node) with the locks now set. The change stays in memory (the
-    file is not written)."""
+    file is not written). ``job``: progress and cancellation (see :func:`_resolve`)."""
     if not hasattr(model.solver, "lock"):
         raise LockingUnavailable("this pokerlab's postflop solver has no node locking")
     tokens = _tokens(line)
-    with model.lock:
-        before = _snapshot(model, tokens)
+
+    def change() -> None:
         model.solver.lock(", ".join(tokens), dict(strategy), hands or None)
-        model.solver.step(int(iterations))
-        model.modified = True
-        model.invalidate()
-        after = _snapshot(model, tokens)
-        return {
-            "line": tokens,
-            "iterations": int(iterations),
-            "total_iterations": int(model.solver.iterations),
-            "before": before,
-            "after": after,
-            "locks": _jsonable(model.solver.locks()),
-        }
+
+    return _resolve(model, tokens, change, iterations, job)
 
 
-def unlock_and_resolve(model: PostflopModel, line: str | None, iterations: int) -> dict[str, Any]:
+def unlock_and_resolve(
+    model: PostflopModel,
+    line: str | None,
+    iterations: int,
+    job: ResolveProgress | None = None,
+) -> dict[str, Any]:
     """Remove the locks at ``line`` (None: all), run ``iterations`` more iterations; values
     before and after as :func:`lock_and_resolve` gives them."""
     if not hasattr(model.solver, "unlock"):
         raise LockingUnavailable("this pokerlab's postflop solver has no node locking")
     tokens = _tokens(line or "")
-    with model.lock:
-        before = _snapshot(model, tokens)
+
+    def change() -> None:
         model.solver.unlock(None if line is None else ", ".join(tokens))
-        model.solver.step(int(iterations))
-        model.modified = True
-        model.invalidate()
-        after = _snapshot(model, tokens)
-        return {
-            "line": tokens,
-            "iterations": int(iterations),
-            "total_iterations": int(model.solver.iterations),
-            "before": before,
-            "after": after,
-            "locks": _jsonable(model.solver.locks()),
-        }
+
+    return _resolve(model, tokens, change, iterations, job)
 
 
 def _jsonable(obj: Any) -> Any:
@@ -778,13 +860,19 @@ def load_model(path: Path, rel: str, kind: str) -> Model:
 class ModelCache:
     """Loaded models by file version; at most ``capacity`` (``postflop`` models count as
     ``heavy``: at most ``heavy_capacity`` of them). One load per file version at a time: other
-    requests for the same file wait for it instead of loading it again."""
+    requests for the same file wait for it instead of loading it again. At most ``loads`` files
+    load at once: loading is mostly Python, so more at once would only take turns at the GIL
+    with the server's event loop (a burst of requests for many files slowed every answer).
+    A pinned model (:meth:`pin`: a re-solve job holds it) is never evicted, so the job's changes
+    stay what later requests for the file see."""
 
-    def __init__(self, capacity: int = 32, heavy_capacity: int = 2) -> None:
+    def __init__(self, capacity: int = 32, heavy_capacity: int = 2, loads: int = 2) -> None:
         self.capacity = capacity
         self.heavy_capacity = heavy_capacity
+        self._load_slots = threading.BoundedSemaphore(loads)
         self._items: OrderedDict[tuple[str, int, int], Model] = OrderedDict()
         self._loading: dict[tuple[str, int, int], threading.Lock] = {}
+        self._pins: dict[int, int] = {}  # id(model) -> pins
         self._lock = threading.Lock()
 
     def get(
@@ -804,7 +892,8 @@ class ModelCache:
                 if hit is not None:
                     return hit
             try:
-                model = loader(path, rel, kind)
+                with self._load_slots:
+                    model = loader(path, rel, kind)
             finally:
                 with self._lock:
                     self._loading.pop(key, None)
@@ -836,9 +925,28 @@ class ModelCache:
                 del self._items[key]
             self._items[(str(model.path), st.st_mtime_ns, st.st_size)] = model
 
+    def pin(self, model: Model) -> None:
+        """Keep ``model`` cached until as many :meth:`unpin` calls; pinned models do not count
+        against the capacities (the pinning job holds the model in memory anyway)."""
+        with self._lock:
+            self._pins[id(model)] = self._pins.get(id(model), 0) + 1
+
+    def unpin(self, model: Model) -> None:
+        """Undo one :meth:`pin` of ``model``."""
+        with self._lock:
+            left = self._pins.get(id(model), 0) - 1
+            if left > 0:
+                self._pins[id(model)] = left
+            else:
+                self._pins.pop(id(model), None)
+            self._evict()
+
     def _evict(self) -> None:
-        heavy = [k for k, m in self._items.items() if m.kind == "postflop"]
-        while len(heavy) > self.heavy_capacity:
-            self._items.pop(heavy.pop(0), None)
-        while len(self._items) > self.capacity:
-            self._items.popitem(last=False)
+        # pinned models are not counted: their jobs hold them in memory whether cached or not
+        free = [k for k, m in self._items.items() if id(m) not in self._pins]
+        heavy = [k for k in free if self._items[k].kind == "postflop"]
+        for key in heavy[: max(0, len(heavy) - self.heavy_capacity)]:
+            del self._items[key]
+            free.remove(key)
+        for key in free[: max(0, len(free) - self.capacity)]:
+            del self._items[key]

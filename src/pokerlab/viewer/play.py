@@ -17,6 +17,7 @@ Results, from the user's seat:
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from typing import Any
@@ -28,7 +29,15 @@ from pokerlab.cards.evaluator import evaluate
 from pokerlab.errors import PokerlabError
 from pokerlab.viewer.models import Model, PostflopModel, PushFoldModel, TableModel, finite
 
-__all__ = ["PlaySession", "PushFoldPlay", "HistoryPlay", "PostflopPlay", "Sessions", "new_session"]
+__all__ = [
+    "PlaySession",
+    "PushFoldPlay",
+    "HistoryPlay",
+    "PostflopPlay",
+    "Sessions",
+    "SessionsFull",
+    "new_session",
+]
 
 SEAT_NAMES = {"pushfold": ("SB", "BB"), "postflop": ("OOP", "IP")}
 
@@ -427,25 +436,60 @@ def new_session(model: Model, seat: int, seed: int | None = None) -> PlaySession
     raise PokerlabError(f"{model.rel}: there is nothing to play in a {model.kind} file")
 
 
-class Sessions:
-    """Open play sessions (the oldest dropped beyond ``capacity``)."""
+class SessionsFull(PokerlabError):
+    """No room for another play session (HTTP 429)."""
 
-    def __init__(self, capacity: int = 256) -> None:
+    retry_after_s = 60
+
+
+class Sessions:
+    """Open play sessions and who opened them.
+
+    A client keeps at most ``per_client`` sessions: its next one replaces its own least recently
+    used. At most ``capacity`` in all: when full, a new session replaces the least recently used
+    one of any client only if that one has been idle ``idle_seconds``; otherwise it is refused
+    (:class:`SessionsFull`). So no client's requests drop another client's session in use.
+    """
+
+    def __init__(
+        self, capacity: int = 1024, per_client: int = 32, idle_seconds: float = 3600.0
+    ) -> None:
         self.capacity = capacity
-        self._items: OrderedDict[str, PlaySession] = OrderedDict()
+        self.per_client = per_client
+        self.idle_seconds = idle_seconds
+        #: session id -> (session, client, last use as time.monotonic()), least recent first
+        self._items: OrderedDict[str, tuple[PlaySession, str, float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def add(self, session: PlaySession) -> PlaySession:
+    def add(self, session: PlaySession, client: str = "") -> PlaySession:
+        """Keep ``session`` for ``client`` (see the class for what it may replace)."""
+        now = time.monotonic()
         with self._lock:
-            self._items[session.id] = session
-            while len(self._items) > self.capacity:
-                self._items.popitem(last=False)
+            mine = [sid for sid, (_, owner, _) in self._items.items() if owner == client]
+            if len(mine) >= self.per_client:
+                del self._items[mine[0]]
+            elif len(self._items) >= self.capacity:
+                oldest = next(iter(self._items))
+                idle = now - self._items[oldest][2]
+                if idle < self.idle_seconds:
+                    raise SessionsFull(
+                        f"the server holds {len(self._items)} play sessions, the most it keeps, "
+                        f"and none has been idle for {self.idle_seconds:g} s; try again later"
+                    )
+                del self._items[oldest]
+            self._items[session.id] = (session, client, now)
         return session
 
     def get(self, sid: str) -> PlaySession:
+        """The session ``sid`` (KeyError when unknown or dropped), marked as used now."""
         with self._lock:
-            s = self._items.get(sid)
-            if s is None:
+            hit = self._items.get(sid)
+            if hit is None:
                 raise KeyError(sid)
+            self._items[sid] = (hit[0], hit[1], time.monotonic())
             self._items.move_to_end(sid)
-            return s
+            return hit[0]
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._items)

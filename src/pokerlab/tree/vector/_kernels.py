@@ -199,7 +199,7 @@ def _showdown_values(win, lose, tie, ro, nv_t, nv_o, t_idx, t_c0, t_c1, t_lo, t_
         dst[h] = cb * b + ce * be + al
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def traverse(
     t,
     hands,
@@ -550,7 +550,7 @@ def traverse(
     return visited
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def cfr_iterations(
     t,
     hands,
@@ -587,7 +587,7 @@ def cfr_iterations(
     return visited
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, nogil=True, error_model="numpy")
 def traverse_items(
     t,
     hands,
