@@ -370,6 +370,115 @@ def test_png_figure_has_every_action_in_its_legend(river_solution) -> None:
         plt.close(fig)
 
 
+# --- nodes after a dealt card -----------------------------------------------------------------
+
+TINY_FLOP_FLAGS = [
+    "--board", "Td9d6h", "--oop-range", "AA,KK,QQ,AKs,T9s", "--ip-range", "JJ,TT,AQs,87s",
+    "--pot", "100", "--stack", "100", "--bets", "a", "--raises", "a",
+]  # fmt: skip
+TURN = "check, check, Qs"
+RIVER = "check, check, Qs, check, check, 2c"
+RIVER_SWAPPED = "check, check, Qc, check, check, 2s"  # clubs and spades swap on this board
+
+
+@pytest.fixture(scope="module")
+def flop_solution(tmp_path_factory) -> Path:
+    """A small flop spot (all-in or check on every street) solved for 20 iterations."""
+    folder = tmp_path_factory.mktemp("flop")
+    path = folder / "flop.npz"
+    assert main(["postflop", *TINY_FLOP_FLAGS, "-n", "20", "--json", "--out", str(path)]) == 0
+    return path
+
+
+def _weights_after_the_card(solved, before: str, card: str, p: int) -> float:
+    """Player p's combos after ``card`` from the reach at the chance node ``before``: every
+    combo that does not hold the card keeps its weight (the card is chosen, not drawn)."""
+    from pokerlab.cards.deck import COMBO_CARDS, parse_cards
+
+    chance = solved.node(before)
+    assert chance.kind == "chance"
+    (c,) = parse_cards(card)
+    keep = ~(COMBO_CARDS[chance.combos[p]] == c).any(axis=1)
+    return float(chance.weights(p)[keep].sum())
+
+
+@pytest.mark.parametrize(
+    "line,before,card",
+    [(TURN, "check, check", "Qs"), (RIVER, TURN + ", check, check", "2c"), (RIVER_SWAPPED, "", "")],
+    ids=["turn", "river", "river-suit-swap"],
+)
+def test_cli_viewer_and_library_agree_after_a_dealt_card(
+    capsys, flop_solution, line, before, card
+) -> None:
+    pytest.importorskip("fastapi", reason="the viewer extra is not installed")
+    from fastapi.testclient import TestClient
+
+    from pokerlab.viewer import create_app
+
+    solved = load_spot_solution(flop_solution).average_strategy()
+    view = solved.node(line)
+    assert view.kind == "decision" and view.deal_scale == (45 if line == TURN else 45 * 44)
+    code, out, err = run(capsys, ["postflop", "show", str(flop_solution), "-l", line, "--json"])
+    assert code == 0, err
+    cli = json.loads(out)
+    client = TestClient(create_app(flop_solution.parent), raise_server_exceptions=False)
+    api = client.get("/api/node", params={"path": flop_solution.name, "line": line}).json()
+    assert api["scale"] == view.deal_scale
+    grid = view.grid()
+    for p, key in enumerate(("oop", "ip")):
+        combos = float(view.weights(p).sum())
+        assert combos > 1.0  # combos, not combos times the card's probability
+        assert cli["combos"][key] == pytest.approx(combos, rel=1e-9)
+        assert api["ranges"][p]["combos"] == pytest.approx(combos, abs=1e-3)
+        if before:
+            expected = _weights_after_the_card(solved, before, card, p)
+            assert combos == pytest.approx(expected, rel=1e-4)  # float32 sums
+        ev, equity = view.range_value(p)
+        assert cli["ev"][key] == pytest.approx(ev, abs=1e-9)
+        assert api["ranges"][p]["range_ev"] == pytest.approx(ev, abs=1e-5)
+        assert cli["equity"][key] == pytest.approx(equity, abs=1e-12)
+    weight = grid["weight"].ravel()
+    api_weight = np.array(api["grid"]["weight"], dtype=float) * api["scale"]
+    np.testing.assert_allclose(api_weight, weight, atol=1e-5)
+    assert set(cli["grid"]) == {class_name(c) for c in np.flatnonzero(weight > 0)}
+    for c in np.flatnonzero(weight > 0):
+        assert cli["grid"][class_name(c)]["combos"] == pytest.approx(weight[c], rel=1e-9)
+    assert cli["grid"]["AA"]["combos"] > 1.0  # AA is in OOP's range and the actor is OOP
+    code, out, err = run(capsys, ["postflop", "show", str(flop_solution), "-l", line])
+    assert code == 0, err
+    assert re.search(rf"^OOP \(acts\)\s+{cli['combos']['oop']:.1f}\s", out, re.M), out
+
+
+def test_png_after_a_dealt_card_fills_its_cells(flop_solution) -> None:
+    from matplotlib.colors import to_rgba
+    from matplotlib.patches import Rectangle
+
+    from pokerlab.cards.deck import COMBO_CARDS, COMBO_CLASS
+    from pokerlab.plots import postflop as plots
+    from pokerlab.plots.common import plt
+
+    view = load_spot_solution(flop_solution).average_strategy().node(RIVER)
+    weight = view.grid()["weight"].ravel()
+    blocked = np.isin(COMBO_CARDS, view.board).any(axis=1)
+    available = np.bincount(COMBO_CLASS[~blocked], minlength=169)
+    in_range = np.flatnonzero(weight > 0)
+    shares = weight[in_range] / available[in_range]  # QQ: of the 3 combos left with Qs out
+    assert available[in_range].min() >= 3 and shares.max() > 0.5
+    fig = plots.node_grid_figure(view)
+    backgrounds = {to_rgba(plots._EMPTY), to_rgba(plots._OUT), to_rgba("white")}
+    try:
+        heights = [
+            p.get_height()
+            for p in fig.axes[0].patches
+            if isinstance(p, Rectangle) and p.get_fill() and p.get_facecolor() not in backgrounds
+        ]
+        for share in shares:  # every in-range class is drawn with its share of the cell
+            assert any(abs(h - share) < 1e-9 for h in heights), (share, heights)
+        assert max(heights) == pytest.approx(shares.max(), abs=1e-9)
+    finally:
+        plt.close(fig)
+
+
 # --- bad input ------------------------------------------------------------------------------
 
 BAD: list[tuple[list[str], str]] = [

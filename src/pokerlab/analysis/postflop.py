@@ -25,7 +25,13 @@ from pokerlab.games.postflop.expand import _swap_card
 from pokerlab.games.postflop.naming import SpotNaming
 from pokerlab.tree.vector_tree import DECISION, SUIT_PAIRS
 
-__all__ = ["SolvedSpot", "NodeView", "save_spot_solution", "load_spot_solution"]
+__all__ = [
+    "SolvedSpot",
+    "NodeView",
+    "deal_scale",
+    "save_spot_solution",
+    "load_spot_solution",
+]
 
 PLAYERS = ("OOP", "IP")
 
@@ -35,7 +41,10 @@ class NodeView:
     """One node of a solved spot.
 
     ``combos[p]`` are player p's combo ids; ``reach[p]`` their range weights at the node
-    (reach-weighted, card removal applied); for a decision node, ``strategy`` is the actor's
+    (reach-weighted, card removal applied) times the probability of the cards dealt since the
+    spot's start (1/45 after a turn card on a flop spot); ``weights(p)`` undoes that
+    probability (``deal_scale``), giving combos as if the dealt cards had been chosen, the
+    numbers every output shows. For a decision node, ``strategy`` is the actor's
     (hands x actions) average strategy. ``ev[p]``, ``equity[p]`` and ``eqr[p]`` per combo
     (NaN where the combo cannot be at the node).
     """
@@ -54,6 +63,14 @@ class NodeView:
     eqr: tuple[np.ndarray, np.ndarray]
     compat: tuple[np.ndarray, np.ndarray]  # opponent reach compatible with each combo
     locked: np.ndarray | None = None  # per actor hand: True where a node lock fixes its strategy
+    #: What undoes the chance probabilities in ``reach``: the product over the cards dealt since
+    #: the spot's start of the number of cards that could come (``52 - board cards - 4``).
+    deal_scale: float = 1.0
+
+    def weights(self, player: int) -> np.ndarray:
+        """Player's combo weights at the node as if the dealt cards had been chosen: ``reach``
+        times ``deal_scale`` (1 per combo fully in the range and never folded)."""
+        return self.reach[player] * self.deal_scale
 
     def action_totals(self) -> dict[str, float]:
         """Range-weighted frequency of each action of the actor."""
@@ -75,11 +92,12 @@ class NodeView:
             float(np.average(self.equity[player][ok], weights=w[ok])),
         )
 
-    def grid(self) -> dict[str, Any]:
+    def grid(self, scaled: bool = True) -> dict[str, Any]:
         """13x13 class grid of the actor (or of OOP at non-decision nodes): per class the
-        combined weight and the weight-averaged action mix (``mix[row, col, action]``)."""
+        combined weight in combos (:meth:`weights`; the raw ``reach`` with ``scaled=False``) and
+        the weight-averaged action mix (``mix[row, col, action]``)."""
         p = self.player if self.player >= 0 else 0
-        w = self.reach[p]
+        w = self.weights(p) if scaled else self.reach[p]
         cls = COMBO_CLASS[self.combos[p]]
         weight = np.bincount(cls, weights=w, minlength=169)
         na = max(len(self.actions), 1)
@@ -190,7 +208,18 @@ class SolvedSpot:
             eqr=(eqr[0], eqr[1]),
             compat=(compats[0], compats[1]),
             locked=locked,
+            deal_scale=deal_scale(len(self.game.config.board), len(board)),
         )
+
+
+def deal_scale(start_cards: int, board_cards: int) -> float:
+    """What undoes the chance probabilities in the reach of a node with ``board_cards`` board
+    cards on a spot that starts with ``start_cards``: each dealt card comes with probability
+    1 / (52 - board cards - 4), the cards neither player's two hands nor the board hold."""
+    scale = 1.0
+    for n in range(start_cards, board_cards):
+        scale *= 52 - n - 4
+    return scale
 
 
 def _compatible_reach(hd: Any, p: int, opp_reach: np.ndarray) -> np.ndarray:

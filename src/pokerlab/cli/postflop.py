@@ -527,7 +527,7 @@ def show(
                 "actions": view.action_totals(),
                 "ev": ev,
                 "equity": equity,
-                "combos": {k: float(np.sum(view.reach[p])) for p, k in enumerate(PLAYER_KEYS)},
+                "combos": {k: float(np.sum(view.weights(p))) for p, k in enumerate(PLAYER_KEYS)},
                 "grid": _grid_json(view) if view.kind == "decision" else {},
                 "iterations": meta.get("iterations"),
                 "exploitability": meta.get("exploitability"),

@@ -583,7 +583,7 @@ class PostflopModel(Model):
         if v.strategy is not None:
             totals = v.action_totals()
             out["actions"] = [{"label": a, "freq": finite(totals[a], 6)} for a in v.actions]
-            g = v.grid()
+            g = v.grid(scaled=False)  # the page multiplies by "scale"
             out["grid"] = {
                 "player": int(v.player),
                 "weight": _list(g["weight"], 9),
@@ -603,10 +603,9 @@ class PostflopModel(Model):
         cards: the product of the cards that could come (``52 - board - 4``) for each card dealt
         since the spot's start. ``weight * scale`` is a class's weight in the range as if the
         dealt cards had been chosen (1 per combo fully in the range)."""
-        scale = 1.0
-        for n in range(len(self.config.board), board_cards):
-            scale *= 52 - n - 4
-        return scale
+        from pokerlab.analysis.postflop import deal_scale
+
+        return deal_scale(len(self.config.board), board_cards)
 
     def _range(self, v: Any, p: int, board: set[int]) -> dict[str, Any]:
         """Class weights of player ``p`` at the node, with the class's playable combos
@@ -652,7 +651,7 @@ class PostflopModel(Model):
         for i in np.flatnonzero(COMBO_CLASS[v.combos[player]] == cls):
             row: dict[str, Any] = {
                 "combo": format_combo(int(v.combos[player][i])),
-                "weight": finite(v.reach[player][i], 6),
+                "weight": finite(v.weights(player)[i], 6),
                 "ev": finite(v.ev[player][i], 6),
                 "equity": finite(v.equity[player][i], 6),
                 "eqr": finite(v.eqr[player][i], 6),
