@@ -388,7 +388,8 @@ class CurveModel(Model):
         super().__init__(path, rel)
         if path.suffix in (".jsonl", ".log"):
             rows = read_log(path)
-            name = rows[-1].get("algorithm") if rows else None
+            last = rows[-1] if rows else {}
+            name = last.get("algorithm") or last.get("schedule")
             self.game = rows[-1].get("game") if rows else None
             self.source = "log"
             self.curves = [
@@ -428,6 +429,7 @@ class CurveModel(Model):
             "kind": "curve",
             "source": self.source,
             "game": self.game,
+            "unit": "mbb/g" if self.game == "limit-holdem" else "chips",
             "curves": self.curves,
         }
 
@@ -763,6 +765,10 @@ def load_model(path: Path, rel: str, kind: str) -> Model:
     """The model of file kind ``kind`` (as listed by :func:`pokerlab.viewer.files.summarize`)."""
     if kind == "table":
         return TableModel(path, rel)
+    if kind == "limit":
+        from pokerlab.viewer.limit import LimitModel
+
+        return LimitModel(path, rel)
     if kind in ("pushfold", "pushfold-result"):
         return PushFoldModel.from_file(path, rel)
     if kind == "pushfold-sweep":
