@@ -115,6 +115,8 @@ class SolvedSpot:
 
     ``locks``: the solver's lock array (see :meth:`PostflopSolver.lock
     <pokerlab.solvers.postflop.PostflopSolver.lock>`); a locked hand's strategy is read from it.
+    ``solver``: the :class:`~pokerlab.solvers.postflop.PostflopSolver` whose arrays these are
+    (set by its ``average_strategy()``), which :func:`pokerlab.save_strategy` saves.
     """
 
     def __init__(
@@ -124,6 +126,7 @@ class SolvedSpot:
         regrets: np.ndarray,
         passes: Any,
         locks: np.ndarray | None = None,
+        solver: Any = None,
     ) -> None:
         self.game = game
         self.spot = game.expanded
@@ -131,6 +134,18 @@ class SolvedSpot:
         self.regrets = regrets
         self.passes = passes
         self.locks = locks
+        self.solver = solver
+
+    def as_strategy(self) -> Any:
+        """The engine's :class:`~pokerlab.strategy.Strategy` of this average strategy on the
+        spot's compiled tree (``compile_game(game)``): keys such as
+        ``"AhKh|Td9d6hQc7s:check,bet 66"``, :func:`pokerlab.exploitability` (of the game
+        without locks), :func:`pokerlab.expected_values`."""
+        from pokerlab.strategy import Strategy
+        from pokerlab.tree.compiled import compile_game
+
+        compiled = compile_game(self.game)
+        return Strategy(compiled, compiled.normalise(self.strat_sum))
 
     # --- navigation ----------------------------------------------------------------------------
     def find(self, line: str | list[str] | tuple[str, ...]) -> tuple[int, tuple[str, ...], int]:

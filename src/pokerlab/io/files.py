@@ -220,9 +220,20 @@ def _game_for(meta: dict[str, Any], game: HistoryGame | None) -> HistoryGame:
     return load_game(meta["game"], **params)
 
 
-def save_strategy(path: str | os.PathLike[str], strategy: Strategy, **metadata: Any) -> None:
+def save_strategy(path: str | os.PathLike[str], strategy: Strategy | Any, **metadata: Any) -> None:
     """Save ``strategy`` with its game identity; extra ``metadata`` (algorithm, iterations, seed,
-    exploitability...) is stored as JSON and returned by :func:`read_metadata`."""
+    exploitability...) is stored as JSON and returned by :func:`read_metadata`.
+
+    A postflop solve (the :class:`~pokerlab.analysis.postflop.SolvedSpot` of
+    ``PostflopSolver.average_strategy()``, or the solver itself) is saved as a postflop solution
+    by :func:`pokerlab.analysis.postflop.save_spot_solution`: the solver's arrays as they are
+    now, readable by :func:`load_strategy`, ``pokerlab postflop show`` and the viewer."""
+    spot_solver = _postflop_solver(strategy)
+    if spot_solver is not None:
+        from pokerlab.analysis.postflop import save_spot_solution
+
+        save_spot_solution(path, spot_solver, **metadata)
+        return
     game = strategy.game
     meta = {
         "format": STRATEGY_FORMAT,
@@ -235,9 +246,38 @@ def save_strategy(path: str | os.PathLike[str], strategy: Strategy, **metadata: 
     _write(path, {"probs": strategy.probs}, meta)
 
 
-def load_strategy(path: str | os.PathLike[str], game: HistoryGame | None = None) -> Strategy:
-    """Load a strategy saved by :func:`save_strategy` (``game`` only for unregistered games)."""
-    arrays, meta = _read(path, (STRATEGY_FORMAT,))
+def _postflop_solver(strategy: Any) -> Any:
+    """The postflop solver behind ``strategy`` (a solved spot or the solver), or None for any
+    other strategy; a solved spot without its solver is refused by name."""
+    from pokerlab.analysis.postflop import SolvedSpot
+    from pokerlab.solvers.postflop import PostflopSolver
+
+    if isinstance(strategy, PostflopSolver):
+        return strategy
+    if isinstance(strategy, SolvedSpot):
+        if not isinstance(strategy.solver, PostflopSolver):
+            raise FileFormatError(
+                "save_strategy: this solved spot was not made by PostflopSolver.average_strategy()"
+                "; save its solver with pokerlab.analysis.postflop.save_spot_solution"
+            )
+        return strategy.solver
+    return None
+
+
+def load_strategy(path: str | os.PathLike[str], game: HistoryGame | None = None) -> Strategy | Any:
+    """Load a strategy saved by :func:`save_strategy` (``game`` only for unregistered games).
+
+    A postflop solution (``save_strategy`` of a postflop solve, ``pokerlab postflop --out``)
+    comes back as its :class:`~pokerlab.analysis.postflop.SolvedSpot` (``.node(line)``,
+    ``.solver`` to continue solving), read by
+    :func:`pokerlab.analysis.postflop.load_spot_solution`."""
+    arrays, meta = _read(path, (STRATEGY_FORMAT, CHECKPOINT_FORMAT))
+    if meta.get("format") == CHECKPOINT_FORMAT:
+        if meta.get("kind") == "postflop-solution" or meta.get("game") == "postflop":
+            from pokerlab.analysis.postflop import load_spot_solution
+
+            return load_spot_solution(path).average_strategy()
+        _read(path, (STRATEGY_FORMAT,))  # refuses any other checkpoint, naming its format
     compiled = compile_game(_game_for(meta, game), meta.get("representation"))
     probs = arrays.get("probs")
     if probs is None or probs.shape != (compiled.size,):

@@ -293,7 +293,7 @@ class PostflopSolver:
         from pokerlab.analysis.postflop import SolvedSpot
 
         return SolvedSpot(
-            self.game, self.strat_sum, self.regrets, self.passes, locks=self.lock_probs
+            self.game, self.strat_sum, self.regrets, self.passes, locks=self.lock_probs, solver=self
         )
 
     # --- node locking ----------------------------------------------------------------------------
