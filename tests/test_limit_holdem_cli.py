@@ -54,6 +54,8 @@ def test_train_small_variant_json(capsys, tmp_path, monkeypatch) -> None:
           "--recall", "perfect", "--no-exploitability"], "--board-chunk"),
         (["train", "limit-holdem", "--algorithm", "pcfr++"], "'pcfr++'"),
         (["train", "limit-holdem", "--variant", "huge"], "variant"),
+        (["train", "limit-holdem", "--checkpoint", "/nonexistent/x.npz"], "does not exist"),
+        (["train", "limit-holdem", "--log", "/nonexistent/x.jsonl"], "does not exist"),
         (["train", "limit-holdem", "--variant", "full", "--real-exploitability"], "full deck"),
         # 810,000 river sequences: even the by-board abstract best response is refused by name
         (["train", "limit-holdem", "--buckets", "30,30,30,30"], "--no-exploitability"),

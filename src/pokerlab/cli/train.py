@@ -151,6 +151,11 @@ def train(
     if iterations is None and seconds is None:
         iterations = 100
     counts = _parse_buckets(buckets)
+    from pokerlab.solvers.run import check_output_file
+
+    for option, path in (("--checkpoint", checkpoint), ("--log", log)):
+        if path is not None:
+            check_output_file(path, option)  # before the tables and the training
     if recall not in ("perfect", "imperfect"):
         raise PokerlabError(f"--recall must be perfect or imperfect, got {recall!r}")
     from pokerlab.abstraction.buckets import METHODS
