@@ -341,6 +341,12 @@ def test_show_png_is_written(capsys, river_solution, tmp_path) -> None:
     code, out, err = run(
         capsys, ["postflop", "show", str(river_solution), "-l", "bet 150", "--png", str(png)]
     )
+    assert code == 2 and out == "" and not png.parent.exists()  # no folder made silently
+    assert f"--png '{png}': folder '{png.parent}' does not exist (create it first)" in err
+    png.parent.mkdir()
+    code, out, err = run(
+        capsys, ["postflop", "show", str(river_solution), "-l", "bet 150", "--png", str(png)]
+    )
     assert code == 0, err
     assert f"wrote {png}" in out
     data = png.read_bytes()
@@ -514,6 +520,10 @@ BAD: list[tuple[list[str], str]] = [
     (["postflop", "river", "--bogus"], "No such option: --bogus"),
     (["postflop", "river", "extra"], "unexpected extra argument"),
     (["postflop", "river", "--out", "/"], "--out '/' names a folder"),
+    (
+        ["postflop", "river", "--out", "/nonexistent/dir/x.npz"],
+        "--out '/nonexistent/dir/x.npz': folder '/nonexistent/dir' does not exist",
+    ),
     (["postflop", "show"], "Missing argument 'file'"),
     (["postflop", "show", "/nonexistent/river.npz"], "no such file"),
     (["postflop", "show", "x" * 300 + ".npz"], "too long"),
@@ -548,7 +558,16 @@ def test_bad_line_names_the_token_and_lists_the_actions(capsys, river_solution) 
         "root\n"
     )
     code, _, err = run(capsys, ["postflop", "show", str(river_solution), "-l", "check, jump"])
-    assert code == 2 and "unknown action 'jump'" in err
+    assert code == 2 and err == (
+        "error: unknown action 'jump' at check; the actions there: check, bet 66, bet 150, "
+        "bet 300, allin 900\n"
+    )  # the actions at that node, not examples from another spot
+    code, _, err = run(
+        capsys, ["postflop", "show", str(river_solution), "-l", "bet 66, Qs"]
+    )  # a card where IP acts
+    assert code == 2 and err == (
+        "error: unknown action 'Qs' at bet 66; the actions there: fold, call, raise 265\n"
+    )
     code, _, err = run(
         capsys, ["postflop", "show", str(river_solution), "-l", "check, bet 66, call, bet 9"]
     )
