@@ -668,3 +668,43 @@ def test_ctrl_c_prints_and_saves_partial_results(monkeypatch, capsys, tmp_path) 
     assert load_spot_solution(out_file).iterations == 15
     assert f"wrote {out_file}" in err and "interrupted at iteration 15" in err
     assert "Traceback" not in err
+
+
+# --- the first compile ------------------------------------------------------------------------
+
+
+def test_kernels_cold_reads_numbas_cache_index(tmp_path, monkeypatch) -> None:
+    import importlib
+
+    from pokerlab.warmup import kernels_cold
+
+    (tmp_path / "coldmod_i30.py").write_text(
+        "from numba import njit\n\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("coldmod_i30")
+    assert kernels_cold([module])  # never compiled: the first call compiles
+    assert module.twice(21) == 42
+    assert not kernels_cold([module])  # cached on disk now
+    assert any((tmp_path / "__pycache__").glob("coldmod_i30.twice-*.nbi"))
+
+
+def test_cold_cache_is_announced_on_a_terminal_stderr_only(capsys, monkeypatch) -> None:
+    import importlib
+
+    import pokerlab.cli.postflop as postflop_cli
+
+    warmup = importlib.import_module("pokerlab.warmup")  # pokerlab.warmup is also a function
+    assert main(["postflop", "river", "-n", "2", "--json"]) == 0
+    capsys.readouterr()
+    assert not warmup.postflop_kernels_cold()  # a solve ran: its kernels are cached
+    monkeypatch.setattr(postflop_cli, "_stderr_is_terminal", lambda: True)
+    code, out, err = run(capsys, ["postflop", "river", "-n", "2", "--json"])
+    assert code == 0 and err == ""  # warm: nothing to say
+    monkeypatch.setattr(warmup, "postflop_kernels_cold", lambda: True)
+    code, out, err = run(capsys, ["postflop", "river", "-n", "2", "--json"])
+    assert code == 0 and err == "compiling (once, about a minute)\n"
+    assert json.loads(out)["iterations"] == 2  # stdout is the JSON object alone
+    monkeypatch.setattr(postflop_cli, "_stderr_is_terminal", lambda: False)
+    code, out, err = run(capsys, ["postflop", "river", "-n", "2", "--json"])
+    assert code == 0 and err == ""  # piped: silent, like the progress bar

@@ -340,6 +340,8 @@ def solve(
         _print_summary(game, spot_name, summary, compressed)
     wall_start = time.perf_counter()
     # refuses a tree too large first
+    game.check_memory(compressed=compressed)
+    _say_compiling()  # after the memory check, before anything compiles
     solver: Any = make_solver(game, name, threads=threads, compressed=compressed)
     if target_pct is None and iterations is None and seconds is None:
         target_pct = DEFAULT_TARGET_PCT
@@ -439,6 +441,20 @@ def solve(
             f"at {result.stop_reason}); exit code {result.exit_code}"
         )
         raise SystemExit(result.exit_code)
+
+
+def _say_compiling() -> None:
+    """On a terminal, say that the first solve compiles its kernels (numba's cache is cold):
+    tens of seconds with nothing else on screen otherwise. Stderr only (never in --json's
+    output); nothing when stderr is piped, like the progress bar."""
+    from pokerlab.warmup import COMPILING_MESSAGE, postflop_kernels_cold
+
+    if _stderr_is_terminal() and postflop_kernels_cold():
+        print_line_stderr(COMPILING_MESSAGE)
+
+
+def _stderr_is_terminal() -> bool:
+    return Console(stderr=True).is_terminal
 
 
 def print_line_stderr(message: str) -> None:
