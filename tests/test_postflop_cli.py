@@ -708,3 +708,29 @@ def test_cold_cache_is_announced_on_a_terminal_stderr_only(capsys, monkeypatch) 
     monkeypatch.setattr(postflop_cli, "_stderr_is_terminal", lambda: False)
     code, out, err = run(capsys, ["postflop", "river", "-n", "2", "--json"])
     assert code == 0 and err == ""  # piped: silent, like the progress bar
+
+
+def test_memory_estimate_covers_the_process_peak(tmp_path) -> None:
+    """The announced process estimate is at least the solving process's peak resident memory
+    (turn spot, with --out: the save included)."""
+    from pokerlab.games.postflop.game import process_bytes_estimate
+
+    script = (
+        "import json, resource, sys\n"
+        "from pokerlab.cli.main import main\n"
+        "code = main(sys.argv[1:])\n"
+        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024\n"
+        "print(json.dumps({'peak': peak, 'code': code}), file=sys.stderr)\n"
+    )
+    out_file = tmp_path / "turn.npz"
+    args = ["postflop", "turn", "-n", "20", "--json", "--out", str(out_file)]
+    proc = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    measured = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert measured["code"] == 0
+    got = json.loads(proc.stdout)
+    bound = got["tree_upper_bound"]
+    assert bound["process_bytes"] == process_bytes_estimate(bound["memory_bytes"])
+    assert measured["peak"] <= bound["process_bytes"] <= 2 * measured["peak"]

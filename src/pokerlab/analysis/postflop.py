@@ -306,8 +306,11 @@ def save_spot_solution(path: str | os.PathLike[str], solver: Any, **metadata: An
     ``metadata`` (JSON values, e.g. ``status="interrupted", partial=True``) is stored with it and
     read back by :func:`pokerlab.io.files.read_metadata`."""
     from pokerlab.io.files import save_checkpoint
+    from pokerlab.solvers.postflop import PostflopSolver
 
-    save_checkpoint(path, solver.state_dict(), kind="postflop-solution", **metadata)
+    # the solver's own arrays (not copies): they do not change while this call writes them
+    state = solver.state_dict(copy=False) if isinstance(solver, PostflopSolver) else None
+    save_checkpoint(path, state or solver.state_dict(), kind="postflop-solution", **metadata)
 
 
 def load_spot_solution(path: str | os.PathLike[str], threads: int = 1) -> Any:

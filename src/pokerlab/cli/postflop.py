@@ -161,7 +161,7 @@ def _summary_table(game: Any, summary: dict[str, Any]) -> Table:
 def _print_summary(game: Any, name: str, summary: dict[str, Any], compressed: bool = False) -> None:
     from pokerlab.cards.deck import format_cards
     from pokerlab.cards.ranges import combo_count
-    from pokerlab.games.postflop.game import available_memory_bytes
+    from pokerlab.games.postflop.game import available_memory_bytes, process_bytes_estimate
 
     c = game.config
     oop, ip = (combo_count(w) for w in c.weights())
@@ -176,10 +176,11 @@ def _print_summary(game: Any, name: str, summary: dict[str, Any], compressed: bo
     )
     console.print(_summary_table(game, summary))
     available = available_memory_bytes()
+    arrays = summary["memory_upper_bound_bytes"] // (2 if compressed else 1)
     console.print(
-        "memory: up to "
-        f"{_size_text(summary['memory_upper_bound_bytes'] // (2 if compressed else 1))} of "
-        f"solver arrays ({'16-bit' if compressed else 'float32'} regrets and strategy sums)"
+        f"memory: up to {_size_text(arrays)} of solver arrays "
+        f"({'16-bit' if compressed else 'float32'} regrets and strategy sums), about "
+        f"{_size_text(process_bytes_estimate(arrays))} for the whole process at its peak"
         + (f"; {_size_text(available)} available" if available is not None else ""),
         highlight=False,
         soft_wrap=True,
@@ -312,7 +313,7 @@ def solve(
     Ctrl-C (the solution so far printed and written, marked partial).
     """
     from pokerlab.analysis.postflop import save_spot_solution
-    from pokerlab.games.postflop.game import PostflopGame
+    from pokerlab.games.postflop.game import PostflopGame, process_bytes_estimate
     from pokerlab.solvers.run import TrainingRun, check_output_file
 
     name = _canonical_algorithm(algorithm)
@@ -411,6 +412,9 @@ def solve(
         "tree_upper_bound": {
             **summary["dealt_upper_bound"],
             "memory_bytes": summary["memory_upper_bound_bytes"] // (2 if compressed else 1),
+            "process_bytes": process_bytes_estimate(
+                summary["memory_upper_bound_bytes"] // (2 if compressed else 1)
+            ),
         },
         "out": None if out is None else str(out),
     }

@@ -46,8 +46,9 @@ STRATEGY_FORMAT = "pokerlab-strategy"
 CHECKPOINT_FORMAT = "pokerlab-checkpoint"
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (temporary file, fsync, rename)."""
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes | memoryview) -> None:
+    """Write ``data`` (bytes, or a buffer such as ``BytesIO.getbuffer()``) to ``path``
+    atomically (temporary file, fsync, rename)."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     folder.mkdir(parents=True, exist_ok=True)
@@ -89,7 +90,10 @@ def _digest(arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> str:
     for name in sorted(arrays):
         a = np.ascontiguousarray(arrays[name])
         h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode())
-        h.update(a.tobytes())
+        try:  # the bytes of a.tobytes(), without copying them
+            h.update(memoryview(a).cast("B"))
+        except (TypeError, ValueError):  # a dtype without the buffer protocol
+            h.update(a.tobytes())
     return h.hexdigest()
 
 
@@ -108,7 +112,7 @@ def _write(
     payload = dict(arrays)
     payload["__meta__"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
     np.savez_compressed(buf, **payload)
-    atomic_write_bytes(path, buf.getvalue())
+    atomic_write_bytes(path, buf.getbuffer())  # no copy of the compressed file
 
 
 def _parse_npy(raw: bytes, name: str) -> np.ndarray:

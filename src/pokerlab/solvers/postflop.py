@@ -499,8 +499,11 @@ class PostflopSolver:
             out["regret_scale"], out["strategy_scale"] = self.scales
         return {k: v.copy() for k, v in out.items()} if copy else out
 
-    def state_dict(self) -> dict[str, Any]:
-        """Everything needed to resume exactly (the thread count is not part of it)."""
+    def state_dict(self, copy: bool = True) -> dict[str, Any]:
+        """Everything needed to resume exactly (the thread count is not part of it).
+
+        ``copy=False`` hands out the solver's own arrays instead of copies (for a save that
+        finishes before the next iteration: one copy of the arrays less at the peak)."""
         return {
             "format": STATE_FORMAT,
             "algorithm": self.algorithm,
@@ -511,7 +514,7 @@ class PostflopSolver:
             "iterations": self.iterations,
             "nodes_touched": self.nodes_touched,
             "seconds": self.seconds,
-            "arrays": self._arrays(copy=True),
+            "arrays": self._arrays(copy=copy),
             "extra": {
                 "locks": [
                     {"line": r.line, "hands": r.hands, "strategy": dict(r.strategy)}
