@@ -13,7 +13,8 @@ Ray workers with ``--ray --workers N --batch K``,
 ``--seconds``. ``--log FILE`` appends one JSON line per block of iterations (``iterations``,
 ``seconds`` of training, ``algorithm``, and ``exploitability_abstract_mbb`` where the exact
 abstract exploitability is measured by the S x S tables: decks below the full one, at most
-8192 river bucket sequences, without ``--no-exploitability``; the viewer draws it as a
+8192 river bucket sequences, without ``--no-exploitability``; on the first and last block and
+on others while measuring stays within half the training time; the viewer draws it as a
 convergence curve). Prints ``wrote FILE``
 for the checkpoint and where the abstraction tables are cached (``POKERLAB_CACHE_DIR``,
 default ``~/.cache/pokerlab``). ``--json`` prints one object: ``iterations`` (in all, a resumed
@@ -369,11 +370,14 @@ def _run_training(
             cached_joint_bucket_tables,
         )
 
+        nonlocal building
         if tables is None:
+            t = time.perf_counter()
             if int(np.prod(counts)) <= MAX_SEQUENCES:
                 tables = cached_joint_bucket_tables(abstraction, cache)
             else:  # the by-board path (memory checked before training)
                 tables = board_tables(abstraction)
+            building = time.perf_counter() - t
         return float(abstract_exploitability_mbb(s, tables))
 
     from pokerlab.evaluate.limit_abstract import MAX_SEQUENCES
@@ -381,6 +385,7 @@ def _run_training(
     measured = exploitability and ranks < 13
     tables_fit = int(np.prod(counts)) <= MAX_SEQUENCES  # the by-board path takes minutes
     measuring = 0.0  # seconds spent on the log's exploitability, left out of its "seconds"
+    building = 0.0  # of which building the bucket tables (once)
 
     def write_log(s: LimitPCSSolver) -> None:
         nonlocal measuring
@@ -393,7 +398,12 @@ def _run_training(
             "algorithm": s.schedule.name,
             **meta,
         }
-        if measured and tables_fit:  # a point of the convergence curve (S x S tables only)
+        # a point of the convergence curve (S x S tables only): the first and the last block,
+        # and any block while the measurements (the tables' build aside) have taken at most
+        # half the training time
+        last = iterations is not None and s.iterations >= iterations
+        spent = measuring - building
+        if measured and tables_fit and (not measuring or last or spent <= line["seconds"] / 2):
             t = time.perf_counter()
             line["exploitability_abstract_mbb"] = abstract_exploitability(s)
             measuring += time.perf_counter() - t
