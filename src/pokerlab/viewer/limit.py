@@ -33,6 +33,8 @@ class LimitModel(TableModel):
     by the information-set table page, hence a :class:`TableModel` with its own reading)."""
 
     kind = "table"
+    #: Counted with the postflop spots in the model cache (its sums can be large).
+    heavy = True
 
     def __init__(self, path: Path, rel: str) -> None:
         Model.__init__(self, path, rel)  # not TableModel's: there is no history tree to build

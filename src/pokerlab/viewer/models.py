@@ -781,7 +781,7 @@ def load_model(path: Path, rel: str, kind: str) -> Model:
 
 
 class ModelCache:
-    """Loaded models by file version; at most ``capacity`` (``postflop`` models count as
+    """Loaded models by file version; at most ``capacity`` (``postflop`` and limit models count as
     ``heavy``: at most ``heavy_capacity`` of them). One load per file version at a time: other
     requests for the same file wait for it instead of loading it again."""
 
@@ -842,7 +842,9 @@ class ModelCache:
             self._items[(str(model.path), st.st_mtime_ns, st.st_size)] = model
 
     def _evict(self) -> None:
-        heavy = [k for k, m in self._items.items() if m.kind == "postflop"]
+        heavy = [
+            k for k, m in self._items.items() if m.kind == "postflop" or getattr(m, "heavy", False)
+        ]
         while len(heavy) > self.heavy_capacity:
             self._items.pop(heavy.pop(0), None)
         while len(self._items) > self.capacity:
