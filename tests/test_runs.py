@@ -227,9 +227,13 @@ def test_output_file_checks(tmp_path, monkeypatch):
         check_output_file(tmp_path / "afile" / "sub" / "x.npz", "--out")
     with pytest.raises(PokerlabError, match="longer than 255 bytes"):
         check_output_file(tmp_path / ("x" * 300), "--out")
-    assert check_output_file(tmp_path / "new" / "deeper" / "x.npz") == (
-        tmp_path / "new" / "deeper" / "x.npz"
-    )
+    with pytest.raises(PokerlabError, match=r"folder '.*new/deeper' does not exist"):
+        check_output_file(tmp_path / "new" / "deeper" / "x.npz")  # no folder made silently
+    assert not (tmp_path / "new").exists()
+    assert check_output_file(tmp_path / "adir" / "x.npz") == tmp_path / "adir" / "x.npz"
+    assert check_output_folder(tmp_path / "run") == tmp_path / "run"  # the folder itself: made
+    with pytest.raises(PokerlabError, match=r"folder '.*nope' does not exist"):
+        check_output_folder(tmp_path / "nope" / "run", "--out")
     with pytest.raises(PokerlabError, match="is a file, not a folder"):
         check_output_folder(tmp_path / "afile", "--out")
     _read_only(tmp_path / "ro", monkeypatch)

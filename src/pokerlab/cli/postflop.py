@@ -174,7 +174,7 @@ def _summary_table(game: Any, summary: dict[str, Any]) -> Table:
 def _print_summary(game: Any, name: str, summary: dict[str, Any], compressed: bool = False) -> None:
     from pokerlab.cards.deck import format_cards
     from pokerlab.cards.ranges import combo_count
-    from pokerlab.games.postflop.game import available_memory_bytes
+    from pokerlab.games.postflop.game import available_memory_bytes, process_bytes_estimate
 
     c = game.config
     oop, ip = (combo_count(w) for w in c.weights())
@@ -191,10 +191,11 @@ def _print_summary(game: Any, name: str, summary: dict[str, Any], compressed: bo
     )
     console.print(_summary_table(game, summary))
     available = available_memory_bytes()
+    arrays = summary["memory_upper_bound_bytes"] // (2 if compressed else 1)
     console.print(
-        "memory: up to "
-        f"{_size_text(summary['memory_upper_bound_bytes'] // (2 if compressed else 1))} of "
-        f"solver arrays ({'16-bit' if compressed else 'float32'} regrets and strategy sums)"
+        f"memory: up to {_size_text(arrays)} of solver arrays "
+        f"({'16-bit' if compressed else 'float32'} regrets and strategy sums), about "
+        f"{_size_text(process_bytes_estimate(arrays))} for the whole process at its peak"
         + (f"; {_size_text(available)} available" if available is not None else ""),
         highlight=False,
         soft_wrap=True,
@@ -330,7 +331,7 @@ def solve(
     solved); 3 a limit came before the target (results printed, --out marked partial); 130
     Ctrl-C (the solution so far printed and written, marked partial).
     """
-    from pokerlab.games.postflop.game import PostflopGame
+    from pokerlab.games.postflop.game import PostflopGame, process_bytes_estimate
     from pokerlab.solvers.postflop import save_spot_solution
     from pokerlab.solvers.run import TrainingRun, check_output_file
 
@@ -360,6 +361,8 @@ def solve(
         _print_summary(game, spot_name, summary, compressed)
     wall_start = time.perf_counter()
     # refuses a tree too large first
+    game.check_memory(compressed=compressed)
+    _say_compiling()  # after the memory check, before anything compiles
     solver: Any = make_solver(game, name, threads=threads, compressed=compressed)
     if target_pct is None and iterations is None and seconds is None:
         target_pct = DEFAULT_TARGET_PCT
@@ -434,6 +437,9 @@ def solve(
         "tree_upper_bound": {
             **summary["dealt_upper_bound"],
             "memory_bytes": summary["memory_upper_bound_bytes"] // (2 if compressed else 1),
+            "process_bytes": process_bytes_estimate(
+                summary["memory_upper_bound_bytes"] // (2 if compressed else 1)
+            ),
         },
         "out": None if out is None else str(out),
     }
@@ -465,6 +471,20 @@ def solve(
             f"at {result.stop_reason}); exit code {result.exit_code}"
         )
         raise SystemExit(result.exit_code)
+
+
+def _say_compiling() -> None:
+    """On a terminal, say that the first solve compiles its kernels (numba's cache is cold):
+    tens of seconds with nothing else on screen otherwise. Stderr only (never in --json's
+    output); nothing when stderr is piped, like the progress bar."""
+    from pokerlab.warmup import COMPILING_MESSAGE, postflop_kernels_cold
+
+    if _stderr_is_terminal() and postflop_kernels_cold():
+        print_line_stderr(COMPILING_MESSAGE)
+
+
+def _stderr_is_terminal() -> bool:
+    return Console(stderr=True).is_terminal
 
 
 def print_line_stderr(message: str) -> None:
@@ -553,7 +573,7 @@ def show(
                 "actions": view.action_totals(),
                 "ev": ev,
                 "equity": equity,
-                "combos": {k: float(np.sum(view.reach[p])) for p, k in enumerate(PLAYER_KEYS)},
+                "combos": {k: float(np.sum(view.weights(p))) for p, k in enumerate(PLAYER_KEYS)},
                 "grid": _grid_json(view) if view.kind == "decision" else {},
                 "iterations": meta.get("iterations"),
                 "exploitability": meta.get("exploitability"),

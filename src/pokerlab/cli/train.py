@@ -10,8 +10,15 @@ suit-canonical board each iteration (no sampling; decks up to 16 cards, ``--vari
 (:class:`~pokerlab.solvers.limit_mccfr.LimitESSolver`; ``--discount-every``, ``--prune``; on
 Ray workers with ``--ray --workers N --batch K``,
 :class:`~pokerlab.distributed.limit_mccfr_ray.RayLimitESSolver`) for ``--iterations`` or
-``--seconds``. ``--json`` prints one object: ``iterations`` (in all, a resumed checkpoint's
-included), ``iterations_this_run``, ``seconds`` (this run's), ``workers``,
+``--seconds``. ``--log FILE`` appends one JSON line per block of iterations (``iterations``,
+``seconds`` of training, ``algorithm``, and ``exploitability_abstract_mbb`` where the exact
+abstract exploitability is measured by the S x S tables: decks below the full one, at most
+8192 river bucket sequences, without ``--no-exploitability``; on the first and last block and
+on others while measuring stays within half the training time; the viewer draws it as a
+convergence curve). Prints ``wrote FILE``
+for the checkpoint and where the abstraction tables are cached (``POKERLAB_CACHE_DIR``,
+default ``~/.cache/pokerlab``). ``--json`` prints one object: ``iterations`` (in all, a resumed
+checkpoint's included), ``iterations_this_run``, ``seconds`` (this run's), ``workers``,
 ``sampling``, ``boards_per_iteration`` (pcs), ``canonical_boards`` (full),
 ``bytes_per_infoset_action``,
 ``infoset_actions``, ``abstraction_seconds``,
@@ -145,6 +152,11 @@ def train(
     if iterations is None and seconds is None:
         iterations = 100
     counts = _parse_buckets(buckets)
+    from pokerlab.solvers.run import check_output_file
+
+    for option, path in (("--checkpoint", checkpoint), ("--log", log)):
+        if path is not None:
+            check_output_file(path, option)  # before the tables and the training
     if recall not in ("perfect", "imperfect"):
         raise PokerlabError(f"--recall must be perfect or imperfect, got {recall!r}")
     from pokerlab.abstraction.buckets import METHODS
@@ -346,16 +358,55 @@ def _run_training(
         check_output_file(checkpoint, "--checkpoint")
     run_start = time.perf_counter()
     last_saved = solver.iterations
+    tables: Any = None
+
+    def abstract_exploitability(s: Any) -> float:
+        """The exact abstract-game exploitability (mbb/g); the bucket tables built once."""
+        nonlocal tables
+        from pokerlab.evaluate.limit_abstract import (
+            MAX_SEQUENCES,
+            abstract_exploitability_mbb,
+            board_tables,
+            cached_joint_bucket_tables,
+        )
+
+        nonlocal building
+        if tables is None:
+            t = time.perf_counter()
+            if int(np.prod(counts)) <= MAX_SEQUENCES:
+                tables = cached_joint_bucket_tables(abstraction, cache)
+            else:  # the by-board path (memory checked before training)
+                tables = board_tables(abstraction)
+            building = time.perf_counter() - t
+        return float(abstract_exploitability_mbb(s, tables))
+
+    from pokerlab.evaluate.limit_abstract import MAX_SEQUENCES
+
+    measured = exploitability and ranks < 13
+    tables_fit = int(np.prod(counts)) <= MAX_SEQUENCES  # the by-board path takes minutes
+    measuring = 0.0  # seconds spent on the log's exploitability, left out of its "seconds"
+    building = 0.0  # of which building the bucket tables (once)
 
     def write_log(s: LimitPCSSolver) -> None:
+        nonlocal measuring
         if log is None:
             return
         line = {
             "iterations": s.iterations,
-            "seconds": time.perf_counter() - run_start,
+            "seconds": time.perf_counter() - run_start - measuring,
             "workers": workers,
+            "algorithm": s.schedule.name,
             **meta,
         }
+        # a point of the convergence curve (S x S tables only): the first and the last block,
+        # and any block while the measurements (the tables' build aside) have taken at most
+        # half the training time
+        last = iterations is not None and s.iterations >= iterations
+        spent = measuring - building
+        if measured and tables_fit and (not measuring or last or spent <= line["seconds"] / 2):
+            t = time.perf_counter()
+            line["exploitability_abstract_mbb"] = abstract_exploitability(s)
+            measuring += time.perf_counter() - t
         if hasattr(s, "boards_per_iteration"):  # public chance sampling
             line["boards_per_iteration"] = s.boards_per_iteration
         with open(log, "a", encoding="utf-8") as fh:
@@ -375,24 +426,14 @@ def _run_training(
             return False
 
         result = solver.solve(iterations=iterations, seconds=seconds, callback=on_block)
+    train_seconds = result.seconds - measuring  # the --log's measurements left out
     if checkpoint is not None:
         save_checkpoint(checkpoint, solver.state_dict(), **meta)
     abstract_mbb = None
-    if exploitability and ranks < 13:
-        from pokerlab.evaluate.limit_abstract import (
-            MAX_SEQUENCES,
-            abstract_exploitability_mbb,
-            board_tables,
-            cached_joint_bucket_tables,
-        )
-
+    if measured:
         if show:
             err.print("exact abstract-game best response ...")
-        if int(np.prod(counts)) <= MAX_SEQUENCES:
-            tables: Any = cached_joint_bucket_tables(abstraction, cache)
-        else:  # the by-board path (memory checked before training)
-            tables = board_tables(abstraction)
-        abstract_mbb = abstract_exploitability_mbb(solver, tables)
+        abstract_mbb = abstract_exploitability(solver)
     real_mbb = None
     if real_exploitability:
         from pokerlab.evaluate.limit_real import real_exploitability_mbb
@@ -410,10 +451,10 @@ def _run_training(
         "sampling": sampling,
         "seed": seed,
         "iterations": solver.iterations,
-        "seconds": result.seconds,
+        "seconds": train_seconds,
         # this run's own iterations (a resumed run's total includes the checkpoint's)
         "iterations_this_run": result.iterations,
-        "iterations_per_second": result.iterations / result.seconds if result.seconds else None,
+        "iterations_per_second": result.iterations / train_seconds if train_seconds else None,
         "workers": workers,
         "ray": use_ray,
         "worker_nodes": getattr(solver, "worker_nodes", None) if workers > 1 or use_ray else None,
@@ -429,6 +470,7 @@ def _run_training(
     }
     if as_json:
         typer.echo(json.dumps(out))
+        _print_files(err, checkpoint, log, cache)  # on stderr, as every command with --json
         return
     batch = out["boards_per_iteration"] or 1
     typer.echo(
@@ -436,10 +478,35 @@ def _run_training(
         + (f" ({result.iterations} this run)" if result.iterations != solver.iterations else "")
         + (f" x {batch} boards" if batch > 1 else "")
         + (f" x every board ({solver.full_boards:,} canonical)" if sampling == "full" else "")
-        + f" in {result.seconds:.1f} s ({out['iterations_per_second']:.2f}/s), "
+        + f" in {train_seconds:.1f} s ({out['iterations_per_second']:.2f}/s), "
         f"{abstraction.method} buckets {buckets} "
         f"{recall} recall, {solver.num_infoset_actions:,} information-set actions x "
         f"{solver.bytes_per_infoset_action} bytes; abstraction {abstraction_seconds:.1f} s"
         + ("" if abstract_mbb is None else f"; abstract exploitability {abstract_mbb:.1f} mbb/g")
         + ("" if real_mbb is None else f"; real exploitability {real_mbb:.1f} mbb/g")
     )
+    _print_files(None, checkpoint, log, cache)
+
+
+def _print_files(err: Any, checkpoint: Path | None, log: Path | None, cache: Any) -> None:
+    """The files a run wrote: ``wrote CHECKPOINT``, the log, and where the abstraction tables
+    are cached with their size (on ``err``, or stdout when it is None)."""
+    from pokerlab.abstraction.store import cache_dir
+
+    def say(text: str) -> None:
+        if err is None:
+            typer.echo(text)
+        else:
+            err.print(text, markup=False)
+
+    if checkpoint is not None:
+        say(f"wrote {checkpoint}")
+    if log is not None:
+        say(f"appended to {log}")
+    folder = cache_dir()
+    if cache and folder.is_dir():
+        size = sum(f.stat().st_size for f in folder.glob("*.npz") if f.is_file())
+        say(
+            f"abstraction tables cached in {folder} ({size / 2**20:.0f} MiB; "
+            "POKERLAB_CACHE_DIR moves them, --no-cache skips them)"
+        )

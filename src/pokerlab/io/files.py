@@ -46,8 +46,9 @@ STRATEGY_FORMAT = "pokerlab-strategy"
 CHECKPOINT_FORMAT = "pokerlab-checkpoint"
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (temporary file, fsync, rename)."""
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes | memoryview) -> None:
+    """Write ``data`` (bytes, or a buffer such as ``BytesIO.getbuffer()``) to ``path``
+    atomically (temporary file, fsync, rename)."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     folder.mkdir(parents=True, exist_ok=True)
@@ -89,7 +90,10 @@ def _digest(arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> str:
     for name in sorted(arrays):
         a = np.ascontiguousarray(arrays[name])
         h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode())
-        h.update(a.tobytes())
+        try:  # the bytes of a.tobytes(), without copying them
+            h.update(memoryview(a).cast("B"))
+        except (TypeError, ValueError):  # a dtype without the buffer protocol
+            h.update(a.tobytes())
     return h.hexdigest()
 
 
@@ -108,7 +112,7 @@ def _write(
     payload = dict(arrays)
     payload["__meta__"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
     np.savez_compressed(buf, **payload)
-    atomic_write_bytes(path, buf.getvalue())
+    atomic_write_bytes(path, buf.getbuffer())  # no copy of the compressed file
 
 
 def _parse_npy(raw: bytes, name: str) -> np.ndarray:
@@ -222,7 +226,9 @@ def _game_for(meta: dict[str, Any], game: HistoryGame | None) -> HistoryGame:
 
 def save_strategy(path: str | os.PathLike[str], strategy: Strategy, **metadata: Any) -> None:
     """Save ``strategy`` with its game identity; extra ``metadata`` (algorithm, iterations, seed,
-    exploitability...) is stored as JSON and returned by :func:`read_metadata`."""
+    exploitability...) is stored as JSON and returned by :func:`read_metadata`.
+
+    :func:`pokerlab.save_strategy` also takes a postflop solve (:mod:`pokerlab.saving`)."""
     game = strategy.game
     meta = {
         "format": STRATEGY_FORMAT,
@@ -235,9 +241,27 @@ def save_strategy(path: str | os.PathLike[str], strategy: Strategy, **metadata: 
     _write(path, {"probs": strategy.probs}, meta)
 
 
+def is_postflop_solution(meta: dict[str, Any]) -> bool:
+    """Whether a file's metadata (:func:`read_metadata`) is that of a postflop solution
+    (``pokerlab postflop --out``, ``save_spot_solution``)."""
+    return meta.get("format") == CHECKPOINT_FORMAT and (
+        meta.get("kind") == "postflop-solution" or meta.get("game") == "postflop"
+    )
+
+
 def load_strategy(path: str | os.PathLike[str], game: HistoryGame | None = None) -> Strategy:
-    """Load a strategy saved by :func:`save_strategy` (``game`` only for unregistered games)."""
-    arrays, meta = _read(path, (STRATEGY_FORMAT,))
+    """Load a strategy saved by :func:`save_strategy` (``game`` only for unregistered games).
+
+    A postflop solution is refused here by name; :func:`pokerlab.load_strategy` reopens it
+    (:mod:`pokerlab.saving`)."""
+    arrays, meta = _read(path, (STRATEGY_FORMAT, CHECKPOINT_FORMAT))
+    if is_postflop_solution(meta):
+        raise FileFormatError(
+            f"{os.fspath(path)!r} is a postflop solution: reopen it with pokerlab.load_strategy "
+            "or pokerlab.solvers.postflop.load_spot_solution"
+        )
+    if meta.get("format") == CHECKPOINT_FORMAT:
+        _read(path, (STRATEGY_FORMAT,))  # refuses any other checkpoint, naming its format
     compiled = compile_game(_game_for(meta, game), meta.get("representation"))
     probs = arrays.get("probs")
     if probs is None or probs.shape != (compiled.size,):

@@ -313,7 +313,7 @@ class PostflopSolver:
         from pokerlab.analysis.postflop import SolvedSpot
 
         return SolvedSpot(
-            self.game, self.strat_sum, self.regrets, self.passes, locks=self.lock_probs
+            self.game, self.strat_sum, self.regrets, self.passes, locks=self.lock_probs, solver=self
         )
 
     # --- node locking ----------------------------------------------------------------------------
@@ -519,8 +519,11 @@ class PostflopSolver:
             out["regret_scale"], out["strategy_scale"] = self.scales
         return {k: v.copy() for k, v in out.items()} if copy else out
 
-    def state_dict(self) -> dict[str, Any]:
-        """Everything needed to resume exactly (the thread count is not part of it)."""
+    def state_dict(self, copy: bool = True) -> dict[str, Any]:
+        """Everything needed to resume exactly (the thread count is not part of it).
+
+        ``copy=False`` hands out the solver's own arrays instead of copies (for a save that
+        finishes before the next iteration: one copy of the arrays less at the peak)."""
         return {
             "format": STATE_FORMAT,
             "algorithm": self.algorithm,
@@ -531,7 +534,7 @@ class PostflopSolver:
             "iterations": self.iterations,
             "nodes_touched": self.nodes_touched,
             "seconds": self.seconds,
-            "arrays": self._arrays(copy=True),
+            "arrays": self._arrays(copy=copy),
             "extra": {
                 "locks": [
                     {"line": r.line, "hands": r.hands, "strategy": dict(r.strategy)}
@@ -681,7 +684,9 @@ def save_spot_solution(path: str | os.PathLike[str], solver: Any, **metadata: An
 
     ``metadata`` (JSON values, e.g. ``status="interrupted", partial=True``) is stored with it and
     read back by :func:`pokerlab.io.files.read_metadata`."""
-    save_checkpoint(path, solver.state_dict(), kind="postflop-solution", **metadata)
+    # the solver's own arrays (not copies): they do not change while this call writes them
+    state = solver.state_dict(copy=False) if isinstance(solver, PostflopSolver) else None
+    save_checkpoint(path, state or solver.state_dict(), kind="postflop-solution", **metadata)
 
 
 def load_spot_solution(path: str | os.PathLike[str], threads: int = 1) -> PostflopSolver:

@@ -199,8 +199,8 @@ def check_output_file(path: str | os.PathLike[str], option: str = "--out") -> Pa
 
     Refused with :class:`~pokerlab.errors.PokerlabError` naming ``option`` and the path: an
     existing directory as the target, a file where a parent folder should be, a folder that is not
-    writable, a file name longer than 255 bytes. Missing parent folders are fine (the writer
-    creates them). Returns the path.
+    writable, a file name longer than 255 bytes, a parent folder that does not exist (nothing
+    creates folders behind the user's back: a typo in a path is an error). Returns the path.
     """
     target = Path(path)
     if not target.name or target.name in (".", ".."):
@@ -213,17 +213,25 @@ def check_output_file(path: str | os.PathLike[str], option: str = "--out") -> Pa
         raise PokerlabError(f"{option} {str(target)!r} is a directory; give a file name")
     folder = target.parent if str(target.parent) else Path(".")
     _check_folder_chain(folder, option, target)
-    if folder.is_dir():
-        remove_stale_temporaries(folder, [target.name])
+    _check_exists(folder, option, target)
+    remove_stale_temporaries(folder, [target.name])
     return target
+
+
+def _check_exists(folder: Path, option: str, target: Path) -> None:
+    """Refuse a missing ``folder`` (after :func:`_check_folder_chain` named worse problems)."""
+    if not folder.is_dir():
+        raise PokerlabError(
+            f"{option} {str(target)!r}: folder {str(folder)!r} does not exist (create it first)"
+        )
 
 
 def check_output_folder(
     path: str | os.PathLike[str], option: str = "--out", targets: Iterable[str] | None = None
 ) -> Path:
-    """Check, before any work, that ``path`` is or can become a writable folder; remove stale
-    temporaries of the file names ``targets`` (shell patterns) in it (all when None). Returns
-    the path."""
+    """Check, before any work, that ``path`` is or can become a writable folder (it may be
+    created, its parent must exist); remove stale temporaries of the file names ``targets``
+    (shell patterns) in it (all when None). Returns the path."""
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise PokerlabError(f"{option} {str(folder)!r} is a file, not a folder")
@@ -233,6 +241,8 @@ def check_output_folder(
     _check_folder_chain(folder, option, folder)
     if folder.is_dir():
         remove_stale_temporaries(folder, targets)
+    else:
+        _check_exists(folder.parent if str(folder.parent) else Path("."), option, folder)
     return folder
 
 

@@ -11,7 +11,10 @@ Results, from the user's seat:
 * push/fold: big blinds won or lost; a called all-in deals a real board and compares hands;
 * history games: the game's terminal utility (chips);
 * postflop: chips collected from the pot minus chips put in during the hand, less half the
-  starting pot (so the two seats' results add up to zero; rake is not taken).
+  starting pot: the history form's terminal utility (``PostflopHistory.terminal_utility``). On
+  a raked spot the winner collects the pot less the rake (``rake_rate`` of the matched pot,
+  at most ``rake_cap``; a fold is raked too, as the solver does), so the two seats' results add
+  up to minus the rake and their averages agree with the solver's EVs.
 """
 
 from __future__ import annotations
@@ -365,28 +368,36 @@ class PostflopPlay(PlaySession):
             return
 
     def _terminal(self, an: Any) -> None:
-        pot0 = float(self.pm.config.pot)
+        c = self.pm.config
+        pot0 = float(c.pot)
         pot = pot0 + an.commit[0] + an.commit[1]
+        # the rake of the matched pot (the folder's commit, or the equal commits at showdown)
+        matched = float(an.commit[an.player] if an.kind == "fold" else an.commit[0])
+        rake = float(c.rake_rate) * (pot0 + 2.0 * matched)
+        if c.rake_cap > 0:
+            rake = min(rake, float(c.rake_cap))
+        raked = f" less rake {rake:.4g}" if rake > 0 else ""
         if an.kind == "fold":
             winner = 1 - int(an.player)
             share = [0.0, 0.0]
-            share[winner] = pot
+            share[winner] = pot - rake
             showdown = False
             who = "you win" if winner == self.seat else "the bot wins"
             message = (
-                f"{'the bot' if an.player == self.bot else 'you'} folded: {who} the pot of {pot:g}"
+                f"{'the bot' if an.player == self.bot else 'you'} folded: {who} the pot of "
+                f"{pot:g}{raked}"
             )
         else:
-            v = [evaluate([*COMBO_CARDS[c].tolist(), *self.board]) for c in self.combos]
+            v = [evaluate([*COMBO_CARDS[k].tolist(), *self.board]) for k in self.combos]
             if v[0] == v[1]:
-                share = [pot / 2, pot / 2]
-                message = "showdown: split pot"
+                share = [(pot - rake) / 2, (pot - rake) / 2]
+                message = f"showdown: split pot{raked}"
             else:
                 winner = 0 if v[0] > v[1] else 1
                 share = [0.0, 0.0]
-                share[winner] = pot
+                share[winner] = pot - rake
                 who = "you win" if winner == self.seat else "the bot wins"
-                message = f"showdown: {who} the pot of {pot:g}"
+                message = f"showdown: {who} the pot of {pot:g}{raked}"
             showdown = True
         result = share[self.seat] - an.commit[self.seat] - pot0 / 2
         self._finish(result, showdown, message)
@@ -422,6 +433,10 @@ class PostflopPlay(PlaySession):
             "commit": [float(an.commit[0]), float(an.commit[1])],
             "line": list(self.line),
             "unit": "chips",
+            "rake": {
+                "rate": float(self.pm.config.rake_rate),
+                "cap": float(self.pm.config.rake_cap),
+            },
         }
 
 

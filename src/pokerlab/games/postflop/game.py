@@ -38,10 +38,32 @@ from pokerlab.games.postflop.naming import SpotNaming
 from pokerlab.games.postflop.spot import STREETS, SpotConfig, spot_from_params
 from pokerlab.tree.vector.backend import VectorBackend
 
-__all__ = ["PostflopGame", "MAX_HISTORY_DEALS", "available_memory_bytes"]
+__all__ = [
+    "PostflopGame",
+    "MAX_HISTORY_DEALS",
+    "available_memory_bytes",
+    "process_bytes_estimate",
+]
 
 #: The history interface is for checking tiny spots only: refuse more hand pairs than this.
 MAX_HISTORY_DEALS = 5_000
+
+
+#: What a solving process holds besides the tree: Python, numpy, numba and the compiled kernels.
+PROCESS_BASE_BYTES = 2**28
+#: Peak resident memory of a solving process per byte of the solver-array bound, on top of
+#: :data:`PROCESS_BASE_BYTES` (the dealt tree's own arrays, scratch, the values pass and a save
+#: with ``--out``). Calibrated on ``pokerlab postflop SPOT -n 2 --threads 2 --out FILE`` (peak RSS,
+#: issue 30): flop 1.85 GB for a 1.69 GB bound (1.18 GB for 0.84 GB with ``--compressed``), turn
+#: 0.24 GB for 9.3 MB, river 0.22 GB for 0.12 MB; the estimate is 1.08 to 1.24 times the peak.
+PROCESS_ARRAY_FACTOR = 1.2
+
+
+def process_bytes_estimate(array_bytes: int) -> int:
+    """The peak memory of a process solving a spot whose solver arrays need up to
+    ``array_bytes`` (the bound of :meth:`PostflopGame.tree_summary`, halved for 16-bit
+    storage), in bytes: :data:`PROCESS_BASE_BYTES` + :data:`PROCESS_ARRAY_FACTOR` x arrays."""
+    return int(PROCESS_BASE_BYTES + PROCESS_ARRAY_FACTOR * array_bytes)
 
 
 def available_memory_bytes() -> int | None:

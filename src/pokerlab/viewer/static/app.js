@@ -231,6 +231,7 @@ window.addEventListener("DOMContentLoaded", () => {
 const KIND_NAMES = {
   "table": "strategy table", "pushfold": "push/fold", "pushfold-result": "push/fold result",
   "pushfold-sweep": "push/fold sweep", "postflop": "postflop spot", "log": "run log",
+  "limit": "limit hold'em strategy",
   "compare": "compare", "error": "error"};
 
 function playable(f) {
@@ -337,7 +338,7 @@ function renderTable(main, info, params) {
   };
   input.addEventListener("input", () => { offset = 0; load(); });
   mode.addEventListener("change", () => { offset = 0; load(); });
-  const plays = info.players === 2 ? [
+  const plays = info.players === 2 && info.playable !== false ? [
     el("a", {href: "#/play?" + q({path: params.path, seat: 0}), text: "play as player 0"}), " · ",
     el("a", {href: "#/play?" + q({path: params.path, seat: 1}), text: "play as player 1"})] : [];
   main.appendChild(el("div", {class: "panel"}, el("div", {class: "row"}, el("h3", {text: "Information sets"}), input, mode, ...plays), out));
@@ -710,7 +711,7 @@ function renderCurves(main, info) {
     const chart = el("div", {class: "chart"}, el("h3", {text: "exploitability against " + label}));
     charts.appendChild(chart);
     chart.appendChild(plotSVG(info.curves.map((c) => ({name: c.algorithm + (c.complete ? "" : " (partial)"), x: c[key], y: c.exploitability})),
-      {xLabel: label + (logX ? " (log scale)" : ""), yLabel: "exploitability (chips, log scale)", logX}));
+      {xLabel: label + (logX ? " (log scale)" : ""), yLabel: `exploitability (${info.unit || "chips"}, log scale)`, logX}));
   }
   const table = el("table", {id: "curve-table"}, el("thead", {}, el("tr", {}, ["algorithm", "points", "iterations", "nodes touched", "seconds", "final exploitability"].map((h) => el("th", {text: h})))),
     el("tbody", {}, info.curves.map((c) => {
