@@ -374,7 +374,7 @@ class PostflopPlay(PlaySession):
         # the rake of the matched pot (the folder's commit, or the equal commits at showdown)
         matched = float(an.commit[an.player] if an.kind == "fold" else an.commit[0])
         rake = float(c.rake_rate) * (pot0 + 2.0 * matched)
-        if c.rake_cap > 0:
+        if c.rake_cap is not None:  # None: no cap (issue 28: a cap of 0 is refused with a rate)
             rake = min(rake, float(c.rake_cap))
         raked = f" less rake {rake:.4g}" if rake > 0 else ""
         if an.kind == "fold":
@@ -435,7 +435,7 @@ class PostflopPlay(PlaySession):
             "unit": "chips",
             "rake": {
                 "rate": float(self.pm.config.rake_rate),
-                "cap": float(self.pm.config.rake_cap),
+                "cap": None if self.pm.config.rake_cap is None else float(self.pm.config.rake_cap),
             },
         }
 
