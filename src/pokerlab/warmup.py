@@ -36,10 +36,10 @@ def kernels_cold(modules: Iterable[ModuleType]) -> bool:
 
 def postflop_kernels_cold() -> bool:
     """:func:`kernels_cold` for the kernels a postflop solve runs."""
-    from pokerlab.solvers import _lock_kernels
-    from pokerlab.tree import _layout_kernels, _terminal, _vector_kernels
+    from pokerlab.tree import _layout_kernels, _primitives
+    from pokerlab.tree.vector import _kernels, _lock_kernels
 
-    return kernels_cold([_vector_kernels, _terminal, _layout_kernels, _lock_kernels])
+    return kernels_cold([_kernels, _primitives, _layout_kernels, _lock_kernels])
 
 
 def warmup() -> float:
