@@ -26,12 +26,13 @@ refused before training when that would need more than its memory limit;
 from __future__ import annotations
 
 import json
+import math
+import re
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -41,12 +42,17 @@ from pokerlab.errors import PokerlabError
 
 
 def _parse_buckets(text: str) -> tuple[int, int, int, int]:
+    """``a,b,c,d``: four whole numbers in ASCII digits, each 1 ..
+    :data:`~pokerlab.abstraction.buckets.MAX_BUCKETS`."""
+    from pokerlab.abstraction.buckets import MAX_BUCKETS
+
     parts = [p.strip() for p in text.split(",")]
-    try:
-        counts = tuple(int(p) for p in parts)
-    except ValueError:
-        bad = next(p for p in parts if not p.lstrip("-").isdigit())
-        raise PokerlabError(f"--buckets: {bad!r} is not a whole number") from None
+    for p in parts:
+        if not re.fullmatch(r"-?[0-9]+", p):
+            raise PokerlabError(f"--buckets: {p[:40]!r} is not a whole number")
+        if len(p.lstrip("-")) > 10 or int(p) > MAX_BUCKETS:
+            raise PokerlabError(f"--buckets: {p[:40]!r} is above the largest {MAX_BUCKETS:,}")
+    counts = tuple(int(p) for p in parts)
     if len(counts) != 4 or min(counts) < 1:
         raise PokerlabError(f"--buckets needs four positive counts (a,b,c,d), got {text!r}")
     return counts  # type: ignore[return-value]
@@ -145,6 +151,13 @@ def train(
     if iterations is None and seconds is None:
         iterations = 100
     counts = _parse_buckets(buckets)
+    if seconds is not None and not math.isfinite(seconds):
+        raise PokerlabError(f"--seconds must be a finite number, got {seconds}")
+    from pokerlab.solvers.run import check_output_file
+
+    for path, option in ((checkpoint, "--checkpoint"), (log, "--log")):
+        if path is not None:  # before the tables and the run, not after
+            check_output_file(path, option)
     if recall not in ("perfect", "imperfect"):
         raise PokerlabError(f"--recall must be perfect or imperfect, got {recall!r}")
     from pokerlab.abstraction.buckets import METHODS
@@ -199,6 +212,16 @@ def train(
             check_address(address)
     game = load_game("limit-holdem", variant=variant)
     ranks = game.rules.ranks
+    if recall == "perfect":  # the storage is known from the counts: refused before the tables
+        from pokerlab.solvers.limit_holdem import (
+            BYTES_PER_INFOSET_ACTION,
+            check_storage,
+            layout_size,
+        )
+
+        states = tuple(math.prod(counts[: r + 1]) for r in range(4))
+        size = layout_size(game.betting_tree, states)
+        check_storage(size, BYTES_PER_INFOSET_ACTION + 4 * schedule.predictive, 8 << 30)
     if sampling == "full":
         from pokerlab.solvers.limit_holdem import full_chance_bytes
 
@@ -219,9 +242,9 @@ def train(
         )
 
         need = board_path_bytes(counts, ranks)
-        if int(np.prod(counts)) > MAX_SEQUENCES and need > MAX_BOARD_PATH_BYTES:
+        if math.prod(counts) > MAX_SEQUENCES and need > MAX_BOARD_PATH_BYTES:
             raise PokerlabError(
-                f"the exact abstract exploitability of {int(np.prod(counts)):,} river bucket "
+                f"the exact abstract exploitability of {math.prod(counts):,} river bucket "
                 f"sequences needs about {need / 2**30:.1f} GiB (limit "
                 f"{MAX_BOARD_PATH_BYTES / 2**30:.0f} GiB): add --no-exploitability"
             )
@@ -388,7 +411,7 @@ def _run_training(
 
         if show:
             err.print("exact abstract-game best response ...")
-        if int(np.prod(counts)) <= MAX_SEQUENCES:
+        if math.prod(counts) <= MAX_SEQUENCES:
             tables: Any = cached_joint_bucket_tables(abstraction, cache)
         else:  # the by-board path (memory checked before training)
             tables = board_tables(abstraction)
