@@ -1,12 +1,13 @@
 """Exceptions raised for bad user input.
 
 Every error a user can cause by typing something (a card, a range, a game name, a parameter, a
-file) is a :class:`PokerlabError`. The CLI prints its message on one line and exits with code 2.
+file) is a :class:`PokerlabError`. The CLI prints its message on one line and exits with code 2;
+a :class:`NonFiniteError` (a solve that went numerically wrong) exits with code 1.
 """
 
 from __future__ import annotations
 
-__all__ = ["PokerlabError", "ParseError", "FileFormatError"]
+__all__ = ["PokerlabError", "ParseError", "FileFormatError", "NonFiniteError"]
 
 
 class PokerlabError(ValueError):
@@ -36,3 +37,8 @@ class ParseError(PokerlabError):
 
 class FileFormatError(PokerlabError):
     """A strategy or checkpoint file that is truncated, altered or of an unknown version."""
+
+
+class NonFiniteError(PokerlabError):
+    """A solver's arrays hold a value that is not finite (NaN or infinity): the run stops, and
+    nothing is saved as complete. The message names the array and the node."""

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import typer
 
 from pokerlab.cli.app import app, hide_flag_types, print_error
-from pokerlab.errors import PokerlabError
+from pokerlab.errors import NonFiniteError, PokerlabError
 
 # Importing a command module registers its commands.
 from pokerlab.cli import solve as _solve  # noqa: F401,E402  isort: skip
@@ -93,6 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         command = hide_flag_types(typer.main.get_command(app))
         rv = command.main(args=args, prog_name="pokerlab", standalone_mode=False)
+    except NonFiniteError as exc:  # it ran, and went wrong: not a usage error
+        print_error(str(exc))
+        return 1
     except PokerlabError as exc:
         print_error(str(exc))
         return USAGE_EXIT

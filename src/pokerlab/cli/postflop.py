@@ -79,6 +79,8 @@ def parse_target(text: str) -> float:
     body = text.strip()
     body = body[:-1].rstrip() if body.endswith("%") else body
     try:
+        if not body.isascii():  # float() reads Unicode digits too
+            raise ValueError(body)
         value = float(body)
     except ValueError:
         raise PokerlabError(
@@ -215,7 +217,10 @@ def _results(solver: Any, exploitability: float) -> tuple[dict[str, Any], Any]:
         "ev": {k: float(ev[p]) for p, k in enumerate(PLAYER_KEYS)},
         "equity": {k: float(equity[p]) for p, k in enumerate(PLAYER_KEYS)},
         "eqr": {k: float(eqr[p]) for p, k in enumerate(PLAYER_KEYS)},
-        "root": {"player": PLAYER_KEYS[root.player], "actions": root.action_totals()},
+        "root": {
+            "player": PLAYER_KEYS[root.player] if root.actions else None,
+            "actions": root.action_totals() if root.actions else {},
+        },
         "nodes": solver.tree.node_counts(),
         "memory_bytes": int(solver.tree.memory_bytes(2 if solver.compressed else 4)),
         "compressed": bool(solver.compressed),
@@ -415,7 +420,12 @@ def solve(
     if as_json:
         print_json(summary_json)
     else:
-        print_node_grid(root, _node_title(root, config, "at the root"))
+        if root.actions:
+            print_node_grid(root, _node_title(root, config, "at the root"))
+        else:  # e.g. stack 0: nobody acts, the cards are shown down
+            console.print(
+                "no decision at the root: nothing behind to bet, the hand goes to showdown"
+            )
         console.print(range_table(root))
         console.print(
             f"[bold]{spot_name}[/] {name}: {solver.iterations} iterations in "

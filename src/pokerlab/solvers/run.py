@@ -506,6 +506,14 @@ class TrainingRun:
             return math.nan
         return float(self.solver.exploitability())  # type: ignore[attr-defined]
 
+    def _check_finite(self) -> None:
+        """The solver's own check of its arrays (``check_finite()``, where it has one): a NaN or
+        infinity stops the run with :class:`~pokerlab.errors.NonFiniteError` before any report
+        or file."""
+        check = getattr(self.solver, "check_finite", None)
+        if check is not None:
+            check()
+
     def _wrote(self, path: Path, kind: str) -> None:
         if path not in self._files:
             self._files.append(path)
@@ -596,6 +604,7 @@ class TrainingRun:
         reason = ""
         try:
             while True:
+                self._check_finite()
                 expl = self.measure()
                 measured_at = solver.iterations
                 progress = Progress(solver.iterations, solver.seconds, solver.nodes_touched, expl)
@@ -632,6 +641,7 @@ class TrainingRun:
         finally:
             if metrics is not None:
                 metrics.close()
+        self._check_finite()  # nothing non-finite is saved
         if measured_at != solver.iterations:
             expl = self.measure()
         target = self.target_exploitability
