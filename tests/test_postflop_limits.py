@@ -203,3 +203,90 @@ def test_stack_zero_prints_the_showdown_instead_of_crashing(capsys, as_json) -> 
         assert data["ev"]["oop"] == pytest.approx(200 / 3)  # AA, KK beat QQ, JJ 2/3 of combos
     else:
         assert "no decision at the root" in out
+
+
+# --- item 3: huge trees are counted, not built ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(spot="river"),
+        dict(spot="turn"),
+        dict(spot="flop"),
+        dict(
+            board="Td9d6h",
+            ranges=("AA,KK", "QQ"),
+            pot=100,
+            stack=1000,
+            bets="33%,75%,a",
+            raises="2.5x,a",
+        ),  # fmt: skip
+        dict(board="Td9d6h", ranges=("AA,KK", "QQ"), pot=100, stack=0),
+        dict(
+            board="Td9d6hQc",
+            ranges=("AA,KK", "QQ"),
+            pot=100,
+            stack=500,
+            bets={"turn": {"bet": "50%", "oop": {"donk": "33%"}}, "river": {"bet": "e, 50%"}},
+        ),
+    ],  # fmt: skip
+    ids=["river", "turn", "flop", "flop-sizes", "flop-stack0", "turn-donk"],
+)
+def test_the_count_of_the_shared_graph_equals_the_built_tree(params) -> None:
+    from pokerlab.games.postflop.actions import count_action_nodes
+    from pokerlab.games.postflop.expand import count_expanded
+
+    game = PostflopGame(spot_from_params(**params))
+    summary = game.tree_summary()  # counted before anything is built
+    assert "action_tree" not in game.__dict__
+    tree = game.action_tree
+    assert summary["action_tree"] == count_action_nodes(tree)
+    dealt = count_expanded(tree, list(game.config.board))
+    assert summary["dealt_upper_bound"] == {k: dealt[k] for k in ("decision", "chance", "terminal")}
+    hands = max(int(np.count_nonzero(w)) for w in game.config.weights())
+    assert summary["memory_upper_bound_bytes"] == 8 * dealt["action_slots"] * hands
+
+
+def test_the_issue_flop_spot_is_refused_with_an_estimate_within_seconds(capsys) -> None:
+    import time
+
+    start = time.perf_counter()
+    code = main(
+        ["postflop", "--board", "Td9d6h", "--oop-range", "66+,A8s+", "--ip-range",
+         "QQ-22,AQs-A2s", "--pot", "100", "--stack", "10000", "--bets",
+         "25%, 33%, 50%, 66%, 75%, 100%, 150%, 200%", "--raises", "50%, 75%, 100%, 2.5x, 3x",
+         "-n", "1"]
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert time.perf_counter() - start < 5.0  # was 195 s and 6 GiB before the refusal
+    assert code == 2
+    assert err.startswith("error: the tree is too large:")
+    assert "GiB" in err and "river" in err
+
+
+def test_a_tree_of_too_many_betting_states_is_refused_quickly() -> None:
+    import time
+
+    config = spot_from_params(
+        board="Td9d6hQc2s", ranges=("AA", "KK"), pot=100, stack=10**9, bets="10%,30%,50%,70%",
+        raises="2x,3x,4x,5x", raise_limit=100, merging_threshold=0,
+    )  # fmt: skip
+    start = time.perf_counter()
+    with pytest.raises(PokerlabError, match="more than 10,000 distinct betting states"):
+        PostflopGame(config).tree_summary()
+    assert time.perf_counter() - start < 10.0
+
+
+def test_a_tree_past_the_decision_cap_is_refused_before_it_is_built(monkeypatch) -> None:
+    import pokerlab.games.postflop.game as G
+
+    monkeypatch.setattr(G, "MAX_ACTION_DECISIONS", 100)
+    game = PostflopGame(spot_from_params(spot="flop"))  # 182 decision nodes
+    with pytest.raises(PokerlabError, match="182 decision nodes before cards are dealt"):
+        _ = game.action_tree
+
+
+def test_raise_limit_is_bounded() -> None:
+    with pytest.raises(PokerlabError, match="raise_limit must be an integer from 0 to 100"):
+        spot_from_params(**RIVER, raise_limit=10**6)

@@ -113,6 +113,9 @@ DEFAULT_SIZES = StreetSizes(bet=(BetSize("pot", 0.5),), raise_=(BetSize("allin")
 #: Largest spot file read, bytes (the shipped spots are under 1 KiB).
 MAX_SPOT_BYTES = 1 << 20
 
+#: Largest raise limit (raises per street).
+MAX_RAISE_LIMIT = 100
+
 #: Largest tree threshold (a multiple of the pot; anything this large already means "always").
 MAX_THRESHOLD = 1e9
 
@@ -176,8 +179,10 @@ class TreeOptions:
         limit = self.raise_limit
         if isinstance(limit, bool | np.bool_) or not isinstance(limit, numbers.Integral):
             raise PokerlabError(f"raise_limit must be a non-negative integer, got {limit!r}")
-        if limit < 0:
-            raise PokerlabError(f"raise_limit must be a non-negative integer, got {limit!r}")
+        if not 0 <= limit <= MAX_RAISE_LIMIT:  # deeper lines would overflow Python's stack
+            raise PokerlabError(
+                f"raise_limit must be an integer from 0 to {MAX_RAISE_LIMIT}, got {limit!r}"
+            )
         object.__setattr__(self, "raise_limit", int(limit))
 
 
