@@ -273,11 +273,13 @@ def solve(
     donks: str | None = typer.Option(None, help="OOP's donk-bet sizes (turn and river)."),
     rake_rate: float | None = typer.Option(None, help="Rake, a fraction of the pot in [0, 1)."),
     rake_cap: float | None = typer.Option(None, help="Rake cap, chips (0: no cap)."),
-    algorithm: str = typer.Option(
-        "dcfr-ps",
+    algorithm: str | None = typer.Option(
+        None,
         "--algorithm",
         "-a",
-        help="dcfr-ps, dcfr, cfr+, linear, cfr, pcfr+, dcfr+, pdcfr+, hs-pcfr+ or hs-dcfr.",
+        help="dcfr-ps (default), dcfr, cfr+, linear, cfr, pcfr+, dcfr+, pdcfr+, hs-pcfr+ or "
+        "hs-dcfr (on --resume: the checkpoint's).",
+        show_default=False,
     ),
     target: str | None = typer.Option(
         None,
@@ -307,6 +309,21 @@ def solve(
     out: Path | None = typer.Option(
         None, "--out", "-o", help="Save the solution (reopen with pokerlab postflop show)."
     ),
+    checkpoint: Path | None = typer.Option(
+        None,
+        "--checkpoint",
+        help="Checkpoint file, written at the end and on Ctrl-C (without it, Ctrl-C writes "
+        "OUT.ckpt.npz or postflop-ALGORITHM.ckpt.npz).",
+    ),
+    checkpoint_every: int | None = typer.Option(
+        None, "--checkpoint-every", min=1, help="Also write the checkpoint every N iterations."
+    ),
+    resume: Path | None = typer.Option(
+        None,
+        "--resume",
+        help="Continue from a checkpoint or a saved solution of the same spot (-n counts "
+        "iterations in all; the result equals an uninterrupted run's).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead."),
 ) -> None:
     """Solve a postflop spot; print the first player's root strategy grid, EVs and equities.
@@ -314,18 +331,41 @@ def solve(
     Without --target, --iterations or --seconds the run stops at exploitability 0.5% of the
     pot. Exit codes: 0 done; 2 bad input or a tree too large for this machine's memory (nothing
     solved); 3 a limit came before the target (results printed, --out marked partial); 130
-    Ctrl-C (the solution so far printed and written, marked partial).
+    Ctrl-C (stops after the current chunk of iterations: the solution so far printed, the
+    checkpoint and --out written, marked partial; a second Ctrl-C while writing waits for the
+    files).
     """
     from pokerlab.analysis.postflop import save_spot_solution
     from pokerlab.games.postflop.game import PostflopGame
-    from pokerlab.solvers.run import TrainingRun, check_output_file
+    from pokerlab.solvers.run import (
+        TrainingRun,
+        check_output_file,
+        shield_sigint,
+        stop_on_sigint,
+    )
 
-    name = _canonical_algorithm(algorithm)
+    name = _canonical_algorithm(algorithm or "dcfr-ps")
     target_pct = parse_target(target) if target is not None else None
     if seconds is not None and not (seconds > 0 and math.isfinite(seconds)):
         raise PokerlabError(f"--seconds must be a number > 0, got {seconds}")
     if out is not None:
         check_output_file(out, "--out")
+    if checkpoint_every is not None and checkpoint is None and resume is None:
+        raise PokerlabError("--checkpoint-every needs --checkpoint (or --resume) to write to")
+    state = None
+    if resume is not None:
+        from pokerlab.io.files import load_checkpoint
+        from pokerlab.io.paths import check_input_file
+
+        state = load_checkpoint(check_input_file(resume, "--resume"))
+        if state.get("game") != "postflop":
+            raise PokerlabError(f"--resume {str(resume)!r} is not a postflop checkpoint")
+        if algorithm is not None and name != state.get("algorithm"):
+            raise PokerlabError(
+                f"--resume {str(resume)!r} was made by {state.get('algorithm')!r}; -a "
+                f"{algorithm!r} conflicts (leave it out to resume)"
+            )
+        name = str(state.get("algorithm"))
     flags = {
         "board": board,
         "oop_range": oop_range,
@@ -344,8 +384,30 @@ def solve(
     if not as_json:
         _print_summary(game, spot_name, summary, compressed)
     wall_start = time.perf_counter()
-    # refuses a tree too large first
-    solver: Any = make_solver(game, name, threads=threads, compressed=compressed)
+    if state is not None:
+        if state.get("game_params") != game.params:
+            raise PokerlabError(
+                f"--resume {str(resume)!r} is a checkpoint of another spot (its spot: "
+                f"{state.get('game_params')})"
+            )
+        compressed = bool((state.get("config") or {}).get("compressed"))
+        solver: Any = make_solver(game, name, threads=threads, compressed=compressed)
+        solver.load_state_dict(state)  # exact: the run continues as if never stopped
+    else:  # refuses a tree too large first
+        solver = make_solver(game, name, threads=threads, compressed=compressed)
+    ckpt_path = checkpoint or resume
+    if ckpt_path is None:  # written only on Ctrl-C; skipped when it cannot be
+        ckpt_path = (
+            out.with_name(out.name.removesuffix(".npz") + ".ckpt.npz")
+            if out is not None
+            else Path(f"postflop-{name.replace('+', 'plus')}.ckpt.npz")
+        )
+        try:
+            check_output_file(ckpt_path, "--checkpoint")
+        except PokerlabError:
+            ckpt_path = None
+    else:
+        check_output_file(ckpt_path, "--checkpoint")
     if target_pct is None and iterations is None and seconds is None:
         target_pct = DEFAULT_TARGET_PCT
     if target_pct is not None and iterations is None and seconds is None:
@@ -376,30 +438,38 @@ def solve(
         bar.update(task, completed=p.iterations, it=p.iterations, expl=expl)
         return False
 
-    training = TrainingRun(
-        solver,
-        iterations=iterations,
-        target_exploitability=target_chips,
-        seconds=seconds,
-        check_every=check_every,
-        measure=measure,
-        on_report=on_report,
-    )
-    with bar:
-        result = training.run()
-    exploitability = result.exploitability
-    if math.isnan(exploitability):
-        exploitability = solver.exploitability()
-    numbers, root = _results(solver, exploitability)
-    if out is not None:
-        save_spot_solution(
-            out,
+    say = print_line_stderr if as_json else _print_line
+    with stop_on_sigint() as stop:  # armed until every file is written
+        training = TrainingRun(
             solver,
-            status=result.status,
-            partial=result.partial,
-            exploitability=exploitability,
-            exploitability_pct=numbers["exploitability_pct"],
+            iterations=iterations,
+            target_exploitability=target_chips,
+            seconds=seconds,
+            check_every=check_every,
+            measure=measure,
+            on_report=on_report,
+            checkpoint=ckpt_path,
+            checkpoint_every=checkpoint_every,
+            checkpoint_at_end=checkpoint is not None or resume is not None,
+            on_write=lambda path, kind: say(f"wrote {path}"),
+            stop=stop,
         )
+        with bar:
+            result = training.run()
+        exploitability = result.exploitability
+        if math.isnan(exploitability):
+            exploitability = solver.exploitability()
+        numbers, root = _results(solver, exploitability)
+        if out is not None:
+            with shield_sigint(str(out)):
+                save_spot_solution(
+                    out,
+                    solver,
+                    status=result.status,
+                    partial=result.partial,
+                    exploitability=exploitability,
+                    exploitability_pct=numbers["exploitability_pct"],
+                )
     summary_json = {
         "spot": spot_name,
         "game_params": config.to_dict(),
@@ -440,6 +510,11 @@ def solve(
         print_line_stderr(
             f"interrupted at iteration {solver.iterations}: partial results"
             + (f" (saved in {out}, marked partial)" if out is not None else "")
+            + (
+                f"; resume with --resume {ckpt_path}"
+                if ckpt_path is not None and ckpt_path in result.files
+                else ""
+            )
         )
         raise SystemExit(result.exit_code)
     if result.status == "target not reached":

@@ -363,10 +363,31 @@ def _run_training(
         from pokerlab.io.paths import check_input_file
 
         solver.load_state_dict(load_checkpoint(check_input_file(resume, "--resume")))
-    if checkpoint is not None:
-        from pokerlab.solvers.run import check_output_file
+    from pokerlab.solvers.run import (
+        EXIT_INTERRUPTED,
+        check_output_file,
+        shield_sigint,
+        stop_on_sigint,
+    )
 
+    if checkpoint is not None:
         check_output_file(checkpoint, "--checkpoint")
+    # where Ctrl-C saves the run: --checkpoint, the resumed file, else a default name (only
+    # written on Ctrl-C; skipped when it cannot be written)
+    stop_path: Path | None = checkpoint or resume or Path(f"limit-holdem-{variant}.ckpt.npz")
+    try:
+        check_output_file(stop_path, "--checkpoint")
+    except PokerlabError:
+        stop_path = None
+
+    def say(message: str) -> None:
+        err.print(message, highlight=False, markup=False)
+
+    def save(path: Path, stop: Any) -> None:
+        with shield_sigint(str(path), stop):  # a second Ctrl-C does not cut the write
+            save_checkpoint(path, solver.state_dict(), **meta)
+        say(f"wrote {path}")
+
     run_start = time.perf_counter()
     last_saved = solver.iterations
 
@@ -384,7 +405,7 @@ def _run_training(
         with open(log, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(line) + "\n")
 
-    with train_bar:
+    with stop_on_sigint() as stop, train_bar:
         task = train_bar.add_task("training", total=iterations)
 
         def on_block(s: LimitPCSSolver) -> bool:
@@ -393,13 +414,26 @@ def _run_training(
             write_log(s)
             if checkpoint is not None and checkpoint_every is not None:
                 if s.iterations - last_saved >= checkpoint_every:
-                    save_checkpoint(checkpoint, s.state_dict(), **meta)
+                    save(checkpoint, stop)
                     last_saved = s.iterations
-            return False
+            return stop.requested  # Ctrl-C: stop after this block of iterations
 
         result = solver.solve(iterations=iterations, seconds=seconds, callback=on_block)
-    if checkpoint is not None:
-        save_checkpoint(checkpoint, solver.state_dict(), **meta)
+        interrupted = stop.requested
+        # at the end: --checkpoint, or the resumed file (saved back); on Ctrl-C: stop_path
+        target = stop_path if interrupted or resume is not None else checkpoint
+        if target is not None and (last_saved != solver.iterations or target != checkpoint):
+            save(target, stop)
+    if interrupted:
+        say(
+            f"interrupted at iteration {solver.iterations}: "
+            + (
+                f"checkpoint {stop_path}; resume with --resume {stop_path}"
+                if stop_path is not None
+                else "nothing saved (no writable checkpoint path; give --checkpoint)"
+            )
+        )
+        raise SystemExit(EXIT_INTERRUPTED)  # typer.Exit would be returned, not raised, by main()
     abstract_mbb = None
     if exploitability and ranks < 13:
         from pokerlab.evaluate.limit_abstract import (
