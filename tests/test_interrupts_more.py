@@ -185,3 +185,23 @@ def test_postflop_resume_refuses_another_spot_or_algorithm(capsys, tmp_path) -> 
     assert code == 2 and "checkpoint of another spot" in err
     code, _, err = run(capsys, *RIVER, "-n", "10", "-a", "cfr+", "--resume", str(out))
     assert code == 2 and "conflicts" in err
+
+
+def test_evolve_ctrl_c_in_the_final_phase_exits_130(monkeypatch, capfd, tmp_path) -> None:
+    import pokerlab.evolve.search as search
+
+    _sigint_on_call(monkeypatch, search, "judge_player", calls=1)  # after the last generation
+    folder = tmp_path / "run"
+    code = main(
+        ["evolve", "--generations", "3", "--population", "6", "--out", str(folder), "--json"]
+    )
+    captured = capfd.readouterr()
+    assert code == 130
+    assert STOP_NOTICE in captured.err
+    assert "interrupted after the search (3 generations, complete)" in captured.err
+    assert "animations skipped" in captured.err
+    data = json.loads(captured.out)
+    assert data["generations"] == 3 and data["partial"] is False  # the search itself finished
+    for name in ("summary.json", "best_strategy.npz", "fitness.png"):
+        assert f"wrote {folder / name}" in captured.err
+    assert not (folder / "population.gif").exists()
