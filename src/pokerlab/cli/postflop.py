@@ -107,7 +107,8 @@ def _check_sizes(option: str, text: str | None, raise_sizes: bool) -> None:
     try:
         parse_bet_sizes(text, raise_sizes=raise_sizes)
     except PokerlabError as exc:
-        raise PokerlabError(f"{option} {text!r}: {exc}") from None
+        shown = text if len(text) <= 60 else text[:40] + "..."
+        raise PokerlabError(f"{option} {shown!r}: {exc}") from None
 
 
 def _spot_config(spot: str | None, flags: dict[str, Any]) -> tuple[Any, str]:
