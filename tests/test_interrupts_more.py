@@ -205,3 +205,70 @@ def test_evolve_ctrl_c_in_the_final_phase_exits_130(monkeypatch, capfd, tmp_path
     for name in ("summary.json", "best_strategy.npz", "fitness.png"):
         assert f"wrote {folder / name}" in captured.err
     assert not (folder / "population.gif").exists()
+
+
+# --- README's exit codes, every command ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "module,name,args",
+    [
+        (
+            "pokerlab.evaluate.limit_matches",
+            "duplicate_match",
+            [
+                "duplicate",
+                "limit-holdem",
+                "--variant",
+                "tiny",
+                "--buckets",
+                "2,2,2,2",
+                "-n",
+                "2",
+                "--pairs",
+                "2",
+                "--opponents",
+                "call",
+            ],
+        ),
+        (
+            "pokerlab.evaluate.limit_lbr",
+            "local_best_response",
+            ["lbr", "limit-holdem", "--bot", "call", "--variant", "tiny", "--pairs", "2"],
+        ),
+    ],  # fmt: skip
+    ids=["duplicate", "lbr"],
+)
+def test_ctrl_c_in_commands_with_nothing_to_save_exits_130(
+    monkeypatch, capfd, tmp_path, module, name, args
+) -> None:
+    import importlib
+
+    monkeypatch.setenv("POKERLAB_CACHE_DIR", str(tmp_path))
+    _sigint_on_call(monkeypatch, importlib.import_module(module), name, calls=1, before=True)
+    code = main(args)
+    err = capfd.readouterr().err
+    assert code == 130
+    assert "interrupted" in err and "Traceback" not in err
+
+
+def test_a_solve_whose_numbers_go_non_finite_exits_1_and_saves_nothing(
+    monkeypatch, capfd, tmp_path
+) -> None:
+    from pokerlab.solvers.postflop import PostflopSolver
+
+    step = PostflopSolver.step
+
+    def step_then_overflow(self, iterations: int = 1) -> None:
+        step(self, iterations)
+        if self.iterations >= 20:
+            self.regrets[-1] = np.float32(np.inf)
+
+    monkeypatch.setattr(PostflopSolver, "step", step_then_overflow)
+    out = tmp_path / "river.npz"
+    code = main([*RIVER, "-n", "100", "--out", str(out), "--checkpoint", str(tmp_path / "c.npz")])
+    err = capfd.readouterr().err
+    assert code == 1
+    assert err.startswith("error: regrets is not finite (inf) at node ")
+    assert "after 20 iterations" in err
+    assert not out.exists() and not (tmp_path / "c.npz").exists()

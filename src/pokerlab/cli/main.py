@@ -118,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except typer.Exit as exc:
         return _exit_code(getattr(exc, "exit_code", 0))
+    if rv == 130:  # the parser caught a KeyboardInterrupt itself and returned its code
+        print_error("interrupted", prefix="")
     return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
 
 
