@@ -172,10 +172,14 @@ def check_finite(solver: Any, arrays: Mapping[str, np.ndarray | None]) -> None:
     for name, values in arrays.items():
         if values is None or values.size == 0 or values.dtype.kind not in "fc":
             continue
-        bad = np.flatnonzero(~np.isfinite(values))
-        if bad.size == 0:
+        index = -1
+        for start in range(0, values.size, 1 << 22):  # bounded temporaries on huge trees
+            part = np.isfinite(values[start : start + (1 << 22)])
+            if not part.all():
+                index = start + int(np.argmin(part))
+                break
+        if index < 0:
             continue
-        index = int(bad[0])
         if values.size == n_nodes and values.size != solver.tree.size:
             node = index
         else:
