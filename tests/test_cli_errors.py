@@ -150,6 +150,8 @@ MALFORMED: list[tuple[list[str], str]] = [
     (["serve", "/nonexistent-folder"], "is not a folder"),
     (["serve", "--port", "9" * 30], "--port"),
     (["serve", "--port", "-1"], "--port"),
+    (["compare", "kuhn", "--points", "9" * 30], "--points"),
+    (["compare", "kuhn", "--budget-nodes", "9" * 30], "--budget-nodes"),
     # files
     (["show", "/nonexistent/file.npz"], "no such file"),
     (["show", LONG + ".npz"], "too long"),
