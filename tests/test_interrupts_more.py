@@ -197,7 +197,7 @@ def test_evolve_ctrl_c_in_the_final_phase_exits_130(monkeypatch, capfd, tmp_path
     )
     captured = capfd.readouterr()
     assert code == 130
-    assert STOP_NOTICE in captured.err
+    assert "stopping after this generation..." in captured.err
     assert "interrupted after the search (3 generations, complete)" in captured.err
     assert "animations skipped" in captured.err
     data = json.loads(captured.out)

@@ -138,7 +138,7 @@ def evolve(
     if out is not None:
         check_output_folder(out, "--out", targets=EVOLVE_FILES)  # before the run, not after
 
-    with stop_on_sigint() as stop:
+    with stop_on_sigint(notice="stopping after this generation...") as stop:
         result, files = _run_and_save(config, run_evolution, stop, as_json, out, no_gif)
     # a Ctrl-C after the last generation (judging, writing) still ends the command with 130
     late_stop = stop.requested and not result.interrupted
