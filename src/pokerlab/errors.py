@@ -31,7 +31,7 @@ class ParseError(PokerlabError):
         self.token = token
         self.position = position
         where = f" at position {position}" if position >= 0 else ""
-        text = token if len(token) <= 200 else token[:60] + f"... ({len(token):,} characters)"
+        text = token if len(token) <= 1000 else token[:60] + f"... ({len(token):,} characters)"
         shown = f" {text!r}{where}" if token else where
         super().__init__(f"{message}:{shown}" if shown else message)
 
