@@ -86,3 +86,16 @@ def test_the_viewer_listing_refuses_the_bomb_without_inflating(tmp_path, monkeyp
     assert peak < 8 << 20
     (entry,) = [e for e in entries if e.path == "bomb.npz"]
     assert entry.kind == "error" and "inflate to" in entry.error
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no FIFOs here")
+def test_fifos_are_neither_read_nor_listed(tmp_path) -> None:
+    import os
+
+    from pokerlab.viewer import files as viewer_files
+
+    for name in ("pipe.npz", "pipe.json", "pipe.jsonl"):
+        os.mkfifo(tmp_path / name)
+    with pytest.raises(FileFormatError, match="not a regular file"):
+        pokerlab.load_strategy(tmp_path / "pipe.npz")  # opening it would block
+    assert viewer_files.scan(tmp_path) == []

@@ -231,6 +231,8 @@ def _read(
         raise FileFormatError(f"{str(p)!r} is a folder, not a pokerlab file")
     if not exists:
         raise FileFormatError(f"no such file: {str(p)!r}")
+    if not p.is_file():  # a FIFO or a device: opening it could block forever
+        raise FileFormatError(f"{str(p)!r} is not a regular file")
     arrays = _read_archive(p)
     raw = arrays.pop("__meta__", None)
     if raw is None:
