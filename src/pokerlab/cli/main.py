@@ -31,7 +31,7 @@ from collections.abc import Sequence
 import typer
 
 from pokerlab.cli.app import app, hide_flag_types, print_error, warn
-from pokerlab.errors import PokerlabError, PokerlabWarning
+from pokerlab.errors import NonFiniteError, PokerlabError, PokerlabWarning
 
 # Importing a command module registers its commands.
 from pokerlab.cli import solve as _solve  # noqa: F401,E402  isort: skip
@@ -101,6 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.showwarning = _show_warning
             command = hide_flag_types(typer.main.get_command(app))
             rv = command.main(args=args, prog_name="pokerlab", standalone_mode=False)
+    except NonFiniteError as exc:  # it ran, and went wrong: not a usage error
+        print_error(str(exc))
+        return 1
     except PokerlabError as exc:
         print_error(str(exc))
         return USAGE_EXIT
@@ -123,6 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except typer.Exit as exc:
         return _exit_code(getattr(exc, "exit_code", 0))
+    if rv == 130:  # the parser caught a KeyboardInterrupt itself and returned its code
+        print_error("interrupted", prefix="")
     return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
 
 

@@ -33,12 +33,13 @@ refused before training when that would need more than its memory limit;
 from __future__ import annotations
 
 import json
+import math
+import re
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -48,12 +49,17 @@ from pokerlab.errors import PokerlabError
 
 
 def _parse_buckets(text: str) -> tuple[int, int, int, int]:
+    """``a,b,c,d``: four whole numbers in ASCII digits, each 1 ..
+    :data:`~pokerlab.abstraction.buckets.MAX_BUCKETS`."""
+    from pokerlab.abstraction.buckets import MAX_BUCKETS
+
     parts = [p.strip() for p in text.split(",")]
-    try:
-        counts = tuple(int(p) for p in parts)
-    except ValueError:
-        bad = next(p for p in parts if not p.lstrip("-").isdigit())
-        raise PokerlabError(f"--buckets: {bad!r} is not a whole number") from None
+    for p in parts:
+        if not re.fullmatch(r"-?[0-9]+", p):
+            raise PokerlabError(f"--buckets: {p[:40]!r} is not a whole number")
+        if len(p.lstrip("-")) > 10 or int(p) > MAX_BUCKETS:
+            raise PokerlabError(f"--buckets: {p[:40]!r} is above the largest {MAX_BUCKETS:,}")
+    counts = tuple(int(p) for p in parts)
     if len(counts) != 4 or min(counts) < 1:
         raise PokerlabError(f"--buckets needs four positive counts (a,b,c,d), got {text!r}")
     return counts  # type: ignore[return-value]
@@ -152,11 +158,13 @@ def train(
     if iterations is None and seconds is None:
         iterations = 100
     counts = _parse_buckets(buckets)
+    if seconds is not None and not math.isfinite(seconds):
+        raise PokerlabError(f"--seconds must be a finite number, got {seconds}")
     from pokerlab.solvers.run import check_output_file
 
-    for option, path in (("--checkpoint", checkpoint), ("--log", log)):
-        if path is not None:
-            check_output_file(path, option)  # before the tables and the training
+    for path, option in ((checkpoint, "--checkpoint"), (log, "--log")):
+        if path is not None:  # before the tables and the run, not after
+            check_output_file(path, option)
     if recall not in ("perfect", "imperfect"):
         raise PokerlabError(f"--recall must be perfect or imperfect, got {recall!r}")
     from pokerlab.abstraction.buckets import METHODS
@@ -211,6 +219,16 @@ def train(
             check_address(address)
     game = load_game("limit-holdem", variant=variant)
     ranks = game.rules.ranks
+    if recall == "perfect":  # the storage is known from the counts: refused before the tables
+        from pokerlab.solvers.limit_holdem import (
+            BYTES_PER_INFOSET_ACTION,
+            check_storage,
+            layout_size,
+        )
+
+        states = tuple(math.prod(counts[: r + 1]) for r in range(4))
+        size = layout_size(game.betting_tree, states)
+        check_storage(size, BYTES_PER_INFOSET_ACTION + 4 * schedule.predictive, 8 << 30)
     if sampling == "full":
         from pokerlab.solvers.limit_holdem import full_chance_bytes
 
@@ -231,9 +249,9 @@ def train(
         )
 
         need = board_path_bytes(counts, ranks)
-        if int(np.prod(counts)) > MAX_SEQUENCES and need > MAX_BOARD_PATH_BYTES:
+        if math.prod(counts) > MAX_SEQUENCES and need > MAX_BOARD_PATH_BYTES:
             raise PokerlabError(
-                f"the exact abstract exploitability of {int(np.prod(counts)):,} river bucket "
+                f"the exact abstract exploitability of {math.prod(counts):,} river bucket "
                 f"sequences needs about {need / 2**30:.1f} GiB (limit "
                 f"{MAX_BOARD_PATH_BYTES / 2**30:.0f} GiB): add --no-exploitability"
             )
@@ -352,10 +370,31 @@ def _run_training(
         from pokerlab.io.paths import check_input_file
 
         solver.load_state_dict(load_checkpoint(check_input_file(resume, "--resume")))
-    if checkpoint is not None:
-        from pokerlab.solvers.run import check_output_file
+    from pokerlab.solvers.run import (
+        EXIT_INTERRUPTED,
+        check_output_file,
+        shield_sigint,
+        stop_on_sigint,
+    )
 
+    if checkpoint is not None:
         check_output_file(checkpoint, "--checkpoint")
+    # where Ctrl-C saves the run: --checkpoint, the resumed file, else a default name (only
+    # written on Ctrl-C; skipped when it cannot be written)
+    stop_path: Path | None = checkpoint or resume or Path(f"limit-holdem-{variant}.ckpt.npz")
+    try:
+        check_output_file(stop_path, "--checkpoint")
+    except PokerlabError:
+        stop_path = None
+
+    def say(message: str) -> None:
+        err.print(message, highlight=False, markup=False)
+
+    def save(path: Path, stop: Any) -> None:
+        with shield_sigint(str(path), stop):  # a second Ctrl-C does not cut the write
+            save_checkpoint(path, solver.state_dict(), **meta)
+        say(f"wrote {path}")
+
     run_start = time.perf_counter()
     last_saved = solver.iterations
     tables: Any = None
@@ -373,7 +412,7 @@ def _run_training(
         nonlocal building
         if tables is None:
             t = time.perf_counter()
-            if int(np.prod(counts)) <= MAX_SEQUENCES:
+            if math.prod(counts) <= MAX_SEQUENCES:
                 tables = cached_joint_bucket_tables(abstraction, cache)
             else:  # the by-board path (memory checked before training)
                 tables = board_tables(abstraction)
@@ -383,7 +422,7 @@ def _run_training(
     from pokerlab.evaluate.limit_abstract import MAX_SEQUENCES
 
     measured = exploitability and ranks < 13
-    tables_fit = int(np.prod(counts)) <= MAX_SEQUENCES  # the by-board path takes minutes
+    tables_fit = math.prod(counts) <= MAX_SEQUENCES  # the by-board path takes minutes
     measuring = 0.0  # seconds spent on the log's exploitability, left out of its "seconds"
     building = 0.0  # of which building the bucket tables (once)
 
@@ -412,7 +451,7 @@ def _run_training(
         with open(log, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(line) + "\n")
 
-    with train_bar:
+    with stop_on_sigint() as stop, train_bar:
         task = train_bar.add_task("training", total=iterations)
 
         def on_block(s: LimitPCSSolver) -> bool:
@@ -421,14 +460,27 @@ def _run_training(
             write_log(s)
             if checkpoint is not None and checkpoint_every is not None:
                 if s.iterations - last_saved >= checkpoint_every:
-                    save_checkpoint(checkpoint, s.state_dict(), **meta)
+                    save(checkpoint, stop)
                     last_saved = s.iterations
-            return False
+            return stop.requested  # Ctrl-C: stop after this block of iterations
 
         result = solver.solve(iterations=iterations, seconds=seconds, callback=on_block)
+        interrupted = stop.requested
+        # at the end: --checkpoint, or the resumed file (saved back); on Ctrl-C: stop_path
+        target = stop_path if interrupted or resume is not None else checkpoint
+        if target is not None and (last_saved != solver.iterations or target != checkpoint):
+            save(target, stop)
     train_seconds = result.seconds - measuring  # the --log's measurements left out
-    if checkpoint is not None:
-        save_checkpoint(checkpoint, solver.state_dict(), **meta)
+    if interrupted:
+        say(
+            f"interrupted at iteration {solver.iterations}: "
+            + (
+                f"checkpoint {stop_path}; resume with --resume {stop_path}"
+                if stop_path is not None
+                else "nothing saved (no writable checkpoint path; give --checkpoint)"
+            )
+        )
+        raise SystemExit(EXIT_INTERRUPTED)  # typer.Exit would be returned, not raised, by main()
     abstract_mbb = None
     if measured:
         if show:
@@ -489,8 +541,9 @@ def _run_training(
 
 
 def _print_files(err: Any, checkpoint: Path | None, log: Path | None, cache: Any) -> None:
-    """The files a run wrote: ``wrote CHECKPOINT``, the log, and where the abstraction tables
-    are cached with their size (on ``err``, or stdout when it is None)."""
+    """The other files of a run (each checkpoint write says ``wrote PATH`` on stderr as it
+    happens): the log, and where the abstraction tables are cached with their size (on ``err``,
+    or stdout when it is None)."""
     from pokerlab.abstraction.store import cache_dir
 
     def say(text: str) -> None:
@@ -499,8 +552,6 @@ def _print_files(err: Any, checkpoint: Path | None, log: Path | None, cache: Any
         else:
             err.print(text, markup=False)
 
-    if checkpoint is not None:
-        say(f"wrote {checkpoint}")
     if log is not None:
         say(f"appended to {log}")
     folder = cache_dir()

@@ -42,7 +42,7 @@ import numpy as np
 
 from pokerlab.cards.deck import COMBO_CARDS, format_combo
 from pokerlab.cards.ranges import parse_range
-from pokerlab.errors import FileFormatError, PokerlabError
+from pokerlab.errors import FileFormatError, NonFiniteError, PokerlabError
 from pokerlab.games.postflop.actions import parse_action_label
 from pokerlab.games.postflop.expand import _swap_card, suit_swap_combo
 from pokerlab.games.postflop.game import PostflopGame
@@ -174,6 +174,54 @@ def solve_spot(
     return Progress(solver.iterations, solver.seconds, solver.nodes_touched, expl)
 
 
+def check_finite(solver: Any, arrays: Mapping[str, np.ndarray | None]) -> None:
+    """Raise :class:`~pokerlab.errors.NonFiniteError` naming the array, the node (its line from
+    the root) and the acting player when one of ``arrays`` holds a NaN or an infinity.
+
+    ``arrays``: the flat solver arrays laid out like the tree (``actions x hands`` per decision
+    node at ``offset[node]``) or, the same length as the node count, one value per node (the
+    16-bit mode's scales); None entries are skipped. The cost is one pass over the arrays, small
+    next to the exploitability's best-response passes it runs with."""
+    from pokerlab.games.postflop.naming import SpotNaming
+
+    spot = solver.spot
+    a = spot.tree.arrays
+    n_nodes = int(a.kind.shape[0])
+    for name, values in arrays.items():
+        if values is None or values.size == 0 or values.dtype.kind not in "fc":
+            continue
+        index = -1
+        for start in range(0, values.size, 1 << 22):  # bounded temporaries on huge trees
+            part = np.isfinite(values[start : start + (1 << 22)])
+            if not part.all():
+                index = start + int(np.argmin(part))
+                break
+        if index < 0:
+            continue
+        if values.size == n_nodes and values.size != solver.tree.size:
+            node = index
+        else:
+            decisions = np.flatnonzero(a.offset >= 0)
+            order = decisions[np.argsort(a.offset[decisions], kind="stable")]
+            node = int(order[np.searchsorted(a.offset[order], index, side="right") - 1])
+        line = ", ".join(SpotNaming(spot).line(node)) or "the root"
+        who = ("OOP", "IP")[int(a.player[node])] if a.kind[node] == DECISION else "chance"
+        raise NonFiniteError(
+            f"{name} is not finite ({values.flat[index]}) at node {line!r} ({who}) after "
+            f"{solver.iterations} iterations: the solve stopped, nothing saved as complete"
+        )
+
+
+def finite_exploitability(solver: Any, value: float) -> float:
+    """``value``, or :class:`~pokerlab.errors.NonFiniteError` when it is not finite."""
+    if not math.isfinite(value):
+        raise NonFiniteError(
+            f"exploitability is not finite ({value}) after {solver.iterations} iterations: the "
+            "solve stopped, nothing saved as complete"
+        )
+    return value
+
+
 class PostflopSolver:
     """CFR on a postflop spot's vector tree.
 
@@ -283,9 +331,16 @@ class PostflopSolver:
 
     def exploitability(self, respect_locks: bool = True) -> float:
         """Mean over the players of what a best response gains against the average strategy
-        (chips); with locks, in the locked game (see :meth:`values`)."""
+        (chips); with locks, in the locked game (see :meth:`values`). Every array is checked
+        first: a NaN or infinity stops with :class:`~pokerlab.errors.NonFiniteError`."""
+        self.check_finite()
         v = self.values(respect_locks)
-        return (sum(v["best_response"]) - sum(v["ev"])) / 2.0
+        return finite_exploitability(self, (sum(v["best_response"]) - sum(v["ev"])) / 2.0)
+
+    def check_finite(self) -> None:
+        """Raise :class:`~pokerlab.errors.NonFiniteError` naming the node where an array holds
+        a NaN or an infinity (:func:`check_finite`)."""
+        check_finite(self, self._arrays())
 
     def exploitability_pct(self) -> float:
         """Exploitability in percent of the starting pot."""

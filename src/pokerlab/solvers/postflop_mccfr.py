@@ -425,9 +425,20 @@ class PostflopMCCFR:
 
     def exploitability(self) -> float:
         """Mean over the players of what a best response gains against the average strategy
-        (chips)."""
+        (chips). The arrays are checked first: a NaN or infinity stops with
+        :class:`~pokerlab.errors.NonFiniteError` naming the node."""
+        from pokerlab.solvers.postflop import finite_exploitability
+
+        self.check_finite()
         v = self.values()
-        return (sum(v["best_response"]) - sum(v["ev"])) / 2.0
+        return finite_exploitability(self, (sum(v["best_response"]) - sum(v["ev"])) / 2.0)
+
+    def check_finite(self) -> None:
+        """Raise :class:`~pokerlab.errors.NonFiniteError` naming the node where the regrets or
+        strategy sums hold a NaN or an infinity."""
+        from pokerlab.solvers.postflop import check_finite
+
+        check_finite(self, {"regrets": self.regrets, "strategy_sum": self.strat_sum})
 
     def exploitability_pct(self) -> float:
         """Exploitability in percent of the starting pot."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import threading
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
@@ -299,6 +300,8 @@ def summarize(root: Path, rel: str) -> FileEntry | None:
     """
     real = resolve_inside(root, rel)
     st = real.stat()
+    if not stat.S_ISREG(st.st_mode):  # a FIFO or a device: reading it could block forever
+        return None
     key = (str(real), st.st_mtime_ns, st.st_size)
     with _cache_lock:
         hit = _cache.get(key)

@@ -209,8 +209,19 @@ def _order(action: tuple[int, int]) -> tuple[int, int]:
     return action
 
 
-def build_action_tree(opts: ActionTreeOptions) -> ActionNode:
-    """The betting tree of a spot (OOP = player 0 acts first on every street)."""
+def build_action_tree(
+    opts: ActionTreeOptions,
+    budget: Callable[[ActionNode], None] | None = None,
+    share: bool = False,
+) -> ActionNode:
+    """The betting tree of a spot (OOP = player 0 acts first on every street).
+
+    ``budget(node)`` is called with every decision node made, once its actions are known
+    (children first); it may raise to stop a build that grows too large. ``share=True`` makes
+    one node per betting state (street, player, chips in, the street's history that matters):
+    a graph whose paths are the tree's, small even where the tree is huge, for counting it
+    before it is built (:mod:`pokerlab.games.postflop.game`); not for solving."""
+    memo: dict[tuple[Any, ...], ActionNode] | None = {} if share else None
     if opts.pot <= 0:
         raise PokerlabError(f"the pot must be positive, got {opts.pot}")
     if opts.stack < 0:
@@ -236,6 +247,10 @@ def build_action_tree(opts: ActionTreeOptions) -> ActionNode:
 
     def decision(street: int, player: int, matched: int, info: _Info) -> ActionNode:
         """``matched``: chips each player had in before this street (equal)."""
+        if memo is not None:
+            key = (street, player, matched, info)
+            if key in memo:
+                return memo[key]
         opp = 1 - player
         pb, ob = info.bet[player], info.bet[opp]
         commit = (matched + info.bet[0], matched + info.bet[1])
@@ -326,6 +341,10 @@ def build_action_tree(opts: ActionTreeOptions) -> ActionNode:
                 nxt = _Info(kind, False, kind == ALLIN or info.allin, False, bets, raises)
                 child = decision(street, opp, matched, nxt)
             node.children.append(child)
+        if budget is not None:
+            budget(node)
+        if memo is not None:
+            memo[key] = node
         return node
 
     root_info = _Info(-1, True, False, False, (0, 0), 0)

@@ -23,6 +23,9 @@ token          meaning
 ``a``          all-in (``allin`` and ``all-in`` are accepted too).
 =============  ==========================================================================
 
+Digits are ASCII (``٣٣%`` is refused). Every number is at most :data:`MAX_SIZE_VALUE` (pot
+fractions and caps as fractions: ``100000000000%``; a size past the stack is all-in anyway).
+
 The empty spec (or only whitespace) is the empty list: the player may only check or call.
 Errors are :class:`~pokerlab.errors.ParseError` naming the token and its character offset.
 
@@ -47,7 +50,14 @@ from typing import Literal
 
 from pokerlab.errors import ParseError, PokerlabError
 
-__all__ = ["BetSize", "parse_bet_sizes", "format_bet_sizes", "resolve_bet", "MAX_STREETS"]
+__all__ = [
+    "BetSize",
+    "parse_bet_sizes",
+    "format_bet_sizes",
+    "resolve_bet",
+    "MAX_STREETS",
+    "MAX_SIZE_VALUE",
+]
 
 BetKind = Literal["pot", "prev", "chips", "geometric", "allin"]
 
@@ -56,11 +66,17 @@ MAX_STREETS = 100
 
 _MAX_RAISE_CAP = 100  # largest M of an ``NcMr`` token (as in postflop-solver)
 
-_NUM = r"(?:\d+(?:\.\d*)?|\.\d+)"
+MAX_SIZE_VALUE = 1e9
+"""Largest number a size may hold: a pot fraction (1e9 = 100,000,000,000%), a multiple of the
+previous bet, a chip amount, a geometric cap. Times the largest pot
+(:data:`~pokerlab.games.postflop.spot.MAX_CHIPS`) it stays far inside a float."""
+
+# ASCII digits only: ``\d`` would take any Unicode digit (``٣٣%`` read as 33%)
+_NUM = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
 _POT = re.compile(rf"^({_NUM})%$")
 _PREV = re.compile(rf"^({_NUM})x$")
 _CHIPS = re.compile(rf"^({_NUM})c(?:([0-9]+)r)?$")
-_GEOM = re.compile(rf"^(\d*)e(?:({_NUM})%)?$")
+_GEOM = re.compile(rf"^([0-9]*)e(?:({_NUM})%)?$")
 _ALLIN = ("a", "allin", "all-in")
 
 
@@ -106,6 +122,8 @@ class BetSize:
             raise PokerlabError(f"bet size {self.value!r} must be a non-negative number")
         if self.kind != "geometric" and math.isinf(self.value):
             raise PokerlabError(f"bet size {self.value!r} must be finite")
+        if not math.isinf(self.value) and self.value > MAX_SIZE_VALUE:
+            raise PokerlabError(f"bet size {self.value!r} is above the largest {MAX_SIZE_VALUE:g}")
         if self.kind == "prev" and self.value <= 1.0:
             raise PokerlabError(f"a raise to {self.value!r}x the previous bet is not a raise")
         if self.streets != 0 and self.kind != "geometric":
@@ -151,9 +169,12 @@ def _percent_text(fraction: float) -> str:
 def _number(text: str, token: str, position: int) -> float:
     """Float of a matched decimal, refusing values too large to be finite."""
     value = float(text)
-    if not math.isfinite(value):
-        raise ParseError("bet size too large", token, position)
+    if not value <= MAX_SIZE_VALUE:
+        raise ParseError(f"bet size too large (at most {MAX_SIZE_VALUE:g})", token, position)
     return value
+
+
+_TOO_LARGE_PCT = f"bet size too large (at most {100 * MAX_SIZE_VALUE:.0f}% of the pot)"
 
 
 def _parse_one(token: str, position: int, raise_sizes: bool) -> BetSize:
@@ -165,8 +186,8 @@ def _parse_one(token: str, position: int, raise_sizes: bool) -> BetSize:
         raise ParseError("bet sizes cannot be signed or negative", token, position)
     if m := _POT.match(low):
         fraction = _percent_fraction(m.group(1))
-        if not math.isfinite(fraction):
-            raise ParseError("bet size too large", token, position)
+        if not fraction <= MAX_SIZE_VALUE:
+            raise ParseError(_TOO_LARGE_PCT, token, position)
         return BetSize("pot", fraction)
     if m := _PREV.match(low):
         if not raise_sizes:
@@ -190,7 +211,10 @@ def _parse_one(token: str, position: int, raise_sizes: bool) -> BetSize:
                 )
         return BetSize("chips", _number(m.group(1), token, position), raise_cap=cap)
     if m := _GEOM.match(low):
-        streets = int(m.group(1)) if m.group(1) else 0
+        digits = m.group(1).lstrip("0")
+        if len(digits) > len(str(MAX_STREETS)):  # before int(): thousands of digits raise
+            raise ParseError(f"at most {MAX_STREETS} streets in a geometric size", token, position)
+        streets = int(digits or "0")
         if m.group(1) and streets == 0:
             raise ParseError("a geometric size needs at least 1 street", token, position)
         if streets > MAX_STREETS:
@@ -198,8 +222,8 @@ def _parse_one(token: str, position: int, raise_sizes: bool) -> BetSize:
         cap = math.inf
         if m.group(2) is not None:
             cap = _percent_fraction(m.group(2))
-            if not math.isfinite(cap):
-                raise ParseError("bet size too large", token, position)
+            if not cap <= MAX_SIZE_VALUE:
+                raise ParseError(_TOO_LARGE_PCT, token, position)
         return BetSize("geometric", cap, streets)
     if "%%" in low:
         raise ParseError("one '%' per size", token, position)

@@ -18,6 +18,7 @@ import json
 import math
 import numbers
 import os
+import stat
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from pokerlab.errors import ParseError, PokerlabError
 from pokerlab.games.postflop.betsizes import BetSize, format_bet_sizes, parse_bet_sizes
 
 __all__ = [
+    "MAX_CHIPS",
     "STREETS",
     "PLAYERS",
     "DEFAULT_SIZES",
@@ -110,11 +112,32 @@ DEFAULT_SIZES = StreetSizes(bet=(BetSize("pot", 0.5),), raise_=(BetSize("allin")
 """The sizes of a street whose table is absent: bet ``"50%"``, raise ``"a"``, no donk sizes."""
 
 
+#: Largest spot file read, bytes (the shipped spots are under 1 KiB).
+MAX_SPOT_BYTES = 1 << 20
+
+#: Largest raise limit (raises per street).
+MAX_RAISE_LIMIT = 100
+
+#: Largest tree threshold (a multiple of the pot; anything this large already means "always").
+MAX_THRESHOLD = 1e9
+
+#: Largest pot, stack or rake cap of a spot, chips. The solver's arrays are float32 (whole chips
+#: exact up to 2**24, finite up to about 3.4e38): a billion chips keeps every value and regret sum
+#: of any run far inside that range, where a stack of 1e39 chips solved to NaN.
+MAX_CHIPS = 1e9
+
+
 def _finite(key: str, value: Any) -> float:
-    """``value`` as a float, refusing booleans, strings and non-finite numbers."""
+    """``value`` as a float, refusing booleans, strings and non-finite numbers (an integer too
+    large for a float included)."""
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
         raise PokerlabError(f"{key} must be a number, got {value!r}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        raise PokerlabError(
+            f"{key} must be a finite number, got an integer too large for a float"
+        ) from None
     if not math.isfinite(number):
         raise PokerlabError(f"{key} must be a finite number, got {value!r}")
     return number
@@ -154,6 +177,8 @@ class TreeOptions:
             value = _finite(key, getattr(self, key))
             if value < 0.0:
                 raise PokerlabError(f"{key} must be >= 0, got {value!r}")
+            if value > MAX_THRESHOLD:  # times a pot of up to MAX_CHIPS: stays a finite float
+                raise PokerlabError(f"{key} {value:g} is above the largest {MAX_THRESHOLD:g}")
             object.__setattr__(self, key, value)
         limit = self.raise_limit
         if limit is None or (isinstance(limit, str) and limit.strip().lower() == "none"):
@@ -163,9 +188,10 @@ class TreeOptions:
             raise PokerlabError(
                 f"raise_limit must be a non-negative integer or 'none' (no limit), got {limit!r}"
             )
-        if limit < 0:
+        if not 0 <= limit <= MAX_RAISE_LIMIT:  # deeper lines would overflow Python's stack
             raise PokerlabError(
-                f"raise_limit must be a non-negative integer or 'none' (no limit), got {limit!r}"
+                f"raise_limit must be an integer from 0 to {MAX_RAISE_LIMIT} or 'none' (no "
+                f"limit), got {limit!r}"
             )
         object.__setattr__(self, "raise_limit", int(limit))
 
@@ -257,6 +283,12 @@ class SpotConfig:
                 "i.e. no rake at all, where pokerlab once read 0 as no cap; write rake_rate = 0 "
                 "for no rake, or leave rake_cap out (or give a positive cap) for a rake"
             )
+        for key, value in (("pot", pot), ("stack", stack), ("rake_cap", cap)):
+            if value is not None and value > MAX_CHIPS:
+                raise PokerlabError(
+                    f"{key} {value:g} chips is above the largest {MAX_CHIPS:g} (the solver "
+                    "stores float32)"
+                )
         for key, value in (("pot", pot), ("stack", stack), ("rake_rate", rate), ("rake_cap", cap)):
             object.__setattr__(self, key, value)
         if not isinstance(self.tree, TreeOptions):
@@ -392,6 +424,7 @@ class SpotConfig:
                     raise PokerlabError(f"[{street}.{player}] must be a table, got {sub!r}")
                 _check_keys(sub, _SIZE_KEYS, f"[{street}.{player}]")
                 sizes[(street, player_index)] = _street_sizes(street, player_index, table, sub)
+            _check_street_specs(street, table)  # also the specs both players override
         tree_table = data.get("tree", {})
         if not isinstance(tree_table, Mapping):
             raise PokerlabError(f"[tree] must be a table, got {tree_table!r}")
@@ -462,6 +495,21 @@ def _prefixed(exc: PokerlabError, prefix: str) -> PokerlabError:
     else:
         err = type(exc)(f"{prefix}: {exc}")
     return err
+
+
+def _check_street_specs(street: str, table: Mapping[str, Any]) -> None:
+    """Parse the street-level specs of ``[street]`` even where both players override them: a
+    bad one is an error in the file whether or not it is used."""
+    for key in ("bet", "raise", "donk"):
+        if key not in table or isinstance(table[key], Mapping):
+            continue
+        text, where = table[key], f"[{street}] {key}"
+        if not isinstance(text, str):
+            raise PokerlabError(f"{where} must be a bet-size string like '33%, a', got {text!r}")
+        try:
+            parse_bet_sizes(text, raise_sizes=key == "raise")
+        except PokerlabError as exc:
+            raise _prefixed(exc, where) from None
 
 
 def _street_sizes(
@@ -570,6 +618,14 @@ def load_spot(path: str | os.PathLike[str]) -> SpotConfig:
     if suffix not in (".toml", ".json"):
         raise PokerlabError(f"{target}: a spot file ends in .toml or .json, not {suffix!r}")
     try:
+        info = target.stat()
+        if not stat.S_ISREG(info.st_mode):  # a FIFO or a device would block or never end
+            raise PokerlabError(f"{target}: not a regular file (a spot file is a .toml or .json)")
+        if info.st_size > MAX_SPOT_BYTES:
+            raise PokerlabError(
+                f"{target}: {info.st_size:,} bytes is too large for a spot file (at most "
+                f"{MAX_SPOT_BYTES:,})"
+            )
         raw = target.read_bytes()
     except OSError as exc:
         hint = ""
@@ -596,6 +652,8 @@ def load_spot(path: str | os.PathLike[str]) -> SpotConfig:
         ) from None
     except RecursionError:
         raise PokerlabError(f"{target}: nested too deeply to be a spot file") from None
+    except ValueError as exc:  # an integer of thousands of digits (int() refuses it)
+        raise PokerlabError(f"{target}: {' '.join(str(exc).split())[:120]}") from None
     try:
         return SpotConfig.from_dict(data)
     except PokerlabError as exc:
