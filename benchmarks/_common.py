@@ -26,7 +26,7 @@ LOCAL_RESULTS = RESULTS / "local"
 
 
 def machine() -> dict[str, Any]:
-    """CPU model, core count, Python and library versions."""
+    """CPU model, core count, Python and library versions, load averages now."""
     cpu = platform.processor() or ""
     try:
         with open("/proc/cpuinfo") as fh:
@@ -46,7 +46,17 @@ def machine() -> dict[str, Any]:
         "numpy": numpy.__version__,
         "numba": numba.__version__,
         "platform": platform.platform(),
+        "load_average": load_average(),
     }
+
+
+def load_average() -> list[float] | None:
+    """The machine's load averages over 1, 5 and 15 minutes (``os.getloadavg``), None where the
+    platform has none: printed beside timings so a reader can judge how busy the machine was."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
 
 
 def git_revision() -> str:

@@ -39,8 +39,9 @@ import statistics
 import time
 
 import pokerlab
-from _common import RESULTS, add_save_option, print_table, write_results
-from pokerlab.solvers.compare import convergence_curves, plot_convergence
+from _common import RESULTS, add_save_option, load_average, print_table, write_results
+from pokerlab.plots.curves import plot_convergence
+from pokerlab.solvers.compare import convergence_curves
 
 CHECKS = (100_000, 1_000_000)
 
@@ -90,6 +91,8 @@ def main() -> None:
     checks = CHECKS[:1] if args.quick else CHECKS
     budget = 20_000_000 if args.quick else args.budget_nodes
 
+    load_start = load_average()
+    print(f"load average (1, 5, 15 min) at start: {load_start}")
     compile_seconds = pokerlab.warmup()
     game = pokerlab.load_game("leduc")
     pokerlab.make_solver(game, "es-mccfr").step(1)  # history tree built outside the timings
@@ -138,6 +141,9 @@ def main() -> None:
     )
     for variant, ratio in ratios.items():
         print(f"{variant}: our iterations per second / OpenSpiel's = {ratio:.1f}x (target >= 3x)")
+    if not ratios:
+        print("OpenSpiel reference: pyspiel not installed; no ratios printed")
+    print(f"load average (1, 5, 15 min) at start: {load_start}, now: {load_average()}")
     print(f"JIT compile / cache load: {compile_seconds:.2f} s (excluded)")
 
     curves = convergence_curves(game, ["cfr", "cs-mccfr", "es-mccfr", "os-mccfr"], budget)
@@ -160,6 +166,7 @@ def main() -> None:
             "compile_seconds": compile_seconds,
             "results": results,
             "speedup_vs_openspiel": ratios,
+            "load_average_start": load_start,
             "nodes_figure": str(png.relative_to(RESULTS.parent.parent)),
             "curves": [c.to_dict() for c in curves],
         },

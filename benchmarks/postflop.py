@@ -1,26 +1,32 @@
-"""Benchmark B6: no-limit postflop spots (river R, turn T, flop F of ../shared/BENCHMARKS.md).
+"""Benchmark B6: no-limit postflop spots (river R, turn T, flop F of ../shared/BENCHMARKS.md)
+against postflop-solver, run in the same invocation.
 
-For each spot and thread count: seconds and iterations to exploitability <= 0.5% and <= 0.1% of
-the starting pot (checked every 10 iterations, check time excluded), milliseconds per iteration,
-regret + strategy-sum memory (float32) and bytes per (information set, action, hand), peak RSS,
-and OOP's EV. Tree building and JIT compilation are excluded and reported apart.
+Table 1 (B6). For each spot, storage mode (float32, 16-bit) and thread count, our dcfr-ps solver
+and postflop-solver's ``pfs_bench`` (b-inary/postflop-solver, DCFR; see
+``../shared/reference/postflop-solver/README.md``) solve the spot down to 0.1% of the starting
+pot (the flop: ``--flop-target``), one after the other, ``--repeats`` times alternating which
+goes first; each figure is the median over the repeats. Both sides are timed alike: wall seconds
+from the first iteration, exploitability measured every 10 iterations and its time included,
+until the first check at or below each target (0.5% and 0.1% of the pot); and the time of the
+solving steps alone per iteration (ours: ``PostflopSolver.seconds``, theirs: ``step_seconds``).
+Each is printed as a ratio ours / theirs (below 1: we are faster). Memory: our regret and
+strategy-sum arrays against the solver's own ``memory_usage`` for the mode, and each process's
+peak RSS (ours is the Python process's maximum over the whole invocation, with numba and the
+tree: run a spot alone to read its own). Tree building and JIT compilation are excluded on our
+side, as building and allocation are on theirs. The machine's load averages are printed with
+every row: on a shared machine the ratio is the figure to judge, and a ratio measured under
+load is weaker evidence than one measured idle.
+
+The reference is found through ``$POKERLAB_PFS_DIR`` (the folder holding ``pfs_bench``) or in
+``shared/reference/postflop-solver`` beside the checkout or a folder above it; where it is
+missing, the script says so and prints no ratio (``--no-reference`` skips it on purpose).
 
 What to expect and why: the solver does the same arithmetic per (node, hand) as postflop-solver
-(sorted showdown sweeps, blocker sums, one actions x hands block per node), so iterations to the
-targets should match theirs (R ~60 to 0.5%; T ~90 and ~220; we run their DCFR variant), and time
-per iteration should be within a small factor of their 0.075 ms (R) and 8.6 ms (T) on one
-thread. Memory is 8 bytes per (node, action, hand) (float32 regret and strategy sum), as theirs.
-Measured (idle 2-core machine, float32, one thread): river 90 iterations 0.0075 s to 0.5%
-(1.34x the reference), 0.082 ms/iteration; turn 90 iterations 0.62 s (0.72x), 6.8 ms/iteration;
-2 threads: turn 0.36 s. The flop spot (190,078 decision nodes, ~1 GiB) takes minutes: ``--flop``
-includes it; measured (``--only flop --threads 1,2 --modes f32,16``, idle machine): float32
-110 iterations, 51.8 s to 0.5% on 2 threads (0.75x postflop-solver's 69.5 s on 2 threads) and
-94.5 s on 1 thread (0.70x its 135 s), 943 MiB of arrays (theirs 1.0 GiB), peak RSS 1.4 GiB (the
-arrays, the tree and the per-item scratch); 16-bit 140 iterations, 98.1 s on 2 threads (1.41x)
-and 132 s on 1 thread, 471.5 MiB of arrays (theirs 0.52 GiB). Peak RSS is the process's maximum
-over every run of the invocation, so run a mode alone to read its own. The last column of the
-B6 table divides by the reference with the same thread count where BENCHMARKS.md gives one
-(turn and flop at 2 threads).
+(sorted showdown sweeps, blocker sums, one actions x hands block per node) with the same DCFR
+variant, so iterations to the targets should be close to theirs (exploitability is checked on a
+10-iteration grid on both sides, so one check apart is 10 iterations), and time per iteration
+within a small factor of theirs. Memory is 8 bytes per (node, action, hand) in float32 (regret
+and strategy sum), 4 in 16-bit, as theirs.
 
 Table 2 (issue 13): every full-width schedule of :data:`POSTFLOP_ALGORITHMS` on one thread, one
 at a time, from a fresh solver to 0.1% of the pot (cap ``--cap`` iterations, exploitability every
@@ -31,7 +37,7 @@ the engine's default before issue 13). The line under the table names the schedu
 fewest iterations to 0.1% and checks issue 13's bar (at least 25% fewer than DCFR on the turn
 spot). Judge iterations (deterministic, machine-independent) first; seconds follow them, since
 every schedule costs about the same per iteration (the predictive ones write one more float32
-per regret).
+per regret). It has no reference run.
 
 What to expect and why (measured on both spots, docs/benchmarks.md): the discounted schedules
 lead and are close to one another. DCFR, dcfr-ps and DCFR+ reach 0.1% within one check interval
@@ -47,8 +53,9 @@ worse than DCFR) and differs from Xu et al.'s (2024) PDCFR+ results on HUNL subg
 spots and targets; why is not established here). Vanilla CFR does not reach 0.1% within the
 cap.
 
-Usage: ``python benchmarks/postflop.py [--flop] [--threads 1,2] [--only turn]
-[--variants dcfr,pdcfr+] [--cap 1000] [--skip-b6] [--save]``; pin to one core for timings:
+Usage: ``python benchmarks/postflop.py [--flop] [--threads 1,2] [--modes f32,16] [--only turn]
+[--targets 0.5,0.1] [--repeats 3] [--variants dcfr,pdcfr+] [--cap 1000] [--skip-b6] [--save]``;
+table 1 alone: ``--variants none``; pin to one core for timings:
 ``taskset -c 1 python benchmarks/postflop.py --skip-b6 --only turn --variants pdcfr+``.
 """
 
@@ -56,78 +63,171 @@ from __future__ import annotations
 
 import argparse
 import resource
+import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pokerlab  # noqa: E402
-from _common import print_table, write_results  # noqa: E402
+from _common import load_average, print_table, write_results  # noqa: E402
+from _reference import find_pfs, run_pfs  # noqa: E402
 from pokerlab.solvers.postflop import POSTFLOP_ALGORITHMS, PostflopSolver  # noqa: E402
 
 SPOTS = ("river", "turn", "flop")  # built-in spots (pokerlab/data/spots)
-#: postflop-solver (one thread) on this kind of machine, from BENCHMARKS.md B6
-REFERENCE = {
-    "river": {"s_0.5": 0.0056, "it_0.5": 60},
-    "turn": {"s_0.5": 0.86, "s_0.1": 2.24, "it_0.5": 90, "it_0.1": 220, "ms_it": 8.6},
-    "flop": {"s_0.5": 135.0, "s_0.1": 386.0, "it_0.5": 110, "it_0.1": 310},
-}
-#: postflop-solver with 2 threads (BENCHMARKS.md B6): seconds to 0.5% and 0.1% of the pot
-REFERENCE_2_THREADS = {
-    "turn": {"s_0.5": 0.47, "s_0.1": 1.16},
-    "flop": {"s_0.5": 69.5, "s_0.1": 195.0},
-}
-
-
-def reference_seconds(spot: str, threads: int, target: str = "0.5") -> float:
-    """postflop-solver's seconds to ``target`` percent on ``spot`` with the same thread count
-    where BENCHMARKS.md gives it (1 or 2 threads), else its one-thread figure."""
-    if threads >= 2 and spot in REFERENCE_2_THREADS:
-        return REFERENCE_2_THREADS[spot][f"s_{target}"]
-    return REFERENCE[spot][f"s_{target}"]
+#: Iteration cap of table 1, both sides.
+B6_CAP = 1000
+#: Iterations between exploitability checks, both sides (pfs_bench's fixed cadence).
+CHECK_EVERY = 10
 
 
 def run_spot(
-    name: str, threads: int, max_iterations: int, compressed: bool = False, last: float = 0.1
-) -> dict[str, object]:
-    """One dcfr-ps solve of spot ``name`` to ``last`` percent of the pot (or the cap)."""
+    name: str,
+    threads: int,
+    targets: tuple[float, ...],
+    max_iterations: int = B6_CAP,
+    compressed: bool = False,
+) -> dict[str, Any]:
+    """One dcfr-ps solve of spot ``name`` through ``PostflopSolver.solve`` down to the smallest
+    of ``targets`` (percent of the pot) or the cap, exploitability every :data:`CHECK_EVERY`
+    iterations. Per target, the first check at or below it: iterations, wall seconds since the
+    first iteration (checks included), step and check seconds up to then."""
     t0 = time.perf_counter()
     game = pokerlab.load_game("postflop", spot=name)
     solver = PostflopSolver(game, "dcfr-ps", threads=threads, compressed=compressed)
     build = time.perf_counter() - t0
     pot = float(game.config.pot)
-    marks: dict[str, tuple[int, float]] = {}
+    marks: dict[str, dict[str, Any]] = {}
+    last = f"{min(targets):g}"
+    start = time.perf_counter()
 
     def callback(progress: pokerlab.solvers.base.Progress) -> bool:
+        wall = time.perf_counter() - start
         pct = 100.0 * progress.exploitability / pot
-        for target in (0.5, 0.1):
-            key = f"{target}"
-            if key not in marks and pct <= target:
-                marks[key] = (progress.iterations, progress.seconds)
-        return f"{last}" in marks or progress.iterations >= max_iterations
+        for target in targets:
+            if f"{target:g}" not in marks and pct <= target:
+                marks[f"{target:g}"] = {
+                    "iterations": progress.iterations,
+                    "wall_seconds": wall,
+                    "step_seconds": solver.seconds,
+                    "check_seconds": solver.check_seconds,
+                }
+        return last in marks
 
-    solver.solve(callback=callback, check_every=10, iterations=max_iterations)
+    final = solver.solve(callback=callback, check_every=CHECK_EVERY, iterations=max_iterations)
+    wall = time.perf_counter() - start
     counts = solver.tree.node_counts()
     ev = solver.values()["ev"]
     mem = solver.regrets.nbytes + solver.strat_sum.nbytes
-    slots = solver.tree.size
+    if solver.scales is not None:
+        mem += sum(x.nbytes for x in solver.scales)
     return {
-        "spot": name,
-        "threads": threads,
-        "mode": "16-bit" if compressed else "f32",
         "build_and_compile_s": build,
-        "iterations_0.5": marks.get("0.5", (None, None))[0],
-        "seconds_0.5": marks.get("0.5", (None, None))[1],
-        "iterations_0.1": marks.get("0.1", (None, None))[0],
-        "seconds_0.1": marks.get("0.1", (None, None))[1],
+        "targets": {f"{t:g}": marks.get(f"{t:g}") for t in targets},
+        "iterations": solver.iterations,
+        "wall_seconds": wall,
+        "step_seconds": solver.seconds,
+        "check_seconds": solver.check_seconds,
         "ms_per_iteration": 1000.0 * solver.seconds / max(solver.iterations, 1),
+        "exploitability_pct": 100.0 * final.exploitability / pot,
         "memory_bytes": mem,
-        "bytes_per_slot": mem / slots,
+        "bytes_per_slot": mem / solver.tree.size,
         "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
         "oop_ev": ev[0],
         "nodes": counts,
     }
+
+
+def _median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The first run with every timing replaced by the median over ``runs`` (iterations are
+    deterministic; a target one run missed stays missed)."""
+    out = dict(runs[0])
+    for key in ("wall_seconds", "step_seconds", "check_seconds", "ms_per_iteration"):
+        out[key] = statistics.median(r[key] for r in runs)
+    out["targets"] = {}
+    for t, hit in runs[0]["targets"].items():
+        hits = [r["targets"][t] for r in runs]
+        if any(h is None for h in hits):
+            out["targets"][t] = None
+            continue
+        out["targets"][t] = {
+            "iterations": hit["iterations"],
+            **{
+                k: statistics.median(h[k] for h in hits)
+                for k in ("wall_seconds", "step_seconds", "check_seconds")
+            },
+        }
+    out["repeats"] = len(runs)
+    out["wall_seconds_each"] = [r["wall_seconds"] for r in runs]
+    return out
+
+
+def _div(mine: Any, ref: Any) -> float | None:
+    if mine is None or ref is None or not ref:
+        return None
+    return float(mine) / float(ref)
+
+
+def compare(ours: dict[str, Any], ref: dict[str, Any] | None) -> dict[str, Any]:
+    """Ratios ours / theirs of like measures: wall seconds to each target (checks every 10
+    iterations on both sides, included), step milliseconds per iteration, storage bytes; None
+    where the reference did not run or a side missed a target."""
+    if ref is None:
+        return {}
+    out: dict[str, Any] = {}
+    for t, mine in ours["targets"].items():
+        theirs = ref["targets"].get(t)
+        out[f"wall_{t}"] = _div(mine and mine["wall_seconds"], theirs and theirs["wall_seconds"])
+    out["ms_per_iteration"] = _div(ours["ms_per_iteration"], ref["ms_per_iteration"])
+    out["memory"] = _div(ours["memory_bytes"], ref["memory_bytes"])
+    return out
+
+
+def _fmt_ratio(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}x"
+
+
+def b6_table(rows: list[dict[str, Any]], targets: tuple[float, ...], have_ref: bool) -> None:
+    """Print table 1: per row ours, theirs and the ratio of each like measure."""
+    keys = [f"{t:g}" for t in targets]
+    table = []
+    for row in rows:
+        ours, ref, ratio = row["ours"], row["reference"], row["ratios"]
+        cells: list[Any] = [row["spot"], row["mode"], row["threads"]]
+        for t in keys:
+            mine, theirs = ours["targets"].get(t), (ref or {}).get("targets", {}).get(t)
+            cells.append(
+                f"{mine['iterations'] if mine else '-'}/{theirs['iterations'] if theirs else '-'}"
+            )
+            cells.append(mine["wall_seconds"] if mine else None)
+            cells.append(theirs["wall_seconds"] if theirs else None)
+            cells.append(_fmt_ratio(ratio.get(f"wall_{t}")))
+        cells += [
+            ours["ms_per_iteration"], ref["ms_per_iteration"] if ref else None,
+            _fmt_ratio(ratio.get("ms_per_iteration")),
+            ours["memory_bytes"] / 2**20, ref["memory_bytes"] / 2**20 if ref else None,
+            _fmt_ratio(ratio.get("memory")),
+            ours["peak_rss_mib"], ref["peak_rss_mib"] if ref else None,
+            f"{ours['oop_ev']:.2f}/{ref['oop_ev']:.2f}" if ref else f"{ours['oop_ev']:.2f}",
+            "-" if row["load_average"] is None else f"{row['load_average'][0]:.2f}",
+        ]  # fmt: skip
+        table.append(cells)
+    headers: list[str] = ["spot", "mode", "thr"]
+    for t in keys:
+        headers += [f"it {t}% us/ref", f"s {t}%", "ref s", "ratio"]
+    headers += ["ms/it", "ref ms/it", "ratio", "MiB", "ref MiB", "ratio", "RSS MiB", "ref RSS",
+                "OOP EV us/ref", "load 1m"]  # fmt: skip
+    print_table(
+        "B6 postflop spots, ours (dcfr-ps) against postflop-solver in this run (wall seconds to "
+        f"each target with exploitability every {CHECK_EVERY} iterations, checks included; ms/it: "
+        "solving steps alone; ratio = ours / theirs, below 1 is faster"
+        + ("" if have_ref else "; reference missing: no ratios")
+        + ")",
+        headers,
+        table,
+    )
 
 
 #: Table 2's targets, percent of the starting pot, and its fixed-iteration checkpoints.
@@ -219,12 +319,23 @@ def main() -> None:
         "--modes", default="f32,16", help="storage modes of the B6 table: f32, 16 (16-bit)"
     )
     parser.add_argument(
+        "--targets",
+        default="0.5,0.1",
+        help="B6 targets, percent of the pot, comma separated (the smallest ends each run)",
+    )
+    parser.add_argument(
         "--flop-target",
         type=float,
         default=0.5,
         help="the flop's last target, percent of the pot (0.1%% takes about 3x longer)",
     )
     parser.add_argument("--threads", default="1,2", help="thread counts, comma separated")
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="B6 runs per side and row (medians reported)"
+    )
+    parser.add_argument(
+        "--no-reference", action="store_true", help="do not run postflop-solver (no ratios)"
+    )
     parser.add_argument(
         "--only", default=None, help="spots to run, comma separated (default river,turn)"
     )
@@ -248,36 +359,68 @@ def main() -> None:
     bad = [v for v in variants if v not in POSTFLOP_ALGORITHMS]
     if bad:
         parser.error(f"unknown schedule(s) {', '.join(bad)}; choose from {POSTFLOP_ALGORITHMS}")
-    threads = [] if args.skip_b6 else [int(x) for x in args.threads.split(",")]
-    rows = []
-    results = []
+    try:
+        threads = [] if args.skip_b6 else [int(x) for x in args.threads.split(",")]
+        targets = tuple(sorted({float(x) for x in args.targets.split(",") if x.strip()}))[::-1]
+    except ValueError as exc:
+        parser.error(f"--threads takes integers and --targets numbers ({exc})")
+    if not targets or min(targets) <= 0 or any(k < 1 for k in threads):
+        parser.error("--targets must be > 0 and --threads >= 1")
+    if args.repeats < 1:
+        parser.error(f"--repeats must be >= 1, got {args.repeats}")
     modes = [x.strip() for x in args.modes.split(",") if x.strip()]
     if any(m not in ("f32", "16") for m in modes):
         parser.error(f"--modes takes f32 and 16, got {args.modes!r}")
+    command = "python benchmarks/postflop.py " + " ".join(sys.argv[1:])
+    load_start = load_average()
+    print(f"command: {command}")
+    print(f"load average (1, 5, 15 min) at start: {load_start}")
+    pfs, where = (None, "--no-reference given") if args.no_reference else find_pfs()
+    if threads:
+        if pfs is None:
+            print(f"postflop-solver reference: missing ({where}); no ratios printed")
+        else:
+            print(f"postflop-solver reference: {where}/pfs_bench")
+    rows: list[dict[str, Any]] = []
     for name in spots:
+        spot_targets = (
+            tuple(t for t in targets if t >= args.flop_target) or (args.flop_target,)
+            if name == "flop"
+            else targets
+        )
         for k, mode in [(k, m) for m in modes for k in threads]:
-            last = args.flop_target if name == "flop" else 0.1
-            r = run_spot(name, k, 1000, compressed=mode == "16", last=last)
-            results.append(r)
-            ref_s = reference_seconds(name, k)
-            r["reference_seconds_0.5"] = ref_s
-            ratio = r["seconds_0.5"] / ref_s if r["seconds_0.5"] is not None else float("nan")
+            compressed = mode == "16"
+            load = load_average()
+            mine: list[dict[str, Any]] = []
+            theirs: list[dict[str, Any]] = []
+            for rep in range(args.repeats):  # alternate who goes first
+                order = ("ours", "ref") if rep % 2 == 0 else ("ref", "ours")
+                for side in order:
+                    if side == "ours":
+                        mine.append(run_spot(name, k, spot_targets, compressed=compressed))
+                    elif pfs is not None:
+                        theirs.append(
+                            run_pfs(pfs, name, k, spot_targets, B6_CAP, compressed=compressed)
+                        )
+            ours = _median_run(mine)
+            ref = _median_run(theirs) if theirs else None
             rows.append(
-                [
-                    name, r["mode"], k, r["iterations_0.5"], r["seconds_0.5"],
-                    r["iterations_0.1"], r["seconds_0.1"], r["ms_per_iteration"],
-                    r["memory_bytes"] / 2**20, r["bytes_per_slot"], r["peak_rss_mib"],
-                    r["oop_ev"], ratio,
-                ]
-            )  # fmt: skip
-            print(f"  {name} {r['mode']} {k} thread(s) done", flush=True)
+                {
+                    "spot": name,
+                    "mode": "16-bit" if compressed else "f32",
+                    "threads": k,
+                    "load_average": load,
+                    "ours": ours,
+                    "reference": ref,
+                    "ratios": compare(ours, ref),
+                }
+            )
+            print(f"  {name} {rows[-1]['mode']} {k} thread(s) done", flush=True)
     if rows:
-        print_table(
-            "B6 postflop spots (dcfr-ps; seconds exclude exploitability checks and compilation)",
-            ["spot", "mode", "threads", "it 0.5%", "s 0.5%", "it 0.1%", "s 0.1%", "ms/it",
-             "MiB arrays", "B/slot", "peak RSS MiB", "OOP EV", "s 0.5% / ref (same threads)"],
-            rows,
-        )  # fmt: skip
+        b6_table(rows, targets, pfs is not None)
+    load_end = load_average()
+    if threads:
+        print(f"load average (1, 5, 15 min) at end: {load_end}")
     variant_runs: dict[str, list[dict[str, object]]] = {}
     verdicts: dict[str, dict[str, object]] = {}
     for name in spots if variants else []:
@@ -292,9 +435,16 @@ def main() -> None:
             )
         verdicts[name] = variants_table(name, runs)
     payload = {
-        "results": results,
-        "reference": REFERENCE,
-        "reference_2_threads": REFERENCE_2_THREADS,
+        "command": command,
+        "load_average_start": load_start,
+        "load_average_end": load_end,
+        "reference": None if pfs is None else where,
+        "reference_missing": None if pfs is not None else where,
+        "check_every": CHECK_EVERY,
+        "iteration_cap": B6_CAP,
+        "repeats": args.repeats,
+        "targets_pct": list(targets),
+        "results": rows,
         "variants": variant_runs,
         "fastest": verdicts,
         "bar_fraction_of_dcfr": BAR,

@@ -25,8 +25,7 @@ from pathlib import Path
 import numpy as np
 
 import pokerlab
-from pokerlab.analysis.postflop import save_spot_solution
-from pokerlab.solvers.postflop import PostflopSolver
+from pokerlab.solvers.postflop import PostflopSolver, save_spot_solution
 
 #: The small turn spot (both players' ranges symmetric in suits, so isomorphic rivers exist).
 SMALL_TURN = dict(

@@ -68,3 +68,17 @@ def test_range_grid_json_and_png(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["range", "QQ+"]) == 0
     text = capsys.readouterr().out
     assert "18 combos" in text and "QQ" in text
+
+
+def test_range_given_twice_warns_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # the first item wins (postflop-solver's rule) and the CLI says which combos and weights
+    assert main(["range", "AA, AhAd:0.25", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["combos"] == 6.0
+    (line,) = captured.err.splitlines()
+    assert line.startswith("warning: range 'AA, AhAd:0.25' gives 1 combo twice")
+    assert "AhAd (kept from 'AA', not 'AhAd:0.25')" in line
+    assert main(["range", "AhAd:0.25, AA", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["combos"] == 5.25
+    assert "AhAd (kept from 'AhAd:0.25', not 'AA')" in captured.err

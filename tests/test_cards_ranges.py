@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerlab.cards.deck import CLASS_COMBOS, COMBO_CLASS, class_name, parse_cards, parse_class
+from pokerlab.cards.deck import (
+    CLASS_COMBOS,
+    COMBO_CLASS,
+    class_name,
+    combo_id,
+    parse_card,
+    parse_cards,
+    parse_class,
+)
 from pokerlab.cards.ranges import (
     combo_count,
     format_range,
@@ -15,7 +25,7 @@ from pokerlab.cards.ranges import (
     range_grid,
     remove_blocked,
 )
-from pokerlab.errors import ParseError
+from pokerlab.errors import ParseError, RangeOverlapWarning
 
 
 def _class_names(weights: np.ndarray) -> set[str]:
@@ -53,18 +63,50 @@ def test_valid_ranges(text: str, combos: int, classes: set[str] | None) -> None:
         assert _class_names(w) == classes
 
 
-def test_weights_and_overrides() -> None:
-    w = parse_range("AKs:0.5, AhKh")
-    assert combo_count(w) == pytest.approx(2.5)
-    w = parse_range("QQ+, KK:0.25")
-    assert sorted(set(w[w > 0])) == [0.25, 1.0]
-    assert combo_count(w) == pytest.approx(12 + 1.5)
+def test_overlapping_items_keep_the_first_weight_and_warn() -> None:
+    # postflop-solver's rule: the first item naming a combo wins
+    with pytest.warns(RangeOverlapWarning, match=r"1 combo twice .*AhKh \(kept from 'AKs:0.5'"):
+        w = parse_range("AKs:0.5, AhKh")
+    assert combo_count(w) == pytest.approx(2.0)
+    with pytest.warns(RangeOverlapWarning) as record:
+        w = parse_range("QQ+, KK:0.25")
+    (warning,) = record
+    message = str(warning.message)
+    assert "6 combos" in message and "KsKh" in message and "not 'KK:0.25'" in message
+    assert combo_count(w) == pytest.approx(18)
+    # to weight part of a class, name the part first (it still warns: two weights are given)
+    with pytest.warns(RangeOverlapWarning, match="AhAd"):
+        w = parse_range("AhAd:0.25, AA")
+    assert w[combo_id(parse_card("Ah"), parse_card("Ad"))] == 0.25
+    assert combo_count(w) == pytest.approx(5.25)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert combo_count(parse_range("QQ+, KK, AA:1")) == 18  # same weight: no warning
+
+
+def test_overlap_warning_names_every_combo_once() -> None:
+    with pytest.warns(RangeOverlapWarning) as record:
+        parse_range("AA, AhAd:0.25, QQ+:0.5")
+    (warning,) = record
+    message = str(warning.message)
+    assert message.startswith("range 'AA, AhAd:0.25, QQ+:0.5' gives 6 combos twice")
+    assert "AhAd (kept from 'AA', not 'AhAd:0.25')" in message
+    assert "(kept from 'AA', not 'QQ+:0.5')" in message
+
+
+def test_connector_plus_runs_both_ranks() -> None:
+    # postflop-solver's rule: T9s+ is T9s, JTs, QJs, KQs, AKs; a gap of 2 or more runs the kicker
+    names = _class_names(parse_range("T9s+"))
+    assert names == {"T9s", "JTs", "QJs", "KQs", "AKs"}
+    assert _class_names(parse_range("KQo+")) == {"KQo", "AKo"}
+    assert _class_names(parse_range("AK+")) == {"AKs", "AKo"}
+    assert _class_names(parse_range("T8s+")) == {"T8s", "T9s"}
 
 
 def test_spec_example() -> None:
-    w = parse_range("QQ+, A2s+, KTo+, 76s, AhKh, 22-55, T9s-65s, AKs:0.5")
-    # QQ+ 18, A2s..AQs 44 (AKs at 0.5: 2), KTo+ 36, 22-55 24, T9s-65s 20 (76s inside)
-    assert combo_count(w) == pytest.approx(18 + 44 + 2 + 36 + 24 + 20)
+    w = parse_range("QQ+, A2s-AQs, KTo+, 76s, AhKd, 22-55, T9s-65s, AKs:0.5")
+    # QQ+ 18, A2s..AQs 44, AKs at 0.5: 2, KTo+ 36, AhKd 1, 22-55 24, T9s-65s 20 (76s inside)
+    assert combo_count(w) == pytest.approx(18 + 44 + 2 + 36 + 1 + 24 + 20)
 
 
 @pytest.mark.parametrize(
@@ -115,7 +157,7 @@ def test_format_is_short(text: str, expected: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "QQ+, A2s+, KTo+, 76s, AhKh, 22-55, T9s-65s, AKs:0.5",
+        "QQ+, A2s-AQs, KTo+, 76s, AhKd, 22-55, T9s-65s, AKs:0.5",
         "66+,A8s+,K9s+,Q9s+,J9s+,T8s+,97s+,86s+,75s+,64s+,A9o+,KTo+,QTo+,JTo",
         "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+",
         "AA:0.1, KK:0.2, AsKs:0.3, AdKd:0.3, 72o:0.75",

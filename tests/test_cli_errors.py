@@ -22,6 +22,8 @@ from pokerlab.cli.main import main
 ROOT = Path(__file__).resolve().parents[1]
 LONG = "x" * 300
 
+POSTFLOP = ["--board", "Td9d6hQc2s", "--oop-range", "AA", "--ip-range", "KK", "--pot", "100"]
+
 # (arguments, a piece of the one-line message)
 MALFORMED: list[tuple[list[str], str]] = [
     # unknown command or option, stray arguments
@@ -109,6 +111,47 @@ MALFORMED: list[tuple[list[str], str]] = [
     (["equity", "AsKs", "QQ", "--board", "XX"], "'XX'"),
     (["equity", "AsKs", "QQ", "--exact", "-n", "100"], "exclude each other"),
     (["range", "ZZ"], "'ZZ'"),
+    # issue 29: postflop, train, duplicate, lbr, play, serve (huge, non-finite, Unicode numbers)
+    (["postflop", "river", "--bogus"], "No such option"),
+    (["postflop", *POSTFLOP, "--stack", "abc"], "--stack"),
+    (["postflop", *POSTFLOP, "--stack", "-5"], "stack must be >= 0"),
+    (["postflop", *POSTFLOP, "--stack", "1e39"], "stack 1e+39 chips is above the largest"),
+    (["postflop", *POSTFLOP, "--stack", "100", "--bets", "\u0663\u0663%"], "'\u0663\u0663%'"),
+    (["postflop", *POSTFLOP, "--stack", "100", "--bets", "9" * 5000 + "e"], "at most 100 streets"),
+    (["postflop", *POSTFLOP, "--stack", "100", "--bets", "1" + "0" * 320 + "%"], "too large"),
+    (["postflop", *POSTFLOP, "--stack", "100", "--target", "\u0660.5"], "bad --target"),
+    (["postflop", *POSTFLOP, "--stack", "100", "--rake-rate", "nan"], "rake_rate"),
+    (["postflop", *POSTFLOP, "--stack", "100", "--checkpoint-every", "5"], "--checkpoint"),
+    (["postflop", *POSTFLOP, "--stack", "100", "--resume", "/nonexistent.npz"], "no such file"),
+    (["postflop", *POSTFLOP, "--stack", "100", "--out", "/tmp"], "is a directory"),
+    (["postflop", "/nonexistent/spot.toml"], "spot.toml"),
+    (["postflop", "show", "/nonexistent.npz"], "no such file"),
+    (["train", "limit-holdem", "--buckets", "2,2,2,\u0663"], "not a whole number"),
+    (["train", "limit-holdem", "--buckets", "2,2,2,4611686018427387904"], "above the largest"),
+    (["train", "limit-holdem", "--buckets", "2,2,2," + "9" * 5000], "above the largest"),
+    (["train", "limit-holdem", "--seconds", "1e999"], "finite"),
+    (["train", "limit-holdem", "--iterations", "0"], "--iterations"),
+    (["train", "limit-holdem", "--log", "/tmp"], "--log '/tmp' is a directory"),
+    (["train", "limit-holdem", "--checkpoint", "/tmp"], "--checkpoint '/tmp' is a directory"),
+    (["train", "limit-holdem", "--resume", "/nonexistent.npz"], "no such file"),
+    (["train", "limit-holdem", "--sampling", "es", "--discount-every", "9" * 30], "2**53"),
+    (["duplicate", "limit-holdem", "--pairs", "9" * 30], "--pairs"),
+    (["duplicate", "limit-holdem", "--pairs", "1"], "--pairs"),
+    (["duplicate", "limit-holdem", "--raise-above", "nan"], "raise_above=nan"),
+    (["duplicate", "limit-holdem", "--opponents", "foo"], "'foo'"),
+    (["duplicate", "kuhn"], "'kuhn'"),
+    (["lbr", "limit-holdem", "--bot", "call", "--pairs", "9" * 30], "--pairs"),
+    (["lbr", "limit-holdem", "--bot", "call", "--rollouts", "9" * 30], "--rollouts"),
+    (["lbr", "limit-holdem", "--bot", "foo"], "'foo'"),
+    (["lbr", "limit-holdem"], "exactly one of --checkpoint"),
+    (["play", "limit-holdem", "--bot", "foo"], "'foo'"),
+    (["play", "limit-holdem", "--hands", "0", "--bot", "call"], "--hands"),
+    (["play", "limit-holdem", "--checkpoint", "/nonexistent.npz"], "no such file"),
+    (["serve", "/nonexistent-folder"], "is not a folder"),
+    (["serve", "--port", "9" * 30], "--port"),
+    (["serve", "--port", "-1"], "--port"),
+    (["compare", "kuhn", "--points", "9" * 30], "--points"),
+    (["compare", "kuhn", "--budget-nodes", "9" * 30], "--budget-nodes"),
     # files
     (["show", "/nonexistent/file.npz"], "no such file"),
     (["show", LONG + ".npz"], "too long"),
@@ -135,6 +178,12 @@ def test_the_table_covers_every_command() -> None:
         "equity",
         "range",
         "evolve",
+        "postflop",
+        "train",
+        "duplicate",
+        "lbr",
+        "play",
+        "serve",
     }
 
 

@@ -54,6 +54,8 @@ def test_train_small_variant_json(capsys, tmp_path, monkeypatch) -> None:
           "--recall", "perfect", "--no-exploitability"], "--board-chunk"),
         (["train", "limit-holdem", "--algorithm", "pcfr++"], "'pcfr++'"),
         (["train", "limit-holdem", "--variant", "huge"], "variant"),
+        (["train", "limit-holdem", "--checkpoint", "/nonexistent/x.npz"], "does not exist"),
+        (["train", "limit-holdem", "--log", "/nonexistent/x.jsonl"], "does not exist"),
         (["train", "limit-holdem", "--variant", "full", "--real-exploitability"], "full deck"),
         # 810,000 river sequences: even the by-board abstract best response is refused by name
         (["train", "limit-holdem", "--buckets", "30,30,30,30"], "--no-exploitability"),
@@ -141,3 +143,23 @@ def test_train_every_board_json(capsys, tmp_path, monkeypatch) -> None:
     (row,) = match["results"]
     assert row["opponent"] == "always-call" and row["pairs"] == 200
     assert np.isfinite(row["mbb_per_game"]) and row["ci95_mbb"] > 0
+
+
+def test_log_measures_the_first_and_last_block_and_bounds_the_rest(
+    capsys, tmp_path, monkeypatch
+) -> None:
+    """train --log: exact abstract exploitability on the first and the last line, on the lines
+    between only while measuring stays within half the training time."""
+    monkeypatch.setenv("POKERLAB_CACHE_DIR", str(tmp_path))
+    log = tmp_path / "run.jsonl"
+    args = ["train", "limit-holdem", "--variant", "tiny", "--buckets", "4,4,4,4", "-n", "80"]
+    code, out, _ = run(capsys, *args, "--log", str(log), "--json")
+    assert code == 0
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert [x["iterations"] for x in lines] == list(range(10, 90, 10))
+    measured = ["exploitability_abstract_mbb" in x for x in lines]
+    assert measured[0] and measured[-1]
+    final = json.loads(out)["exploitability_abstract_mbb"]
+    assert lines[-1]["exploitability_abstract_mbb"] == final
+    assert not all(measured)  # a measurement takes longer than ten iterations of this deck
+    assert all(x["algorithm"] == "cfr+" and x["seconds"] > 0 for x in lines)

@@ -267,3 +267,153 @@ def test_a_range_spec_longer_than_a_file_name_is_read_as_ranges(game) -> None:
     assert bb[0].sum() == 26 * 0.25 and sb[0].sum() == 6
     with pytest.raises(PokerlabError, match="too long"):
         strategy_from_spec("x" * 300 + ".npz", game)
+
+
+# ----------------------------------------------------------------------------------------------
+# bet sizes, spot files and the limit options: huge, non-finite and Unicode numbers (issue 29)
+
+HUGE_DIGITS = st.integers(1, 6000).map(lambda n: "9" * n)
+UNICODE_DIGITS = st.sampled_from(["\u0663", "\u0665", "\uff15", "\u0967", "\u00b2", "\u2155"])
+NUMBERS = st.one_of(
+    st.sampled_from(["0", "1", "33", "2.5", ".5", "1e3", "nan", "inf", "-1", "100", "0001"]),
+    HUGE_DIGITS,
+    UNICODE_DIGITS,
+    st.lists(UNICODE_DIGITS, min_size=1, max_size=3).map("".join),
+)
+SIZE_TEXT = st.lists(
+    st.tuples(NUMBERS, st.sampled_from(["%", "x", "c", "e", "e50%", "", "%%"]))
+    .map("".join)
+    .filter(lambda t: t),
+    min_size=1,
+    max_size=4,
+).map(", ".join)
+
+
+@FAST
+@given(
+    text=st.one_of(SIZE_TEXT, st.text(alphabet="0123456789.%xXcCeEaA, \u0663\uff15", max_size=30))
+)
+def test_bet_sizes_raise_only_pokerlab_errors_and_stay_bounded(text: str) -> None:
+    from pokerlab.games.postflop.betsizes import (
+        MAX_SIZE_VALUE,
+        MAX_STREETS,
+        format_bet_sizes,
+        parse_bet_sizes,
+    )
+
+    try:
+        sizes = parse_bet_sizes(text, raise_sizes=True)
+    except PokerlabError as exc:
+        _check_error(exc, text)
+        return
+    assert not any(ch.isdigit() and not ch.isascii() for ch in text), text  # ASCII grammar
+    for size in sizes:
+        assert size.value <= MAX_SIZE_VALUE or (size.kind == "geometric" and size.value > 1e300)
+        assert 0 <= size.streets <= MAX_STREETS
+    assert parse_bet_sizes(format_bet_sizes(sizes), raise_sizes=True) == sizes
+
+
+SPOT_VALUES = st.one_of(
+    st.integers(-(10**5), 10**5),
+    st.integers(10**15, 10**400),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0, 1, 3.4e38, 1e39, 1e9, 1e9 + 1, 5e-324, True]),
+    st.text(alphabet="0123456789\u0663", max_size=6),
+)
+
+
+@FAST
+@given(
+    pot=SPOT_VALUES,
+    stack=SPOT_VALUES,
+    rake=SPOT_VALUES,
+    threshold=SPOT_VALUES,
+    raise_limit=SPOT_VALUES,
+    bet=st.one_of(SIZE_TEXT, st.just("50%")),
+    override=st.booleans(),
+)
+def test_spot_tables_raise_only_pokerlab_errors(
+    pot, stack, rake, threshold, raise_limit, bet, override
+) -> None:
+    from pokerlab.games.postflop.betsizes import parse_bet_sizes
+    from pokerlab.games.postflop.game import PostflopGame
+    from pokerlab.games.postflop.spot import MAX_CHIPS, SpotConfig
+
+    river: dict = {"bet": bet}
+    if override:  # both players override the street's spec: it is still checked
+        river.update(oop={"bet": "50%"}, ip={"bet": "50%"})
+    data = {
+        "board": "Td9d6hQc2s", "oop_range": "AA", "ip_range": "KK", "pot": pot,
+        "stack": stack, "rake_rate": 0.05, "rake_cap": rake, "river": river,
+        "tree": {"add_allin_threshold": threshold, "raise_limit": raise_limit},
+    }  # fmt: skip
+    try:
+        config = SpotConfig.from_dict(data)
+    except PokerlabError:
+        return
+    parse_bet_sizes(bet)  # accepted only when the street's own spec parses
+    assert 0 < config.pot <= MAX_CHIPS and 0 <= config.stack <= MAX_CHIPS
+    assert config.rake_cap <= MAX_CHIPS
+    try:
+        summary = PostflopGame(config).tree_summary()
+    except PokerlabError:
+        return
+    assert summary["memory_upper_bound_bytes"] >= 0
+
+
+@FAST
+@given(number=NUMBERS, key=st.sampled_from(["pot", "stack", "rake_cap"]))
+def test_spot_files_with_any_number_literal_raise_only_pokerlab_errors(
+    tmp_path_factory, number: str, key: str
+) -> None:
+    from pokerlab.games.postflop.spot import load_spot
+
+    values = {"pot": "100", "stack": "100", "rake_cap": "0"}
+    values[key] = number
+    folder = tmp_path_factory.mktemp("spots")
+    for suffix, text in (
+        (".json", '{"board": "Td9d6hQc2s", "oop_range": "AA", "ip_range": "KK", '
+         + ", ".join(f'"{k}": {v}' for k, v in values.items()) + "}"),
+        (".toml", 'board = "Td9d6hQc2s"\noop_range = "AA"\nip_range = "KK"\n'
+         + "".join(f"{k} = {v}\n" for k, v in values.items())),
+    ):  # fmt: skip
+        path = folder / f"spot{suffix}"
+        path.write_text(text, encoding="utf-8")
+        try:
+            load_spot(path)
+        except PokerlabError:
+            continue
+
+
+@FAST
+@given(
+    text=st.one_of(
+        st.lists(NUMBERS, min_size=1, max_size=5).map(",".join),
+        st.text(alphabet="0123456789,-x \u0663", max_size=30),
+    )
+)
+def test_limit_bucket_counts_raise_only_pokerlab_errors(text: str) -> None:
+    from pokerlab.abstraction.buckets import MAX_BUCKETS
+    from pokerlab.cli.train import _parse_buckets
+
+    try:
+        counts = _parse_buckets(text)
+    except PokerlabError:
+        return
+    assert len(counts) == 4 and all(1 <= c <= MAX_BUCKETS for c in counts)
+    assert text.isascii()
+
+
+@FAST
+@given(text=st.one_of(NUMBERS, NUMBERS.map(lambda n: n + "%"), st.text(max_size=12)))
+def test_postflop_target_raises_only_pokerlab_errors(text: str) -> None:
+    import math
+
+    from pokerlab.cli.postflop import parse_target
+
+    try:
+        value = parse_target(text)
+    except PokerlabError:
+        return
+    assert math.isfinite(value) and value > 0
+    assert text.isascii()

@@ -229,3 +229,45 @@ def test_rake_evs_sum_to_the_pot_less_the_expected_rake(iterations: int) -> None
     plain = PostflopSolver(_river(oop, ip), "dcfr")
     plain.step(iterations)
     assert sum(plain.values()["ev"]) == pytest.approx(40.0, abs=1e-9)
+
+
+def test_save_and_load_strategy_take_a_postflop_solve(tmp_path) -> None:
+    """``pokerlab.save_strategy`` of a postflop solve writes the solution file that
+    ``load_strategy`` (and ``pokerlab postflop show``) reopens, numbers unchanged."""
+    from pokerlab.analysis.postflop import SolvedSpot
+    from pokerlab.io.files import FileFormatError, read_metadata
+    from pokerlab.solvers.postflop import load_spot_solution
+
+    game = pokerlab.load_game("postflop", spot="river")
+    solver = pokerlab.make_solver(game, "dcfr-ps")
+    solver.step(15)
+    spot = solver.average_strategy()
+    path = tmp_path / "river.npz"
+    pokerlab.save_strategy(path, spot, note="readme")
+    meta = read_metadata(path)
+    assert meta["kind"] == "postflop-solution" and meta["note"] == "readme"
+    back = pokerlab.load_strategy(path)
+    assert isinstance(back, SolvedSpot) and back.solver.iterations == 15
+    for line in ("", "check, bet 66", "bet 150"):
+        ours, theirs = spot.node(line), back.node(line)
+        np.testing.assert_array_equal(theirs.strategy, ours.strategy)
+        assert theirs.range_value(0) == pytest.approx(ours.range_value(0), abs=1e-9)
+    np.testing.assert_array_equal(load_spot_solution(path).strat_sum, solver.strat_sum)
+    # the solver itself saves the same way; the engine Strategy is an ordinary strategy file
+    pokerlab.save_strategy(tmp_path / "solver.npz", solver)
+    assert pokerlab.load_strategy(tmp_path / "solver.npz").solver.iterations == 15
+    strategy = spot.as_strategy()
+    pokerlab.save_strategy(tmp_path / "engine.npz", strategy)
+    engine = pokerlab.load_strategy(tmp_path / "engine.npz")
+    np.testing.assert_array_equal(engine.probs, strategy.probs)
+    row = list(spot.node("check, bet 66").combos[0]).index(
+        pokerlab.cards.deck.COMBO_INDEX[parse_cards("AhKh")[0], parse_cards("AhKh")[1]]
+    )
+    probs = strategy["AhKh|Td9d6hQc7s:check,bet 66"]
+    assert list(probs.values()) == pytest.approx(
+        list(spot.node("check, bet 66").strategy[row]), abs=1e-12
+    )
+    orphan = SolvedSpot(game, solver.strat_sum, solver.regrets, solver.passes)
+    with pytest.raises(FileFormatError, match="save_spot_solution"):
+        pokerlab.save_strategy(tmp_path / "orphan.npz", orphan)
+    assert not (tmp_path / "orphan.npz").exists()

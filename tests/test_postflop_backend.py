@@ -198,7 +198,7 @@ def test_a_postflop_strategy_saves_and_loads_by_key(tmp_path) -> None:
 
 
 def test_a_spot_solved_without_isomorphism_reopens_without_it(tmp_path) -> None:
-    from pokerlab.analysis.postflop import load_spot_solution, save_spot_solution
+    from pokerlab.solvers.postflop import load_spot_solution, save_spot_solution
 
     game = PostflopGame(isomorphism=False, **ISO)
     assert game.params["isomorphism"] is False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from pokerlab.errors import ParseError, PokerlabError
 from pokerlab.games.postflop import BetSize, format_bet_sizes, parse_bet_sizes, resolve_bet
+from pokerlab.games.postflop.spot import StreetSizes
 
 INF = math.inf
 
@@ -303,3 +305,98 @@ def test_module_docstring_examples_run() -> None:
         result = doctest.testmod(module)
         assert result.attempted >= 1
         assert result.failed == 0
+
+
+# --- postflop-solver's raise rules (issue 28) ---
+
+
+def test_chips_with_a_raise_cap_parse_and_format() -> None:
+    (size,) = parse_bet_sizes("20c3R", raise_sizes=True)
+    assert size == BetSize("chips", 20.0, raise_cap=3)
+    assert format_bet_sizes((size,)) == "20c3r"
+    assert parse_bet_sizes("20c, 20c1r", raise_sizes=True)[1].raise_cap == 1
+    for text, needle in (
+        ("20c3r", "only allowed for raises"),  # in a bet list
+        ("20c0r", "from 1 to 100"),
+        ("20c101r", "from 1 to 100"),
+        ("20c3", "bad bet size"),
+        ("20cr", "bad bet size"),
+        ("20c3.5r", "bad bet size"),
+    ):
+        with pytest.raises(ParseError, match=needle):
+            parse_bet_sizes(text, raise_sizes=text != "20c3r")
+    with pytest.raises(PokerlabError, match="only chip sizes"):
+        BetSize("pot", 0.5, raise_cap=2)
+
+
+def test_geometric_raise_spreads_over_the_streets_left_after_the_bets_made() -> None:
+    # postflop-solver: a raise of Ke spreads over max(K - bets so far + 1, 1) streets
+    pot, behind = 300.0, 800.0  # after calling a bet of 100 into 100 with 900 behind
+    two = ((1 + 2 * behind / pot) ** 0.5 - 1) / 2 * pot
+    size = BetSize("geometric", INF, 2)
+    assert resolve_bet(size, pot=200.0, prev_bet=100.0, to_call=100.0, stack=900.0,
+                       streets_left=1, bets=1) == pytest.approx(two)  # fmt: skip
+    # the default for a raise is one bet made: the same
+    assert _resolve(size, 200.0, 100.0, 100.0, 900.0) == pytest.approx(two)
+    # facing a raise (two bets made), 2e spreads over one street: all-in
+    assert resolve_bet(size, pot=200.0, prev_bet=100.0, to_call=100.0, stack=900.0,
+                       streets_left=1, bets=2) == pytest.approx(behind)  # fmt: skip
+    # "e" on the flop facing a raise: 3 - 2 + 1 = 2 streets
+    e = BetSize("geometric", INF, 0)
+    assert resolve_bet(e, pot=200.0, prev_bet=100.0, to_call=100.0, stack=900.0,
+                       streets_left=3, bets=2) == pytest.approx(two)  # fmt: skip
+    with pytest.raises(PokerlabError, match="bets must be a non-negative integer"):
+        _ = resolve_bet(e, pot=1.0, prev_bet=0.0, to_call=0.0, stack=1.0, streets_left=1, bets=-1)
+
+
+def _river_tree(raise_sizes: str, *, stack: int, raise_limit: int | None) -> Any:
+    from pokerlab.games.postflop.actions import ActionTreeOptions, build_action_tree
+
+    sizes = StreetSizes(
+        parse_bet_sizes("50%"), parse_bet_sizes(raise_sizes, raise_sizes=True), None
+    )
+    opts = ActionTreeOptions(
+        pot=100, stack=stack, first_street=2, sizes={(2, 0): sizes, (2, 1): sizes},
+        raise_limit=raise_limit,
+    )  # fmt: skip
+    return build_action_tree(opts)
+
+
+def _raise_amounts(node: Any) -> list[list[tuple[int, int]]]:
+    """The bet/raise actions along the line that always takes the smallest one."""
+    out = []
+    while node.kind == "decision":
+        aggressive = [(i, a) for i, a in enumerate(node.actions) if a[0] >= 3]
+        if not aggressive:
+            break
+        out.append([a for _, a in aggressive])
+        node = node.children[aggressive[0][0]]
+    return out
+
+
+def test_chip_raises_stop_at_their_cap_in_the_tree() -> None:
+    root = _river_tree("10c2r", stack=10_000, raise_limit=None)
+    line = _raise_amounts(root)
+    # 10c2r: offered while at most 2 bets are made; each raise is clamped to the minimum raise.
+    # Bet 50; facing it (1 bet made) raise to 100; facing that (2) raise to 150; facing the
+    # re-raise (3 bets) no raise is left (the stack is 100 pots, so no all-in is added)
+    assert line == [[(3, 50)], [(4, 100)], [(4, 150)]]
+
+
+def test_raise_limit_none_reproduces_postflop_solver_trees() -> None:
+    from pokerlab.games.postflop.actions import count_action_nodes
+
+    # a river with 2x raises and a stack of 20 pots: postflop-solver builds 14 decision nodes
+    # (its README); pokerlab's default limit of 3 raises cuts the tree to 10
+    assert (
+        sum(count_action_nodes(_river_tree("2x", stack=2000, raise_limit=None))["decision"]) == 14
+    )
+    assert sum(count_action_nodes(_river_tree("2x", stack=2000, raise_limit=3))["decision"]) == 10
+
+
+def test_raise_cap_refusals_name_the_token() -> None:
+    with pytest.raises(ParseError, match="from 1 to 100: '20c9999"):
+        parse_bet_sizes("20c" + "9" * 5000 + "r", raise_sizes=True)
+    assert parse_bet_sizes("20c003r", raise_sizes=True)[0].raise_cap == 3
+    with pytest.raises(PokerlabError, match="bet sizes cannot have a raise cap"):
+        StreetSizes((BetSize("chips", 20.0, raise_cap=2),), ())

@@ -21,7 +21,6 @@ from rich.console import Console
 from rich.text import Text
 
 import pokerlab
-from pokerlab.analysis.postflop import load_spot_solution
 from pokerlab.cards.deck import class_name
 from pokerlab.cli.main import main
 from pokerlab.cli.render_postflop import (
@@ -32,7 +31,7 @@ from pokerlab.cli.render_postflop import (
 )
 from pokerlab.io.files import read_metadata
 from pokerlab.plots.actions import action_styles
-from pokerlab.solvers.postflop import PostflopSolver
+from pokerlab.solvers.postflop import PostflopSolver, load_spot_solution
 
 OOP = "66+,A8s+,K9s+,Q9s+,J9s+,T8s+,97s+,86s+,75s+,64s+,A9o+,KTo+,QTo+,JTo"
 IP = "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+"
@@ -76,6 +75,9 @@ def test_json_has_the_documented_fields_and_the_python_api_values(capsys) -> Non
     root = solver.average_strategy().node("")
     assert got["iterations"] == 50 and got["status"] == "completed" and not got["partial"]
     assert 0 < got["seconds"] < got["wall_seconds"]
+    # solving and the exploitability measured at the end, timed apart
+    assert got["solve_seconds"] == got["seconds"] and got["check_seconds"] > 0
+    assert got["solve_seconds"] + got["check_seconds"] < got["wall_seconds"]
     assert got["exploitability"] == pytest.approx(solver.exploitability(), abs=1e-9)
     assert got["exploitability_pct"] == pytest.approx(got["exploitability"] / 2, abs=1e-12)
     assert got["ev"] == {"oop": pytest.approx(ev[0], abs=1e-9), "ip": pytest.approx(ev[1])}
@@ -341,6 +343,12 @@ def test_show_png_is_written(capsys, river_solution, tmp_path) -> None:
     code, out, err = run(
         capsys, ["postflop", "show", str(river_solution), "-l", "bet 150", "--png", str(png)]
     )
+    assert code == 2 and out == "" and not png.parent.exists()  # no folder made silently
+    assert f"--png '{png}': folder '{png.parent}' does not exist (create it first)" in err
+    png.parent.mkdir()
+    code, out, err = run(
+        capsys, ["postflop", "show", str(river_solution), "-l", "bet 150", "--png", str(png)]
+    )
     assert code == 0, err
     assert f"wrote {png}" in out
     data = png.read_bytes()
@@ -366,6 +374,115 @@ def test_png_figure_has_every_action_in_its_legend(river_solution) -> None:
         labels = {t.get_text() for t in fig.axes[0].texts}
         assert {"AA", "72o", "KK"} <= labels
         assert fig.axes[0].get_title() == "IP facing a bet of 150"
+    finally:
+        plt.close(fig)
+
+
+# --- nodes after a dealt card -----------------------------------------------------------------
+
+TINY_FLOP_FLAGS = [
+    "--board", "Td9d6h", "--oop-range", "AA,KK,QQ,AKs,T9s", "--ip-range", "JJ,TT,AQs,87s",
+    "--pot", "100", "--stack", "100", "--bets", "a", "--raises", "a",
+]  # fmt: skip
+TURN = "check, check, Qs"
+RIVER = "check, check, Qs, check, check, 2c"
+RIVER_SWAPPED = "check, check, Qc, check, check, 2s"  # clubs and spades swap on this board
+
+
+@pytest.fixture(scope="module")
+def flop_solution(tmp_path_factory) -> Path:
+    """A small flop spot (all-in or check on every street) solved for 20 iterations."""
+    folder = tmp_path_factory.mktemp("flop")
+    path = folder / "flop.npz"
+    assert main(["postflop", *TINY_FLOP_FLAGS, "-n", "20", "--json", "--out", str(path)]) == 0
+    return path
+
+
+def _weights_after_the_card(solved, before: str, card: str, p: int) -> float:
+    """Player p's combos after ``card`` from the reach at the chance node ``before``: every
+    combo that does not hold the card keeps its weight (the card is chosen, not drawn)."""
+    from pokerlab.cards.deck import COMBO_CARDS, parse_cards
+
+    chance = solved.node(before)
+    assert chance.kind == "chance"
+    (c,) = parse_cards(card)
+    keep = ~(COMBO_CARDS[chance.combos[p]] == c).any(axis=1)
+    return float(chance.weights(p)[keep].sum())
+
+
+@pytest.mark.parametrize(
+    "line,before,card",
+    [(TURN, "check, check", "Qs"), (RIVER, TURN + ", check, check", "2c"), (RIVER_SWAPPED, "", "")],
+    ids=["turn", "river", "river-suit-swap"],
+)
+def test_cli_viewer_and_library_agree_after_a_dealt_card(
+    capsys, flop_solution, line, before, card
+) -> None:
+    pytest.importorskip("fastapi", reason="the viewer extra is not installed")
+    from fastapi.testclient import TestClient
+
+    from pokerlab.viewer import create_app
+
+    solved = load_spot_solution(flop_solution).average_strategy()
+    view = solved.node(line)
+    assert view.kind == "decision" and view.deal_scale == (45 if line == TURN else 45 * 44)
+    code, out, err = run(capsys, ["postflop", "show", str(flop_solution), "-l", line, "--json"])
+    assert code == 0, err
+    cli = json.loads(out)
+    client = TestClient(create_app(flop_solution.parent), raise_server_exceptions=False)
+    api = client.get("/api/node", params={"path": flop_solution.name, "line": line}).json()
+    assert api["scale"] == view.deal_scale
+    grid = view.grid()
+    for p, key in enumerate(("oop", "ip")):
+        combos = float(view.weights(p).sum())
+        assert combos > 1.0  # combos, not combos times the card's probability
+        assert cli["combos"][key] == pytest.approx(combos, rel=1e-9)
+        assert api["ranges"][p]["combos"] == pytest.approx(combos, abs=1e-3)
+        if before:
+            expected = _weights_after_the_card(solved, before, card, p)
+            assert combos == pytest.approx(expected, rel=1e-4)  # float32 sums
+        ev, equity = view.range_value(p)
+        assert cli["ev"][key] == pytest.approx(ev, abs=1e-9)
+        assert api["ranges"][p]["range_ev"] == pytest.approx(ev, abs=1e-5)
+        assert cli["equity"][key] == pytest.approx(equity, abs=1e-12)
+    weight = grid["weight"].ravel()
+    api_weight = np.array(api["grid"]["weight"], dtype=float) * api["scale"]
+    np.testing.assert_allclose(api_weight, weight, atol=1e-5)
+    assert set(cli["grid"]) == {class_name(c) for c in np.flatnonzero(weight > 0)}
+    for c in np.flatnonzero(weight > 0):
+        assert cli["grid"][class_name(c)]["combos"] == pytest.approx(weight[c], rel=1e-9)
+    assert cli["grid"]["AA"]["combos"] > 1.0  # AA is in OOP's range and the actor is OOP
+    code, out, err = run(capsys, ["postflop", "show", str(flop_solution), "-l", line])
+    assert code == 0, err
+    assert re.search(rf"^OOP \(acts\)\s+{cli['combos']['oop']:.1f}\s", out, re.M), out
+
+
+def test_png_after_a_dealt_card_fills_its_cells(flop_solution) -> None:
+    from matplotlib.colors import to_rgba
+    from matplotlib.patches import Rectangle
+
+    from pokerlab.cards.deck import COMBO_CARDS, COMBO_CLASS
+    from pokerlab.plots import postflop as plots
+    from pokerlab.plots.common import plt
+
+    view = load_spot_solution(flop_solution).average_strategy().node(RIVER)
+    weight = view.grid()["weight"].ravel()
+    blocked = np.isin(COMBO_CARDS, view.board).any(axis=1)
+    available = np.bincount(COMBO_CLASS[~blocked], minlength=169)
+    in_range = np.flatnonzero(weight > 0)
+    shares = weight[in_range] / available[in_range]  # QQ: of the 3 combos left with Qs out
+    assert available[in_range].min() >= 3 and shares.max() > 0.5
+    fig = plots.node_grid_figure(view)
+    backgrounds = {to_rgba(plots._EMPTY), to_rgba(plots._OUT), to_rgba("white")}
+    try:
+        heights = [
+            p.get_height()
+            for p in fig.axes[0].patches
+            if isinstance(p, Rectangle) and p.get_fill() and p.get_facecolor() not in backgrounds
+        ]
+        for share in shares:  # every in-range class is drawn with its share of the cell
+            assert any(abs(h - share) < 1e-9 for h in heights), (share, heights)
+        assert max(heights) == pytest.approx(shares.max(), abs=1e-9)
     finally:
         plt.close(fig)
 
@@ -405,6 +522,10 @@ BAD: list[tuple[list[str], str]] = [
     (["postflop", "river", "--bogus"], "No such option: --bogus"),
     (["postflop", "river", "extra"], "unexpected extra argument"),
     (["postflop", "river", "--out", "/"], "--out '/' names a folder"),
+    (
+        ["postflop", "river", "--out", "/nonexistent/dir/x.npz"],
+        "--out '/nonexistent/dir/x.npz': folder '/nonexistent/dir' does not exist",
+    ),
     (["postflop", "show"], "Missing argument 'file'"),
     (["postflop", "show", "/nonexistent/river.npz"], "no such file"),
     (["postflop", "show", "x" * 300 + ".npz"], "too long"),
@@ -439,7 +560,16 @@ def test_bad_line_names_the_token_and_lists_the_actions(capsys, river_solution) 
         "root\n"
     )
     code, _, err = run(capsys, ["postflop", "show", str(river_solution), "-l", "check, jump"])
-    assert code == 2 and "unknown action 'jump'" in err
+    assert code == 2 and err == (
+        "error: unknown action 'jump' at check; the actions there: check, bet 66, bet 150, "
+        "bet 300, allin 900\n"
+    )  # the actions at that node, not examples from another spot
+    code, _, err = run(
+        capsys, ["postflop", "show", str(river_solution), "-l", "bet 66, Qs"]
+    )  # a card where IP acts
+    assert code == 2 and err == (
+        "error: unknown action 'Qs' at bet 66; the actions there: fold, call, raise 265\n"
+    )
     code, _, err = run(
         capsys, ["postflop", "show", str(river_solution), "-l", "check, bet 66, call, bet 9"]
     )
@@ -540,3 +670,92 @@ def test_ctrl_c_prints_and_saves_partial_results(monkeypatch, capsys, tmp_path) 
     assert load_spot_solution(out_file).iterations == 15
     assert f"wrote {out_file}" in err and "interrupted at iteration 15" in err
     assert "Traceback" not in err
+
+
+def test_raise_limit_flag_none_builds_postflop_solvers_tree(capsys) -> None:
+    # a river with 2x raises and 20 pots behind: 14 decision nodes in postflop-solver (no raise
+    # limit) and with --raise-limit none; pokerlab's default limit of 3 raises leaves 10
+    flags = [
+        "postflop", "--board", "Td9d6hQc7s", "--oop-range", "AA,KK", "--ip-range", "QQ,JJ",
+        "--pot", "100", "--stack", "2000", "--bets", "50%", "--raises", "2x", "-n", "1", "--json",
+    ]  # fmt: skip
+    code, out, _ = run(capsys, [*flags, "--raise-limit", "none"])
+    assert code == 0
+    got = json.loads(out)
+    assert got["nodes"] == {"decision": 14, "chance": 0, "terminal": 25}
+    assert got["game_params"]["tree"]["raise_limit"] == "none"
+    code, out, _ = run(capsys, flags)
+    assert code == 0 and json.loads(out)["nodes"]["decision"] == 10
+    code, out, err = run(capsys, [*flags, "--raise-limit", "many"])
+    assert code == 2 and out == ""
+    assert err.strip() == "error: --raise-limit must be a whole number >= 0 or 'none', got 'many'"
+
+
+# --- the first compile ------------------------------------------------------------------------
+
+
+def test_kernels_cold_reads_numbas_cache_index(tmp_path, monkeypatch) -> None:
+    import importlib
+
+    from pokerlab.warmup import kernels_cold
+
+    (tmp_path / "coldmod_i30.py").write_text(
+        "from numba import njit\n\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("coldmod_i30")
+    assert kernels_cold([module])  # never compiled: the first call compiles
+    assert module.twice(21) == 42
+    assert not kernels_cold([module])  # cached on disk now
+    assert any((tmp_path / "__pycache__").glob("coldmod_i30.twice-*.nbi"))
+
+
+def test_cold_cache_is_announced_on_a_terminal_stderr_only(capsys, monkeypatch) -> None:
+    import importlib
+
+    import pokerlab.cli.postflop as postflop_cli
+
+    warmup = importlib.import_module("pokerlab.warmup")  # pokerlab.warmup is also a function
+    assert main(["postflop", "river", "-n", "2", "--json"]) == 0
+    capsys.readouterr()
+    assert not warmup.postflop_kernels_cold()  # a solve ran: its kernels are cached
+    monkeypatch.setattr(postflop_cli, "_stderr_is_terminal", lambda: True)
+    code, out, err = run(capsys, ["postflop", "river", "-n", "2", "--json"])
+    assert code == 0 and err == ""  # warm: nothing to say
+    monkeypatch.setattr(warmup, "postflop_kernels_cold", lambda: True)
+    code, out, err = run(capsys, ["postflop", "river", "-n", "2", "--json"])
+    assert code == 0 and err == "compiling (once, about a minute)\n"
+    assert json.loads(out)["iterations"] == 2  # stdout is the JSON object alone
+    monkeypatch.setattr(postflop_cli, "_stderr_is_terminal", lambda: False)
+    code, out, err = run(capsys, ["postflop", "river", "-n", "2", "--json"])
+    assert code == 0 and err == ""  # piped: silent, like the progress bar
+
+
+def test_memory_estimate_covers_the_process_peak(tmp_path) -> None:
+    """The announced process estimate is at least the solving process's peak resident memory
+    (turn spot, with --out: the save included)."""
+    from pokerlab.games.postflop.game import process_bytes_estimate
+
+    if not Path("/proc/self/status").is_file():
+        pytest.skip("the peak is read from /proc/self/status (Linux)")
+    # VmHWM, not ru_maxrss: after fork or vfork and exec that one still holds pytest's own peak
+    script = (
+        "import json, sys\n"
+        "from pokerlab.cli.main import main\n"
+        "code = main(sys.argv[1:])\n"
+        "line = next(x for x in open('/proc/self/status') if x.startswith('VmHWM:'))\n"
+        "peak = int(line.split()[1]) * 1024\n"
+        "print(json.dumps({'peak': peak, 'code': code}), file=sys.stderr)\n"
+    )
+    out_file = tmp_path / "turn.npz"
+    args = ["postflop", "turn", "-n", "20", "--json", "--out", str(out_file)]
+    proc = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    measured = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert measured["code"] == 0
+    got = json.loads(proc.stdout)
+    bound = got["tree_upper_bound"]
+    assert bound["process_bytes"] == process_bytes_estimate(bound["memory_bytes"])
+    assert measured["peak"] <= bound["process_bytes"] <= 2 * measured["peak"]

@@ -8,10 +8,9 @@ import numpy as np
 import pytest
 
 import pokerlab
-from pokerlab.analysis.postflop import load_spot_solution, save_spot_solution
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.game import PostflopGame
-from pokerlab.solvers.postflop import PostflopSolver
+from pokerlab.solvers.postflop import PostflopSolver, load_spot_solution, save_spot_solution
 
 TINY_TURN = dict(
     board="Td9d6hQc",

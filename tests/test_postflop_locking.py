@@ -10,13 +10,12 @@ import numpy as np
 import pytest
 
 import pokerlab
-from pokerlab.analysis.postflop import load_spot_solution, save_spot_solution
 from pokerlab.cards.deck import COMBO_INDEX, format_combo, parse_card
 from pokerlab.cards.ranges import parse_range
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.actions import walk
 from pokerlab.games.postflop.game import PostflopGame
-from pokerlab.solvers.postflop import PostflopSolver
+from pokerlab.solvers.postflop import PostflopSolver, load_spot_solution, save_spot_solution
 from pokerlab.strategy import Strategy
 from pokerlab.tree.compiled import compile_game
 from pokerlab.tree.vector import _kernels as K

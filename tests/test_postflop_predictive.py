@@ -13,11 +13,16 @@ import numpy as np
 import pytest
 
 import pokerlab
-from pokerlab.analysis.postflop import SolvedSpot, load_spot_solution, save_spot_solution
+from pokerlab.analysis.postflop import SolvedSpot
 from pokerlab.cli.main import main
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.game import PostflopGame
-from pokerlab.solvers.postflop import POSTFLOP_ALGORITHMS, PostflopSolver
+from pokerlab.solvers.postflop import (
+    POSTFLOP_ALGORITHMS,
+    PostflopSolver,
+    load_spot_solution,
+    save_spot_solution,
+)
 from pokerlab.solvers.schedule import schedule_by_name
 from pokerlab.tree.compiled import compile_game
 

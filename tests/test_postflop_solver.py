@@ -3,14 +3,15 @@ tiny spots (an implementation independent of the vector kernels), isomorphism, t
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
 import pokerlab
-from pokerlab.analysis.postflop import load_spot_solution, save_spot_solution
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.game import PostflopGame
-from pokerlab.solvers.postflop import PostflopSolver
+from pokerlab.solvers.postflop import PostflopSolver, load_spot_solution, save_spot_solution
 from pokerlab.strategy import Strategy
 from pokerlab.tree.compiled import compile_game
 
@@ -167,6 +168,26 @@ def test_converges_and_strategies_are_distributions() -> None:
     ev1, _ = root.range_value(1)
     assert ev0 + ev1 == pytest.approx(200.0, abs=1e-6)  # constant sum: the starting pot
     assert ev0 == pytest.approx(solver.values()["ev"][0], abs=1e-6)
+
+
+def test_solve_times_its_exploitability_checks_apart(monkeypatch) -> None:
+    game = pokerlab.load_game("postflop", spot="river")
+    solver = PostflopSolver(game)
+    measured = solver.exploitability
+    checks: list[int] = []
+
+    def slow_check(respect_locks: bool = True) -> float:
+        checks.append(solver.iterations)
+        time.sleep(0.02)
+        return measured(respect_locks)
+
+    monkeypatch.setattr(solver, "exploitability", slow_check)
+    solver.solve(target_pct=0.5, check_every=10)
+    assert checks == list(range(10, solver.iterations + 1, 10))  # every 10, none at 0
+    assert 0.02 * len(checks) <= solver.check_seconds < 0.02 * len(checks) + 5.0
+    assert solver.seconds < solver.check_seconds  # the sleeps are not solving time
+    solver.solve(iterations=10)  # no target: one check at the end, added to the total
+    assert len(checks) == solver.iterations // 10
 
 
 def test_bad_lines_and_inputs_are_refused() -> None:

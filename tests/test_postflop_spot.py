@@ -160,7 +160,7 @@ def test_turn_spot_from_dict() -> None:
     spot = SpotConfig.from_dict(_turn_dict())
     assert spot.board == tuple(parse_cards("Td9d6hQc"))
     assert spot.streets == ("turn", "river")
-    assert spot.rake_rate == 0.0 and spot.rake_cap == 0.0
+    assert spot.rake_rate == 0.0 and spot.rake_cap is None
     assert spot.sizes[("turn", 1)].donk is None
 
 
@@ -206,6 +206,37 @@ def test_empty_donk_means_no_lead() -> None:
     assert spot.sizes[("turn", 0)].donk == ()
     assert spot.sizes[("river", 0)].donk is None
     assert SpotConfig.from_dict(spot.to_dict()) == spot
+
+
+def test_rake_cap_zero_is_refused_with_a_rake_and_absent_means_no_cap() -> None:
+    data = _turn_dict()
+    data["rake_rate"] = 0.05
+    spot = SpotConfig.from_dict(data)
+    assert spot.rake_cap is None and "rake_cap" not in spot.to_dict()
+    data["rake_cap"] = 0
+    with pytest.raises(PokerlabError, match="rake_cap 0 with rake_rate 0.05: postflop-solver"):
+        SpotConfig.from_dict(data)
+    data["rake_rate"] = 0.0  # no rake: a cap of 0 changes nothing
+    assert SpotConfig.from_dict(data).rake_cap == 0.0
+
+
+def test_raise_limit_none_means_no_limit() -> None:
+    data = _turn_dict()
+    data["tree"]["raise_limit"] = "none"
+    spot = SpotConfig.from_dict(data)
+    assert spot.tree.raise_limit is None
+    assert spot.to_dict()["tree"]["raise_limit"] == "none"
+    assert SpotConfig.from_dict(spot.to_dict()) == spot
+    data["tree"]["raise_limit"] = None  # JSON null
+    assert SpotConfig.from_dict(data) == spot
+    made = spot_from_params(board="Td9d6hQc7s", ranges=("AA", "KK"), pot=10, stack=200,
+                            raise_limit=None)  # fmt: skip
+    assert made.tree.raise_limit is None
+    assert spot_from_params(board="Td9d6hQc7s", ranges=("AA", "KK"), pot=10, stack=200).tree == (
+        TreeOptions()
+    )
+    with pytest.raises(PokerlabError, match="raise_limit must be a non-negative integer or 'none'"):
+        TreeOptions(raise_limit="unlimited")
 
 
 def test_board_as_a_list_and_rake() -> None:
@@ -505,7 +536,7 @@ def _spot_dicts(draw: st.DrawFn) -> dict[str, Any]:
     }
     if draw(st.booleans()):
         data["rake_rate"] = draw(st.floats(0.0, 0.99))
-        data["rake_cap"] = draw(st.floats(0.0, 100.0))
+        data["rake_cap"] = draw(st.floats(0.01, 100.0) | st.none())
     streets = ("flop", "turn", "river")[len(board) // 2 - 3 :]
     for street in streets:
         if draw(st.booleans()):
@@ -522,7 +553,7 @@ def _spot_dicts(draw: st.DrawFn) -> dict[str, Any]:
         data[street] = table
     if draw(st.booleans()):
         data["tree"] = {
-            "raise_limit": draw(st.integers(0, 9)),
+            "raise_limit": draw(st.integers(0, 9) | st.just("none") | st.none()),
             "merging_threshold": draw(st.floats(0.0, 1.0)),
         }
     return data

@@ -88,6 +88,24 @@ def test_duck_typed_solver_target_and_checkpoint_cadence(tmp_path):
     assert pokerlab.load_checkpoint(tmp_path / "toy.ckpt.npz")["iterations"] == 20
 
 
+def test_time_in_exploitability_checks_is_recorded_apart_from_solving_time():
+    solver = CountingSolver()
+    calls: list[int] = []
+
+    def slow_measure(s: CountingSolver) -> float:
+        calls.append(s.iterations)
+        time.sleep(0.005)
+        return 1.0 / s.iterations
+
+    result = TrainingRun(
+        solver, target_exploitability=0.05, check_every=10, measure=slow_measure
+    ).run()
+    assert calls == [10, 20]  # not measured before the first iteration
+    assert 0.01 <= result.check_seconds < 1.0
+    assert result.seconds == pytest.approx(20e-6)  # the solver's own clock: steps only
+    assert result.to_dict()["check_seconds"] == result.check_seconds
+
+
 def test_checkpoint_every_bounds_the_chunks(tmp_path):
     solver = CountingSolver()
     written: list[int] = []
@@ -209,9 +227,13 @@ def test_output_file_checks(tmp_path, monkeypatch):
         check_output_file(tmp_path / "afile" / "sub" / "x.npz", "--out")
     with pytest.raises(PokerlabError, match="longer than 255 bytes"):
         check_output_file(tmp_path / ("x" * 300), "--out")
-    assert check_output_file(tmp_path / "new" / "deeper" / "x.npz") == (
-        tmp_path / "new" / "deeper" / "x.npz"
-    )
+    with pytest.raises(PokerlabError, match=r"folder '.*new/deeper' does not exist"):
+        check_output_file(tmp_path / "new" / "deeper" / "x.npz")  # no folder made silently
+    assert not (tmp_path / "new").exists()
+    assert check_output_file(tmp_path / "adir" / "x.npz") == tmp_path / "adir" / "x.npz"
+    assert check_output_folder(tmp_path / "run") == tmp_path / "run"  # the folder itself: made
+    with pytest.raises(PokerlabError, match=r"folder '.*nope' does not exist"):
+        check_output_folder(tmp_path / "nope" / "run", "--out")
     with pytest.raises(PokerlabError, match="is a file, not a folder"):
         check_output_folder(tmp_path / "afile", "--out")
     _read_only(tmp_path / "ro", monkeypatch)

@@ -427,10 +427,23 @@ def test_play_postflop_both_seats(client, data, path) -> None:
 # --- node locking --------------------------------------------------------------------------------
 
 
+def finished_job(client: TestClient, url: str, body: dict, seconds: float = 120.0) -> dict:
+    """POST a re-solve (202 and a job), poll the job until it ends; the job."""
+    r = client.post(url, json=body)
+    assert r.status_code == 202, r.text
+    job = r.json()
+    deadline = time.monotonic() + seconds
+    while job["state"] in ("queued", "running"):
+        assert time.monotonic() < deadline, job
+        time.sleep(0.02)
+        job = client.get(f"/api/jobs/{job['id']}").json()
+    return job
+
+
 def test_lock_and_resolve_equals_the_solver(client, data) -> None:
     if not hasattr(data["river"], "lock"):
         pytest.skip("this pokerlab has no node locking")
-    from pokerlab.analysis.postflop import load_spot_solution
+    from pokerlab.solvers.postflop import load_spot_solution
 
     body = {
         "path": "river.npz",
@@ -439,9 +452,9 @@ def test_lock_and_resolve_equals_the_solver(client, data) -> None:
         "hands": "QQ, JJ",
         "iterations": 30,
     }
-    r = client.post("/api/lock", json=body)
-    assert r.status_code == 200, r.text
-    out = r.json()
+    job = finished_job(client, "/api/lock", body)
+    assert job["state"] == "done" and job["done"] == job["total"] == 30, job
+    out = job["result"]
     direct = load_spot_solution(data["served"] / "river.npz")
     before = direct.values()
     direct.lock("check", {"check": 0.25, "bet 66": 0.75}, "QQ, JJ")
@@ -461,8 +474,12 @@ def test_lock_and_resolve_equals_the_solver(client, data) -> None:
     assert jj and all(c["strategy"]["check"] == pytest.approx(0.25, abs=1e-6) for c in jj)
     info = client.get("/api/info", params={"path": "river.npz"}).json()
     assert info["modified"] and info["locks"][0]["line"] == "check"
-    r = client.post("/api/unlock", json={"path": "river.npz", "line": "check", "iterations": 0})
-    assert r.status_code == 200 and r.json()["locks"] == []
+    job = finished_job(
+        client, "/api/unlock", {"path": "river.npz", "line": "check", "iterations": 0}
+    )
+    assert job["state"] == "done" and job["result"]["locks"] == []
+    bad = client.post("/api/unlock", json={"path": "river.npz", "line": "check"})
+    assert bad.status_code == 400 and "nothing is locked" in bad.json()["error"]
     assert client.post("/api/reset", json={"path": "river.npz"}).json()["reset"]
     info = client.get("/api/info", params={"path": "river.npz"}).json()
     assert info["iterations"] == 60 and not info["modified"]
@@ -572,8 +589,7 @@ def test_thousand_concurrent_requests_on_loopback(cli_server) -> None:
 
 
 def test_a_large_spot_loads_without_blocking_other_requests(data, tmp_path) -> None:
-    from pokerlab.analysis.postflop import save_spot_solution
-    from pokerlab.solvers.postflop import PostflopSolver
+    from pokerlab.solvers.postflop import PostflopSolver, save_spot_solution
 
     served = tmp_path / "big"
     served.mkdir()

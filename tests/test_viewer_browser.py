@@ -27,9 +27,9 @@ pytest.importorskip("fastapi", reason="the viewer extra (fastapi, uvicorn) is no
 pytest.importorskip("uvicorn", reason="the viewer extra (fastapi, uvicorn) is not installed")
 
 import pokerlab  # noqa: E402
-from pokerlab.analysis.postflop import load_spot_solution  # noqa: E402
 from pokerlab.cards.deck import COMBO_CLASS, class_name, format_combo, parse_class  # noqa: E402
 from pokerlab.io import read_metadata  # noqa: E402
+from pokerlab.solvers.postflop import load_spot_solution  # noqa: E402
 from pokerlab.viewer import create_app  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -18,7 +18,8 @@ from pokerlab.evaluate import (
     nash_conv,
 )
 from pokerlab.games import History, HistoryGame, load_game, register_game
-from pokerlab.io.files import load_checkpoint, load_strategy, save_checkpoint, save_strategy
+from pokerlab.io.files import load_checkpoint, save_checkpoint
+from pokerlab.saving import load_strategy, save_strategy
 from pokerlab.solvers import CFRSolver, ReferenceCFR, make_solver
 from pokerlab.strategy import Strategy, uniform_strategy
 from pokerlab.tree.compiled import compile_game

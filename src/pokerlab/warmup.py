@@ -1,10 +1,45 @@
-"""Compile (or load from numba's cache) every kernel once, visibly, before timed work."""
+"""Compile (or load from numba's cache) every kernel once, visibly, before timed work; tell
+whether numba's on-disk cache is cold (the first call of a kernel then compiles it)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
+from types import ModuleType
 
-__all__ = ["warmup"]
+__all__ = ["warmup", "kernels_cold", "COMPILING_MESSAGE"]
+
+#: What a command prints (on a terminal's stderr) before work whose kernels must compile first.
+COMPILING_MESSAGE = "compiling (once, about a minute)"
+
+
+def kernels_cold(modules: Iterable[ModuleType]) -> bool:
+    """True when numba's on-disk cache holds no compiled kernel of some module in ``modules``
+    (never run, or its source changed since: numba keys the cache by the source file's stamp,
+    so a module's kernels are cached or stale together), False otherwise or when the cache
+    cannot be read. Reads the cache index files only; compiles nothing."""
+    from numba.core.registry import CPUDispatcher
+
+    try:
+        for module in modules:
+            cached = [
+                d._cache._cache_file._load_index()
+                for d in vars(module).values()
+                if isinstance(d, CPUDispatcher) and hasattr(d._cache, "_cache_file")
+            ]
+            if cached and not any(cached):
+                return True
+    except Exception:  # noqa: BLE001  numba internals: say nothing rather than fail a solve
+        return False
+    return False
+
+
+def postflop_kernels_cold() -> bool:
+    """:func:`kernels_cold` for the kernels a postflop solve runs."""
+    from pokerlab.tree import _layout_kernels, _primitives
+    from pokerlab.tree.vector import _kernels, _lock_kernels
+
+    return kernels_cold([_kernels, _primitives, _layout_kernels, _lock_kernels])
 
 
 def warmup() -> float:

@@ -43,6 +43,7 @@ from pokerlab.abstraction.strength import (
 from pokerlab.errors import PokerlabError
 
 __all__ = [
+    "MAX_BUCKETS",
     "METHODS",
     "CardAbstraction",
     "build_abstraction",
@@ -54,6 +55,11 @@ __all__ = [
 ]
 
 METHODS = ("ehs", "ehs2", "emd")
+
+#: The most buckets a round may ask for: bucket labels are int32.
+MAX_BUCKETS = 2**31 - 1
+#: The most bucket sequences whose ids :func:`bucket_sequence_ids` numbers (int64).
+MAX_SEQUENCE_ID = 2**63 - 1
 
 
 @dataclass
@@ -192,6 +198,8 @@ def build_abstraction(
     counts = tuple(int(b) for b in buckets)
     if len(counts) != 4 or min(counts) < 1:
         raise PokerlabError(f"buckets must be four positive counts, got {list(buckets)!r}")
+    if max(counts) > MAX_BUCKETS:
+        raise PokerlabError(f"buckets: at most {MAX_BUCKETS:,} per round, got {max(counts):,}")
     path: Path | None = None
     params = {"kind": "buckets", "ranks": ranks, "method": key, "buckets": list(counts)}
     if key == "emd":
@@ -271,6 +279,14 @@ def bucket_sequence_ids(
     the same n hands in each round."""
     if recall not in ("perfect", "imperfect"):
         raise PokerlabError(f"recall must be 'perfect' or 'imperfect', got {recall!r}")
+    if recall == "perfect":
+        product = 1
+        for c in counts[: len(labels)]:
+            product *= int(c)
+        if product > MAX_SEQUENCE_ID:
+            raise PokerlabError(
+                f"{product:,} bucket sequences: their ids do not fit a 64-bit integer"
+            )
     out = []
     seq = np.zeros_like(np.asarray(labels[0]), dtype=np.int64)
     for r, lab in enumerate(labels):

@@ -12,7 +12,6 @@ checked down, against the opponent's range at the node. EQR = EV / (equity x pot
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,12 +19,11 @@ import numpy as np
 
 from pokerlab.cards.deck import COMBO_CARDS, COMBO_CLASS, COMBO_INDEX
 from pokerlab.cards.evaluator import evaluate_batch
-from pokerlab.errors import FileFormatError
 from pokerlab.games.postflop.expand import _swap_card
 from pokerlab.games.postflop.naming import SpotNaming
 from pokerlab.tree.vector.tree import DECISION, SUIT_PAIRS
 
-__all__ = ["SolvedSpot", "NodeView", "save_spot_solution", "load_spot_solution"]
+__all__ = ["SolvedSpot", "NodeView", "deal_scale"]
 
 PLAYERS = ("OOP", "IP")
 
@@ -35,7 +33,10 @@ class NodeView:
     """One node of a solved spot.
 
     ``combos[p]`` are player p's combo ids; ``reach[p]`` their range weights at the node
-    (reach-weighted, card removal applied); for a decision node, ``strategy`` is the actor's
+    (reach-weighted, card removal applied) times the probability of the cards dealt since the
+    spot's start (1/45 after a turn card on a flop spot); ``weights(p)`` undoes that
+    probability (``deal_scale``), giving combos as if the dealt cards had been chosen, the
+    numbers every output shows. For a decision node, ``strategy`` is the actor's
     (hands x actions) average strategy. ``ev[p]``, ``equity[p]`` and ``eqr[p]`` per combo
     (NaN where the combo cannot be at the node).
     """
@@ -54,6 +55,14 @@ class NodeView:
     eqr: tuple[np.ndarray, np.ndarray]
     compat: tuple[np.ndarray, np.ndarray]  # opponent reach compatible with each combo
     locked: np.ndarray | None = None  # per actor hand: True where a node lock fixes its strategy
+    #: What undoes the chance probabilities in ``reach``: the product over the cards dealt since
+    #: the spot's start of the number of cards that could come (``52 - board cards - 4``).
+    deal_scale: float = 1.0
+
+    def weights(self, player: int) -> np.ndarray:
+        """Player's combo weights at the node as if the dealt cards had been chosen: ``reach``
+        times ``deal_scale`` (1 per combo fully in the range and never folded)."""
+        return self.reach[player] * self.deal_scale
 
     def action_totals(self) -> dict[str, float]:
         """Range-weighted frequency of each action of the actor."""
@@ -75,11 +84,12 @@ class NodeView:
             float(np.average(self.equity[player][ok], weights=w[ok])),
         )
 
-    def grid(self) -> dict[str, Any]:
+    def grid(self, scaled: bool = True) -> dict[str, Any]:
         """13x13 class grid of the actor (or of OOP at non-decision nodes): per class the
-        combined weight and the weight-averaged action mix (``mix[row, col, action]``)."""
+        combined weight in combos (:meth:`weights`; the raw ``reach`` with ``scaled=False``) and
+        the weight-averaged action mix (``mix[row, col, action]``)."""
         p = self.player if self.player >= 0 else 0
-        w = self.reach[p]
+        w = self.weights(p) if scaled else self.reach[p]
         cls = COMBO_CLASS[self.combos[p]]
         weight = np.bincount(cls, weights=w, minlength=169)
         na = max(len(self.actions), 1)
@@ -97,6 +107,8 @@ class SolvedSpot:
 
     ``locks``: the solver's lock array (see :meth:`PostflopSolver.lock
     <pokerlab.solvers.postflop.PostflopSolver.lock>`); a locked hand's strategy is read from it.
+    ``solver``: the :class:`~pokerlab.solvers.postflop.PostflopSolver` whose arrays these are
+    (set by its ``average_strategy()``), which :func:`pokerlab.save_strategy` saves.
     """
 
     def __init__(
@@ -106,6 +118,7 @@ class SolvedSpot:
         regrets: np.ndarray,
         passes: Any,
         locks: np.ndarray | None = None,
+        solver: Any = None,
     ) -> None:
         self.game = game
         self.spot = game.expanded
@@ -113,6 +126,18 @@ class SolvedSpot:
         self.regrets = regrets
         self.passes = passes
         self.locks = locks
+        self.solver = solver
+
+    def as_strategy(self) -> Any:
+        """The engine's :class:`~pokerlab.strategy.Strategy` of this average strategy on the
+        spot's compiled tree (``compile_game(game)``): keys such as
+        ``"AhKh|Td9d6hQc7s:check,bet 66"``, :func:`pokerlab.exploitability` (of the game
+        without locks), :func:`pokerlab.expected_values`."""
+        from pokerlab.strategy import Strategy
+        from pokerlab.tree.compiled import compile_game
+
+        compiled = compile_game(self.game)
+        return Strategy(compiled, compiled.normalise(self.strat_sum))
 
     # --- navigation ----------------------------------------------------------------------------
     def find(self, line: str | list[str] | tuple[str, ...]) -> tuple[int, tuple[str, ...], int]:
@@ -190,7 +215,18 @@ class SolvedSpot:
             eqr=(eqr[0], eqr[1]),
             compat=(compats[0], compats[1]),
             locked=locked,
+            deal_scale=deal_scale(len(self.game.config.board), len(board)),
         )
+
+
+def deal_scale(start_cards: int, board_cards: int) -> float:
+    """What undoes the chance probabilities in the reach of a node with ``board_cards`` board
+    cards on a spot that starts with ``start_cards``: each dealt card comes with probability
+    1 / (52 - board cards - 4), the cards neither player's two hands nor the board hold."""
+    scale = 1.0
+    for n in range(start_cards, board_cards):
+        scale *= 52 - n - 4
+    return scale
 
 
 def _compatible_reach(hd: Any, p: int, opp_reach: np.ndarray) -> np.ndarray:
@@ -254,29 +290,3 @@ def _equity(
             np.where(den[0] > 0, num[0] / den[0], np.nan),
             np.where(den[1] > 0, num[1] / den[1], np.nan),
         )
-
-
-def save_spot_solution(path: str | os.PathLike[str], solver: Any, **metadata: Any) -> None:
-    """Save a solve (spot, algorithm, iterations, float32 arrays): atomic, checksummed.
-
-    ``metadata`` (JSON values, e.g. ``status="interrupted", partial=True``) is stored with it and
-    read back by :func:`pokerlab.io.files.read_metadata`."""
-    from pokerlab.io.files import save_checkpoint
-
-    save_checkpoint(path, solver.state_dict(), kind="postflop-solution", **metadata)
-
-
-def load_spot_solution(path: str | os.PathLike[str], threads: int = 1) -> Any:
-    """Reopen a file written by :func:`save_spot_solution`: a solver ready to read or continue."""
-    from pokerlab.games.postflop.game import PostflopGame
-    from pokerlab.io.files import load_checkpoint
-    from pokerlab.solvers.postflop import PostflopSolver
-
-    state = load_checkpoint(path)
-    if state.get("game") != "postflop":
-        raise FileFormatError(f"{os.fspath(path)} is not a postflop solution")
-    game = PostflopGame(**state["game_params"])  # the file layout (+ isomorphism when off)
-    compressed = bool((state.get("config") or {}).get("compressed", False))
-    solver = PostflopSolver(game, state["algorithm"], threads=threads, compressed=compressed)
-    solver.load_state_dict(state)
-    return solver

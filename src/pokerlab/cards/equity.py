@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from pokerlab._rng import seed_state
+from pokerlab.cards import _equity_kernels as EK
 from pokerlab.cards import _eval_kernels as K
 from pokerlab.cards.deck import COMBO_CARDS, combos_blocked_by, parse_cards
 from pokerlab.cards.evaluator import eval_tables
@@ -125,7 +126,7 @@ def _exact_pairs(
         for c in [*board, int(h2[0]), int(h2[1])]:
             k2 += t.card_key[c]
             m2 |= t.card_bit[c]
-        w, ti, n = K.count_showdowns(k1, m1, k2, m2, deck, 5 - len(board), *tabs)
+        w, ti, n = EK.count_showdowns(k1, m1, k2, m2, deck, 5 - len(board), *tabs)
         weight = pw[a, b]
         win += weight * w / n
         tie += weight * ti / n
@@ -203,7 +204,7 @@ def equity(
         elif not cards or n_pairs == 1:
             win, tie, total, showdowns = _exact_pairs(c1, c2, pw, cards)
         else:
-            win, tie, total = K.range_vs_range_exact(
+            win, tie, total = EK.range_vs_range_exact(
                 c1, w1[c1], c2, w2[c2], COMBO_CARDS, np.array(cards, np.int64), *tabs
             )
             showdowns = n_pairs * _runouts(len(cards))
@@ -223,7 +224,7 @@ def equity(
     n = DEFAULT_SAMPLES if samples is None else int(samples)
     if n <= 0:
         raise PokerlabError(f"samples must be positive, got {n}")
-    wins, ties, n, outcome = K.sample_showdowns(
+    wins, ties, n, outcome = EK.sample_showdowns(
         c1,
         np.cumsum(w1[c1]),
         c2,

@@ -11,14 +11,22 @@ Grammar (items separated by commas, whitespace ignored, ranks case-insensitive):
     CLASS  := RANK RANK ["s" | "o"]       no suffix on a non-pair means both s and o
 
 ``XX+`` is every pair from XX up to AA; ``XYs+`` raises the kicker up to one below the high card
-(A2s+ = A2s..AKs). A span between two pairs covers the pairs between them; between two non-pairs it
-either keeps the high card (A5s-A2s) or the gap between the ranks (T9s-65s: T9s, 98s, 87s, 76s,
-65s). Later items override the weight of earlier ones.
+(A2s+ = A2s..AKs), except for a connector, where it raises both ranks (T9s+ = T9s, JTs, QJs, KQs,
+AKs), as in postflop-solver (``range.rs``). A span between two pairs covers the pairs between
+them; between two non-pairs it either keeps the high card (A5s-A2s) or the gap between the ranks
+(T9s-65s: T9s, 98s, 87s, 76s, 65s).
+
+A combo named by two items keeps the weight of the **first** item that names it, as in
+postflop-solver (b-inary, ``range.rs``, which reads the items last to first, each overwriting):
+``"AA, AhAd:0.25"`` puts AhAd at weight 1. Naming a combo again with a *different* weight warns
+(:class:`~pokerlab.errors.RangeOverlapWarning`, naming the combos and the items); naming it again
+with the same weight (``"QQ+, KK"``) is silent. To weight a few combos of a class differently,
+write them first: ``"AhAd:0.25, AA"`` (it warns, naming AhAd and the weight kept).
 
 >>> from pokerlab.cards.ranges import parse_range, format_range
->>> w = parse_range("QQ+, AKs, AhKh:0.5")
+>>> w = parse_range("QQ+, AKs:0.5, AhKd")
 >>> float(w.sum())
-21.5
+21.0
 >>> format_range(parse_range("TT, JJ, QQ, KK, AA, A2s+, A2o+"))
 'TT+, A2+'
 """
@@ -26,6 +34,7 @@ either keeps the high card (A5s-A2s) or the gap between the ranks (T9s-65s: T9s,
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterable
 
 import numpy as np
@@ -42,9 +51,16 @@ from pokerlab.cards.deck import (
     format_combo,
     parse_card,
 )
-from pokerlab.errors import ParseError
+from pokerlab.errors import ParseError, RangeOverlapWarning
 
-__all__ = ["parse_range", "format_range", "remove_blocked", "range_grid", "combo_count"]
+__all__ = [
+    "parse_range",
+    "format_range",
+    "remove_blocked",
+    "range_grid",
+    "combo_count",
+    "RangeOverlapWarning",
+]
 
 _R = "[2-9TJQKAtjqka]"
 _COMBO = re.compile(rf"^({_R}[cdhsCDHS])({_R}[cdhsCDHS])$")
@@ -83,8 +99,12 @@ def _parse_hands(tok: str, pos: int) -> list[int]:
             classes = [class_id(r, r, False) for r in range(r1, 13 if plus else r1 + 1)]
         else:
             hi, lo = max(r1, r2), min(r1, r2)
-            for k in range(lo, hi if plus else lo + 1):
-                classes += _classes(hi, k, suffix)
+            if plus and hi - lo == 1:  # connector run (postflop-solver's rule): T9s+ .. AKs
+                for h in range(hi, 13):
+                    classes += _classes(h, h - 1, suffix)
+            else:
+                for k in range(lo, hi if plus else lo + 1):
+                    classes += _classes(hi, k, suffix)
     else:
         m = _SPAN.match(tok)
         if not m:
@@ -126,6 +146,10 @@ def parse_range(text: str) -> np.ndarray:
         Range in the grammar of this module, e.g. ``"QQ+, A2s+, KTo+, 76s, AhKh, AKs:0.5"``.
         An empty string is the empty range.
 
+    A combo named by several items keeps the first item's weight (postflop-solver's rule);
+    when a later item gives it a different weight, a :class:`~pokerlab.errors.RangeOverlapWarning`
+    names the combos, the items and the weight kept.
+
     Raises
     ------
     ParseError
@@ -134,6 +158,9 @@ def parse_range(text: str) -> np.ndarray:
     weights = np.zeros(N_COMBOS, dtype=np.float64)
     if not text.strip():
         return weights
+    owner = np.full(N_COMBOS, -1, dtype=np.int64)  # index of the item that set each combo
+    items: list[str] = []
+    clashes: dict[tuple[int, int], list[int]] = {}  # (first item, later item) -> combos
     pieces = text.split(",")
     offset = 0
     for n, raw in enumerate(pieces):
@@ -154,9 +181,35 @@ def parse_range(text: str) -> np.ndarray:
             if not 0.0 <= weight <= 1.0:
                 raise ParseError("weight must be between 0 and 1", wtext, wpos)
             item = hands
-        weights[_parse_hands(item, pos)] = weight
+        combos = np.asarray(_parse_hands(item, pos), dtype=np.int64)
+        index = len(items)
+        items.append(raw.strip())
+        taken = owner[combos] >= 0
+        for combo in combos[taken]:
+            if weights[combo] != weight:
+                clashes.setdefault((int(owner[combo]), index), []).append(int(combo))
+        fresh = combos[~taken]
+        weights[fresh] = weight
+        owner[fresh] = index
         offset += len(raw) + 1
+    if clashes:
+        warnings.warn(_overlap_message(text, items, clashes), RangeOverlapWarning, stacklevel=2)
     return weights
+
+
+def _overlap_message(text: str, items: list[str], clashes: dict[tuple[int, int], list[int]]) -> str:
+    """One line naming every combo given twice with different weights, grouped by item pair."""
+    total = len({c for combos in clashes.values() for c in combos})
+    parts = []
+    for (first, later), combos in clashes.items():
+        names = [format_combo(c) for c in sorted(set(combos))]
+        shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        parts.append(f"{shown} (kept from {items[first]!r}, not {items[later]!r})")
+    combos_word = "combo" if total == 1 else "combos"
+    return (
+        f"range {text.strip()!r} gives {total} {combos_word} twice with different weights; "
+        f"the first item wins (postflop-solver's rule): {'; '.join(parts)}"
+    )
 
 
 def _fmt_weight(w: float) -> str:

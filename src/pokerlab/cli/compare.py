@@ -11,7 +11,8 @@ from pokerlab.cli.app import app
 from pokerlab.cli.render import console, print_json
 from pokerlab.errors import PokerlabError
 from pokerlab.games.registry import load_game
-from pokerlab.solvers.compare import convergence_curves, plot_convergence
+from pokerlab.plots.curves import plot_convergence
+from pokerlab.solvers.compare import convergence_curves
 from pokerlab.solvers.run import EXIT_INTERRUPTED, check_output_file, stop_on_sigint
 
 #: Budget of ``compare`` on history-tree games when none is given.
@@ -50,6 +51,7 @@ def compare(
     ),
     budget_nodes: int | None = typer.Option(
         None,
+        max=10**15,  # past a float's whole numbers (the curve's points are logarithmic)
         help="Run each solver until it has touched this many nodes (default 10,000,000; "
         "spots default to --seconds 10).",
     ),
@@ -61,7 +63,7 @@ def compare(
         help="Postflop spots: discount schedule of the sampling solvers (linear, the default; "
         "cfr for none, cfr+, dcfr).",
     ),
-    points: int = typer.Option(25, help="Exploitability measurements per solver."),
+    points: int = typer.Option(25, max=10_000, help="Exploitability measurements per solver."),
     seed: int = typer.Option(0, help="Seed of the sampling solvers."),
     png: Path | None = typer.Option(None, help="Write the two-panel picture here (PNG)."),
     as_json: bool = typer.Option(False, "--json", help="Print the curves as JSON."),

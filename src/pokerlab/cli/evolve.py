@@ -138,8 +138,10 @@ def evolve(
     if out is not None:
         check_output_folder(out, "--out", targets=EVOLVE_FILES)  # before the run, not after
 
-    with stop_on_sigint() as stop:
+    with stop_on_sigint(notice="stopping after this generation...") as stop:
         result, files = _run_and_save(config, run_evolution, stop, as_json, out, no_gif)
+    # a Ctrl-C after the last generation (judging, writing) still ends the command with 130
+    late_stop = stop.requested and not result.interrupted
     if as_json:
         data = result.to_dict(history=False)
         if files:
@@ -150,6 +152,12 @@ def evolve(
     if result.interrupted:
         _err(f"interrupted after {result.generations} generations: partial results")
         raise SystemExit(EXIT_INTERRUPTED)  # typer.Exit would be returned, not raised, by main()
+    if late_stop:
+        _err(
+            f"interrupted after the search ({result.generations} generations, complete)"
+            + (": files written, animations skipped" if out is not None and not no_gif else "")
+        )
+        raise SystemExit(EXIT_INTERRUPTED)
     if result.stop_reason == GENERATION_CAP:
         from pokerlab.solvers.run import EXIT_TARGET_NOT_REACHED
 
@@ -204,9 +212,11 @@ def _run_and_save(
     files: dict[str, str] = {}
     if out is not None:
         from pokerlab.evolve.pictures import save_run
+        from pokerlab.solvers.run import shield_sigint
 
         started = time.time()
-        files = save_run(result, out, gif=not no_gif)
+        with shield_sigint(str(out)):  # a Ctrl-C now waits for the files; animations skipped
+            files = save_run(result, out, gif=not no_gif and not stop.requested)
         written = {str(Path(p)) for p in files.values()}
         for entry in sorted(Path(out).iterdir()):  # every file, several per kind included
             if (

@@ -27,10 +27,16 @@ def lbr(
     ),
     bot: str | None = typer.Option(None, "--bot", help="a bot instead: call, raise, ehs"),
     variant: str = typer.Option("small", "--variant", help="deck with --bot: full, small, tiny"),
-    pairs: int = typer.Option(10_000, "--pairs", min=2, help="duplicate pairs (2 games each)"),
+    pairs: int = typer.Option(
+        10_000, "--pairs", min=2, max=10_000_000, help="duplicate pairs (2 games each)"
+    ),
     seed: int = typer.Option(0, "--seed", min=0, help="seed of the deals and rollouts"),
     rollouts: int = typer.Option(
-        256, "--rollouts", min=0, help="sampled boards for WP beyond --exact-limit (0: exact)"
+        256,
+        "--rollouts",
+        min=0,
+        max=1_000_000,
+        help="sampled boards for WP beyond --exact-limit (0: exact)",
     ),
     exact_limit: int = typer.Option(
         250_000, "--exact-limit", min=0, help="most evaluations WP enumerates exactly"

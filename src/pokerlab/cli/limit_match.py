@@ -78,7 +78,13 @@ def duplicate(
     against: list[Path] = typer.Option(
         [], "--against", help="another checkpoint to play (repeatable)"
     ),
-    pairs: int = typer.Option(10_000, "--pairs", min=2, help="duplicate pairs per opponent"),
+    pairs: int = typer.Option(
+        10_000,
+        "--pairs",
+        min=2,
+        max=10_000_000,  # about 400 bytes of deals per pair are held at once
+        help="duplicate pairs per opponent",
+    ),
     match_seed: int = typer.Option(0, "--match-seed", min=0, help="seed of the deals"),
     raise_above: float = typer.Option(0.65, "--raise-above", help="E[HS] bot: bet/raise from"),
     call_above: float = typer.Option(0.45, "--call-above", help="E[HS] bot: call from"),

@@ -9,6 +9,10 @@ exit code 2, without a traceback:
   that is not a number or is out of its range);
 * no arguments at all (the usage block is printed).
 
+A :class:`~pokerlab.errors.PokerlabWarning` raised while a command runs (a range that gives a
+combo twice with different weights, ...) is printed as one ``warning: ...`` line on stderr, once
+per message; the command goes on.
+
 The parser's exception classes are found through ``typer.BadParameter``'s class hierarchy rather
 than imported by module path: typer 0.29 carries its own copy of click (``typer._click``) and no
 longer depends on ``click``, while older typer versions raise ``click``'s classes. Both are
@@ -21,12 +25,13 @@ or a pipe); on a terminal the ``error:`` prefix is coloured.
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Sequence
 
 import typer
 
-from pokerlab.cli.app import app, hide_flag_types, print_error
-from pokerlab.errors import PokerlabError
+from pokerlab.cli.app import app, hide_flag_types, print_error, warn
+from pokerlab.errors import NonFiniteError, PokerlabError, PokerlabWarning
 
 # Importing a command module registers its commands.
 from pokerlab.cli import solve as _solve  # noqa: F401,E402  isort: skip
@@ -91,8 +96,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         _print_help_to_stderr()
         return USAGE_EXIT
     try:
-        command = hide_flag_types(typer.main.get_command(app))
-        rv = command.main(args=args, prog_name="pokerlab", standalone_mode=False)
+        with warnings.catch_warnings():
+            warnings.simplefilter("default", PokerlabWarning)  # once per message and place
+            warnings.showwarning = _show_warning
+            command = hide_flag_types(typer.main.get_command(app))
+            rv = command.main(args=args, prog_name="pokerlab", standalone_mode=False)
+    except NonFiniteError as exc:  # it ran, and went wrong: not a usage error
+        print_error(str(exc))
+        return 1
     except PokerlabError as exc:
         print_error(str(exc))
         return USAGE_EXIT
@@ -115,7 +126,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except typer.Exit as exc:
         return _exit_code(getattr(exc, "exit_code", 0))
+    if rv == 130:  # the parser caught a KeyboardInterrupt itself and returned its code
+        print_error("interrupted", prefix="")
     return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
+
+
+_DEFAULT_SHOWWARNING = warnings.showwarning
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: object = None,
+    line: str | None = None,
+) -> None:
+    """``warnings.showwarning`` while a command runs: pokerlab's warnings as one
+    ``warning: ...`` line on stderr, every other warning as Python prints it."""
+    if issubclass(category, PokerlabWarning):
+        warn(str(message))
+    else:
+        _DEFAULT_SHOWWARNING(message, category, filename, lineno, file, line)  # type: ignore[arg-type]
 
 
 def _exit_code(code: object) -> int:

@@ -8,7 +8,8 @@
 and its memory) before anything large is allocated, refuses a tree too large for this machine's
 memory with the estimate, solves with a progress bar on stderr (terminals only) and prints the
 first player's root strategy as a 13x13 grid with both players' EVs and equities, or one JSON
-object with ``--json``.
+object with ``--json`` (its ``seconds`` and ``solve_seconds``: time in iterations;
+``check_seconds``: time in exploitability checks; ``wall_seconds``: all of it, tree included).
 """
 
 from __future__ import annotations
@@ -79,6 +80,8 @@ def parse_target(text: str) -> float:
     body = text.strip()
     body = body[:-1].rstrip() if body.endswith("%") else body
     try:
+        if not body.isascii():  # float() reads Unicode digits too
+            raise ValueError(body)
         value = float(body)
     except ValueError:
         raise PokerlabError(
@@ -105,7 +108,20 @@ def _check_sizes(option: str, text: str | None, raise_sizes: bool) -> None:
     try:
         parse_bet_sizes(text, raise_sizes=raise_sizes)
     except PokerlabError as exc:
-        raise PokerlabError(f"{option} {text!r}: {exc}") from None
+        shown = text if len(text) <= 60 else text[:40] + "..."
+        raise PokerlabError(f"{option} {shown!r}: {exc}") from None
+
+
+def _raise_limit(text: str | None) -> int | str | None:
+    """``--raise-limit``: a whole number >= 0 or ``"none"`` (no limit); None when not given."""
+    if text is None or text.strip().lower() == "none":
+        return None if text is None else "none"
+    try:
+        return int(text)
+    except ValueError:
+        raise PokerlabError(
+            f"--raise-limit must be a whole number >= 0 or 'none', got {text!r}"
+        ) from None
 
 
 def _spot_config(spot: str | None, flags: dict[str, Any]) -> tuple[Any, str]:
@@ -161,13 +177,15 @@ def _summary_table(game: Any, summary: dict[str, Any]) -> Table:
 def _print_summary(game: Any, name: str, summary: dict[str, Any], compressed: bool = False) -> None:
     from pokerlab.cards.deck import format_cards
     from pokerlab.cards.ranges import combo_count
-    from pokerlab.games.postflop.game import available_memory_bytes
+    from pokerlab.games.postflop.game import available_memory_bytes, process_bytes_estimate
 
     c = game.config
     oop, ip = (combo_count(w) for w in c.weights())
     rake = ""
     if c.rake_rate > 0:
-        rake = f", rake {100 * c.rake_rate:g}%" + (f" (cap {c.rake_cap:g})" if c.rake_cap else "")
+        rake = f", rake {100 * c.rake_rate:g}%" + (
+            f" (cap {c.rake_cap:g})" if c.rake_cap is not None else ""
+        )
     console.print(
         f"[bold]{name}[/]: {c.street} spot, board {format_cards(c.board)}, pot {c.pot:g}, stack "
         f"{c.stack:g} (SPR {c.stack / c.pot:.2g}){rake}; OOP {oop:g} combos, IP {ip:g} combos",
@@ -176,10 +194,11 @@ def _print_summary(game: Any, name: str, summary: dict[str, Any], compressed: bo
     )
     console.print(_summary_table(game, summary))
     available = available_memory_bytes()
+    arrays = summary["memory_upper_bound_bytes"] // (2 if compressed else 1)
     console.print(
-        "memory: up to "
-        f"{_size_text(summary['memory_upper_bound_bytes'] // (2 if compressed else 1))} of "
-        f"solver arrays ({'16-bit' if compressed else 'float32'} regrets and strategy sums)"
+        f"memory: up to {_size_text(arrays)} of solver arrays "
+        f"({'16-bit' if compressed else 'float32'} regrets and strategy sums), about "
+        f"{_size_text(process_bytes_estimate(arrays))} for the whole process at its peak"
         + (f"; {_size_text(available)} available" if available is not None else ""),
         highlight=False,
         soft_wrap=True,
@@ -215,7 +234,10 @@ def _results(solver: Any, exploitability: float) -> tuple[dict[str, Any], Any]:
         "ev": {k: float(ev[p]) for p, k in enumerate(PLAYER_KEYS)},
         "equity": {k: float(equity[p]) for p, k in enumerate(PLAYER_KEYS)},
         "eqr": {k: float(eqr[p]) for p, k in enumerate(PLAYER_KEYS)},
-        "root": {"player": PLAYER_KEYS[root.player], "actions": root.action_totals()},
+        "root": {
+            "player": PLAYER_KEYS[root.player] if root.actions else None,
+            "actions": root.action_totals() if root.actions else {},
+        },
         "nodes": solver.tree.node_counts(),
         "memory_bytes": int(solver.tree.memory_bytes(2 if solver.compressed else 4)),
         "compressed": bool(solver.compressed),
@@ -267,12 +289,18 @@ def solve(
     ),
     donks: str | None = typer.Option(None, help="OOP's donk-bet sizes (turn and river)."),
     rake_rate: float | None = typer.Option(None, help="Rake, a fraction of the pot in [0, 1)."),
-    rake_cap: float | None = typer.Option(None, help="Rake cap, chips (0: no cap)."),
-    algorithm: str = typer.Option(
-        "dcfr-ps",
+    rake_cap: float | None = typer.Option(None, help="Rake cap, chips (default: no cap)."),
+    raise_limit: str | None = typer.Option(
+        None,
+        help='Most raises per street, or "none" for no limit as postflop-solver (default 3).',
+    ),
+    algorithm: str | None = typer.Option(
+        None,
         "--algorithm",
         "-a",
-        help="dcfr-ps, dcfr, cfr+, linear, cfr, pcfr+, dcfr+, pdcfr+, hs-pcfr+ or hs-dcfr.",
+        help="dcfr-ps (default), dcfr, cfr+, linear, cfr, pcfr+, dcfr+, pdcfr+, hs-pcfr+ or "
+        "hs-dcfr (on --resume: the checkpoint's).",
+        show_default=False,
     ),
     target: str | None = typer.Option(
         None,
@@ -302,6 +330,21 @@ def solve(
     out: Path | None = typer.Option(
         None, "--out", "-o", help="Save the solution (reopen with pokerlab postflop show)."
     ),
+    checkpoint: Path | None = typer.Option(
+        None,
+        "--checkpoint",
+        help="Checkpoint file, written at the end and on Ctrl-C (without it, Ctrl-C writes "
+        "OUT.ckpt.npz or postflop-ALGORITHM.ckpt.npz).",
+    ),
+    checkpoint_every: int | None = typer.Option(
+        None, "--checkpoint-every", min=1, help="Also write the checkpoint every N iterations."
+    ),
+    resume: Path | None = typer.Option(
+        None,
+        "--resume",
+        help="Continue from a checkpoint or a saved solution of the same spot (-n counts "
+        "iterations in all; the result equals an uninterrupted run's).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead."),
 ) -> None:
     """Solve a postflop spot; print the first player's root strategy grid, EVs and equities.
@@ -309,18 +352,41 @@ def solve(
     Without --target, --iterations or --seconds the run stops at exploitability 0.5% of the
     pot. Exit codes: 0 done; 2 bad input or a tree too large for this machine's memory (nothing
     solved); 3 a limit came before the target (results printed, --out marked partial); 130
-    Ctrl-C (the solution so far printed and written, marked partial).
+    Ctrl-C (stops after the current chunk of iterations: the solution so far printed, the
+    checkpoint and --out written, marked partial; a second Ctrl-C while writing waits for the
+    files).
     """
-    from pokerlab.analysis.postflop import save_spot_solution
-    from pokerlab.games.postflop.game import PostflopGame
-    from pokerlab.solvers.run import TrainingRun, check_output_file
+    from pokerlab.games.postflop.game import PostflopGame, process_bytes_estimate
+    from pokerlab.solvers.postflop import save_spot_solution
+    from pokerlab.solvers.run import (
+        TrainingRun,
+        check_output_file,
+        shield_sigint,
+        stop_on_sigint,
+    )
 
-    name = _canonical_algorithm(algorithm)
+    name = _canonical_algorithm(algorithm or "dcfr-ps")
     target_pct = parse_target(target) if target is not None else None
     if seconds is not None and not (seconds > 0 and math.isfinite(seconds)):
         raise PokerlabError(f"--seconds must be a number > 0, got {seconds}")
     if out is not None:
         check_output_file(out, "--out")
+    if checkpoint_every is not None and checkpoint is None and resume is None:
+        raise PokerlabError("--checkpoint-every needs --checkpoint (or --resume) to write to")
+    state = None
+    if resume is not None:
+        from pokerlab.io.files import load_checkpoint
+        from pokerlab.io.paths import check_input_file
+
+        state = load_checkpoint(check_input_file(resume, "--resume"))
+        if state.get("game") != "postflop":
+            raise PokerlabError(f"--resume {str(resume)!r} is not a postflop checkpoint")
+        if algorithm is not None and name != state.get("algorithm"):
+            raise PokerlabError(
+                f"--resume {str(resume)!r} was made by {state.get('algorithm')!r}; -a "
+                f"{algorithm!r} conflicts (leave it out to resume)"
+            )
+        name = str(state.get("algorithm"))
     flags = {
         "board": board,
         "oop_range": oop_range,
@@ -332,6 +398,7 @@ def solve(
         "donks": donks,
         "rake_rate": rake_rate,
         "rake_cap": rake_cap,
+        "raise_limit": _raise_limit(raise_limit),
     }
     config, spot_name = _spot_config(spot, flags)
     game = PostflopGame(config)
@@ -339,8 +406,32 @@ def solve(
     if not as_json:
         _print_summary(game, spot_name, summary, compressed)
     wall_start = time.perf_counter()
+    if state is not None:
+        if state.get("game_params") != game.params:
+            raise PokerlabError(
+                f"--resume {str(resume)!r} is a checkpoint of another spot (its spot: "
+                f"{state.get('game_params')})"
+            )
+        compressed = bool((state.get("config") or {}).get("compressed"))
     # refuses a tree too large first
+    game.check_memory(compressed=compressed)
+    _say_compiling()  # after the memory check, before anything compiles
     solver: Any = make_solver(game, name, threads=threads, compressed=compressed)
+    if state is not None:
+        solver.load_state_dict(state)  # exact: the run continues as if never stopped
+    ckpt_path = checkpoint or resume
+    if ckpt_path is None:  # written only on Ctrl-C; skipped when it cannot be
+        ckpt_path = (
+            out.with_name(out.name.removesuffix(".npz") + ".ckpt.npz")
+            if out is not None
+            else Path(f"postflop-{name.replace('+', 'plus')}.ckpt.npz")
+        )
+        try:
+            check_output_file(ckpt_path, "--checkpoint")
+        except PokerlabError:
+            ckpt_path = None
+    else:
+        check_output_file(ckpt_path, "--checkpoint")
     if target_pct is None and iterations is None and seconds is None:
         target_pct = DEFAULT_TARGET_PCT
     if target_pct is not None and iterations is None and seconds is None:
@@ -371,30 +462,41 @@ def solve(
         bar.update(task, completed=p.iterations, it=p.iterations, expl=expl)
         return False
 
-    training = TrainingRun(
-        solver,
-        iterations=iterations,
-        target_exploitability=target_chips,
-        seconds=seconds,
-        check_every=check_every,
-        measure=measure,
-        on_report=on_report,
-    )
-    with bar:
-        result = training.run()
-    exploitability = result.exploitability
-    if math.isnan(exploitability):
-        exploitability = solver.exploitability()
-    numbers, root = _results(solver, exploitability)
-    if out is not None:
-        save_spot_solution(
-            out,
+    say = print_line_stderr if as_json else _print_line
+    with stop_on_sigint() as stop:  # armed until every file is written
+        training = TrainingRun(
             solver,
-            status=result.status,
-            partial=result.partial,
-            exploitability=exploitability,
-            exploitability_pct=numbers["exploitability_pct"],
+            iterations=iterations,
+            target_exploitability=target_chips,
+            seconds=seconds,
+            check_every=check_every,
+            measure=measure,
+            on_report=on_report,
+            checkpoint=ckpt_path,
+            checkpoint_every=checkpoint_every,
+            checkpoint_at_end=checkpoint is not None or resume is not None,
+            on_write=lambda path, kind: say(f"wrote {path}"),
+            stop=stop,
         )
+        with bar:
+            result = training.run()
+        exploitability = result.exploitability
+        check_seconds = result.check_seconds
+        if math.isnan(exploitability):
+            check_start = time.perf_counter()
+            exploitability = solver.exploitability()
+            check_seconds += time.perf_counter() - check_start
+        numbers, root = _results(solver, exploitability)
+        if out is not None:
+            with shield_sigint(str(out)):
+                save_spot_solution(
+                    out,
+                    solver,
+                    status=result.status,
+                    partial=result.partial,
+                    exploitability=exploitability,
+                    exploitability_pct=numbers["exploitability_pct"],
+                )
     summary_json = {
         "spot": spot_name,
         "game_params": config.to_dict(),
@@ -405,21 +507,32 @@ def solve(
         "stop_reason": result.stop_reason,
         "target_pct": target_pct,
         **numbers,
+        "solve_seconds": solver.seconds,
+        "check_seconds": check_seconds,
         "wall_seconds": time.perf_counter() - wall_start,
         "tree_upper_bound": {
             **summary["dealt_upper_bound"],
             "memory_bytes": summary["memory_upper_bound_bytes"] // (2 if compressed else 1),
+            "process_bytes": process_bytes_estimate(
+                summary["memory_upper_bound_bytes"] // (2 if compressed else 1)
+            ),
         },
         "out": None if out is None else str(out),
     }
     if as_json:
         print_json(summary_json)
     else:
-        print_node_grid(root, _node_title(root, config, "at the root"))
+        if root.actions:
+            print_node_grid(root, _node_title(root, config, "at the root"))
+        else:  # e.g. stack 0: nobody acts, the cards are shown down
+            console.print(
+                "no decision at the root: nothing behind to bet, the hand goes to showdown"
+            )
         console.print(range_table(root))
         console.print(
             f"[bold]{spot_name}[/] {name}: {solver.iterations} iterations in "
-            f"{solver.seconds:.2f} s of solving, exploitability {exploitability:.3g} chips = "
+            f"{solver.seconds:.2f} s of solving ({check_seconds:.2f} s more in exploitability "
+            f"checks), exploitability {exploitability:.3g} chips = "
             f"{numbers['exploitability_pct']:.3f}% of the pot",
             highlight=False,
             soft_wrap=True,
@@ -430,6 +543,11 @@ def solve(
         print_line_stderr(
             f"interrupted at iteration {solver.iterations}: partial results"
             + (f" (saved in {out}, marked partial)" if out is not None else "")
+            + (
+                f"; resume with --resume {ckpt_path}"
+                if ckpt_path is not None and ckpt_path in result.files
+                else ""
+            )
         )
         raise SystemExit(result.exit_code)
     if result.status == "target not reached":
@@ -439,6 +557,20 @@ def solve(
             f"at {result.stop_reason}); exit code {result.exit_code}"
         )
         raise SystemExit(result.exit_code)
+
+
+def _say_compiling() -> None:
+    """On a terminal, say that the first solve compiles its kernels (numba's cache is cold):
+    tens of seconds with nothing else on screen otherwise. Stderr only (never in --json's
+    output); nothing when stderr is piped, like the progress bar."""
+    from pokerlab.warmup import COMPILING_MESSAGE, postflop_kernels_cold
+
+    if _stderr_is_terminal() and postflop_kernels_cold():
+        print_line_stderr(COMPILING_MESSAGE)
+
+
+def _stderr_is_terminal() -> bool:
+    return Console(stderr=True).is_terminal
 
 
 def print_line_stderr(message: str) -> None:
@@ -487,9 +619,9 @@ def show(
 
     A bad --line names the bad action and lists the actions available there.
     """
-    from pokerlab.analysis.postflop import load_spot_solution
     from pokerlab.io.files import read_metadata
     from pokerlab.io.paths import check_input_file
+    from pokerlab.solvers.postflop import load_spot_solution
     from pokerlab.solvers.run import check_output_file
 
     check_input_file(file, "solution file")
@@ -527,7 +659,7 @@ def show(
                 "actions": view.action_totals(),
                 "ev": ev,
                 "equity": equity,
-                "combos": {k: float(np.sum(view.reach[p])) for p, k in enumerate(PLAYER_KEYS)},
+                "combos": {k: float(np.sum(view.weights(p))) for p, k in enumerate(PLAYER_KEYS)},
                 "grid": _grid_json(view) if view.kind == "decision" else {},
                 "iterations": meta.get("iterations"),
                 "exploitability": meta.get("exploitability"),

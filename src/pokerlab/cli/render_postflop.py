@@ -149,7 +149,7 @@ def range_table(view: Any, title: str | None = None) -> Table:
     table.add_column("EQR", justify="right")
     for p, name in enumerate(("OOP", "IP")):
         ev, equity = view.range_value(p)
-        combos = float(np.sum(view.reach[p]))
+        combos = float(np.sum(view.weights(p)))
         acting = " (acts)" if view.player == p else ""
         if np.isfinite(ev):
             eqr = ev / (equity * view.pot) if equity > 0 else float("nan")

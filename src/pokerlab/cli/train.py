@@ -10,8 +10,15 @@ suit-canonical board each iteration (no sampling; decks up to 16 cards, ``--vari
 (:class:`~pokerlab.solvers.limit_mccfr.LimitESSolver`; ``--discount-every``, ``--prune``; on
 Ray workers with ``--ray --workers N --batch K``,
 :class:`~pokerlab.distributed.limit_mccfr_ray.RayLimitESSolver`) for ``--iterations`` or
-``--seconds``. ``--json`` prints one object: ``iterations`` (in all, a resumed checkpoint's
-included), ``iterations_this_run``, ``seconds`` (this run's), ``workers``,
+``--seconds``. ``--log FILE`` appends one JSON line per block of iterations (``iterations``,
+``seconds`` of training, ``algorithm``, and ``exploitability_abstract_mbb`` where the exact
+abstract exploitability is measured by the S x S tables: decks below the full one, at most
+8192 river bucket sequences, without ``--no-exploitability``; on the first and last block and
+on others while measuring stays within half the training time; the viewer draws it as a
+convergence curve). Prints ``wrote FILE``
+for the checkpoint and where the abstraction tables are cached (``POKERLAB_CACHE_DIR``,
+default ``~/.cache/pokerlab``). ``--json`` prints one object: ``iterations`` (in all, a resumed
+checkpoint's included), ``iterations_this_run``, ``seconds`` (this run's), ``workers``,
 ``sampling``, ``boards_per_iteration`` (pcs), ``canonical_boards`` (full),
 ``bytes_per_infoset_action``,
 ``infoset_actions``, ``abstraction_seconds``,
@@ -26,12 +33,13 @@ refused before training when that would need more than its memory limit;
 from __future__ import annotations
 
 import json
+import math
+import re
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -41,12 +49,17 @@ from pokerlab.errors import PokerlabError
 
 
 def _parse_buckets(text: str) -> tuple[int, int, int, int]:
+    """``a,b,c,d``: four whole numbers in ASCII digits, each 1 ..
+    :data:`~pokerlab.abstraction.buckets.MAX_BUCKETS`."""
+    from pokerlab.abstraction.buckets import MAX_BUCKETS
+
     parts = [p.strip() for p in text.split(",")]
-    try:
-        counts = tuple(int(p) for p in parts)
-    except ValueError:
-        bad = next(p for p in parts if not p.lstrip("-").isdigit())
-        raise PokerlabError(f"--buckets: {bad!r} is not a whole number") from None
+    for p in parts:
+        if not re.fullmatch(r"-?[0-9]+", p):
+            raise PokerlabError(f"--buckets: {p[:40]!r} is not a whole number")
+        if len(p.lstrip("-")) > 10 or int(p) > MAX_BUCKETS:
+            raise PokerlabError(f"--buckets: {p[:40]!r} is above the largest {MAX_BUCKETS:,}")
+    counts = tuple(int(p) for p in parts)
     if len(counts) != 4 or min(counts) < 1:
         raise PokerlabError(f"--buckets needs four positive counts (a,b,c,d), got {text!r}")
     return counts  # type: ignore[return-value]
@@ -145,6 +158,13 @@ def train(
     if iterations is None and seconds is None:
         iterations = 100
     counts = _parse_buckets(buckets)
+    if seconds is not None and not math.isfinite(seconds):
+        raise PokerlabError(f"--seconds must be a finite number, got {seconds}")
+    from pokerlab.solvers.run import check_output_file
+
+    for path, option in ((checkpoint, "--checkpoint"), (log, "--log")):
+        if path is not None:  # before the tables and the run, not after
+            check_output_file(path, option)
     if recall not in ("perfect", "imperfect"):
         raise PokerlabError(f"--recall must be perfect or imperfect, got {recall!r}")
     from pokerlab.abstraction.buckets import METHODS
@@ -199,6 +219,16 @@ def train(
             check_address(address)
     game = load_game("limit-holdem", variant=variant)
     ranks = game.rules.ranks
+    if recall == "perfect":  # the storage is known from the counts: refused before the tables
+        from pokerlab.solvers.limit_holdem import (
+            BYTES_PER_INFOSET_ACTION,
+            check_storage,
+            layout_size,
+        )
+
+        states = tuple(math.prod(counts[: r + 1]) for r in range(4))
+        size = layout_size(game.betting_tree, states)
+        check_storage(size, BYTES_PER_INFOSET_ACTION + 4 * schedule.predictive, 8 << 30)
     if sampling == "full":
         from pokerlab.solvers.limit_holdem import full_chance_bytes
 
@@ -219,9 +249,9 @@ def train(
         )
 
         need = board_path_bytes(counts, ranks)
-        if int(np.prod(counts)) > MAX_SEQUENCES and need > MAX_BOARD_PATH_BYTES:
+        if math.prod(counts) > MAX_SEQUENCES and need > MAX_BOARD_PATH_BYTES:
             raise PokerlabError(
-                f"the exact abstract exploitability of {int(np.prod(counts)):,} river bucket "
+                f"the exact abstract exploitability of {math.prod(counts):,} river bucket "
                 f"sequences needs about {need / 2**30:.1f} GiB (limit "
                 f"{MAX_BOARD_PATH_BYTES / 2**30:.0f} GiB): add --no-exploitability"
             )
@@ -340,28 +370,88 @@ def _run_training(
         from pokerlab.io.paths import check_input_file
 
         solver.load_state_dict(load_checkpoint(check_input_file(resume, "--resume")))
-    if checkpoint is not None:
-        from pokerlab.solvers.run import check_output_file
+    from pokerlab.solvers.run import (
+        EXIT_INTERRUPTED,
+        check_output_file,
+        shield_sigint,
+        stop_on_sigint,
+    )
 
+    if checkpoint is not None:
         check_output_file(checkpoint, "--checkpoint")
+    # where Ctrl-C saves the run: --checkpoint, the resumed file, else a default name (only
+    # written on Ctrl-C; skipped when it cannot be written)
+    stop_path: Path | None = checkpoint or resume or Path(f"limit-holdem-{variant}.ckpt.npz")
+    try:
+        check_output_file(stop_path, "--checkpoint")
+    except PokerlabError:
+        stop_path = None
+
+    def say(message: str) -> None:
+        err.print(message, highlight=False, markup=False)
+
+    def save(path: Path, stop: Any) -> None:
+        with shield_sigint(str(path), stop):  # a second Ctrl-C does not cut the write
+            save_checkpoint(path, solver.state_dict(), **meta)
+        say(f"wrote {path}")
+
     run_start = time.perf_counter()
     last_saved = solver.iterations
+    tables: Any = None
+
+    def abstract_exploitability(s: Any) -> float:
+        """The exact abstract-game exploitability (mbb/g); the bucket tables built once."""
+        nonlocal tables
+        from pokerlab.evaluate.limit_abstract import (
+            MAX_SEQUENCES,
+            abstract_exploitability_mbb,
+            board_tables,
+            cached_joint_bucket_tables,
+        )
+
+        nonlocal building
+        if tables is None:
+            t = time.perf_counter()
+            if math.prod(counts) <= MAX_SEQUENCES:
+                tables = cached_joint_bucket_tables(abstraction, cache)
+            else:  # the by-board path (memory checked before training)
+                tables = board_tables(abstraction)
+            building = time.perf_counter() - t
+        return float(abstract_exploitability_mbb(s, tables))
+
+    from pokerlab.evaluate.limit_abstract import MAX_SEQUENCES
+
+    measured = exploitability and ranks < 13
+    tables_fit = math.prod(counts) <= MAX_SEQUENCES  # the by-board path takes minutes
+    measuring = 0.0  # seconds spent on the log's exploitability, left out of its "seconds"
+    building = 0.0  # of which building the bucket tables (once)
 
     def write_log(s: LimitPCSSolver) -> None:
+        nonlocal measuring
         if log is None:
             return
         line = {
             "iterations": s.iterations,
-            "seconds": time.perf_counter() - run_start,
+            "seconds": time.perf_counter() - run_start - measuring,
             "workers": workers,
+            "algorithm": s.schedule.name,
             **meta,
         }
+        # a point of the convergence curve (S x S tables only): the first and the last block,
+        # and any block while the measurements (the tables' build aside) have taken at most
+        # half the training time
+        last = iterations is not None and s.iterations >= iterations
+        spent = measuring - building
+        if measured and tables_fit and (not measuring or last or spent <= line["seconds"] / 2):
+            t = time.perf_counter()
+            line["exploitability_abstract_mbb"] = abstract_exploitability(s)
+            measuring += time.perf_counter() - t
         if hasattr(s, "boards_per_iteration"):  # public chance sampling
             line["boards_per_iteration"] = s.boards_per_iteration
         with open(log, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(line) + "\n")
 
-    with train_bar:
+    with stop_on_sigint() as stop, train_bar:
         task = train_bar.add_task("training", total=iterations)
 
         def on_block(s: LimitPCSSolver) -> bool:
@@ -370,29 +460,32 @@ def _run_training(
             write_log(s)
             if checkpoint is not None and checkpoint_every is not None:
                 if s.iterations - last_saved >= checkpoint_every:
-                    save_checkpoint(checkpoint, s.state_dict(), **meta)
+                    save(checkpoint, stop)
                     last_saved = s.iterations
-            return False
+            return stop.requested  # Ctrl-C: stop after this block of iterations
 
         result = solver.solve(iterations=iterations, seconds=seconds, callback=on_block)
-    if checkpoint is not None:
-        save_checkpoint(checkpoint, solver.state_dict(), **meta)
-    abstract_mbb = None
-    if exploitability and ranks < 13:
-        from pokerlab.evaluate.limit_abstract import (
-            MAX_SEQUENCES,
-            abstract_exploitability_mbb,
-            board_tables,
-            cached_joint_bucket_tables,
+        interrupted = stop.requested
+        # at the end: --checkpoint, or the resumed file (saved back); on Ctrl-C: stop_path
+        target = stop_path if interrupted or resume is not None else checkpoint
+        if target is not None and (last_saved != solver.iterations or target != checkpoint):
+            save(target, stop)
+    train_seconds = result.seconds - measuring  # the --log's measurements left out
+    if interrupted:
+        say(
+            f"interrupted at iteration {solver.iterations}: "
+            + (
+                f"checkpoint {stop_path}; resume with --resume {stop_path}"
+                if stop_path is not None
+                else "nothing saved (no writable checkpoint path; give --checkpoint)"
+            )
         )
-
+        raise SystemExit(EXIT_INTERRUPTED)  # typer.Exit would be returned, not raised, by main()
+    abstract_mbb = None
+    if measured:
         if show:
             err.print("exact abstract-game best response ...")
-        if int(np.prod(counts)) <= MAX_SEQUENCES:
-            tables: Any = cached_joint_bucket_tables(abstraction, cache)
-        else:  # the by-board path (memory checked before training)
-            tables = board_tables(abstraction)
-        abstract_mbb = abstract_exploitability_mbb(solver, tables)
+        abstract_mbb = abstract_exploitability(solver)
     real_mbb = None
     if real_exploitability:
         from pokerlab.evaluate.limit_real import real_exploitability_mbb
@@ -410,10 +503,10 @@ def _run_training(
         "sampling": sampling,
         "seed": seed,
         "iterations": solver.iterations,
-        "seconds": result.seconds,
+        "seconds": train_seconds,
         # this run's own iterations (a resumed run's total includes the checkpoint's)
         "iterations_this_run": result.iterations,
-        "iterations_per_second": result.iterations / result.seconds if result.seconds else None,
+        "iterations_per_second": result.iterations / train_seconds if train_seconds else None,
         "workers": workers,
         "ray": use_ray,
         "worker_nodes": getattr(solver, "worker_nodes", None) if workers > 1 or use_ray else None,
@@ -429,6 +522,7 @@ def _run_training(
     }
     if as_json:
         typer.echo(json.dumps(out))
+        _print_files(err, checkpoint, log, cache)  # on stderr, as every command with --json
         return
     batch = out["boards_per_iteration"] or 1
     typer.echo(
@@ -436,10 +530,34 @@ def _run_training(
         + (f" ({result.iterations} this run)" if result.iterations != solver.iterations else "")
         + (f" x {batch} boards" if batch > 1 else "")
         + (f" x every board ({solver.full_boards:,} canonical)" if sampling == "full" else "")
-        + f" in {result.seconds:.1f} s ({out['iterations_per_second']:.2f}/s), "
+        + f" in {train_seconds:.1f} s ({out['iterations_per_second']:.2f}/s), "
         f"{abstraction.method} buckets {buckets} "
         f"{recall} recall, {solver.num_infoset_actions:,} information-set actions x "
         f"{solver.bytes_per_infoset_action} bytes; abstraction {abstraction_seconds:.1f} s"
         + ("" if abstract_mbb is None else f"; abstract exploitability {abstract_mbb:.1f} mbb/g")
         + ("" if real_mbb is None else f"; real exploitability {real_mbb:.1f} mbb/g")
     )
+    _print_files(None, checkpoint, log, cache)
+
+
+def _print_files(err: Any, checkpoint: Path | None, log: Path | None, cache: Any) -> None:
+    """The other files of a run (each checkpoint write says ``wrote PATH`` on stderr as it
+    happens): the log, and where the abstraction tables are cached with their size (on ``err``,
+    or stdout when it is None)."""
+    from pokerlab.abstraction.store import cache_dir
+
+    def say(text: str) -> None:
+        if err is None:
+            typer.echo(text)
+        else:
+            err.print(text, markup=False)
+
+    if log is not None:
+        say(f"appended to {log}")
+    folder = cache_dir()
+    if cache and folder.is_dir():
+        size = sum(f.stat().st_size for f in folder.glob("*.npz") if f.is_file())
+        say(
+            f"abstraction tables cached in {folder} ({size / 2**20:.0f} MiB; "
+            "POKERLAB_CACHE_DIR moves them, --no-cache skips them)"
+        )

@@ -48,6 +48,7 @@ recall, the 24-card deck with the ACPC caps (S = 20,736 river sequences; 567 riv
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 from dataclasses import dataclass
 from math import comb
@@ -93,8 +94,8 @@ class JointBucketTables:
 
     def marginal(self, rnd: int) -> np.ndarray:
         """P over pairs of sequences b_0..b_rnd."""
-        s = int(np.prod(self.counts[: rnd + 1]))
-        tail = int(np.prod(self.counts[rnd + 1 :]))
+        s = math.prod(self.counts[: rnd + 1])
+        tail = math.prod(self.counts[rnd + 1 :])
         return self.P.reshape(s, tail, s, tail).sum(axis=(1, 3))
 
 
@@ -151,7 +152,7 @@ def joint_bucket_tables(abstraction: CardAbstraction, batch: int = 256) -> Joint
     """The abstract game's chance tables for perfect-recall bucket sequences of
     ``abstraction`` (exact: every ordered board, up to suit isomorphism, and every hand pair)."""
     counts = tuple(int(b) for b in abstraction.buckets)
-    s = int(np.prod(counts))
+    s = math.prod(counts)
     if s > MAX_SEQUENCES:
         raise PokerlabError(
             f"{s} river bucket sequences: the exact abstract best response handles at most "
@@ -240,7 +241,7 @@ def _strategy_block(
     block = probs[offset[n] : offset[n] + na * ns].reshape(na, ns)
     if recall == "perfect":
         return block
-    seqs = int(np.prod(counts[: rnd + 1]))
+    seqs = math.prod(counts[: rnd + 1])
     # an imperfect-recall solver has a state per bucket *used* (ns may be below counts[rnd]);
     # sequences ending in an unused bucket have probability 0 in the tables, any row will do
     return block[:, np.minimum(np.arange(seqs) % counts[rnd], ns - 1)]
@@ -259,7 +260,7 @@ def abstract_value(
     """Value (big blinds per game) for ``player`` of a best response (``best``) or of its own
     strategy against the other's, both given by ``probs`` laid out like the solver's arrays."""
     counts = tables.counts
-    seqs = [int(np.prod(counts[: r + 1])) for r in range(4)]
+    seqs = [math.prod(counts[: r + 1]) for r in range(4)]
     fold_tables = [tables.marginal(r) for r in range(3)] + [tables.P]
     showdown = tables.W if player == 0 else -tables.W.T
     opp = 1 - player
@@ -409,7 +410,7 @@ def _marginal_table(abstraction: CardAbstraction, rnd: int, hands: np.ndarray) -
     board of that round (none preflop; the flop as a set; then the turn card) and every ordered
     pair of compatible hands."""
     counts = tuple(int(b) for b in abstraction.buckets)
-    s = int(np.prod(counts[: rnd + 1]))
+    s = math.prod(counts[: rnd + 1])
     if rnd == 0:
         cards, weight = np.zeros((1, 0), dtype=np.int64), np.ones(1, dtype=np.int64)
     else:
@@ -437,7 +438,7 @@ def board_tables(
     need = board_path_bytes(counts, abstraction.ranks)
     if need > max_bytes:
         raise PokerlabError(
-            f"{int(np.prod(counts)):,} river bucket sequences: the by-board abstract best "
+            f"{math.prod(counts):,} river bucket sequences: the by-board abstract best "
             f"response needs about {need / 2**30:.1f} GiB, over the limit of "
             f"{max_bytes / 2**30:.1f} GiB"
         )
@@ -506,7 +507,7 @@ def board_path_bytes(
     The strategy's own arrays are not counted. 12 buckets per round on the 24-card deck
     (S = 20,736): about 0.6 GB with two threads."""
     counts = tuple(int(c) for c in counts)
-    seqs = [int(np.prod(counts[: r + 1])) for r in range(4)]
+    seqs = [math.prod(counts[: r + 1]) for r in range(4)]
     boards = HandIndexer((3, 1, 1), ranks).size
     live = comb(4 * ranks - 5, 2)
     threads = numba.config.NUMBA_NUM_THREADS if threads is None else int(threads)
@@ -524,7 +525,7 @@ def _state_of_sequence(
     """The strategy's state (column of its blocks) for each perfect-recall sequence of round
     ``rnd``: the sequence itself, or with imperfect recall its last bucket (capped at the
     states the solver has; sequences ending in an unused bucket have probability 0)."""
-    seqs = int(np.prod(counts[: rnd + 1]))
+    seqs = math.prod(counts[: rnd + 1])
     if recall == "perfect":
         return np.arange(seqs, dtype=np.int64)
     ns = int(num_states[rnd])
@@ -562,7 +563,7 @@ def abstract_value_by_board(
     6.8e10 hand-terminal steps on the 24-card deck whatever the bucket counts; memory
     :func:`board_path_bytes`."""
     counts = tables.counts
-    seqs = [int(np.prod(counts[: r + 1])) for r in range(4)]
+    seqs = [math.prod(counts[: r + 1]) for r in range(4)]
     opp = 1 - player
     kind, rnd_of = tree.kind, tree.round
     probs = np.ascontiguousarray(probs, dtype=np.float64)
@@ -656,7 +657,7 @@ def abstract_exploitability_mbb(
     name when :func:`board_path_bytes` exceeds ``max_bytes``). Both are exact and agree to
     1e-9 (tested). ``threads``: numba threads of the by-board river kernel."""
     if tables is None:
-        if int(np.prod(solver.abstraction.buckets)) <= MAX_SEQUENCES:
+        if math.prod(solver.abstraction.buckets) <= MAX_SEQUENCES:
             tables = joint_bucket_tables(solver.abstraction)
         else:
             tables = board_tables(solver.abstraction, max_bytes=max_bytes)

@@ -46,8 +46,9 @@ STRATEGY_FORMAT = "pokerlab-strategy"
 CHECKPOINT_FORMAT = "pokerlab-checkpoint"
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (temporary file, fsync, rename)."""
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes | memoryview) -> None:
+    """Write ``data`` (bytes, or a buffer such as ``BytesIO.getbuffer()``) to ``path``
+    atomically (temporary file, fsync, rename)."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     folder.mkdir(parents=True, exist_ok=True)
@@ -89,7 +90,7 @@ def _digest(arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> str:
     for name in sorted(arrays):
         a = np.ascontiguousarray(arrays[name])
         h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode())
-        h.update(a.tobytes())
+        h.update(a.reshape(-1).view(np.uint8))  # the bytes of a.tobytes(), without a copy
     return h.hexdigest()
 
 
@@ -108,13 +109,50 @@ def _write(
     payload = dict(arrays)
     payload["__meta__"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
     np.savez_compressed(buf, **payload)
-    atomic_write_bytes(path, buf.getvalue())
+    atomic_write_bytes(path, buf.getbuffer())  # no copy of the compressed file
 
 
-def _parse_npy(raw: bytes, name: str) -> np.ndarray:
-    """One ``.npy`` member (format 1.0 or 2.0) as an array, without pickles and without trusting
-    the header: the data length must equal shape x itemsize exactly."""
-    fp = io.BytesIO(raw)
+#: Bytes read at most to find a ``.npy`` member's header (magic, length and the header dict).
+_HEADER_LIMIT = 1 << 16
+#: Bytes at most of the ``__meta__`` member once inflated (the JSON metadata).
+_META_LIMIT = 16 << 20
+
+
+def _memory_available() -> int | None:
+    """``MemAvailable`` of ``/proc/meminfo`` in bytes (Linux), else None."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _check_sizes(archive: zipfile.ZipFile, limit: int | None) -> None:
+    """Refuse, from the sizes the zip's central directory declares and before anything is
+    inflated, members that would inflate past ``limit`` bytes in all (the memory available) or a
+    ``__meta__`` past :data:`_META_LIMIT`."""
+    total = 0
+    for info in archive.infolist():
+        total += info.file_size
+        if info.filename == "__meta__.npy" and info.file_size > _META_LIMIT:
+            raise FileFormatError(f"metadata entry of {info.file_size:,} bytes")
+    if limit is not None and total > limit:
+        raise FileFormatError(
+            f"its entries inflate to {total:,} bytes, more than the {limit:,} bytes of memory "
+            "available"
+        )
+
+
+def _parse_npy(stream: Any, size: int, name: str) -> np.ndarray:
+    """One ``.npy`` member (format 1.0 or 2.0) read from ``stream`` (``size`` bytes inflated, as
+    the zip declares) into a new array, without pickles and without trusting the header: the
+    header's shape x itemsize must fill the member exactly, which is checked before the data is
+    inflated, and the data is read in place (no second copy)."""
+    head = stream.read(min(size, _HEADER_LIMIT))
+    fp = io.BytesIO(head)
     version = np.lib.format.read_magic(fp)
     if version == (1, 0):
         shape, fortran, dtype = np.lib.format.read_array_header_1_0(fp)
@@ -127,37 +165,54 @@ def _parse_npy(raw: bytes, name: str) -> np.ndarray:
     count = 1
     for n in shape:
         count *= int(n)
-    body = memoryview(raw)[fp.tell() :]
-    if len(body) != count * dtype.itemsize:
+    start = fp.tell()
+    if size - start != count * dtype.itemsize:
         raise FileFormatError(f"entry {name!r} has the wrong length for its shape {shape}")
-    flat = np.frombuffer(body, dtype=dtype).copy()
+    flat = np.empty(count, dtype=dtype)
+    view = flat.view(np.uint8).reshape(-1)
+    got = len(head) - start
+    view[:got] = np.frombuffer(head, dtype=np.uint8, offset=start)
+    while got < view.size:
+        chunk = stream.read(min(view.size - got, 1 << 24))
+        if not chunk:
+            raise FileFormatError(f"entry {name!r} is shorter than its shape {shape}")
+        view[got : got + len(chunk)] = np.frombuffer(chunk, dtype=np.uint8)
+        got += len(chunk)
+    if stream.read(1):  # also makes the zip layer check the member's CRC-32
+        raise FileFormatError(f"entry {name!r} is longer than its shape {shape}")
     return flat.reshape(shape, order="F" if fortran else "C")
 
 
 def _read_archive(p: Path) -> dict[str, np.ndarray]:
     """Every ``.npy`` member of the zip archive at ``p``; any damage is a :class:`FileFormatError`.
 
-    The zip layer checks each member's CRC-32; the arrays are parsed by :func:`_parse_npy`, never
-    by the pickle loader.
+    The sizes the archive declares are checked before anything is inflated (a small file that
+    inflates to gigabytes is refused at once); the zip layer checks each member's CRC-32; the
+    arrays are parsed by :func:`_parse_npy`, never by the pickle loader.
     """
     try:
-        data = p.read_bytes()
+        with open(p, "rb") as fh:
+            magic = fh.read(4)
     except OSError as exc:
         raise FileFormatError(f"cannot read {str(p)!r}: {exc.strerror or exc}") from None
-    if not data.startswith(b"PK\x03\x04"):
+    if magic != b"PK\x03\x04":
         raise FileFormatError(f"{str(p)!r} is not a readable pokerlab file (not a .npz archive)")
     arrays: dict[str, np.ndarray] = {}
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        with zipfile.ZipFile(p) as archive:
+            _check_sizes(archive, _memory_available())
             for info in archive.infolist():
                 if not info.filename.endswith(".npy"):
                     raise FileFormatError(f"unexpected entry {info.filename!r}")
                 name = info.filename[: -len(".npy")]
                 if name in arrays:
                     raise FileFormatError(f"entry {name!r} appears twice")
-                arrays[name] = _parse_npy(archive.read(info), name)
+                with archive.open(info) as stream:
+                    arrays[name] = _parse_npy(stream, info.file_size, name)
     except FileFormatError as exc:
         raise FileFormatError(f"{str(p)!r} is not a readable pokerlab file ({exc})") from None
+    except OSError as exc:
+        raise FileFormatError(f"cannot read {str(p)!r}: {exc.strerror or exc}") from None
     except Exception as exc:  # zlib, zipfile, header parsing: damage shows up as any of them
         reason = f"damaged archive: {type(exc).__name__}"
         raise FileFormatError(f"{str(p)!r} is not a readable pokerlab file ({reason})") from None
@@ -177,6 +232,8 @@ def _read(
         raise FileFormatError(f"{str(p)!r} is a folder, not a pokerlab file")
     if not exists:
         raise FileFormatError(f"no such file: {str(p)!r}")
+    if not p.is_file():  # a FIFO or a device: opening it could block forever
+        raise FileFormatError(f"{str(p)!r} is not a regular file")
     arrays = _read_archive(p)
     raw = arrays.pop("__meta__", None)
     if raw is None:
@@ -222,7 +279,9 @@ def _game_for(meta: dict[str, Any], game: HistoryGame | None) -> HistoryGame:
 
 def save_strategy(path: str | os.PathLike[str], strategy: Strategy, **metadata: Any) -> None:
     """Save ``strategy`` with its game identity; extra ``metadata`` (algorithm, iterations, seed,
-    exploitability...) is stored as JSON and returned by :func:`read_metadata`."""
+    exploitability...) is stored as JSON and returned by :func:`read_metadata`.
+
+    :func:`pokerlab.save_strategy` also takes a postflop solve (:mod:`pokerlab.saving`)."""
     game = strategy.game
     meta = {
         "format": STRATEGY_FORMAT,
@@ -235,9 +294,27 @@ def save_strategy(path: str | os.PathLike[str], strategy: Strategy, **metadata: 
     _write(path, {"probs": strategy.probs}, meta)
 
 
+def is_postflop_solution(meta: dict[str, Any]) -> bool:
+    """Whether a file's metadata (:func:`read_metadata`) is that of a postflop solution
+    (``pokerlab postflop --out``, ``save_spot_solution``)."""
+    return meta.get("format") == CHECKPOINT_FORMAT and (
+        meta.get("kind") == "postflop-solution" or meta.get("game") == "postflop"
+    )
+
+
 def load_strategy(path: str | os.PathLike[str], game: HistoryGame | None = None) -> Strategy:
-    """Load a strategy saved by :func:`save_strategy` (``game`` only for unregistered games)."""
-    arrays, meta = _read(path, (STRATEGY_FORMAT,))
+    """Load a strategy saved by :func:`save_strategy` (``game`` only for unregistered games).
+
+    A postflop solution is refused here by name; :func:`pokerlab.load_strategy` reopens it
+    (:mod:`pokerlab.saving`)."""
+    arrays, meta = _read(path, (STRATEGY_FORMAT, CHECKPOINT_FORMAT))
+    if is_postflop_solution(meta):
+        raise FileFormatError(
+            f"{os.fspath(path)!r} is a postflop solution: reopen it with pokerlab.load_strategy "
+            "or pokerlab.solvers.postflop.load_spot_solution"
+        )
+    if meta.get("format") == CHECKPOINT_FORMAT:
+        _read(path, (STRATEGY_FORMAT,))  # refuses any other checkpoint, naming its format
     compiled = compile_game(_game_for(meta, game), meta.get("representation"))
     probs = arrays.get("probs")
     if probs is None or probs.shape != (compiled.size,):

@@ -1,7 +1,8 @@
 """The 13x13 strategy picture of a solved postflop node (``pokerlab postflop show --png``).
 
 Each cell is a hand class (pairs on the diagonal, suited above, offsuit below). Its filled height
-is the share of the class's combos in the acting player's range at the node; the fill is split
+is the share of the class's combos (those the board does not block) in the acting player's range at
+the node, as if the dealt cards had been chosen; the fill is split
 left to right into the colours of the actions in proportion to their frequencies
 (:mod:`pokerlab.plots.actions`). Labels are the hand and its most played action with its share;
 a legend names every action with its colour and its range-weighted frequency.
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.cards.deck import CLASS_SIZE, N_CLASSES, class_grid_position, class_name
+from pokerlab.cards.deck import COMBO_CARDS, COMBO_CLASS, N_CLASSES, class_grid_position, class_name
 from pokerlab.plots.actions import action_styles
 from pokerlab.plots.common import plt, save_png
 
@@ -34,6 +35,14 @@ def _figure_text(mix: np.ndarray, codes: list[str]) -> str:
     return f"{codes[a]}:{pct}" if codes[a].isdigit() else f"{codes[a]}{pct}"
 
 
+def _available_combos(board: Any) -> np.ndarray:
+    """Per hand class, its combos that the board does not block (a cell's full height)."""
+    dead = np.zeros(52, dtype=bool)
+    dead[np.asarray(list(board), dtype=np.int64)] = True
+    blocked = dead[COMBO_CARDS].any(axis=1)
+    return np.bincount(COMBO_CLASS[~blocked], minlength=N_CLASSES).astype(np.float64)
+
+
 def node_grid_figure(view: Any, title: str = "") -> Any:
     """The figure of a decision node's 13x13 strategy grid; returns the matplotlib figure.
 
@@ -42,8 +51,9 @@ def node_grid_figure(view: Any, title: str = "") -> Any:
     """
     from matplotlib.patches import Patch, Rectangle
 
-    grid = view.grid()
+    grid = view.grid()  # combos, as if the dealt cards had been chosen
     weight = grid["weight"].reshape(169)
+    available = _available_combos(view.board)
     mix = grid["mix"].reshape(169, -1)
     styles = action_styles(view.actions)
     codes = [s.code for s in styles]
@@ -52,7 +62,7 @@ def node_grid_figure(view: Any, title: str = "") -> Any:
     for c in range(N_CLASSES):
         r, k = class_grid_position(c)
         x0, y0 = k - 0.5, r + 0.5  # the y axis points down: a cell's bottom edge is r + 0.5
-        share = min(1.0, float(weight[c]) / float(CLASS_SIZE[c]))
+        share = min(1.0, float(weight[c]) / available[c]) if available[c] > 0 else 0.0
         in_range = share > 0 and mix[c].sum() > 0
         background = _EMPTY if in_range else _OUT
         ax.add_patch(Rectangle((x0, r - 0.5), 1.0, 1.0, facecolor=background, edgecolor="none"))

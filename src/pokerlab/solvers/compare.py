@@ -4,20 +4,18 @@
 MCCFR variants this way): full-width and sampling solvers are compared on one axis. All solvers
 here run on the game's **history tree**, so a node touched is one history visited by any of them
 (full-width CFR counts each history once per updating player, sampling solvers each visited
-history once per traversal). :func:`plot_convergence` draws both panels on one PNG.
+history once per traversal). :func:`pokerlab.plots.curves.plot_convergence` draws both panels on
+one PNG.
 """
 
 from __future__ import annotations
 
-import io
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import HistoryGame
-from pokerlab.io.files import atomic_write_bytes
 from pokerlab.solvers.base import Progress
 from pokerlab.solvers.factory import ALGORITHMS, SAMPLING, make_solver
 from pokerlab.solvers.run import (
@@ -27,7 +25,7 @@ from pokerlab.solvers.run import (
     check_history_tree_size,
 )
 
-__all__ = ["ConvergenceCurve", "convergence_curves", "plot_convergence"]
+__all__ = ["ConvergenceCurve", "convergence_curves"]
 
 
 @dataclass
@@ -122,40 +120,3 @@ def convergence_curves(
         if curve.iterations:
             curves.append(curve)
     return curves
-
-
-def plot_convergence(
-    curves: list[ConvergenceCurve],
-    path: str | os.PathLike[str],
-    title: str = "",
-    *,
-    scale: float = 1.0,
-    ylabel: str = "exploitability (game units)",
-    nodes_label: str = "nodes touched",
-) -> None:
-    """Two log-log panels, exploitability against nodes touched and against seconds; written
-    atomically as a PNG. Exploitability is multiplied by ``scale`` (postflop spots: 100 / pot,
-    with ``ylabel`` "exploitability (% of pot)")."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
-    for curve in curves:
-        y = [scale * e for e in curve.exploitability]
-        left.loglog(curve.nodes_touched, y, marker=".", label=curve.algorithm)
-        right.loglog(curve.seconds, y, marker=".", label=curve.algorithm)
-    left.set_xlabel(nodes_label)
-    right.set_xlabel("seconds (solving only)")
-    left.set_ylabel(ylabel)
-    for ax in (left, right):
-        ax.grid(True, which="both", alpha=0.3)
-    left.legend()
-    if title:
-        fig.suptitle(title)
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110)
-    plt.close(fig)
-    atomic_write_bytes(path, buf.getvalue())

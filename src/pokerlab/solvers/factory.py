@@ -246,6 +246,13 @@ def restore_solver(state: dict, game: HistoryGame | None = None) -> Solver:
     """
     from pokerlab.games.registry import load_game
 
+    if str(state.get("format", "")).startswith("limit-") or state.get("game") == "limit-holdem":
+        # its game has no history tree to compile (the full deck's would never finish)
+        raise PokerlabError(
+            f"a limit hold'em training checkpoint ({state.get('format') or 'limit'}) is not "
+            "restored here: continue it with pokerlab train limit-holdem --resume FILE (same "
+            "options), or open it in the viewer (pokerlab serve) for its strategy per bucket"
+        )
     if state.get("representation") == "vector" and state.get("algorithm") in MCCFR_ALGORITHMS:
         from pokerlab.solvers.postflop_mccfr import restore_postflop_mccfr
 

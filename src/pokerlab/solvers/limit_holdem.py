@@ -104,6 +104,49 @@ def full_chance_bytes(
     return (92 + 8) * entries + per_pass * width
 
 
+def state_counts(abstraction: CardAbstraction, recall: str) -> tuple[int, ...]:
+    """Private states per round, as Python integers: with imperfect recall the buckets used in
+    that round, with perfect recall the bucket sequences so far (the product of the requested
+    counts of rounds 0..r, the mixed radix of :func:`bucket_sequence_ids`)."""
+    if recall == "imperfect":
+        return tuple(int(b) for b in abstraction.num_buckets)
+    out = []
+    product = 1
+    for b in abstraction.buckets:
+        product *= int(b)
+        out.append(product)
+    return tuple(out)
+
+
+def layout_size(tree: Any, states: tuple[int, ...]) -> int:
+    """Information-set actions of the ``actions x states`` layout (a Python integer, exact
+    however large the counts): per decision node its actions times its round's states."""
+    decisions = tree.kind == DECISION
+    actions = np.diff(tree.child_start)[decisions]
+    rounds = tree.round[decisions]
+    return sum(int(actions[rounds == r].sum()) * int(s) for r, s in enumerate(states))
+
+
+def check_storage(size: int, bytes_per_action: int, max_bytes: int) -> None:
+    """Refuse (:class:`PokerlabError`, with the estimate) storage of ``size`` information-set
+    actions at ``bytes_per_action`` each above ``max_bytes``; Python integers throughout."""
+    need = int(size) * int(bytes_per_action)
+    if need > max_bytes:
+        raise PokerlabError(
+            f"the abstract game needs about {_bytes_text(need)} "
+            f"({int(size):,} information-set actions); limit {max_bytes / 2**30:.1f} GiB"
+        )
+
+
+def _bytes_text(need: int) -> str:
+    """``need`` bytes in GiB, in powers of ten beyond a million GiB (no float overflow)."""
+    gib = need / 2**30 if need < 2**1000 else float("inf")
+    if gib < 1e6:
+        return f"{gib:.1f} GiB"
+    digits = len(str(need >> 30)) - 1
+    return f"10^{digits} GiB"
+
+
 @dataclass
 class LimitTrainResult:
     iterations: int
@@ -136,8 +179,11 @@ class LimitAbstractSolver:
         recall: str,
         algorithm: str | DiscountSchedule,
         seed: int | None,
+        max_bytes: int = 8 << 30,
     ) -> None:
-        """Check the inputs; set the schedule, the layout and the hole-card pairs."""
+        """Check the inputs; set the schedule, the layout and the hole-card pairs. The layout's
+        sizes are Python integers: storage above ``max_bytes`` is refused (with its estimate)
+        before any array is made, so no count or index wraps around int64."""
         rules = game.rules
         if rules.rounds != 4:
             raise PokerlabError("the limit hold'em solver needs the four-round game")
@@ -157,18 +203,19 @@ class LimitAbstractSolver:
         self.seed = seed
         tree = game.betting_tree
         self.tree = tree
-        counts = abstraction.num_buckets if recall == "imperfect" else None
-        if recall == "imperfect":
-            self.num_states = np.array(counts, dtype=np.int64)
-        else:
-            self.num_states = np.cumprod(np.array(abstraction.buckets, dtype=np.int64))
+        states = state_counts(abstraction, recall)
+        size = layout_size(tree, states)
+        per_action = BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
+        check_storage(size, per_action, max_bytes)
+        # every count below fits int64 now (size * per_action <= max_bytes)
+        self.num_states = np.array(states, dtype=np.int64)
         self._counts = tuple(int(b) for b in abstraction.buckets)
         offset = np.full(tree.num_nodes, -1, dtype=np.int64)
         cursor = 0
         for n in np.flatnonzero(tree.kind == DECISION):
             offset[n] = cursor
             na = int(tree.child_start[n + 1] - tree.child_start[n])
-            cursor += na * int(self.num_states[tree.round[n]])
+            cursor += na * states[int(tree.round[n])]
         self.offset = offset
         self.size = cursor
         deck = rules.cards
@@ -338,7 +385,7 @@ class LimitPCSSolver(LimitAbstractSolver):
         chance: str = "sampled",
         board_chunk: int | None = None,
     ) -> None:
-        self._setup(game, abstraction, recall, algorithm, seed)
+        self._setup(game, abstraction, recall, algorithm, seed, max_bytes)
         self.lazy_discounts = bool(lazy_discounts)
         rules = game.rules
         tree = self.tree

@@ -109,7 +109,7 @@ class LimitESSolver(LimitAbstractSolver):
         max_bytes: int = 8 << 30,
     ) -> None:
         seed_value = kernel_seed(seed)
-        self._setup(game, abstraction, recall, algorithm, seed_value)
+        self._setup(game, abstraction, recall, algorithm, seed_value, max_bytes)
         name = self.schedule.name
         if self.schedule.predictive:
             raise PokerlabError(
@@ -123,8 +123,10 @@ class LimitESSolver(LimitAbstractSolver):
                 "external sampling discounts in blocks and refuses it; use linear, cfr+, dcfr, "
                 "dcfr+ or cfr"
             )
-        if isinstance(discount_every, bool) or int(discount_every) < 1:
-            raise PokerlabError(f"discount_every must be >= 1 iteration, got {discount_every!r}")
+        if isinstance(discount_every, bool) or not 1 <= int(discount_every) <= 2**53:
+            raise PokerlabError(
+                f"discount_every must be 1 .. 2**53 iterations, got {discount_every!r}"
+            )
         if not 0.0 <= prune_probability <= 1.0:
             raise PokerlabError(f"prune_probability must be in [0, 1], got {prune_probability}")
         if regret_pruning and self.schedule.regret_floor:

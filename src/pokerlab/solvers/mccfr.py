@@ -56,6 +56,7 @@ from pokerlab.errors import PokerlabError
 from pokerlab.solvers.base import Solver
 from pokerlab.solvers.schedule import DiscountSchedule, schedule_by_name
 from pokerlab.strategy import Strategy
+from pokerlab.tree._primitives import RegretPruning
 from pokerlab.tree.compiled import CompiledGame, compile_game
 from pokerlab.tree.history import _mccfr_kernels as K
 from pokerlab.tree.history.tree import HistoryTree
@@ -243,7 +244,7 @@ class MCCFRSolver(Solver):
                 iterations,
                 only_player,
                 self.epsilon,
-                K.RegretPruning(
+                RegretPruning(
                     self.prune, self.prune_probability, self.prune_threshold,
                     -math.inf if self.min_regret is None else self.min_regret,
                 ),

@@ -32,6 +32,7 @@ locked hands in every pass, the others adapt. Conventions:
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -41,10 +42,11 @@ import numpy as np
 
 from pokerlab.cards.deck import COMBO_CARDS, format_combo
 from pokerlab.cards.ranges import parse_range
-from pokerlab.errors import PokerlabError
+from pokerlab.errors import FileFormatError, NonFiniteError, PokerlabError
 from pokerlab.games.postflop.actions import parse_action_label
 from pokerlab.games.postflop.expand import _swap_card, suit_swap_combo
 from pokerlab.games.postflop.game import PostflopGame
+from pokerlab.io.files import load_checkpoint, save_checkpoint
 from pokerlab.solvers.base import Callback, Progress
 from pokerlab.solvers.schedule import PARAMS_LAYOUT, schedule_by_name
 from pokerlab.tree._primitives import discount_factors
@@ -52,7 +54,13 @@ from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector.backend import policy_best_response
 from pokerlab.tree.vector.tree import DECISION, SUIT_PAIRS, Passes
 
-__all__ = ["PostflopSolver", "POSTFLOP_ALGORITHMS", "postflop_schedule"]
+__all__ = [
+    "PostflopSolver",
+    "POSTFLOP_ALGORITHMS",
+    "postflop_schedule",
+    "save_spot_solution",
+    "load_spot_solution",
+]
 
 POSTFLOP_ALGORITHMS = (
     "dcfr-ps",
@@ -124,7 +132,9 @@ def solve_spot(
 ) -> Progress:
     """The stopping loop of every postflop solver (full width and sampling): ``step`` in chunks
     of ``check_every`` iterations, exploitability (chips; ``target_pct``: percent of the starting
-    pot) measured before each chunk when a target or a callback needs it, until a limit."""
+    pot) measured before each chunk when a target or a callback needs it, until a limit. The
+    solving time accrues in ``solver.seconds``, the time of these exploitability checks in
+    ``solver.check_seconds`` (wall seconds)."""
     if target_pct is not None:
         if not target_pct > 0:
             raise PokerlabError(f"target must be > 0% of the pot, got {target_pct}")
@@ -139,9 +149,16 @@ def solve_spot(
     done = 0
     start = solver.seconds
     expl = math.nan
+
+    def check() -> float:
+        t0 = time.perf_counter()
+        value = float(solver.exploitability())
+        solver.check_seconds += time.perf_counter() - t0
+        return value
+
     while True:
         if (target_exploitability is not None or callback is not None) and solver.iterations:
-            expl = solver.exploitability()
+            expl = check()
         progress = Progress(solver.iterations, solver.seconds, solver.nodes_touched, expl)
         if callback is not None and callback(progress):
             break
@@ -153,8 +170,56 @@ def solve_spot(
         solver.step(chunk)
         done += chunk
     if math.isnan(expl) or not (target_exploitability is not None or callback is not None):
-        expl = solver.exploitability()
+        expl = check()
     return Progress(solver.iterations, solver.seconds, solver.nodes_touched, expl)
+
+
+def check_finite(solver: Any, arrays: Mapping[str, np.ndarray | None]) -> None:
+    """Raise :class:`~pokerlab.errors.NonFiniteError` naming the array, the node (its line from
+    the root) and the acting player when one of ``arrays`` holds a NaN or an infinity.
+
+    ``arrays``: the flat solver arrays laid out like the tree (``actions x hands`` per decision
+    node at ``offset[node]``) or, the same length as the node count, one value per node (the
+    16-bit mode's scales); None entries are skipped. The cost is one pass over the arrays, small
+    next to the exploitability's best-response passes it runs with."""
+    from pokerlab.games.postflop.naming import SpotNaming
+
+    spot = solver.spot
+    a = spot.tree.arrays
+    n_nodes = int(a.kind.shape[0])
+    for name, values in arrays.items():
+        if values is None or values.size == 0 or values.dtype.kind not in "fc":
+            continue
+        index = -1
+        for start in range(0, values.size, 1 << 22):  # bounded temporaries on huge trees
+            part = np.isfinite(values[start : start + (1 << 22)])
+            if not part.all():
+                index = start + int(np.argmin(part))
+                break
+        if index < 0:
+            continue
+        if values.size == n_nodes and values.size != solver.tree.size:
+            node = index
+        else:
+            decisions = np.flatnonzero(a.offset >= 0)
+            order = decisions[np.argsort(a.offset[decisions], kind="stable")]
+            node = int(order[np.searchsorted(a.offset[order], index, side="right") - 1])
+        line = ", ".join(SpotNaming(spot).line(node)) or "the root"
+        who = ("OOP", "IP")[int(a.player[node])] if a.kind[node] == DECISION else "chance"
+        raise NonFiniteError(
+            f"{name} is not finite ({values.flat[index]}) at node {line!r} ({who}) after "
+            f"{solver.iterations} iterations: the solve stopped, nothing saved as complete"
+        )
+
+
+def finite_exploitability(solver: Any, value: float) -> float:
+    """``value``, or :class:`~pokerlab.errors.NonFiniteError` when it is not finite."""
+    if not math.isfinite(value):
+        raise NonFiniteError(
+            f"exploitability is not finite ({value}) after {solver.iterations} iterations: the "
+            "solve stopped, nothing saved as complete"
+        )
+    return value
 
 
 class PostflopSolver:
@@ -214,6 +279,8 @@ class PostflopSolver:
         self.iterations = 0
         self.nodes_touched = 0
         self.seconds = 0.0
+        #: wall seconds spent in the exploitability checks of :meth:`solve` (not in ``seconds``)
+        self.check_seconds = 0.0
         #: locked probabilities (float32, ``tree.size``; negative = unlocked), None without locks
         self.lock_probs: np.ndarray | None = None
         self._locks: list[_Lock] = []
@@ -264,9 +331,16 @@ class PostflopSolver:
 
     def exploitability(self, respect_locks: bool = True) -> float:
         """Mean over the players of what a best response gains against the average strategy
-        (chips); with locks, in the locked game (see :meth:`values`)."""
+        (chips); with locks, in the locked game (see :meth:`values`). Every array is checked
+        first: a NaN or infinity stops with :class:`~pokerlab.errors.NonFiniteError`."""
+        self.check_finite()
         v = self.values(respect_locks)
-        return (sum(v["best_response"]) - sum(v["ev"])) / 2.0
+        return finite_exploitability(self, (sum(v["best_response"]) - sum(v["ev"])) / 2.0)
+
+    def check_finite(self) -> None:
+        """Raise :class:`~pokerlab.errors.NonFiniteError` naming the node where an array holds
+        a NaN or an infinity (:func:`check_finite`)."""
+        check_finite(self, self._arrays())
 
     def exploitability_pct(self) -> float:
         """Exploitability in percent of the starting pot."""
@@ -294,7 +368,7 @@ class PostflopSolver:
         from pokerlab.analysis.postflop import SolvedSpot
 
         return SolvedSpot(
-            self.game, self.strat_sum, self.regrets, self.passes, locks=self.lock_probs
+            self.game, self.strat_sum, self.regrets, self.passes, locks=self.lock_probs, solver=self
         )
 
     # --- node locking ----------------------------------------------------------------------------
@@ -500,8 +574,11 @@ class PostflopSolver:
             out["regret_scale"], out["strategy_scale"] = self.scales
         return {k: v.copy() for k, v in out.items()} if copy else out
 
-    def state_dict(self) -> dict[str, Any]:
-        """Everything needed to resume exactly (the thread count is not part of it)."""
+    def state_dict(self, copy: bool = True) -> dict[str, Any]:
+        """Everything needed to resume exactly (the thread count is not part of it).
+
+        ``copy=False`` hands out the solver's own arrays instead of copies (for a save that
+        finishes before the next iteration: one copy of the arrays less at the peak)."""
         return {
             "format": STATE_FORMAT,
             "algorithm": self.algorithm,
@@ -512,7 +589,7 @@ class PostflopSolver:
             "iterations": self.iterations,
             "nodes_touched": self.nodes_touched,
             "seconds": self.seconds,
-            "arrays": self._arrays(copy=True),
+            "arrays": self._arrays(copy=copy),
             "extra": {
                 "locks": [
                     {"line": r.line, "hands": r.hands, "strategy": dict(r.strategy)}
@@ -655,3 +732,25 @@ def _item_combos(item: str) -> list[int]:
     except PokerlabError as exc:
         raise PokerlabError(f"hand {item!r} is not a hand, class or span ({exc})") from None
     return [int(c) for c in np.flatnonzero(weights > 0)]
+
+
+def save_spot_solution(path: str | os.PathLike[str], solver: Any, **metadata: Any) -> None:
+    """Save a solve (spot, algorithm, iterations, float32 arrays): atomic, checksummed.
+
+    ``metadata`` (JSON values, e.g. ``status="interrupted", partial=True``) is stored with it and
+    read back by :func:`pokerlab.io.files.read_metadata`."""
+    # the solver's own arrays (not copies): they do not change while this call writes them
+    state = solver.state_dict(copy=False) if isinstance(solver, PostflopSolver) else None
+    save_checkpoint(path, state or solver.state_dict(), kind="postflop-solution", **metadata)
+
+
+def load_spot_solution(path: str | os.PathLike[str], threads: int = 1) -> PostflopSolver:
+    """Reopen a file written by :func:`save_spot_solution`: a solver ready to read or continue."""
+    state = load_checkpoint(path)
+    if state.get("game") != "postflop":
+        raise FileFormatError(f"{os.fspath(path)} is not a postflop solution")
+    game = PostflopGame(**state["game_params"])  # the file layout (+ isomorphism when off)
+    compressed = bool((state.get("config") or {}).get("compressed", False))
+    solver = PostflopSolver(game, state["algorithm"], threads=threads, compressed=compressed)
+    solver.load_state_dict(state)
+    return solver

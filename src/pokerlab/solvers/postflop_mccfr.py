@@ -46,6 +46,7 @@ from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.solvers.base import Callback, Progress
 from pokerlab.solvers.options import inapplicable_options
 from pokerlab.solvers.schedule import DiscountSchedule, discount_factors, schedule_by_name
+from pokerlab.tree._primitives import RegretPruning
 from pokerlab.tree.vector import _kernels as VK
 from pokerlab.tree.vector import _mccfr_kernels as MK
 from pokerlab.tree.vector.tree import CHANCE, DECISION, SUIT_PAIRS, Passes
@@ -232,6 +233,8 @@ class PostflopMCCFR:
         self.iterations = 0
         self.nodes_touched = 0
         self.seconds = 0.0
+        #: wall seconds spent in the exploitability checks of :meth:`solve` (not in ``seconds``)
+        self.check_seconds = 0.0
         n = self.tree.num_nodes
         edges = int(self.tree.arrays.children.shape[0])
         self._deal = np.full(4, -1, dtype=np.int64)
@@ -247,8 +250,8 @@ class PostflopMCCFR:
         MK.discount(self.regrets, self.strat_sum, 1.0, 1.0, 1.0)
 
     # --- kernels ---------------------------------------------------------------------------------
-    def _scratch(self) -> tuple[np.ndarray, ...]:
-        return (
+    def _scratch(self) -> MK.VectorSampledScratch:
+        return MK.VectorSampledScratch(
             self._deal,
             self._stack,
             self._visit,
@@ -284,16 +287,16 @@ class PostflopMCCFR:
                 self.strat_sum,
                 first,
                 iterations,
-                every,
-                factors,
-                first_block,
+                MK.BlockDiscounts(every, factors, first_block),
                 self.rng,
-                *self._scratch(),
-                self.prune,
-                self.prune_probability,
-                self.prune_threshold,
+                self._scratch(),
+                RegretPruning(
+                    self.prune,
+                    self.prune_probability,
+                    self.prune_threshold,
+                    -math.inf if self.min_regret is None else self.min_regret,
+                ),
                 bool(self.schedule.regret_floor),
-                -math.inf if self.min_regret is None else self.min_regret,
                 only_player,
             )
         )
@@ -391,7 +394,7 @@ class PostflopMCCFR:
             d_r,
             d_s,
             self.rng.copy(),
-            *self._scratch(),
+            self._scratch(),
         )
         return d_r, d_s
 
@@ -422,9 +425,20 @@ class PostflopMCCFR:
 
     def exploitability(self) -> float:
         """Mean over the players of what a best response gains against the average strategy
-        (chips)."""
+        (chips). The arrays are checked first: a NaN or infinity stops with
+        :class:`~pokerlab.errors.NonFiniteError` naming the node."""
+        from pokerlab.solvers.postflop import finite_exploitability
+
+        self.check_finite()
         v = self.values()
-        return (sum(v["best_response"]) - sum(v["ev"])) / 2.0
+        return finite_exploitability(self, (sum(v["best_response"]) - sum(v["ev"])) / 2.0)
+
+    def check_finite(self) -> None:
+        """Raise :class:`~pokerlab.errors.NonFiniteError` naming the node where the regrets or
+        strategy sums hold a NaN or an infinity."""
+        from pokerlab.solvers.postflop import check_finite
+
+        check_finite(self, {"regrets": self.regrets, "strategy_sum": self.strat_sum})
 
     def exploitability_pct(self) -> float:
         """Exploitability in percent of the starting pot."""

@@ -13,7 +13,9 @@ what a command line, a notebook or a distributed runner would otherwise each rew
   interruption, each written atomically (:mod:`pokerlab.io.files`);
 * **Ctrl-C**: the first SIGINT asks the run to stop at the next safe point (the end of the current
   chunk of iterations, when the solver's arrays are consistent); the run then saves and reports
-  ``"interrupted"``. A second SIGINT interrupts at once (``KeyboardInterrupt``). Signals are
+  ``"interrupted"``; it prints :data:`STOP_NOTICE` on stderr as soon as Python sees it. A
+  second SIGINT interrupts at once (``KeyboardInterrupt``), except while a file is written
+  (:func:`shield_sigint`: the write completes). Signals are
   handled only in the main thread; elsewhere (a Ray actor, a worker thread) pass a shared
   :class:`StopFlag` and set it yourself;
 * **resume checks** (:func:`resume_solver`): a checkpoint is refused when the game, its
@@ -64,7 +66,9 @@ __all__ = [
     "estimate_history_count",
     "remove_stale_temporaries",
     "resume_solver",
+    "shield_sigint",
     "stop_on_sigint",
+    "STOP_NOTICE",
 ]
 
 #: Exit code of a run stopped by Ctrl-C (128 + SIGINT, the shell's convention).
@@ -120,23 +124,67 @@ class StopFlag:
         return self._event.is_set()
 
 
+#: What the first Ctrl-C prints on stderr as soon as Python sees it (:func:`stop_on_sigint`).
+STOP_NOTICE = "stopping after this iteration..."
+
+
+def _notice(message: str) -> None:
+    """``message`` on stderr now, in one write (safe inside a signal handler)."""
+    try:
+        os.write(2, (message + "\n").encode("utf-8", "replace"))
+    except OSError:
+        pass
+
+
 @contextmanager
-def stop_on_sigint(flag: StopFlag | None = None) -> Iterator[StopFlag]:
+def stop_on_sigint(
+    flag: StopFlag | None = None, notice: str | None = STOP_NOTICE
+) -> Iterator[StopFlag]:
     """While inside, the first SIGINT (Ctrl-C) sets the returned :class:`StopFlag` instead of
-    raising; a second one raises ``KeyboardInterrupt`` at once. The previous handler is restored on
-    exit. Outside the main thread signals cannot be caught: the flag is returned unarmed."""
+    raising and prints ``notice`` on stderr at once (None: nothing); a second one raises
+    ``KeyboardInterrupt`` at once, except inside :func:`shield_sigint` (a file being written).
+    The previous handler is restored on exit. Outside the main thread signals cannot be caught:
+    the flag is returned unarmed."""
     flag = flag if flag is not None else StopFlag()
     if threading.current_thread() is not threading.main_thread():
         yield flag
         return
 
     def on_sigint(signum: int, frame: object) -> None:
-        flag.request()
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if not flag.requested:
+            flag.request()
+            if notice:
+                _notice(notice)
+            return
+        raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGINT, on_sigint)
     try:
         yield flag
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def shield_sigint(what: str = "the files", flag: StopFlag | None = None) -> Iterator[None]:
+    """While inside (a file being written), Ctrl-C does not interrupt: it asks ``flag`` to stop
+    at the next safe point (printing :data:`STOP_NOTICE`) if it has not yet, else prints that
+    ``what`` is being written and carries on, so the write completes. The previous handler is
+    restored on exit. Outside the main thread it does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_sigint(signum: int, frame: object) -> None:
+        if flag is not None and not flag.requested:
+            flag.request()
+            _notice(STOP_NOTICE)
+        else:
+            _notice(f"writing {what}: Ctrl-C is held until it is complete")
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
     finally:
         signal.signal(signal.SIGINT, previous)
 
@@ -199,8 +247,8 @@ def check_output_file(path: str | os.PathLike[str], option: str = "--out") -> Pa
 
     Refused with :class:`~pokerlab.errors.PokerlabError` naming ``option`` and the path: an
     existing directory as the target, a file where a parent folder should be, a folder that is not
-    writable, a file name longer than 255 bytes. Missing parent folders are fine (the writer
-    creates them). Returns the path.
+    writable, a file name longer than 255 bytes, a parent folder that does not exist (nothing
+    creates folders behind the user's back: a typo in a path is an error). Returns the path.
     """
     target = Path(path)
     if not target.name or target.name in (".", ".."):
@@ -213,17 +261,25 @@ def check_output_file(path: str | os.PathLike[str], option: str = "--out") -> Pa
         raise PokerlabError(f"{option} {str(target)!r} is a directory; give a file name")
     folder = target.parent if str(target.parent) else Path(".")
     _check_folder_chain(folder, option, target)
-    if folder.is_dir():
-        remove_stale_temporaries(folder, [target.name])
+    _check_exists(folder, option, target)
+    remove_stale_temporaries(folder, [target.name])
     return target
+
+
+def _check_exists(folder: Path, option: str, target: Path) -> None:
+    """Refuse a missing ``folder`` (after :func:`_check_folder_chain` named worse problems)."""
+    if not folder.is_dir():
+        raise PokerlabError(
+            f"{option} {str(target)!r}: folder {str(folder)!r} does not exist (create it first)"
+        )
 
 
 def check_output_folder(
     path: str | os.PathLike[str], option: str = "--out", targets: Iterable[str] | None = None
 ) -> Path:
-    """Check, before any work, that ``path`` is or can become a writable folder; remove stale
-    temporaries of the file names ``targets`` (shell patterns) in it (all when None). Returns
-    the path."""
+    """Check, before any work, that ``path`` is or can become a writable folder (it may be
+    created, its parent must exist); remove stale temporaries of the file names ``targets``
+    (shell patterns) in it (all when None). Returns the path."""
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise PokerlabError(f"{option} {str(folder)!r} is a file, not a folder")
@@ -233,6 +289,8 @@ def check_output_folder(
     _check_folder_chain(folder, option, folder)
     if folder.is_dir():
         remove_stale_temporaries(folder, targets)
+    else:
+        _check_exists(folder.parent if str(folder.parent) else Path("."), option, folder)
     return folder
 
 
@@ -319,7 +377,8 @@ class RunResult:
     ``status`` is ``"completed"`` (a limit was met, the target reached if one was set),
     ``"target not reached"`` (another limit ended the run first) or ``"interrupted"`` (a stop
     request). ``exploitability`` is in game units (NaN where undefined); ``seconds`` is the
-    solver's cumulative solving time; ``files`` every file written, in order, once each.
+    solver's cumulative solving time; ``check_seconds`` the wall seconds this run spent measuring
+    exploitability (apart from ``seconds``); ``files`` every file written, in order, once each.
     """
 
     status: RunStatus
@@ -329,6 +388,7 @@ class RunResult:
     nodes_touched: int
     exploitability: float
     target_exploitability: float | None = None
+    check_seconds: float = 0.0
     files: list[Path] = field(default_factory=list)
 
     @property
@@ -352,6 +412,7 @@ class RunResult:
             "partial": self.partial,
             "iterations": self.iterations,
             "seconds": self.seconds,
+            "check_seconds": self.check_seconds,
             "nodes_touched": self.nodes_touched,
             "exploitability": expl,
             "target_exploitability": self.target_exploitability,
@@ -486,8 +547,12 @@ class TrainingRun:
         self.stop = stop
         self.handle_sigint = handle_sigint
         self._measure = measure
+        #: wall seconds spent in :meth:`measure` (the exploitability checks), apart from the
+        #: solver's ``seconds``
+        self.check_seconds = 0.0
         self._files: list[Path] = []
         self._last_saved = (solver.iterations, time.perf_counter())
+        self._stop: StopFlag | None = stop  # the run's flag, once running
 
     # --- pieces -------------------------------------------------------------------------------
     def check_outputs(self) -> None:
@@ -497,14 +562,30 @@ class TrainingRun:
                 check_output_file(path, option)
 
     def measure(self) -> float:
-        """The solver's exploitability now (NaN where undefined or before any iteration)."""
+        """The solver's exploitability now (NaN where undefined or before any iteration); the
+        time it takes accrues in :attr:`check_seconds`."""
         if self.solver.iterations == 0:
             return math.nan
+        start = time.perf_counter()
+        try:
+            return self._measure_now()
+        finally:
+            self.check_seconds += time.perf_counter() - start
+
+    def _measure_now(self) -> float:
         if self._measure is not None:
             return float(self._measure(self.solver))
         if not _measurable(self.solver):
             return math.nan
         return float(self.solver.exploitability())  # type: ignore[attr-defined]
+
+    def _check_finite(self) -> None:
+        """The solver's own check of its arrays (``check_finite()``, where it has one): a NaN or
+        infinity stops the run with :class:`~pokerlab.errors.NonFiniteError` before any report
+        or file."""
+        check = getattr(self.solver, "check_finite", None)
+        if check is not None:
+            check()
 
     def _wrote(self, path: Path, kind: str) -> None:
         if path not in self._files:
@@ -518,7 +599,8 @@ class TrainingRun:
 
         if self.checkpoint is None:
             raise PokerlabError("this run has no checkpoint path")
-        save_checkpoint(self.checkpoint, self.solver.state_dict(), **self.checkpoint_metadata)
+        with shield_sigint(str(self.checkpoint), self._stop):
+            save_checkpoint(self.checkpoint, self.solver.state_dict(), **self.checkpoint_metadata)
         self._last_saved = (self.solver.iterations, time.perf_counter())
         self._wrote(self.checkpoint, "checkpoint")
         return self.checkpoint
@@ -529,18 +611,19 @@ class TrainingRun:
 
         if self.out is None:
             raise PokerlabError("this run has no strategy path")
-        save_strategy(
-            self.out,
-            self.solver.average_strategy(),
-            **{
-                "algorithm": self.solver.algorithm,
-                "iterations": self.solver.iterations,
-                "exploitability": None if math.isnan(exploitability) else exploitability,
-                **self.out_metadata,
-                "status": status,
-                "partial": status != "completed",
-            },
-        )
+        with shield_sigint(str(self.out), self._stop):
+            save_strategy(
+                self.out,
+                self.solver.average_strategy(),
+                **{
+                    "algorithm": self.solver.algorithm,
+                    "iterations": self.solver.iterations,
+                    "exploitability": None if math.isnan(exploitability) else exploitability,
+                    **self.out_metadata,
+                    "status": status,
+                    "partial": status != "completed",
+                },
+            )
         self._wrote(self.out, "strategy")
         return self.out
 
@@ -584,6 +667,8 @@ class TrainingRun:
     def _run(self, stop: StopFlag) -> RunResult:
         from pokerlab.solvers.metrics import JsonLinesLog
 
+        self._stop = stop
+
         solver = self.solver
         metrics = None
         if self.log is not None:
@@ -596,6 +681,7 @@ class TrainingRun:
         reason = ""
         try:
             while True:
+                self._check_finite()
                 expl = self.measure()
                 measured_at = solver.iterations
                 progress = Progress(solver.iterations, solver.seconds, solver.nodes_touched, expl)
@@ -632,6 +718,7 @@ class TrainingRun:
         finally:
             if metrics is not None:
                 metrics.close()
+        self._check_finite()  # nothing non-finite is saved
         if measured_at != solver.iterations:
             expl = self.measure()
         target = self.target_exploitability
@@ -651,6 +738,7 @@ class TrainingRun:
             nodes_touched=solver.nodes_touched,
             exploitability=expl,
             target_exploitability=target,
+            check_seconds=self.check_seconds,
             files=list(self._files),
         )
 

@@ -51,6 +51,17 @@ class RunArrays(NamedTuple):
     pred: np.ndarray
 
 
+class RegretPruning(NamedTuple):
+    """Regret-based pruning (Pluribus): on ``probability`` of the iterations when ``enabled``,
+    actions whose regret is below ``threshold`` are not explored; regrets never go below
+    ``min_regret`` (-inf: no floor)."""
+
+    enabled: bool
+    probability: float
+    threshold: float
+    min_regret: float
+
+
 @njit(cache=True)
 def _ratio(tp: float, exponent: float) -> float:
     """tp^e / (tp^e + 1); 1 where there is no discount (e NaN) and where tp^e is infinite (tp = 0

@@ -15,11 +15,12 @@ if TYPE_CHECKING:
 __all__ = ["create_app", "serve"]
 
 
-def create_app(root: Any, allowed_hosts: list[str] | None = None) -> FastAPI:
-    """The viewer application for folder ``root`` (see :func:`pokerlab.viewer.app.create_app`)."""
+def create_app(root: Any, allowed_hosts: list[str] | None = None, limits: Any = None) -> FastAPI:
+    """The viewer application for folder ``root`` (see :func:`pokerlab.viewer.app.create_app`;
+    ``limits``: a :class:`pokerlab.viewer.app.ViewerLimits`)."""
     from pokerlab.viewer.app import create_app as _create
 
-    return _create(root, allowed_hosts=allowed_hosts)
+    return _create(root, allowed_hosts=allowed_hosts, limits=limits)
 
 
 def serve(root: Any, host: str = "127.0.0.1", port: int = 0, **kwargs: Any) -> int:

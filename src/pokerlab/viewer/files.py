@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import threading
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
@@ -104,7 +105,8 @@ class FileEntry:
     """One row of the file list (``kind`` says which view opens it)."""
 
     path: str  # relative to the served folder, '/'-separated
-    kind: str  # table, pushfold, pushfold-result, pushfold-sweep, postflop, log, compare, error
+    kind: str  # table, limit, pushfold, pushfold-result, pushfold-sweep, postflop, log, compare,
+    # error
     size: int
     mtime: float
     game: str | None = None
@@ -127,6 +129,8 @@ _cache_lock = threading.Lock()
 def _unit(game: str | None) -> str:
     if game == "pushfold":
         return "bb/hand"
+    if game == "limit-holdem":
+        return "mbb/g"
     return "chips"
 
 
@@ -143,7 +147,18 @@ def _summarize_npz(path: Path, entry: FileEntry) -> None:
     entry.unit = _unit(entry.game)
     params = meta.get("game_params")
     entry.details = {"game_params": params if isinstance(params, dict) else {}}
-    if meta.get("format") == "pokerlab-strategy":
+    if str(meta.get("state_format", "")).startswith("limit-"):  # train limit-holdem
+        entry.format = "checkpoint"
+        entry.kind = "limit"
+        entry.algorithm = meta.get("schedule")
+        entry.unit = "mbb/g"
+        entry.details = {
+            "game_params": {"variant": meta.get("variant")},
+            "buckets": meta.get("buckets"),
+            "recall": meta.get("recall"),
+            "sampling": meta.get("sampling"),
+        }
+    elif meta.get("format") == "pokerlab-strategy":
         entry.format = "strategy"
         entry.kind = "pushfold" if game == "pushfold" else "table"
     elif meta.get("kind") == "postflop-solution" or game == "postflop":
@@ -174,7 +189,9 @@ def _read_text(path: Path) -> str:
 def read_log(path: Path) -> list[dict[str, Any]]:
     """The JSON objects of a ``--log`` file (one per line; blank lines skipped).
 
-    A line that is not a JSON object with an ``iteration`` raises :class:`PokerlabError` naming
+    ``pokerlab train limit-holdem --log`` lines (``iterations``, ``exploitability_abstract_mbb``)
+    are read as ``iteration`` and ``exploitability`` (mbb/g). A line that is not a JSON object
+    with an ``iteration`` raises :class:`PokerlabError` naming
     the line, except a last line cut short (a run still writing), which is left out.
     """
     lines = _read_text(path).splitlines()
@@ -188,6 +205,11 @@ def read_log(path: Path) -> list[dict[str, Any]]:
             if number == len(lines):
                 break
             raise PokerlabError(f"{path.name} line {number} is not JSON") from None
+        if isinstance(obj, dict) and "iteration" not in obj and "iterations" in obj:
+            # pokerlab train limit-holdem --log: iterations in all, exploitability in mbb/g
+            obj = {**obj, "iteration": obj["iterations"]}
+            if "exploitability" not in obj and "exploitability_abstract_mbb" in obj:
+                obj["exploitability"] = obj["exploitability_abstract_mbb"]
         if not isinstance(obj, dict) or "iteration" not in obj:
             raise PokerlabError(f"{path.name} line {number} is not a pokerlab log line")
         rows.append(obj)
@@ -278,6 +300,8 @@ def summarize(root: Path, rel: str) -> FileEntry | None:
     """
     real = resolve_inside(root, rel)
     st = real.stat()
+    if not stat.S_ISREG(st.st_mode):  # a FIFO or a device: reading it could block forever
+        return None
     key = (str(real), st.st_mtime_ns, st.st_size)
     with _cache_lock:
         hit = _cache.get(key)

@@ -11,12 +11,16 @@ Results, from the user's seat:
 * push/fold: big blinds won or lost; a called all-in deals a real board and compares hands;
 * history games: the game's terminal utility (chips);
 * postflop: chips collected from the pot minus chips put in during the hand, less half the
-  starting pot (so the two seats' results add up to zero; rake is not taken).
+  starting pot: the history form's terminal utility (``PostflopHistory.terminal_utility``). On
+  a raked spot the winner collects the pot less the rake (``rake_rate`` of the matched pot,
+  at most ``rake_cap``; a fold is raked too, as the solver does), so the two seats' results add
+  up to minus the rake and their averages agree with the solver's EVs.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from typing import Any
@@ -28,7 +32,15 @@ from pokerlab.cards.evaluator import evaluate
 from pokerlab.errors import PokerlabError
 from pokerlab.viewer.models import Model, PostflopModel, PushFoldModel, TableModel, finite
 
-__all__ = ["PlaySession", "PushFoldPlay", "HistoryPlay", "PostflopPlay", "Sessions", "new_session"]
+__all__ = [
+    "PlaySession",
+    "PushFoldPlay",
+    "HistoryPlay",
+    "PostflopPlay",
+    "Sessions",
+    "SessionsFull",
+    "new_session",
+]
 
 SEAT_NAMES = {"pushfold": ("SB", "BB"), "postflop": ("OOP", "IP")}
 
@@ -356,28 +368,36 @@ class PostflopPlay(PlaySession):
             return
 
     def _terminal(self, an: Any) -> None:
-        pot0 = float(self.pm.config.pot)
+        c = self.pm.config
+        pot0 = float(c.pot)
         pot = pot0 + an.commit[0] + an.commit[1]
+        # the rake of the matched pot (the folder's commit, or the equal commits at showdown)
+        matched = float(an.commit[an.player] if an.kind == "fold" else an.commit[0])
+        rake = float(c.rake_rate) * (pot0 + 2.0 * matched)
+        if c.rake_cap is not None:  # None: no cap (issue 28: a cap of 0 is refused with a rate)
+            rake = min(rake, float(c.rake_cap))
+        raked = f" less rake {rake:.4g}" if rake > 0 else ""
         if an.kind == "fold":
             winner = 1 - int(an.player)
             share = [0.0, 0.0]
-            share[winner] = pot
+            share[winner] = pot - rake
             showdown = False
             who = "you win" if winner == self.seat else "the bot wins"
             message = (
-                f"{'the bot' if an.player == self.bot else 'you'} folded: {who} the pot of {pot:g}"
+                f"{'the bot' if an.player == self.bot else 'you'} folded: {who} the pot of "
+                f"{pot:g}{raked}"
             )
         else:
-            v = [evaluate([*COMBO_CARDS[c].tolist(), *self.board]) for c in self.combos]
+            v = [evaluate([*COMBO_CARDS[k].tolist(), *self.board]) for k in self.combos]
             if v[0] == v[1]:
-                share = [pot / 2, pot / 2]
-                message = "showdown: split pot"
+                share = [(pot - rake) / 2, (pot - rake) / 2]
+                message = f"showdown: split pot{raked}"
             else:
                 winner = 0 if v[0] > v[1] else 1
                 share = [0.0, 0.0]
-                share[winner] = pot
+                share[winner] = pot - rake
                 who = "you win" if winner == self.seat else "the bot wins"
-                message = f"showdown: {who} the pot of {pot:g}"
+                message = f"showdown: {who} the pot of {pot:g}{raked}"
             showdown = True
         result = share[self.seat] - an.commit[self.seat] - pot0 / 2
         self._finish(result, showdown, message)
@@ -413,6 +433,10 @@ class PostflopPlay(PlaySession):
             "commit": [float(an.commit[0]), float(an.commit[1])],
             "line": list(self.line),
             "unit": "chips",
+            "rake": {
+                "rate": float(self.pm.config.rake_rate),
+                "cap": None if self.pm.config.rake_cap is None else float(self.pm.config.rake_cap),
+            },
         }
 
 
@@ -427,25 +451,60 @@ def new_session(model: Model, seat: int, seed: int | None = None) -> PlaySession
     raise PokerlabError(f"{model.rel}: there is nothing to play in a {model.kind} file")
 
 
-class Sessions:
-    """Open play sessions (the oldest dropped beyond ``capacity``)."""
+class SessionsFull(PokerlabError):
+    """No room for another play session (HTTP 429)."""
 
-    def __init__(self, capacity: int = 256) -> None:
+    retry_after_s = 60
+
+
+class Sessions:
+    """Open play sessions and who opened them.
+
+    A client keeps at most ``per_client`` sessions: its next one replaces its own least recently
+    used. At most ``capacity`` in all: when full, a new session replaces the least recently used
+    one of any client only if that one has been idle ``idle_seconds``; otherwise it is refused
+    (:class:`SessionsFull`). So no client's requests drop another client's session in use.
+    """
+
+    def __init__(
+        self, capacity: int = 1024, per_client: int = 32, idle_seconds: float = 3600.0
+    ) -> None:
         self.capacity = capacity
-        self._items: OrderedDict[str, PlaySession] = OrderedDict()
+        self.per_client = per_client
+        self.idle_seconds = idle_seconds
+        #: session id -> (session, client, last use as time.monotonic()), least recent first
+        self._items: OrderedDict[str, tuple[PlaySession, str, float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def add(self, session: PlaySession) -> PlaySession:
+    def add(self, session: PlaySession, client: str = "") -> PlaySession:
+        """Keep ``session`` for ``client`` (see the class for what it may replace)."""
+        now = time.monotonic()
         with self._lock:
-            self._items[session.id] = session
-            while len(self._items) > self.capacity:
-                self._items.popitem(last=False)
+            mine = [sid for sid, (_, owner, _) in self._items.items() if owner == client]
+            if len(mine) >= self.per_client:
+                del self._items[mine[0]]
+            elif len(self._items) >= self.capacity:
+                oldest = next(iter(self._items))
+                idle = now - self._items[oldest][2]
+                if idle < self.idle_seconds:
+                    raise SessionsFull(
+                        f"the server holds {len(self._items)} play sessions, the most it keeps, "
+                        f"and none has been idle for {self.idle_seconds:g} s; try again later"
+                    )
+                del self._items[oldest]
+            self._items[session.id] = (session, client, now)
         return session
 
     def get(self, sid: str) -> PlaySession:
+        """The session ``sid`` (KeyError when unknown or dropped), marked as used now."""
         with self._lock:
-            s = self._items.get(sid)
-            if s is None:
+            hit = self._items.get(sid)
+            if hit is None:
                 raise KeyError(sid)
+            self._items[sid] = (hit[0], hit[1], time.monotonic())
             self._items.move_to_end(sid)
-            return s
+            return hit[0]
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._items)

@@ -33,8 +33,11 @@ def bind(host: str, port: int) -> socket.socket:
         infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         raise PokerlabError(f"cannot use host {host!r}: {exc.strerror}") from None
-    family, _, _, _, address = infos[0]
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    family, _, proto, _, address = infos[0]
+    # the protocol number matters: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on
+    # sockets whose proto is IPPROTO_TCP, and with it on every answer with a body waited 40 ms
+    # for the client's delayed ACK
+    sock = socket.socket(family, socket.SOCK_STREAM, proto or socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(address)

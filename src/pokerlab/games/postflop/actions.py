@@ -1,21 +1,32 @@
 """No-limit postflop betting: the action tree of a spot, before cards are dealt.
 
 The sizing rules are those of the Rust postflop-solver (b-inary/postflop-solver,
-``action_tree.rs``), so that trees built from the same sizes and thresholds agree:
+``action_tree.rs`` at commit 9d1509f), so that trees built from the same sizes and thresholds
+agree node for node once ``raise_limit`` is ``None`` (postflop-solver has no raise limit; the
+default here is 3); ``benchmarks/agreement.py`` checks this against the compiled reference:
 
 * amounts are integer chips; a bet or raise amount is the actor's *total* for the street
   ("bet to"); ``pot`` at a node is the pot after the actor would call;
 * a pot-relative bet is ``round(pot * r)``; a pot-relative raise is the previous bet plus
   ``round(pot * r)`` (call, then r of the new pot); ``Nx`` raises to ``round(prev * N)``; ``Nc``
-  bets N chips or raises by N over the previous bet; geometric sizes ``NeM%`` bet the fraction f
-  of the pot with ``(1 + 2f)^N = 1 + 2 * stack_after_call / pot``, capped at M;
+  bets N chips or raises by N over the previous bet; ``NcMr`` (raises) is ``Nc`` offered only
+  while the bets and raises made on the street, the one faced included, number at most M;
+* geometric sizes ``KeM%`` bet (or raise by, over the call) ``round(pot * min(f, M))`` with
+  ``(1 + 2f)^n = 1 + 2 * stack_after_call / pot``, where K is the token's street count (the
+  streets left, this one included, when it names none: flop 3, turn 2, river 1) and
+  ``n = K`` for a bet or donk bet and ``n = max(K - B + 1, 1)`` for a raise, B being the bets
+  and raises already made on the street, the one faced included (so ``e`` facing the flop's
+  first bet spreads over 3 streets, facing a raise over 2; ``3e`` facing a 3-bet over 1, i.e.
+  all-in);
 * every amount is clamped to [minimum raise, all-in]; an amount that leaves at most
   ``force_allin_threshold * pot_after_call`` behind becomes all-in; all-in is added when it is at
   most ``add_allin_threshold`` pots (over the previous bet, for raises);
 * sizes closer than ``merging_threshold`` are merged, keeping the larger (PioSolver's rule as
   postflop-solver states it: from the largest, drop a size whose pot ratio is not below
   ``(kept - t) / (1 + t)``);
-* at most ``raise_limit`` raises per street (the first bet is not a raise);
+* at most ``raise_limit`` raises per street (the first bet is not a raise); ``None``: no
+  limit, as in postflop-solver, which has none (a limit there is applied afterwards by removing
+  raise and all-in actions, which is what ``raise_limit`` does here);
 * on the turn and river, OOP leads with its ``donk`` sizes (when given) after calling IP's
   bet or raise on the previous street.
 
@@ -116,7 +127,7 @@ class ActionTreeOptions:
     add_allin_threshold: float = 1.5
     force_allin_threshold: float = 0.15
     merging_threshold: float = 0.1
-    raise_limit: int = 3
+    raise_limit: int | None = 3
 
 
 @dataclass(frozen=True)
@@ -143,8 +154,10 @@ def _size_amount(
     spr_after_call: float,
     streets_left: int,
     max_amount: int,
+    bets: int = 0,
 ) -> int:
-    """Bet-to amount (before clamping) of one size token at a node."""
+    """Bet-to amount (before clamping) of one size token at a node; ``bets`` counts the bets
+    and raises made on the street so far (the one faced included)."""
     kind = size.kind
     if kind == "allin":
         return max_amount
@@ -162,6 +175,8 @@ def _size_amount(
         return opp_bet + add if raising else add
     if kind == "geometric":
         n = int(size.streets) or streets_left
+        if raising:  # postflop-solver: each bet made on the street uses up one street
+            n = max(n - bets + 1, 1)
         ratio = ((2.0 * spr_after_call + 1.0) ** (1.0 / n) - 1.0) / 2.0
         cap = float(size.value) if size.value and size.value > 0 else math.inf
         add = _round(pot * min(ratio, cap))
@@ -194,8 +209,19 @@ def _order(action: tuple[int, int]) -> tuple[int, int]:
     return action
 
 
-def build_action_tree(opts: ActionTreeOptions) -> ActionNode:
-    """The betting tree of a spot (OOP = player 0 acts first on every street)."""
+def build_action_tree(
+    opts: ActionTreeOptions,
+    budget: Callable[[ActionNode], None] | None = None,
+    share: bool = False,
+) -> ActionNode:
+    """The betting tree of a spot (OOP = player 0 acts first on every street).
+
+    ``budget(node)`` is called with every decision node made, once its actions are known
+    (children first); it may raise to stop a build that grows too large. ``share=True`` makes
+    one node per betting state (street, player, chips in, the street's history that matters):
+    a graph whose paths are the tree's, small even where the tree is huge, for counting it
+    before it is built (:mod:`pokerlab.games.postflop.game`); not for solving."""
+    memo: dict[tuple[Any, ...], ActionNode] | None = {} if share else None
     if opts.pot <= 0:
         raise PokerlabError(f"the pot must be positive, got {opts.pot}")
     if opts.stack < 0:
@@ -221,6 +247,10 @@ def build_action_tree(opts: ActionTreeOptions) -> ActionNode:
 
     def decision(street: int, player: int, matched: int, info: _Info) -> ActionNode:
         """``matched``: chips each player had in before this street (equal)."""
+        if memo is not None:
+            key = (street, player, matched, info)
+            if key in memo:
+                return memo[key]
         opp = 1 - player
         pb, ob = info.bet[player], info.bet[opp]
         commit = (matched + info.bet[0], matched + info.bet[1])
@@ -254,8 +284,12 @@ def build_action_tree(opts: ActionTreeOptions) -> ActionNode:
         else:
             actions.append((FOLD, 0))
             actions.append((CALL, 0))
-            if not info.allin and info.raises < opts.raise_limit and ob < max_amount:
+            limit = opts.raise_limit
+            if not info.allin and (limit is None or info.raises < limit) and ob < max_amount:
+                bets = info.raises + 1  # the first bet and the raises so far
                 for s in sizes.raise_:
+                    if s.kind == "chips" and s.raise_cap and bets > s.raise_cap:
+                        continue  # NcMr: capped
                     amt = _size_amount(
                         s,
                         raising=True,
@@ -264,6 +298,7 @@ def build_action_tree(opts: ActionTreeOptions) -> ActionNode:
                         spr_after_call=spr,
                         streets_left=left,
                         max_amount=max_amount,
+                        bets=bets,
                     )
                     actions.append((ALLIN, max_amount) if s.kind == "allin" else (RAISE, amt))
                 if max_amount <= ob + _round(pot * opts.add_allin_threshold):
@@ -306,6 +341,10 @@ def build_action_tree(opts: ActionTreeOptions) -> ActionNode:
                 nxt = _Info(kind, False, kind == ALLIN or info.allin, False, bets, raises)
                 child = decision(street, opp, matched, nxt)
             node.children.append(child)
+        if budget is not None:
+            budget(node)
+        if memo is not None:
+            memo[key] = node
         return node
 
     root_info = _Info(-1, True, False, False, (0, 0), 0)

@@ -112,10 +112,22 @@ def expand_spot(
     weights: tuple[np.ndarray, np.ndarray],
     pot: float,
     rake_rate: float = 0.0,
-    rake_cap: float = 0.0,
+    rake_cap: float | None = None,
     isomorphism: bool = True,
+    symmetric_pairs: list[bool] | None = None,
 ) -> ExpandedSpot:
-    """Deal the remaining streets into ``root`` and lay out the solver arrays."""
+    """Deal the remaining streets into ``root`` and lay out the solver arrays.
+
+    Terminal payoffs take the rake ``min(rake_rate * pot, rake_cap)`` (``rake_cap`` None: no
+    cap) from the final pot, at showdowns and folds alike.
+
+    A card dealt is folded onto a lower-suited twin when the two suits hold the same ranks on
+    the board so far and may be swapped: by default when both ranges as dealt (``weights``,
+    board cards removed) are symmetric under the swap; ``symmetric_pairs`` (one flag per pair
+    of :data:`~pokerlab.tree.vector.tree.SUIT_PAIRS`) overrides that. postflop-solver
+    (``card.rs``) swaps only suits under which the ranges *as written* are symmetric and that
+    hold the same ranks on the spot's first board too, so it stores more nodes in some spots
+    (same game); ``benchmarks/agreement.py`` passes its flags to count its nodes."""
     combos = tuple(np.flatnonzero(w > 0) for w in weights)
     for p, c in enumerate(combos):
         if c.size == 0:
@@ -124,7 +136,14 @@ def expand_spot(
             )
     nh = [int(c.size) for c in combos]
     hmax = max(nh)
-    sym = _symmetric_pairs(weights) if isomorphism else [False] * 6
+    if symmetric_pairs is not None and len(symmetric_pairs) != len(SUIT_PAIRS):
+        raise PokerlabError(f"symmetric_pairs needs {len(SUIT_PAIRS)} flags, one per suit pair")
+    if not isomorphism:
+        sym = [False] * len(SUIT_PAIRS)
+    elif symmetric_pairs is not None:
+        sym = [bool(flag) for flag in symmetric_pairs]
+    else:
+        sym = _symmetric_pairs(weights)
 
     kind: list[int] = []
     player: list[int] = []
@@ -146,7 +165,7 @@ def expand_spot(
         c = n.commit[n.player] if n.kind == "fold" else n.commit[0]
         total = pot + 2 * c
         rake = rake_rate * total
-        if rake_cap > 0:
+        if rake_cap is not None:
             rake = min(rake, rake_cap)
         return total - rake - c, -float(c), (total - rake) / 2 - c
 

@@ -31,17 +31,38 @@ from pokerlab.games.postflop.actions import (
     ActionNode,
     ActionTreeOptions,
     build_action_tree,
-    count_action_nodes,
 )
-from pokerlab.games.postflop.expand import ExpandedSpot, count_expanded, expand_spot
+from pokerlab.games.postflop.expand import ExpandedSpot, expand_spot
 from pokerlab.games.postflop.naming import SpotNaming
 from pokerlab.games.postflop.spot import STREETS, SpotConfig, spot_from_params
 from pokerlab.tree.vector.backend import VectorBackend
 
-__all__ = ["PostflopGame", "MAX_HISTORY_DEALS", "available_memory_bytes"]
+__all__ = [
+    "PostflopGame",
+    "MAX_HISTORY_DEALS",
+    "available_memory_bytes",
+    "process_bytes_estimate",
+]
 
 #: The history interface is for checking tiny spots only: refuse more hand pairs than this.
 MAX_HISTORY_DEALS = 5_000
+
+
+#: What a solving process holds besides the tree: Python, numpy, numba and the compiled kernels.
+PROCESS_BASE_BYTES = 2**28
+#: Peak resident memory of a solving process per byte of the solver-array bound, on top of
+#: :data:`PROCESS_BASE_BYTES` (the dealt tree's own arrays, scratch, the values pass and a save
+#: with ``--out``). Calibrated on ``pokerlab postflop SPOT -n 2 --threads 2 --out FILE`` (peak RSS,
+#: issue 30): flop 1.85 GB for a 1.69 GB bound (1.18 GB for 0.84 GB with ``--compressed``), turn
+#: 0.24 GB for 9.3 MB, river 0.22 GB for 0.12 MB; the estimate is 1.08 to 1.24 times the peak.
+PROCESS_ARRAY_FACTOR = 1.2
+
+
+def process_bytes_estimate(array_bytes: int) -> int:
+    """The peak memory of a process solving a spot whose solver arrays need up to
+    ``array_bytes`` (the bound of :meth:`PostflopGame.tree_summary`, halved for 16-bit
+    storage), in bytes: :data:`PROCESS_BASE_BYTES` + :data:`PROCESS_ARRAY_FACTOR` x arrays."""
+    return int(PROCESS_BASE_BYTES + PROCESS_ARRAY_FACTOR * array_bytes)
 
 
 def available_memory_bytes() -> int | None:
@@ -66,6 +87,89 @@ def _gib(n: float) -> str:
         if n >= size:
             return f"{n / size:.1f} {unit}"
     return f"{int(n)} B"
+
+
+#: Most decision nodes of a betting tree (before cards are dealt; every line counted): more
+#: is refused before the tree is built (the Python builder makes about 15,000 a second).
+MAX_ACTION_DECISIONS = 200_000
+#: Most distinct betting states the count may make (:func:`count_betting_tree`): about a
+#: second of work; past it the tree is refused as too large to count, let alone build.
+MAX_BETTING_STATES = 10_000
+
+
+class _StateBudget:
+    """Watches the shared count (``build_action_tree(..., budget=self, share=True)``) and
+    refuses (:class:`~pokerlab.errors.PokerlabError`) past :data:`MAX_BETTING_STATES` states,
+    with the states by street and a lower bound of the memory: each state is at least one node
+    of the tree, needing 8 bytes per action and hand (float32 regrets and sums) times the deals
+    above it."""
+
+    def __init__(self, config: SpotConfig) -> None:
+        self.first = len(config.board) - 3
+        self.deals = [1, 1, 1]  # boards below a node of each street (no isomorphism)
+        for street in range(self.first + 1, 3):
+            left = 52 - len(config.board) - (street - self.first - 1)
+            self.deals[street] = self.deals[street - 1] * left
+        self.hands = max(int(np.count_nonzero(w)) for w in config.weights())
+        self.nodes = [0, 0, 0]
+        self.bytes = 0
+
+    def __call__(self, node: ActionNode) -> None:
+        self.nodes[node.street] += 1
+        self.bytes += 8 * len(node.actions) * self.hands * self.deals[node.street]
+        if sum(self.nodes) <= MAX_BETTING_STATES:
+            return
+        by_street = ", ".join(
+            f"{STREETS[k]} {self.nodes[k]:,}" for k in range(self.first, 3) if self.nodes[k]
+        )
+        available = available_memory_bytes()
+        room = "" if available is None else f" ({_gib(available)} available)"
+        raise PokerlabError(
+            f"the tree is too large: more than {MAX_BETTING_STATES:,} distinct betting states "
+            f"({by_street} counted before stopping), each the start of many lines; its solver "
+            f"arrays need more than {_gib(self.bytes)} for those alone{room}; use fewer bet "
+            "sizes, a lower raise limit or a later street"
+        )
+
+
+def count_betting_tree(root: ActionNode, board_cards: int) -> dict[str, Any]:
+    """Nodes of the betting tree rooted at ``root`` by kind and street (``{kind: [flop, turn,
+    river]}``, as :func:`count_action_nodes`) and the dealt tree's upper bound (as
+    :func:`count_expanded`: ``decision``, ``chance``, ``terminal``, ``action_slots``), in Python
+    integers. ``root`` may be the shared graph of ``build_action_tree(..., share=True)``: every
+    node is visited once and its counts reused, so the cost is the graph's size, not the
+    tree's."""
+    first = None
+    memo: dict[int, tuple[list[int], list[int]]] = {}
+
+    def visit(n: ActionNode) -> tuple[list[int], list[int]]:
+        got = memo.get(id(n))
+        if got is not None:
+            return got
+        kinds = [0] * 12  # decision, chance, fold, showdown x flop, turn, river
+        dealt = [0, 0, 0, 0]  # decision, chance, terminal, action slots
+        kinds[("decision", "chance", "fold", "showdown").index(n.kind) * 3 + n.street] += 1
+        dealt[{"decision": 0, "chance": 1}.get(n.kind, 2)] += 1
+        if n.kind == "decision":
+            dealt[3] += len(n.children)
+        # below a chance node every card left can come (no isomorphism: an upper bound)
+        mult = 52 - board_cards - (n.street - first) if n.kind == "chance" else 1
+        for c in n.children:
+            ck, cd = visit(c)
+            for i in range(12):
+                kinds[i] += ck[i]
+            for i in range(4):
+                dealt[i] += mult * cd[i]
+        memo[id(n)] = (kinds, dealt)
+        return kinds, dealt
+
+    first = root.street
+    kinds, dealt = visit(root)
+    names = ("decision", "chance", "fold", "showdown")
+    return {
+        "action_tree": {k: kinds[3 * i : 3 * i + 3] for i, k in enumerate(names)},
+        "dealt": dict(zip(("decision", "chance", "terminal", "action_slots"), dealt, strict=True)),
+    }
 
 
 class PostflopGame(HistoryGame):
@@ -94,7 +198,27 @@ class PostflopGame(HistoryGame):
     # --- the action tree and the dealt tree ---------------------------------------------------
     @cached_property
     def action_tree(self) -> ActionNode:
-        """The betting tree before cards are dealt."""
+        """The betting tree before cards are dealt.
+
+        Counted first (:meth:`tree_summary`): a tree of more than
+        :data:`MAX_ACTION_DECISIONS` decision nodes, or whose solver arrays would need more than
+        twice the memory available (more than the 16-bit mode could fit), is refused with the
+        estimate before it is built."""
+        summary = self.tree_summary()
+        decisions = sum(summary["action_tree"]["decision"])
+        if decisions > MAX_ACTION_DECISIONS:
+            raise PokerlabError(
+                f"the tree is too large: {decisions:,} decision nodes before cards are dealt "
+                f"(at most {MAX_ACTION_DECISIONS:,}); use fewer bet sizes, a lower raise limit "
+                "or a later street"
+            )
+        available = available_memory_bytes()
+        if available is not None:
+            self.check_memory(available, compressed=True)  # not even the 16-bit mode fits
+        return build_action_tree(self._tree_options())
+
+    def _tree_options(self) -> ActionTreeOptions:
+        """The builder's options from the spot (whole chips; streets as 0, 1, 2)."""
         c = self.config
         sizes = {(STREETS.index(s), p): v for (s, p), v in c.sizes.items()}
         opts = ActionTreeOptions(
@@ -107,13 +231,20 @@ class PostflopGame(HistoryGame):
             merging_threshold=c.tree.merging_threshold,
             raise_limit=c.tree.raise_limit,
         )
-        return build_action_tree(opts)
+        return opts
 
     def tree_summary(self) -> dict[str, Any]:
         """Action-tree nodes by street and an upper bound on the dealt tree and its memory
-        (float32 regrets and strategy sums), computed before anything large is built."""
-        counts = count_action_nodes(self.action_tree)
-        dealt = count_expanded(self.action_tree, list(self.config.board))
+        (float32 regrets and strategy sums), computed before anything large is built: from the
+        shared graph of the betting states (:func:`count_betting_tree`), refused past
+        :data:`MAX_BETTING_STATES` states."""
+        cached = self.__dict__.get("_counted")
+        if cached is None:
+            c = self.config
+            shared = build_action_tree(self._tree_options(), _StateBudget(c), share=True)
+            cached = self.__dict__["_counted"] = count_betting_tree(shared, len(c.board))
+        counts = {k: list(v) for k, v in cached["action_tree"].items()}
+        dealt = cached["dealt"]
         w = self.config.weights()
         hands = max(int(np.count_nonzero(x)) for x in w)
         numbers = dealt["action_slots"] * hands
@@ -263,12 +394,14 @@ class PostflopHistory(History):
         if n.kind == "fold":
             commit = n.commit[n.player]
             total = pot + 2 * commit
-            rake = min(c.rake_rate * total, c.rake_cap) if c.rake_cap > 0 else c.rake_rate * total
+            rake = (
+                c.rake_rate * total if c.rake_cap is None else min(c.rake_rate * total, c.rake_cap)
+            )
             net = -commit if player == n.player else total - rake - commit
             return net - pot / 2
         commit = n.commit[0]
         total = pot + 2 * commit
-        rake = min(c.rake_rate * total, c.rake_cap) if c.rake_cap > 0 else c.rake_rate * total
+        rake = c.rake_rate * total if c.rake_cap is None else min(c.rake_rate * total, c.rake_cap)
         mine = evaluate([*COMBO_CARDS[self.deal[player]].tolist(), *self.board])
         theirs = evaluate([*COMBO_CARDS[self.deal[1 - player]].tolist(), *self.board])
         if mine > theirs:

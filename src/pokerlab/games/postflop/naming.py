@@ -93,7 +93,13 @@ class SpotNaming:
             kind = int(a.kind[node])
             if kind == DECISION:
                 labels = self.spot.action_node[node].labels()
-                want_kind, want_amount = parse_action_label(tok)
+                try:
+                    want_kind, want_amount = parse_action_label(tok)
+                except PokerlabError:  # the actions of this node, not generic examples
+                    raise PokerlabError(
+                        f"unknown action {tok!r} at {', '.join(tokens[:pos]) or 'the root'}; "
+                        f"the actions there: {', '.join(labels)}"
+                    ) from None
                 match = [
                     i
                     for i, lab in enumerate(labels)

@@ -18,6 +18,7 @@ import json
 import math
 import numbers
 import os
+import stat
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from pokerlab.errors import ParseError, PokerlabError
 from pokerlab.games.postflop.betsizes import BetSize, format_bet_sizes, parse_bet_sizes
 
 __all__ = [
+    "MAX_CHIPS",
     "STREETS",
     "PLAYERS",
     "DEFAULT_SIZES",
@@ -101,6 +103,8 @@ class StreetSizes:
                     raise PokerlabError(f"{name} sizes must be BetSize values, got {size!r}")
                 if size.kind == "prev" and name != "raise_":
                     raise PokerlabError(f"{name} sizes cannot be multiples of a previous bet")
+                if size.raise_cap and name != "raise_":
+                    raise PokerlabError(f"{name} sizes cannot have a raise cap (NcMr)")
             object.__setattr__(self, name, sizes)
 
 
@@ -108,11 +112,32 @@ DEFAULT_SIZES = StreetSizes(bet=(BetSize("pot", 0.5),), raise_=(BetSize("allin")
 """The sizes of a street whose table is absent: bet ``"50%"``, raise ``"a"``, no donk sizes."""
 
 
+#: Largest spot file read, bytes (the shipped spots are under 1 KiB).
+MAX_SPOT_BYTES = 1 << 20
+
+#: Largest raise limit (raises per street).
+MAX_RAISE_LIMIT = 100
+
+#: Largest tree threshold (a multiple of the pot; anything this large already means "always").
+MAX_THRESHOLD = 1e9
+
+#: Largest pot, stack or rake cap of a spot, chips. The solver's arrays are float32 (whole chips
+#: exact up to 2**24, finite up to about 3.4e38): a billion chips keeps every value and regret sum
+#: of any run far inside that range, where a stack of 1e39 chips solved to NaN.
+MAX_CHIPS = 1e9
+
+
 def _finite(key: str, value: Any) -> float:
-    """``value`` as a float, refusing booleans, strings and non-finite numbers."""
+    """``value`` as a float, refusing booleans, strings and non-finite numbers (an integer too
+    large for a float included)."""
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
         raise PokerlabError(f"{key} must be a number, got {value!r}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        raise PokerlabError(
+            f"{key} must be a finite number, got an integer too large for a float"
+        ) from None
     if not math.isfinite(number):
         raise PokerlabError(f"{key} must be a finite number, got {value!r}")
     return number
@@ -134,7 +159,9 @@ class TreeOptions:
         Merge bet sizes that are close: from the largest size (X of the pot) down, drop the sizes
         Y with ``(1 + X) / (1 + Y) < 1 + merging_threshold``.
     raise_limit:
-        Most raises per street (a non-negative integer).
+        Most raises per street (a non-negative integer; the first bet is not a raise), or
+        ``None`` for no limit (postflop-solver has none: ``None`` reproduces its trees). In a
+        file, ``raise_limit = "none"`` (TOML has no null; JSON ``null`` works too).
 
     The tree builder applies them; the spot only checks that the thresholds are finite and
     non-negative.
@@ -143,19 +170,29 @@ class TreeOptions:
     add_allin_threshold: float = 1.5
     force_allin_threshold: float = 0.15
     merging_threshold: float = 0.1
-    raise_limit: int = 3
+    raise_limit: int | None = 3
 
     def __post_init__(self) -> None:
         for key in _TREE_KEYS[:3]:
             value = _finite(key, getattr(self, key))
             if value < 0.0:
                 raise PokerlabError(f"{key} must be >= 0, got {value!r}")
+            if value > MAX_THRESHOLD:  # times a pot of up to MAX_CHIPS: stays a finite float
+                raise PokerlabError(f"{key} {value:g} is above the largest {MAX_THRESHOLD:g}")
             object.__setattr__(self, key, value)
         limit = self.raise_limit
+        if limit is None or (isinstance(limit, str) and limit.strip().lower() == "none"):
+            object.__setattr__(self, "raise_limit", None)
+            return
         if isinstance(limit, bool | np.bool_) or not isinstance(limit, numbers.Integral):
-            raise PokerlabError(f"raise_limit must be a non-negative integer, got {limit!r}")
-        if limit < 0:
-            raise PokerlabError(f"raise_limit must be a non-negative integer, got {limit!r}")
+            raise PokerlabError(
+                f"raise_limit must be a non-negative integer or 'none' (no limit), got {limit!r}"
+            )
+        if not 0 <= limit <= MAX_RAISE_LIMIT:  # deeper lines would overflow Python's stack
+            raise PokerlabError(
+                f"raise_limit must be an integer from 0 to {MAX_RAISE_LIMIT} or 'none' (no "
+                f"limit), got {limit!r}"
+            )
         object.__setattr__(self, "raise_limit", int(limit))
 
 
@@ -192,9 +229,14 @@ class SpotConfig:
     tree:
         Tree options.
     rake_rate:
-        Fraction of the final pot taken as rake, in [0, 1).
+        Fraction of the final pot taken as rake, in [0, 1); the rake is
+        ``min(rake_rate * pot, rake_cap)``, taken when a hand ends by a fold too (as in
+        postflop-solver).
     rake_cap:
-        Most rake per pot in chips; 0 means no cap.
+        Most rake per pot in chips, > 0, or ``None`` (the default) for no cap. A cap of 0 is
+        refused with a positive ``rake_rate``: postflop-solver reads it as no rake at all
+        (``min(pot * rate, 0)``) and pokerlab used to read it as no cap, so either reading
+        would silently give some user a different game.
     """
 
     board: tuple[int, ...]
@@ -205,7 +247,7 @@ class SpotConfig:
     sizes: dict[tuple[str, int], StreetSizes] = field(default_factory=dict)
     tree: TreeOptions = field(default_factory=TreeOptions)
     rake_rate: float = 0.0
-    rake_cap: float = 0.0
+    rake_cap: float | None = None
 
     def __post_init__(self) -> None:
         board = tuple(self.board)
@@ -230,9 +272,23 @@ class SpotConfig:
         rate = _finite("rake_rate", self.rake_rate)
         if not 0.0 <= rate < 1.0:
             raise PokerlabError(f"rake_rate must be in [0, 1), got {self.rake_rate!r}")
-        cap = _finite("rake_cap", self.rake_cap)
-        if cap < 0.0:
-            raise PokerlabError(f"rake_cap must be >= 0 chips (0 = no cap), got {self.rake_cap!r}")
+        cap = None if self.rake_cap is None else _finite("rake_cap", self.rake_cap)
+        if cap is not None and cap < 0.0:
+            raise PokerlabError(
+                f"rake_cap must be >= 0 chips (leave it out for no cap), got {self.rake_cap!r}"
+            )
+        if cap == 0.0 and rate > 0.0:
+            raise PokerlabError(
+                f"rake_cap 0 with rake_rate {rate:g}: postflop-solver takes min(pot * rate, cap), "
+                "i.e. no rake at all, where pokerlab once read 0 as no cap; write rake_rate = 0 "
+                "for no rake, or leave rake_cap out (or give a positive cap) for a rake"
+            )
+        for key, value in (("pot", pot), ("stack", stack), ("rake_cap", cap)):
+            if value is not None and value > MAX_CHIPS:
+                raise PokerlabError(
+                    f"{key} {value:g} chips is above the largest {MAX_CHIPS:g} (the solver "
+                    "stores float32)"
+                )
         for key, value in (("pot", pot), ("stack", stack), ("rake_rate", rate), ("rake_cap", cap)):
             object.__setattr__(self, key, value)
         if not isinstance(self.tree, TreeOptions):
@@ -314,8 +370,9 @@ class SpotConfig:
             "oop_range": self.oop_range,
             "ip_range": self.ip_range,
             "rake_rate": self.rake_rate,
-            "rake_cap": self.rake_cap,
         }
+        if self.rake_cap is not None:  # absent: no cap (TOML has no null)
+            out["rake_cap"] = self.rake_cap
         for street in self.streets:
             oop, ip = self.sizes[(street, 0)], self.sizes[(street, 1)]
             table: dict[str, Any] = {}
@@ -333,7 +390,7 @@ class SpotConfig:
             "add_allin_threshold": self.tree.add_allin_threshold,
             "force_allin_threshold": self.tree.force_allin_threshold,
             "merging_threshold": self.tree.merging_threshold,
-            "raise_limit": self.tree.raise_limit,
+            "raise_limit": "none" if self.tree.raise_limit is None else self.tree.raise_limit,
         }
         return out
 
@@ -367,6 +424,7 @@ class SpotConfig:
                     raise PokerlabError(f"[{street}.{player}] must be a table, got {sub!r}")
                 _check_keys(sub, _SIZE_KEYS, f"[{street}.{player}]")
                 sizes[(street, player_index)] = _street_sizes(street, player_index, table, sub)
+            _check_street_specs(street, table)  # also the specs both players override
         tree_table = data.get("tree", {})
         if not isinstance(tree_table, Mapping):
             raise PokerlabError(f"[tree] must be a table, got {tree_table!r}")
@@ -381,7 +439,9 @@ class SpotConfig:
             sizes=sizes,
             tree=tree,
             rake_rate=_finite("rake_rate", data.get("rake_rate", 0.0)),
-            rake_cap=_finite("rake_cap", data.get("rake_cap", 0.0)),
+            rake_cap=None
+            if data.get("rake_cap") is None
+            else _finite("rake_cap", data["rake_cap"]),
         )
 
 
@@ -435,6 +495,21 @@ def _prefixed(exc: PokerlabError, prefix: str) -> PokerlabError:
     else:
         err = type(exc)(f"{prefix}: {exc}")
     return err
+
+
+def _check_street_specs(street: str, table: Mapping[str, Any]) -> None:
+    """Parse the street-level specs of ``[street]`` even where both players override them: a
+    bad one is an error in the file whether or not it is used."""
+    for key in ("bet", "raise", "donk"):
+        if key not in table or isinstance(table[key], Mapping):
+            continue
+        text, where = table[key], f"[{street}] {key}"
+        if not isinstance(text, str):
+            raise PokerlabError(f"{where} must be a bet-size string like '33%, a', got {text!r}")
+        try:
+            parse_bet_sizes(text, raise_sizes=key == "raise")
+        except PokerlabError as exc:
+            raise _prefixed(exc, where) from None
 
 
 def _street_sizes(
@@ -543,6 +618,14 @@ def load_spot(path: str | os.PathLike[str]) -> SpotConfig:
     if suffix not in (".toml", ".json"):
         raise PokerlabError(f"{target}: a spot file ends in .toml or .json, not {suffix!r}")
     try:
+        info = target.stat()
+        if not stat.S_ISREG(info.st_mode):  # a FIFO or a device would block or never end
+            raise PokerlabError(f"{target}: not a regular file (a spot file is a .toml or .json)")
+        if info.st_size > MAX_SPOT_BYTES:
+            raise PokerlabError(
+                f"{target}: {info.st_size:,} bytes is too large for a spot file (at most "
+                f"{MAX_SPOT_BYTES:,})"
+            )
         raw = target.read_bytes()
     except OSError as exc:
         hint = ""
@@ -569,6 +652,8 @@ def load_spot(path: str | os.PathLike[str]) -> SpotConfig:
         ) from None
     except RecursionError:
         raise PokerlabError(f"{target}: nested too deeply to be a spot file") from None
+    except ValueError as exc:  # an integer of thousands of digits (int() refuses it)
+        raise PokerlabError(f"{target}: {' '.join(str(exc).split())[:120]}") from None
     try:
         return SpotConfig.from_dict(data)
     except PokerlabError as exc:
@@ -616,9 +701,10 @@ def spot_from_params(**params: Any) -> SpotConfig:
         Donk sizes for OOP on the turn and river where ``bets`` leaves them open (default none:
         a lead uses the bet sizes).
     add_allin_threshold, force_allin_threshold, merging_threshold, raise_limit:
-        Tree options (:class:`TreeOptions`; defaults 1.5, 0.15, 0.1, 3).
+        Tree options (:class:`TreeOptions`; defaults 1.5, 0.15, 0.1, 3; ``raise_limit=None``
+        or ``"none"`` for no limit).
     rake_rate, rake_cap:
-        Rake as a fraction of the pot and its cap in chips (default 0, 0).
+        Rake as a fraction of the pot and its cap in chips (default 0 and no cap).
 
     The file layout (:meth:`SpotConfig.to_dict`: street tables ``flop``, ``turn``, ``river`` and
     ``tree``) is accepted too: it is what a postflop game's ``params`` hold, so
@@ -675,6 +761,8 @@ def spot_from_params(**params: Any) -> SpotConfig:
         if table:
             data[street] = table
     tree = {key: params[key] for key in _TREE_KEYS if params.get(key) is not None}
+    if "raise_limit" in params and params["raise_limit"] is None:
+        tree["raise_limit"] = None  # given as None: no limit (absent: the default, 3)
     if tree:
         data["tree"] = tree
     return SpotConfig.from_dict(data)

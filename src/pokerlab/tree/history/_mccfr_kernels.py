@@ -26,6 +26,7 @@ from pokerlab._rng import uniform
 from pokerlab.tree._primitives import (
     H_CHANCE,
     H_TERMINAL,
+    RegretPruning,
     discount_factors,
     discount_range,
 )
@@ -46,17 +47,6 @@ class SampledScratch(NamedTuple):
     reach: np.ndarray
     values: np.ndarray
     path_weight: np.ndarray
-
-
-class RegretPruning(NamedTuple):
-    """Regret-based pruning (Pluribus): on ``probability`` of the iterations when ``enabled``,
-    actions whose regret is below ``threshold`` are not explored; regrets never go below
-    ``min_regret`` (-inf: no floor)."""
-
-    enabled: bool
-    probability: float
-    threshold: float
-    min_regret: float
 
 
 @njit(cache=True)

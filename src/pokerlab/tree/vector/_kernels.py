@@ -152,8 +152,7 @@ def _fold_values(pay, ro, nh_o, nh_t, c0o, c1o, c0t, c1t, same1, cards_sum, dst)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _showdown_values(win, lose, tie, ro, nv_t, nv_o, t_idx, t_c0, t_c1, t_lo, t_hi, o_idx, o_c0,
-                     o_c1, s_lo0, s_lo1, s_hi0, s_hi1, same1, nh_t, cards_sum, snap,
+def _showdown_values(win, lose, tie, ro, nv_t, nv_o, sw, trav, b, same1, nh_t, cards_sum, snap,
                      dst):  # fmt: skip
     """Showdown values from one upward sweep over the opponent's hands sorted by strength.
 
@@ -169,6 +168,12 @@ def _showdown_values(win, lose, tie, ro, nv_t, nv_o, t_idx, t_c0, t_c1, t_lo, t_
     there, is added back once per term, which is ``tie`` x its reach in all). Reading
     snapshots instead of emitting inside the sweep keeps the loads off the addresses the sweep
     is storing to."""
+    opp = 1 - trav
+    t_idx, t_c0, t_c1 = sw.idx[trav, b], sw.sc0[trav, b], sw.sc1[trav, b]
+    t_lo, t_hi = sw.lo[trav, b], sw.hi[trav, b]
+    o_idx, o_c0, o_c1 = sw.idx[opp, b], sw.sc0[opp, b], sw.sc1[opp, b]
+    s_lo0, s_lo1 = sw.snap_lo0[trav, b], sw.snap_lo1[trav, b]
+    s_hi0, s_hi1 = sw.snap_hi0[trav, b], sw.snap_hi1[trav, b]
     hh = t_c0.shape[0]
     tot = snap[: hh + 1]
     cs = snap[hh + 1 :]
@@ -199,7 +204,7 @@ def _showdown_values(win, lose, tie, ro, nv_t, nv_o, t_idx, t_c0, t_c1, t_lo, t_
         dst[h] = cb * b + ce * be + al
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def traverse(
     t,
     hands,
@@ -293,11 +298,8 @@ def traverse(
                     nv_t = hands.num_valid[trav, b]
                     nv_o = hands.num_valid[opp, b]
                     _showdown_values(
-                        t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sw.idx[trav, b],
-                        sw.sc0[trav, b], sw.sc1[trav, b], sw.lo[trav, b], sw.hi[trav, b],
-                        sw.idx[opp, b], sw.sc0[opp, b], sw.sc1[opp, b], sw.snap_lo0[trav, b],
-                        sw.snap_lo1[trav, b], sw.snap_hi0[trav, b], sw.snap_hi1[trav, b],
-                        same1, nh_t, cards_sum, snap, dst,
+                        t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sw, trav, b, same1, nh_t,
+                        cards_sum, snap, dst,
                     )  # fmt: skip
                 if n == rec_node:
                     for h in range(nh_t):
@@ -550,7 +552,7 @@ def traverse(
     return visited
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def cfr_iterations(
     t,
     hands,
@@ -587,7 +589,7 @@ def cfr_iterations(
     return visited
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, nogil=True, error_model="numpy")
 def traverse_items(
     t,
     hands,

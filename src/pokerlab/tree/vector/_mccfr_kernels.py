@@ -31,13 +31,41 @@ traversal (the deal is fixed), so the current strategy read top-down is the one 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from pokerlab._rng import below, uniform
-from pokerlab.tree._primitives import CHANCE, FOLD, SHOWDOWN
+from pokerlab.tree._primitives import CHANCE, FOLD, SHOWDOWN, RegretPruning, RunArrays
 
 CHANCE_SAMPLING, EXTERNAL_SAMPLING = 0, 1
+
+
+class VectorSampledScratch(NamedTuple):
+    """Scratch of the sampled passes on a vector tree (N nodes, E edges): the deal (hand of OOP,
+    hand of IP, later cards), the explicit stack with its visit state and picked actions (int64
+    (N,)), the deal as mapped at each node (int64 (N, 4)), reach and values (float64 (N,)),
+    explored flags (int8 (N,)) and the current strategy (float64 (E,))."""
+
+    deal: np.ndarray
+    stack: np.ndarray
+    visit: np.ndarray
+    world: np.ndarray
+    reach: np.ndarray
+    values: np.ndarray
+    explored: np.ndarray
+    pick: np.ndarray
+    sig: np.ndarray
+
+
+class BlockDiscounts(NamedTuple):
+    """Discounting in blocks of ``every`` iterations (0: none): ``factors[j - first_block]`` =
+    (a, b, g) of block j, computed by the caller."""
+
+    every: int
+    factors: np.ndarray
+    first_block: int
 
 
 @njit(cache=True, inline="always")
@@ -114,25 +142,15 @@ def traversal(
     s,
     external: bool,
     trav: int,
-    deal: np.ndarray,
     regrets: np.ndarray,
     strat: np.ndarray,
-    reg_out: np.ndarray,
-    strat_out: np.ndarray,
+    out: RunArrays,
     scale: float,
     rng: np.ndarray,
-    stack: np.ndarray,
-    visit: np.ndarray,
-    world: np.ndarray,
-    reach: np.ndarray,
-    values: np.ndarray,
-    explored: np.ndarray,
-    pick: np.ndarray,
-    sig: np.ndarray,
+    scratch: VectorSampledScratch,
     prune_now: bool,
-    threshold: float,
+    pruning: RegretPruning,
     floor: bool,
-    min_regret: float,
 ) -> int:
     """One chance-sampling or external-sampling traversal for ``trav`` on ``deal``; returns the
     nodes visited (Lanctot et al. 2009, sections 3.1 and 3.3).
@@ -160,9 +178,15 @@ def traversal(
     or pi_opp(h) sigma(a) (chance sampling). Regrets are floored at 0 with ``floor`` (CFR+) and
     at ``min_regret``.
 
-    Scratch (N nodes, E edges): stack, visit, pick int64 (N,), world int64 (N, 4) (the deal as
-    mapped at each node), reach, values float64 (N,), explored int8 (N,), sig float64 (E,).
+    ``out`` holds the arrays the updates go to (``pred`` unused); ``pruning`` the threshold
+    and the regret floor; ``scratch``: :class:`VectorSampledScratch`.
     """
+    reg_out, strat_out = out.regrets, out.strat_sum
+    deal, stack, visit, world = scratch.deal, scratch.stack, scratch.visit, scratch.world
+    reach, values, explored = scratch.reach, scratch.values, scratch.explored
+    pick, sig = scratch.pick, scratch.sig
+    threshold, min_regret = pruning.threshold, pruning.min_regret
+
     kind = t.kind
     cs = t.child_start
     ch = t.children
@@ -341,24 +365,11 @@ def run(
     strat: np.ndarray,
     first_iteration: int,
     iterations: int,
-    discount_every: int,
-    factors: np.ndarray,
-    first_block: int,
+    blocks: BlockDiscounts,
     rng: np.ndarray,
-    deal: np.ndarray,
-    stack: np.ndarray,
-    visit: np.ndarray,
-    world: np.ndarray,
-    reach: np.ndarray,
-    values: np.ndarray,
-    explored: np.ndarray,
-    pick: np.ndarray,
-    sig: np.ndarray,
-    prune: bool,
-    prune_probability: float,
-    threshold: float,
+    scratch: VectorSampledScratch,
+    pruning: RegretPruning,
     floor: bool,
-    min_regret: float,
     only_player: int,
 ) -> int:
     """Iterations ``first_iteration`` .. ``first_iteration + iterations - 1`` (1-based), each
@@ -373,14 +384,18 @@ def run(
     ``only_player >= 0``: one traversal for that player and nothing else (no discount, no
     pruning), for tests of unbiasedness.
     """
+    discount_every, factors, first_block = blocks
+    prune, prune_probability = pruning.enabled, pruning.probability
+    deal = scratch.deal
+    out = RunArrays(regrets, strat, regrets[:0])
+
     external = variant == EXTERNAL_SAMPLING
     touched = 0
     if only_player >= 0:
         sample_deal(rng, s.cdf, hands.num, hands.cards, s.board_mask, s.levels, deal)
         return traversal(
-            t, hands, s, external, only_player, deal, regrets, strat, regrets, strat, 1.0, rng,
-            stack, visit, world, reach, values, explored, pick, sig, False, threshold, floor,
-            min_regret,
+            t, hands, s, external, only_player, regrets, strat, out, 1.0, rng, scratch, False,
+            pruning, floor,
         )  # fmt: skip
     for it in range(iterations):
         tt = first_iteration + it
@@ -393,9 +408,8 @@ def run(
                 prune_now = uniform(rng) < prune_probability
             sample_deal(rng, s.cdf, hands.num, hands.cards, s.board_mask, s.levels, deal)
             touched += traversal(
-                t, hands, s, external, trav, deal, regrets, strat, regrets, strat, 1.0, rng,
-                stack, visit, world, reach, values, explored, pick, sig, prune_now, threshold,
-                floor, min_regret,
+                t, hands, s, external, trav, regrets, strat, out, 1.0, rng, scratch, prune_now,
+                pruning, floor,
             )  # fmt: skip
     return touched
 
@@ -411,15 +425,7 @@ def expected_update(
     reg_out: np.ndarray,
     strat_out: np.ndarray,
     rng: np.ndarray,
-    deal: np.ndarray,
-    stack: np.ndarray,
-    visit: np.ndarray,
-    world: np.ndarray,
-    reach: np.ndarray,
-    values: np.ndarray,
-    explored: np.ndarray,
-    pick: np.ndarray,
-    sig: np.ndarray,
+    scratch: VectorSampledScratch,
 ) -> float:
     """The exact expectation of one chance-sampling traversal's update, over every deal.
 
@@ -430,6 +436,10 @@ def expected_update(
     per-hand factor w(h) / norm).
     Returns the total probability enumerated (1 up to rounding).
     """
+    deal = scratch.deal
+    out = RunArrays(reg_out, strat_out, reg_out[:0])
+    no_pruning = RegretPruning(False, 0.0, 0.0, -np.inf)
+
     nh0 = hands.num[0]
     nh1 = hands.num[1]
     total_w = 0.0
@@ -483,9 +493,8 @@ def expected_update(
                         deal[3] = -1
                     enumerated += p
                     traversal(
-                        t, hands, s, False, trav, deal, regrets, strat, reg_out, strat_out, p, rng,
-                        stack, visit, world, reach, values, explored, pick, sig, False, 0.0,
-                        False, -np.inf,
+                        t, hands, s, False, trav, regrets, strat, out, p, rng, scratch, False,
+                        no_pruning, False,
                     )  # fmt: skip
     return enumerated
 

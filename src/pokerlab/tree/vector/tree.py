@@ -16,6 +16,7 @@ its regrets).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -24,6 +25,9 @@ import numpy as np
 
 from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN, discount_factors
 from pokerlab.tree.vector import _kernels as K
+
+#: Held while a parallel kernel runs (see :meth:`Passes.pass_`).
+_PARALLEL_LAUNCH = threading.Lock()
 
 __all__ = [
     "VectorArrays",
@@ -349,9 +353,12 @@ class Passes:
         prev = numba.get_num_threads()
         numba.set_num_threads(self.threads)
         try:
-            visited += K.traverse_items(
-                t.arrays, t.hands, t.sweep, trav, mode, store, disc, self.scratch_all, items
-            )
+            # the kernels let the GIL go (nogil); one parallel launch at a time, since numba's
+            # workqueue threading layer aborts on launches from two threads at once
+            with _PARALLEL_LAUNCH:
+                visited += K.traverse_items(
+                    t.arrays, t.hands, t.sweep, trav, mode, store, disc, self.scratch_all, items
+                )
         finally:
             numba.set_num_threads(prev)
         visited += root(K.SPLIT_USE)

@@ -231,6 +231,7 @@ window.addEventListener("DOMContentLoaded", () => {
 const KIND_NAMES = {
   "table": "strategy table", "pushfold": "push/fold", "pushfold-result": "push/fold result",
   "pushfold-sweep": "push/fold sweep", "postflop": "postflop spot", "log": "run log",
+  "limit": "limit hold'em strategy",
   "compare": "compare", "error": "error"};
 
 function playable(f) {
@@ -337,7 +338,7 @@ function renderTable(main, info, params) {
   };
   input.addEventListener("input", () => { offset = 0; load(); });
   mode.addEventListener("change", () => { offset = 0; load(); });
-  const plays = info.players === 2 ? [
+  const plays = info.players === 2 && info.playable !== false ? [
     el("a", {href: "#/play?" + q({path: params.path, seat: 0}), text: "play as player 0"}), " · ",
     el("a", {href: "#/play?" + q({path: params.path, seat: 1}), text: "play as player 1"})] : [];
   main.appendChild(el("div", {class: "panel"}, el("div", {class: "row"}, el("h3", {text: "Information sets"}), input, mode, ...plays), out));
@@ -529,6 +530,31 @@ async function showCombos(detail, path, line, player, hand) {
   } catch (e) { showError(e.message); }
 }
 
+/* A re-solve runs as a job in the server: follow it (poll /api/jobs/ID) with a progress bar and a
+   cancel button until it ends, then call done(job) (also when cancelled: the result says so). */
+const JOB_POLL_MS = 250;
+async function followJob(job, out, done) {
+  const bar = el("progress", {id: "job-progress", max: Math.max(job.total, 1), value: 0});
+  const status = el("span", {id: "job-status"});
+  const cancel = el("button", {id: "job-cancel", text: "cancel", onclick: async () => {
+    cancel.disabled = true;
+    try { await api(`/api/jobs/${job.id}/cancel`, {}); } catch (e) { showError(e.message); }
+  }});
+  out.replaceChildren(el("div", {class: "row job", "data-job": job.id, "data-state": job.state}, bar, status, cancel));
+  for (;;) {
+    out.firstChild.dataset.state = job.state;
+    bar.value = job.done;
+    status.textContent = job.state === "queued" ?
+      `waiting for a free worker (${job.position} job(s) ahead)` :
+      `re-solving: ${count(job.done)} of ${count(job.total)} iterations` + (job.cancel_requested ? " (stopping …)" : "");
+    if (job.state === "done" || job.state === "cancelled") { done(job); return; }
+    if (job.state === "failed") throw new Error(job.error || "the re-solve failed");
+    await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
+    if (!out.isConnected) return;  // the page moved on; the job finishes in the server
+    job = await api(`/api/jobs/${job.id}`);
+  }
+}
+
 /* node locking (shown only when the solver offers it) */
 function lockPanel(info, path, line, node) {
   const labels = node.actions.map((a) => a.label);
@@ -538,19 +564,25 @@ function lockPanel(info, path, line, node) {
   const iters = el("input", {id: "lock-iterations", type: "number", min: 0, max: 10000, value: 100, class: "freq"});
   const out = el("div", {id: "lock-result"});
   const here = (info.locks || []).filter((k) => (k.line || "") === line.join(", ") || (k.line || "") === line.join(","));
+  const show = (job) => {
+    const r = job.result;
+    const rowsOf = (n, v) => el("tr", {"data-when": n},
+      el("td", {text: n}), el("td", {class: "num ev0", text: fmt(v.ev[0], 3)}), el("td", {class: "num ev1", text: fmt(v.ev[1], 3)}),
+      el("td", {class: "num nev0", text: fmt(v.node_ev[0], 3)}), el("td", {class: "num nev1", text: fmt(v.node_ev[1], 3)}),
+      el("td", {class: "num", text: sci(v.exploitability) + " (" + fmt(v.exploitability_pct, 3) + "%)"}));
+    const note = r.cancelled ?
+      `Cancelled after ${count(r.iterations)} of ${count(r.requested_iterations)} iterations (${count(r.total_iterations)} in all); the ${r.locks.length} lock(s) stay set. Reload the file to drop them.` :
+      `${count(r.iterations)} more iterations (${count(r.total_iterations)} in all); ${r.locks.length} lock(s) set. Changes stay in memory; the file is not written.`;
+    out.replaceChildren(
+      el("table", {id: "lock-table"}, el("thead", {}, el("tr", {}, ["", "EV OOP (root)", "EV IP (root)", "EV OOP here", "EV IP here", "exploitability (locked game)"].map((h) => el("th", {text: h})))),
+        el("tbody", {}, rowsOf("before", r.before), r.after ? rowsOf("after", r.after) : null)),
+      el("p", {class: "muted", id: "lock-note", text: note}),
+      el("button", {id: "lock-show", onclick: () => render(), text: "show the node again"}));
+  };
   const send = async (url, body) => {
     out.replaceChildren(el("p", {class: "spinner", text: "re-solving …"}));
     try {
-      const r = await api(url, body);
-      const rowsOf = (n, v) => el("tr", {"data-when": n},
-        el("td", {text: n}), el("td", {class: "num ev0", text: fmt(v.ev[0], 3)}), el("td", {class: "num ev1", text: fmt(v.ev[1], 3)}),
-        el("td", {class: "num nev0", text: fmt(v.node_ev[0], 3)}), el("td", {class: "num nev1", text: fmt(v.node_ev[1], 3)}),
-        el("td", {class: "num", text: sci(v.exploitability) + " (" + fmt(v.exploitability_pct, 3) + "%)"}));
-      out.replaceChildren(
-        el("table", {id: "lock-table"}, el("thead", {}, el("tr", {}, ["", "EV OOP (root)", "EV IP (root)", "EV OOP here", "EV IP here", "exploitability (locked game)"].map((h) => el("th", {text: h})))),
-          el("tbody", {}, rowsOf("before", r.before), rowsOf("after", r.after))),
-        el("p", {class: "muted", text: `${r.iterations} more iterations (${r.total_iterations} in all); ${r.locks.length} lock(s) set. Changes stay in memory; the file is not written.`}),
-        el("button", {id: "lock-show", onclick: () => render(), text: "show the node again"}));
+      await followJob(await api(url, body), out, show);
     } catch (e) { out.replaceChildren(); showError(e.message); }
   };
   return el("div", {class: "panel", id: "lock-panel"}, el("h3", {text: "Node locking: fix " + ["OOP", "IP"][node.player] + "'s strategy here"}),
@@ -679,7 +711,7 @@ function renderCurves(main, info) {
     const chart = el("div", {class: "chart"}, el("h3", {text: "exploitability against " + label}));
     charts.appendChild(chart);
     chart.appendChild(plotSVG(info.curves.map((c) => ({name: c.algorithm + (c.complete ? "" : " (partial)"), x: c[key], y: c.exploitability})),
-      {xLabel: label + (logX ? " (log scale)" : ""), yLabel: "exploitability (chips, log scale)", logX}));
+      {xLabel: label + (logX ? " (log scale)" : ""), yLabel: `exploitability (${info.unit || "chips"}, log scale)`, logX}));
   }
   const table = el("table", {id: "curve-table"}, el("thead", {}, el("tr", {}, ["algorithm", "points", "iterations", "nodes touched", "seconds", "final exploitability"].map((h) => el("th", {text: h})))),
     el("tbody", {}, info.curves.map((c) => {
