@@ -48,9 +48,9 @@ from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
 from pokerlab.solvers.limit_holdem import LimitAbstractSolver
 from pokerlab.solvers.mccfr import PLURIBUS_FLOOR_RATIO, block_params
 from pokerlab.solvers.schedule import DiscountSchedule
+from pokerlab.tree._primitives import RegretPruning
 from pokerlab.tree.betting import _mccfr_kernels as K
 from pokerlab.tree.betting._kernels import BettingArrays
-from pokerlab.tree.history._mccfr_kernels import RegretPruning
 
 __all__ = ["LimitESSolver", "SAMPLING_NAMES"]
 

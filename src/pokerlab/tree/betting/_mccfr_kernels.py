@@ -41,9 +41,15 @@ from numba import njit
 from pokerlab._rng import below, uniform
 from pokerlab.abstraction._iso_kernels import index_hands
 from pokerlab.cards._eval_kernels import evaluate7_batch
-from pokerlab.tree._primitives import DEAL, FOLD_END, SHOWDOWN_END, discount_factors, discount_range
+from pokerlab.tree._primitives import (
+    DEAL,
+    FOLD_END,
+    SHOWDOWN_END,
+    RegretPruning,
+    discount_factors,
+    discount_range,
+)
 from pokerlab.tree.betting._kernels import BettingArrays
-from pokerlab.tree.history._mccfr_kernels import RegretPruning
 
 #: Cards shown on the board during each round.
 SHOWN = (0, 3, 4, 5)
