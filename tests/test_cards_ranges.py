@@ -195,3 +195,15 @@ def test_remove_blocked_and_grid() -> None:
     assert grid[1, 0] == pytest.approx(1 / 12)
     assert grid.sum() == pytest.approx(2 + 1 / 12)
     assert parse_class("AKo") == 13
+
+
+@pytest.mark.parametrize("weight", ["٠.٥", "1_0", "nan", "inf", "0x1", "½"])
+def test_weights_are_ascii_decimals(weight: str) -> None:
+    """A weight is an ASCII decimal (issue 29): Python's float() also reads Unicode digits,
+    underscores and nan, which the range grammar does not have."""
+    with pytest.raises(ParseError, match="weight is not a number"):
+        parse_range(f"AA:{weight}")
+
+
+def test_weights_in_exponent_form_are_read() -> None:
+    assert parse_range("AA:5e-1").sum() == pytest.approx(3.0)

@@ -66,6 +66,8 @@ _R = "[2-9TJQKAtjqka]"
 _COMBO = re.compile(rf"^({_R}[cdhsCDHS])({_R}[cdhsCDHS])$")
 _CLASS = re.compile(rf"^({_R})({_R})([soSO]?)(\+?)$")
 _SPAN = re.compile(rf"^({_R})({_R})([soSO]?)-({_R})({_R})([soSO]?)$")
+#: A weight: an ASCII decimal number (``0.25``, ``1``, ``.5``, ``5e-1``).
+_WEIGHT = re.compile(r"^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
 
 
 def _classes(hi: int, lo: int, suffix: str) -> list[int]:
@@ -174,10 +176,9 @@ def parse_range(text: str) -> np.ndarray:
             hands, _, wtext = item.partition(":")
             wpos = pos + len(hands) + 1 + len(wtext) - len(wtext.lstrip())
             hands, wtext = hands.strip(), wtext.strip()
-            try:
-                weight = float(wtext)
-            except ValueError:
-                raise ParseError("weight is not a number", wtext, wpos) from None
+            if not _WEIGHT.match(wtext):  # ASCII decimals: float() takes "٠.٥", "1_0", "nan"
+                raise ParseError("weight is not a number", wtext, wpos)
+            weight = float(wtext)
             if not 0.0 <= weight <= 1.0:
                 raise ParseError("weight must be between 0 and 1", wtext, wpos)
             item = hands
