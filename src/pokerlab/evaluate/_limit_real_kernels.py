@@ -10,10 +10,42 @@ of the round hold values placed by the caller (the sum over the next cards).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
 from pokerlab.tree._primitives import DECISION, FOLD_END, SHOWDOWN_END
+from pokerlab.tree.betting._kernels import BettingArrays
+from pokerlab.tree.betting._value_kernels import RiverProgram
+
+
+class RoundHands(NamedTuple):
+    """The responder's hole-card pairs in one round on one board: each one's abstract state
+    (-1: meets the board), its two cards, whether it misses the board, and the first
+    ``num_valid`` live ones by increasing showdown ``strength`` (river only)."""
+
+    states: np.ndarray
+    cards: np.ndarray
+    live: np.ndarray
+    order: np.ndarray
+    strength: np.ndarray
+    num_valid: np.int64
+
+
+class RiverHands(NamedTuple):
+    """Every river card below one turn board (one per orbit of the board's suit symmetries):
+    per card k the live hands' two cards, ``order`` (increasing strength), their abstract states
+    and strengths in that order, how many are live, and the orbit: ``perm_count[k]`` hand
+    permutations ``perms[k, g]``."""
+
+    cards: np.ndarray
+    order: np.ndarray
+    states: np.ndarray
+    strength: np.ndarray
+    num_valid: np.ndarray
+    perms: np.ndarray
+    perm_count: np.ndarray
 
 
 @njit(cache=True)
@@ -24,13 +56,7 @@ def _sigma(probs: np.ndarray, base: np.int64, ns: np.int64, j: np.int64, s: np.i
 @njit(cache=True)
 def round_top_down(
     r: np.int64,
-    kind: np.ndarray,
-    player: np.ndarray,
-    rnd: np.ndarray,
-    child_start: np.ndarray,
-    children: np.ndarray,
-    offset: np.ndarray,
-    num_states: np.ndarray,
+    bt: BettingArrays,
     probs: np.ndarray,
     opp_states: np.ndarray,
     responder: np.int64,
@@ -38,6 +64,11 @@ def round_top_down(
 ) -> None:
     """Opponent reach (``reach`` (N, H)) down the decisions of round ``r`` (roots already set);
     ``opp_states``: the opponent's state of each hand in round r (-1: meets the board)."""
+    kind, player, rnd, child_start, children = (
+        bt.kind, bt.player, bt.rnd, bt.child_start, bt.children
+    )
+    offset, num_states = bt.offset, bt.num_states
+
     num_nodes = kind.size
     num_hands = reach.shape[1]
     for n in range(num_nodes):
@@ -67,22 +98,9 @@ def round_top_down(
 @njit(cache=True)
 def round_bottom_up(
     r: np.int64,
-    kind: np.ndarray,
-    player: np.ndarray,
-    rnd: np.ndarray,
-    child_start: np.ndarray,
-    children: np.ndarray,
-    payoff_id: np.ndarray,
-    payoff_table: np.ndarray,
-    offset: np.ndarray,
-    num_states: np.ndarray,
+    bt: BettingArrays,
     probs: np.ndarray,
-    own_states: np.ndarray,
-    hand_cards: np.ndarray,
-    live: np.ndarray,
-    order: np.ndarray,
-    strength: np.ndarray,
-    num_valid: np.int64,
+    hands: RoundHands,
     multiplier: float,
     responder: np.int64,
     best: bool,
@@ -94,6 +112,15 @@ def round_bottom_up(
     terminals times ``multiplier`` (the number of ways the board can still be completed),
     then decisions bottom-up. ``live``: the responder's hands not meeting the board; ``order``:
     the first ``num_valid`` live hands by increasing ``strength`` (showdowns; river only)."""
+    kind, player, rnd, child_start, children = (
+        bt.kind, bt.player, bt.rnd, bt.child_start, bt.children
+    )
+    payoff_id, payoff_table, offset, num_states = (
+        bt.payoff_id, bt.payoff_table, bt.offset, bt.num_states
+    )
+    own_states, hand_cards, live = hands.states, hands.cards, hands.live
+    order, strength, num_valid = hands.order, hands.strength, hands.num_valid
+
     num_nodes = kind.size
     num_hands = reach.shape[1]
     p = responder
@@ -199,25 +226,10 @@ def round_bottom_up(
 @njit(cache=True, parallel=True)
 def river_values(
     deals: np.ndarray,
-    num_dec: np.ndarray,
-    num_fold: np.ndarray,
-    num_show: np.ndarray,
-    dec_first: np.ndarray,
-    dec_count: np.ndarray,
-    dec_mine: np.ndarray,
-    dec_base: np.ndarray,
-    child_local: np.ndarray,
-    fold_coef: np.ndarray,
-    show_amount: np.ndarray,
+    program: RiverProgram,
     ns: np.int64,
     probs: np.ndarray,
-    ordered_cards: np.ndarray,
-    order: np.ndarray,
-    ordered_states: np.ndarray,
-    ordered_strength: np.ndarray,
-    num_valid: np.ndarray,
-    perms: np.ndarray,
-    perm_count: np.ndarray,
+    hands: RiverHands,
     best: bool,
     reach: np.ndarray,
     values: np.ndarray,
@@ -245,6 +257,14 @@ def river_values(
     arithmetic is that of ``round_top_down`` / ``round_bottom_up`` (multiplier 1) in another
     summation order.
     """
+    num_dec, num_fold, num_show = program.num_dec, program.num_fold, program.num_show
+    dec_first, dec_count, dec_mine = program.dec_first, program.dec_count, program.dec_mine
+    dec_base, child_local = program.dec_base, program.child_local
+    fold_coef, show_amount = program.fold_coef, program.show_amount
+    ordered_cards, order, ordered_states = hands.cards, hands.order, hands.states
+    ordered_strength, num_valid = hands.strength, hands.num_valid
+    perms, perm_count = hands.perms, hands.perm_count
+
     num_deals = deals.size
     num_cards = order.shape[0]
     width = child_local.shape[1] + 1

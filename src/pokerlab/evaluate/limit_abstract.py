@@ -612,7 +612,7 @@ def abstract_value_by_board(
             np.flatnonzero(root_reach.any(axis=1)).astype(np.int64),
             np.int64(group),
             root_reach,
-            BK.RiverProgram(*program),
+            program,
             np.int64(num_states[3]),
             _state_of_sequence(counts, num_states, recall, 3),
             probs,

@@ -37,6 +37,8 @@ from pokerlab.abstraction.isomorphism import HandIndexer, round_indexer
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.evaluate import _limit_real_kernels as K
 from pokerlab.games.limit_holdem import DEAL, DECISION, FOLD_END, SHOWDOWN_END
+from pokerlab.tree.betting._kernels import betting_arrays
+from pokerlab.tree.betting._value_kernels import RiverProgram
 
 __all__ = ["real_value", "real_exploitability_mbb"]
 
@@ -74,6 +76,8 @@ class _Walk:
             self.with_card[a, i] = self.with_card[b, i] = True
         self.fast = fast
         self.hand_perm = _hand_perms(self.ranks)
+        #: the betting tree's arrays with the solver's storage layout (the kernels' bundle)
+        self.arrays = betting_arrays(t, solver.offset, solver.num_states)
         if fast:
             self.program = _river_program(t, self.roots[2], solver.offset, responder)
 
@@ -102,18 +106,11 @@ class _Walk:
         return np.where(live, ids, -1), labels
 
     def round(self, r: int, board: tuple[int, ...], labels: list[np.ndarray]) -> None:
-        t, s = self.tree, self.solver
         states, labels = self.states(board, r, labels)
         live = states >= 0
         K.round_top_down(
             np.int64(r),
-            t.kind,
-            t.player,
-            t.round,
-            t.child_start,
-            t.children,
-            s.offset,
-            s.num_states,
+            self.arrays,
             self.probs,
             states,
             np.int64(self.responder),
@@ -156,22 +153,9 @@ class _Walk:
             order = idx[np.argsort(strength[idx], kind="stable")].astype(np.int64)
         K.round_bottom_up(
             np.int64(r),
-            t.kind,
-            t.player,
-            t.round,
-            t.child_start,
-            t.children,
-            t.payoff_id,
-            t.payoff_table,
-            s.offset,
-            s.num_states,
+            self.arrays,
             self.probs,
-            states,
-            self.hands,
-            live,
-            order,
-            strength,
-            np.int64(order.size),
+            K.RoundHands(states, self.hands, live, order, strength, np.int64(order.size)),
             float(self.multiplier[r]),
             np.int64(self.responder),
             self.best,
@@ -214,16 +198,18 @@ class _Walk:
         order = np.argsort(strength, axis=1, kind="stable")
         K.river_values(
             deals,
-            *self.program,
+            self.program,
             np.int64(sv.num_states[3]),
             self.probs,
-            self.hands[order],
-            order,
-            np.take_along_axis(states, order, 1),
-            np.take_along_axis(strength, order, 1),
-            live.sum(axis=1).astype(np.int64),
-            perms,
-            counts,
+            K.RiverHands(
+                self.hands[order],
+                order,
+                np.take_along_axis(states, order, 1),
+                np.take_along_axis(strength, order, 1),
+                live.sum(axis=1).astype(np.int64),
+                perms,
+                counts,
+            ),
             self.best,
             self.reach,
             self.values,
@@ -245,7 +231,7 @@ class _Walk:
 
 def _river_program(
     tree, roots: np.ndarray, offset: np.ndarray, responder: int
-) -> tuple[np.ndarray, ...]:
+) -> RiverProgram:
     """The river subtrees below ``roots`` renumbered for ``K.river_values``: per subtree, its
     decisions in preorder (the root first), then its folds, then its showdowns; the decisions'
     children as local numbers, whose they are, where their strategy starts; the folds'
@@ -281,7 +267,7 @@ def _river_program(
             e += kids.size
         fold_coef[i, : folds.size] = np.where(player[folds] == responder, -1.0, 1.0) * stake[folds]
         show_amount[i, : shows.size] = stake[shows]
-    return (
+    return RiverProgram(
         num_dec, num_fold, num_show, dec_first, dec_count, dec_mine, dec_base, child_local,
         fold_coef, show_amount,
     )  # fmt: skip
