@@ -7,6 +7,8 @@ additions and one table read. Card sets are 64-bit masks (bit ``c`` for card id 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -27,6 +29,59 @@ from pokerlab.cards._eval_kernels import (
 #: Node kinds and actions of :mod:`pokerlab.games.limit_holdem` (repeated: kernels read ints).
 _DECISION, _DEAL, _FOLD_END = 0, 1, 2
 _FOLD, _CALL, _RAISE = 0, 1, 2
+
+
+class EvalArrays(NamedTuple):
+    """The hand evaluator's tables (:func:`pokerlab.cards.evaluator.eval_tables`) as the kernels
+    read them: per-card keys and bits, the flush table and the perfect hash."""
+
+    card_key: np.ndarray
+    card_bit: np.ndarray
+    flush: np.ndarray
+    disp: np.ndarray
+    values: np.ndarray
+
+
+class RangeHands(NamedTuple):
+    """The hole-card pairs of the opponent's range (H, 2), their card masks, the deck, and the
+    preflop equity table between them."""
+
+    hands: np.ndarray
+    hand_mask: np.ndarray
+    deck: np.ndarray
+    preflop: np.ndarray
+
+
+class AgentTree(NamedTuple):
+    """The agent: the betting tree's arrays (:class:`~pokerlab.tree.betting.tree.BettingTree`),
+    the action into each node and the chips each player has put in, the storage layout of its
+    strategy (``offset``, ``num_states``) and the strategy itself. Flat, not a
+    ``BettingArrays`` inside: numba's parallel loops take no tuple nested in a tuple."""
+
+    kind: np.ndarray
+    player: np.ndarray
+    rnd: np.ndarray
+    child_start: np.ndarray
+    children: np.ndarray
+    action: np.ndarray
+    contrib: np.ndarray
+    payoff_id: np.ndarray
+    payoff_table: np.ndarray
+    offset: np.ndarray
+    num_states: np.ndarray
+    probs: np.ndarray
+
+
+class DealBlock(NamedTuple):
+    """A block of deals (see :func:`play_lbr`): seat 0's and seat 1's hole cards and the board,
+    the agent's state per hand and round, each seat's hand index and showdown strength, and the
+    uniform numbers of the agent's decisions."""
+
+    deals: np.ndarray
+    hand_states: np.ndarray
+    seat_hand: np.ndarray
+    strength: np.ndarray
+    uniforms: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -110,10 +165,8 @@ def preflop_equity_table(hands, deck, card_key, card_bit, flush, disp, values, o
 
 @njit(cache=True)
 def hand_equities(
-    c0, c1, board, shown, weights, hands, hand_mask, deck,
-    card_key, card_bit, flush, disp, values, exact_limit, rollouts, state,
-    eq, cnt, live,
-):  # fmt: skip
+    c0, c1, board, shown, weights, rh, ev, exact_limit, rollouts, state, eq, cnt, live
+):
     """LBR's equity against each range hand: for hole cards (c0, c1) on ``board[:shown]`` and
     every hand ``h`` of positive weight, ``eq[h] = E[win + tie / 2 | h]`` at a showdown, the
     expectation over the completions of the board that meet neither hand (-1 where no drawn
@@ -124,6 +177,9 @@ def hand_equities(
     uniformly (without replacement within one completion) from the cards LBR does not see, with
     the xoshiro ``state``. ``cnt`` (H,) float64 and ``live`` (H,) int64 are scratch. Returns
     whether it sampled."""
+    hands, hand_mask, deck = rh.hands, rh.hand_mask, rh.deck
+    card_key, card_bit, flush, disp, values = ev.card_key, ev.card_bit, ev.flush, ev.disp, ev.values
+
     known = (np.uint64(1) << np.uint64(c0)) | (np.uint64(1) << np.uint64(c1))
     pkey = SUIT_INIT + card_key[c0] + card_key[c1]
     pmask = card_bit[c0] | card_bit[c1]
@@ -212,13 +268,7 @@ def hand_equities(
 
 
 @njit(cache=True, parallel=True)
-def play_lbr(
-    kind, player, rnd, child_start, children, action, contrib, payoff_id, payoff_table,
-    offset, probs, num_states,
-    hands, hand_mask, deck, deals, hand_states, seat_hand, strength, uniforms, preflop,
-    card_key, card_bit, flush, disp, values, exact_limit, rollouts, rng_states,
-    out, counts,
-):  # fmt: skip
+def play_lbr(agent, rh, block, ev, exact_limit, rollouts, rng_states, out, counts):
     """Play LBR against the agent on every deal of the block, twice: game ``2i`` seats LBR in
     seat 0, game ``2i + 1`` in seat 1; the cards stay with the seats (``deals[i]``: seat 0's
     hole cards, seat 1's, the board). ``hand_states[i, h, r]``: the agent's private state in
@@ -232,26 +282,24 @@ def play_lbr(
 
     Deals are independent (each has its own generator and scratch), so they run in parallel
     (``prange``) and the results do not depend on the number of threads."""
-    for i in prange(deals.shape[0]):
-        _play_pair(
-            kind, player, rnd, child_start, children, action, contrib, payoff_id, payoff_table,
-            offset, probs, num_states,
-            hands, hand_mask, deck, deals, hand_states, seat_hand, strength, uniforms, preflop,
-            card_key, card_bit, flush, disp, values, exact_limit, rollouts, rng_states[i],
-            out, counts[i], i,
-        )  # fmt: skip
+    for i in prange(block.deals.shape[0]):
+        _play_pair(agent, rh, block, ev, exact_limit, rollouts, rng_states[i], out, counts[i], i)
 
 
 @njit(cache=True)
-def _play_pair(
-    kind, player, rnd, child_start, children, action, contrib, payoff_id, payoff_table,
-    offset, probs, num_states,
-    hands, hand_mask, deck, deals, hand_states, seat_hand, strength, uniforms, preflop,
-    card_key, card_bit, flush, disp, values, exact_limit, rollouts, state,
-    out, counts, i,
-):  # fmt: skip
+def _play_pair(agent, rh, block, ev, exact_limit, rollouts, state, out, counts, i):
     """The two games of deal ``i`` (see :func:`play_lbr`), with generator ``state`` and
     ``counts`` (4,) of this deal."""
+    kind, player, rnd, child_start, children = (
+        agent.kind, agent.player, agent.rnd, agent.child_start, agent.children
+    )
+    payoff_id, payoff_table, offset, num_states = (
+        agent.payoff_id, agent.payoff_table, agent.offset, agent.num_states
+    )
+    action, contrib, probs = agent.action, agent.contrib, agent.probs
+    hands, hand_mask, preflop = rh.hands, rh.hand_mask, rh.preflop
+    deals, hand_states, seat_hand = block.deals, block.hand_states, block.seat_hand
+    strength, uniforms = block.strength, block.uniforms
     h_count = hands.shape[0]
     weights = np.empty(h_count)
     eq = np.empty(h_count)
@@ -317,9 +365,8 @@ def _play_pair(
                     for h in range(h_count):
                         eq[h] = preflop[hid, h]
                 elif hand_equities(
-                    c0, c1, board, shown, weights, hands, hand_mask, deck,
-                    card_key, card_bit, flush, disp, values, exact_limit, rollouts, state,
-                    eq, cnt, live,
+                    c0, c1, board, shown, weights, rh, ev, exact_limit, rollouts, state, eq, cnt,
+                    live,
                 ):  # fmt: skip
                     counts[3] += 1
                 eq_round = r

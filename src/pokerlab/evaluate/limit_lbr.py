@@ -120,9 +120,9 @@ def preflop_equities(ranks: int) -> np.ndarray:
     return table
 
 
-def _eval_args() -> tuple[np.ndarray, ...]:
+def _eval_args() -> K.EvalArrays:
     t = eval_tables()
-    return t.card_key, t.card_bit, t.flush, t.disp, t.values
+    return K.EvalArrays(t.card_key, t.card_bit, t.flush, t.disp, t.values)
 
 
 def hand_states(agent: LimitAgent, hands: np.ndarray, boards: np.ndarray) -> np.ndarray:
@@ -262,6 +262,11 @@ def local_best_response(
     probs = np.asarray(agent.probs, dtype=np.float64)
     offset = np.asarray(agent.offset, dtype=np.int64)
     num_states = np.asarray(agent.num_states, dtype=np.int64)
+    agent_tree = K.AgentTree(
+        tree.kind, tree.player, tree.round, tree.child_start, tree.children,
+        tree.action.astype(np.int64), tree.contrib, tree.payoff_id, tree.payoff_table, offset,
+        num_states, probs,
+    )  # fmt: skip
     deck = np.asarray(game.rules.cards, dtype=np.int64)
     ev = _eval_args()
     out = np.empty(2 * pairs, dtype=np.float64)
@@ -274,12 +279,11 @@ def local_best_response(
             hi = min(pairs, lo + step)
             states = hand_states(agent, hands, cards[lo:hi, 4:9])
             K.play_lbr(
-                tree.kind, tree.player, tree.round, tree.child_start, tree.children,
-                tree.action.astype(np.int64), tree.contrib, tree.payoff_id, tree.payoff_table,
-                offset, probs, num_states,
-                hands, hand_mask, deck, cards[lo:hi], states, seat_hand[lo:hi], strength[lo:hi],
-                uniforms[lo:hi], preflop, *ev, float(exact_limit), np.int64(rollouts),
-                rng_states[lo:hi], out[2 * lo : 2 * hi], counts[lo:hi],
+                agent_tree, K.RangeHands(hands, hand_mask, deck, preflop),
+                K.DealBlock(cards[lo:hi], states, seat_hand[lo:hi], strength[lo:hi],
+                            uniforms[lo:hi]),
+                ev, float(exact_limit), np.int64(rollouts), rng_states[lo:hi],
+                out[2 * lo : 2 * hi], counts[lo:hi],
             )  # fmt: skip
     finally:
         numba.set_num_threads(prev)
