@@ -16,22 +16,7 @@ from pokerlab.cards._eval_kernels import evaluate7_batch
 
 @njit(cache=True)
 def river_strength_boards(
-    boards: np.ndarray,
-    deck: np.ndarray,
-    card_key: np.ndarray,
-    card_bit: np.ndarray,
-    flush: np.ndarray,
-    disp: np.ndarray,
-    values: np.ndarray,
-    sizes: np.ndarray,
-    rank_base: np.int64,
-    num_ranks: np.int64,
-    binom: np.ndarray,
-    config_keys: np.ndarray,
-    config_offset: np.ndarray,
-    config_space: np.ndarray,
-    config_run: np.ndarray,
-    hs: np.ndarray,
+    boards: np.ndarray, deck: np.ndarray, ev: tuple, river: tuple, hs: np.ndarray
 ) -> None:
     """Hand strength on the river of every hand on each board of ``boards`` (n, 5): the share of
     the opponent's possible hands (uniform over the cards left) it beats, ties counting half,
@@ -39,8 +24,14 @@ def river_strength_boards(
 
     One board costs one evaluation per hand, a sort and a sweep: hands below in the strength
     order are counted, and those sharing a card with the hand are removed by per-card counts
-    (inclusion-exclusion; a hand sharing both cards is the hand itself).
+    (inclusion-exclusion; a hand sharing both cards is the hand itself). ``ev``: the
+    evaluator's tables (card keys, card bits, flush table, displacements, values); ``river``:
+    the river indexer's :meth:`~pokerlab.abstraction.isomorphism.HandIndexer.kernel_tables`.
     """
+    card_key, card_bit, flush, disp, values = ev
+    sizes, rank_base, num_ranks, binom, config_keys, config_offset, config_space, config_run = (
+        river
+    )
     num_deck = deck.size
     rest = np.empty(num_deck, np.int64)
     n_rest = num_deck - 5

@@ -100,7 +100,7 @@ def river_strength(
     while start < stop:
         end = min(stop, start + chunk_boards)
         board_cards, _ = boards.unindex(np.arange(start, end))
-        SK.river_strength_boards(board_cards, deck, *ev, *tables, hs)
+        SK.river_strength_boards(board_cards, deck, ev, tables, hs)
         start = end
         if progress is not None:
             progress("river", start - first, stop - first)
@@ -276,9 +276,9 @@ def estimate_seconds(ranks: int = 13, sample_boards: int = 64) -> dict[str, floa
     cards, _ = boards.unindex(np.arange(n))
     if scratch is None:
         scratch = np.zeros(river.size, dtype=np.float32)
-    SK.river_strength_boards(cards[:1], deck, *ev, *river.kernel_tables(), scratch)
+    SK.river_strength_boards(cards[:1], deck, ev, river.kernel_tables(), scratch)
     t0 = time.perf_counter()
-    SK.river_strength_boards(cards, deck, *ev, *river.kernel_tables(), scratch)
+    SK.river_strength_boards(cards, deck, ev, river.kernel_tables(), scratch)
     per_board = (time.perf_counter() - t0) / n
     out = {"river": per_board * boards.size}
     for rnd in (2, 1):
