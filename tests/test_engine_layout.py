@@ -161,3 +161,18 @@ def test_kernel_discount_factors_equal_the_python_twin(name: str) -> None:
         for k, (x, y) in enumerate(zip(kernel, twin, strict=True)):
             assert math.isclose(x, y, rel_tol=1e-12, abs_tol=0.0), (name, t, k, x, y)
     assert np.asarray(params).shape == (_primitives.PARAMS_SIZE,)
+
+
+def test_no_kernel_takes_more_than_14_parameters() -> None:
+    """Kernel arguments travel in named bundles (``RunArrays``, ``BettingArrays``, ...), so no
+    numba function of the package takes more than 14 parameters (issue 23)."""
+    wide = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            decorators = [d.func if isinstance(d, ast.Call) else d for d in node.decorator_list]
+            if any(getattr(d, "id", "") == "njit" for d in decorators):
+                if len(node.args.args) > 14:
+                    wide.append(f"{path.relative_to(PACKAGE)}:{node.name}")
+    assert wide == []
