@@ -2,7 +2,7 @@
 partial, with ``wrote PATH`` lines) and exit 130; a killed run resumes bit-identically.
 
 Interruptions are real SIGINTs sent to this process (or to a child process) at a chosen point of
-the work, so the handlers installed by :func:`pokerlab.solvers.run.stop_on_sigint` are exercised.
+the work, so the handlers installed by :func:`pokerlab.io.interrupts.stop_on_sigint` are exercised.
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ def test_evolve_ctrl_c_judges_and_writes_partial_results(monkeypatch, capsys, tm
 
 def test_evolve_stop_flag_in_the_library():
     from pokerlab.evolve.search import EvolutionConfig, evolve
-    from pokerlab.solvers.run import StopFlag
+    from pokerlab.io.interrupts import StopFlag
 
     stop = StopFlag()
     seen = []
@@ -224,7 +224,7 @@ def test_stale_temporaries_of_a_killed_write_are_removed_at_the_next_start(capsy
 
 
 def test_sigint_handler_is_restored():
-    from pokerlab.solvers.run import stop_on_sigint
+    from pokerlab.io.interrupts import stop_on_sigint
 
     before = signal.getsignal(signal.SIGINT)
     with stop_on_sigint() as flag:

@@ -14,7 +14,7 @@ import pytest
 import pokerlab
 from pokerlab.cli.main import main
 from pokerlab.io.files import read_metadata
-from pokerlab.solvers.run import STOP_NOTICE, shield_sigint, stop_on_sigint
+from pokerlab.io.interrupts import STOP_NOTICE, shield_sigint, stop_on_sigint
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:

@@ -84,7 +84,8 @@ def test_checkpoint_resume_and_log(capsys, tmp_path, monkeypatch) -> None:
     np.testing.assert_array_equal(a["arrays"]["regrets"], b["arrays"]["regrets"])
     np.testing.assert_array_equal(a["arrays"]["sums"], b["arrays"]["sums"])
     lines = [json.loads(line) for line in log.read_text().splitlines()]
-    assert lines[-1]["iterations"] == 4 and lines[-1]["game"] == "limit-holdem"
+    # the one JSON-lines log of every run: a line per report, the first at the start
+    assert [x["iteration"] for x in lines] == [0, 4] and lines[-1]["game"] == "limit-holdem"
     assert lines[-1]["boards_per_iteration"] == 1
     # a board batch resumes only as a batch of the same size, refused by name otherwise
     code, _, err = run(capsys, *base, "-n", "9", "--resume", str(half), "--boards", "2")
@@ -156,9 +157,12 @@ def test_log_measures_the_first_and_last_block_and_bounds_the_rest(
     code, out, _ = run(capsys, *args, "--log", str(log), "--json")
     assert code == 0
     lines = [json.loads(x) for x in log.read_text().splitlines()]
-    assert [x["iterations"] for x in lines] == list(range(10, 90, 10))
-    measured = ["exploitability_abstract_mbb" in x for x in lines]
+    assert [x["iteration"] for x in lines] == list(range(0, 90, 10))
+    assert lines[0]["exploitability"] is None  # nothing to measure before an iteration
+    lines = lines[1:]
+    measured = [x["exploitability_abstract_mbb"] is not None for x in lines]
     assert measured[0] and measured[-1]
+    assert all(x["exploitability"] == x["exploitability_abstract_mbb"] for x in lines)
     final = json.loads(out)["exploitability_abstract_mbb"]
     assert lines[-1]["exploitability_abstract_mbb"] == final
     assert not all(measured)  # a measurement takes longer than ten iterations of this deck

@@ -185,7 +185,7 @@ def test_cli_sampling_es(capsys, tmp_path, monkeypatch) -> None:
     for name in ("regrets", "sums", "rng"):
         np.testing.assert_array_equal(a["arrays"][name], b["arrays"][name])
     lines = [json.loads(line) for line in log.read_text().splitlines()]
-    assert lines[-1]["iterations"] == 2000 and lines[-1]["sampling"] == "es"
+    assert lines[-1]["iteration"] == 2000 and lines[-1]["sampling"] == "es"
     # a public-chance-sampling run does not resume an external-sampling checkpoint
     code, _, err = _cli(capsys, *base[:6], "-n", "5", "--resume", str(half), "--no-exploitability")
     assert code == 2 and "'limit-es'" in err

@@ -452,7 +452,7 @@ def test_spot_curves_with_a_node_budget() -> None:
 
 
 def test_spot_curves_stop_at_a_safe_point_when_asked() -> None:
-    from pokerlab.solvers.run import StopFlag
+    from pokerlab.io.interrupts import StopFlag
     from pokerlab.solvers.spot_compare import spot_convergence_curves
 
     class StopLater(StopFlag):

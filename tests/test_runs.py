@@ -19,17 +19,12 @@ import pokerlab
 from pokerlab.cli.main import main
 from pokerlab.errors import PokerlabError
 from pokerlab.io.files import read_metadata
-from pokerlab.solvers.run import (
-    EXIT_INTERRUPTED,
-    EXIT_TARGET_NOT_REACHED,
-    StopFlag,
-    TrainingRun,
-    check_output_file,
-    check_output_folder,
-    default_limits,
-    estimate_history_count,
-    resume_solver,
-)
+from pokerlab.io.interrupts import StopFlag
+from pokerlab.io.paths import check_output_file, check_output_folder
+from pokerlab.solvers.guards import estimate_history_count
+from pokerlab.solvers.resume import resume_solver
+from pokerlab.solvers.run import TrainingRun
+from pokerlab.solvers.stopping import EXIT_INTERRUPTED, EXIT_TARGET_NOT_REACHED, default_limits
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -255,7 +250,7 @@ def _read_only(folder: Path, monkeypatch) -> None:
                 return False
             return real(path, mode, *args, **kwargs)
 
-        monkeypatch.setattr("pokerlab.solvers.run.os.access", access)
+        monkeypatch.setattr("pokerlab.io.paths.os.access", access)
 
 
 def _forbid(monkeypatch, target: str) -> None:

@@ -118,16 +118,17 @@ def test_limit_checkpoint_opens_as_its_strategy_per_bucket(trained, monkeypatch)
 def test_train_log_opens_as_a_convergence_curve(trained) -> None:
     client = TestClient(create_app(trained["served"]), raise_server_exceptions=False)
     lines = [json.loads(x) for x in trained["log"].read_text().splitlines()]
-    assert [x["iterations"] for x in lines] == [10, 20]
+    assert [x["iteration"] for x in lines] == [0, 10, 20]
     body = client.get("/api/curve", params={"path": "tiny.jsonl"}).json()
     assert body["source"] == "log" and body["unit"] == "mbb/g"
     (curve,) = body["curves"]
-    assert curve["algorithm"] == "cfr+" and curve["iterations"] == [10, 20]
-    assert curve["exploitability"] == [x["exploitability_abstract_mbb"] for x in lines]
+    assert curve["algorithm"] == "cfr+" and curve["iterations"] == [0, 10, 20]
+    assert curve["exploitability"][0] is None  # the run's first report, before any iteration
+    assert curve["exploitability"][1:] == [x["exploitability_abstract_mbb"] for x in lines[1:]]
     # the last point is the exploitability train reports at the end (the same strategy)
     assert curve["exploitability"][-1] == pytest.approx(
         trained["result"]["exploitability_abstract_mbb"], rel=1e-12
     )
-    assert curve["exploitability"][0] > curve["exploitability"][-1] > 0
-    assert 0 < curve["seconds"][0] < curve["seconds"][1]  # training time, measuring left out
-    assert curve["seconds"][1] == pytest.approx(trained["result"]["seconds"], abs=0.5)
+    assert curve["exploitability"][1] > curve["exploitability"][-1] > 0
+    assert 0 < curve["seconds"][1] < curve["seconds"][2]  # training time, measuring left out
+    assert curve["seconds"][2] == pytest.approx(trained["result"]["seconds"], abs=0.5)

@@ -11,9 +11,11 @@ from pokerlab.cli.app import app
 from pokerlab.cli.render import console, print_json
 from pokerlab.errors import PokerlabError
 from pokerlab.games.registry import load_game
+from pokerlab.io.interrupts import stop_on_sigint
+from pokerlab.io.paths import check_output_file
 from pokerlab.plots.curves import plot_convergence
 from pokerlab.solvers.compare import convergence_curves
-from pokerlab.solvers.run import EXIT_INTERRUPTED, check_output_file, stop_on_sigint
+from pokerlab.solvers.stopping import EXIT_INTERRUPTED
 
 #: Budget of ``compare`` on history-tree games when none is given.
 DEFAULT_BUDGET_NODES = 10_000_000

@@ -102,7 +102,9 @@ def evolve(
     """
     from pokerlab.evolve.search import EvolutionConfig
     from pokerlab.evolve.search import evolve as run_evolution
-    from pokerlab.solvers.run import EXIT_INTERRUPTED, check_output_folder, stop_on_sigint
+    from pokerlab.io.interrupts import stop_on_sigint
+    from pokerlab.io.paths import check_output_folder
+    from pokerlab.solvers.stopping import EXIT_INTERRUPTED
 
     if players == "variable" and stack is not None:
         raise PokerlabError("variable-stack players play stacks 1..10 bb; --stack does not apply")
@@ -159,7 +161,7 @@ def evolve(
         )
         raise SystemExit(EXIT_INTERRUPTED)
     if result.stop_reason == GENERATION_CAP:
-        from pokerlab.solvers.run import EXIT_TARGET_NOT_REACHED
+        from pokerlab.solvers.stopping import EXIT_TARGET_NOT_REACHED
 
         warn(
             f"the generation cap ({config.max_generations}) came before the stopping rule "
@@ -212,7 +214,7 @@ def _run_and_save(
     files: dict[str, str] = {}
     if out is not None:
         from pokerlab.evolve.pictures import save_run
-        from pokerlab.solvers.run import shield_sigint
+        from pokerlab.io.interrupts import shield_sigint
 
         started = time.time()
         with shield_sigint(str(out)):  # a Ctrl-C now waits for the files; animations skipped

@@ -207,7 +207,7 @@ def _print_summary(game: Any, name: str, summary: dict[str, Any], compressed: bo
 
 def _canonical_algorithm(algorithm: str) -> str:
     from pokerlab.solvers.postflop import POSTFLOP_ALGORITHMS
-    from pokerlab.solvers.run import canonical_algorithm
+    from pokerlab.solvers.resume import canonical_algorithm
 
     name = canonical_algorithm(algorithm)
     if name not in POSTFLOP_ALGORITHMS:
@@ -357,13 +357,10 @@ def solve(
     files).
     """
     from pokerlab.games.postflop.game import PostflopGame, process_bytes_estimate
+    from pokerlab.io.interrupts import shield_sigint, stop_on_sigint
+    from pokerlab.io.paths import check_output_file
     from pokerlab.solvers.postflop import save_spot_solution
-    from pokerlab.solvers.run import (
-        TrainingRun,
-        check_output_file,
-        shield_sigint,
-        stop_on_sigint,
-    )
+    from pokerlab.solvers.run import TrainingRun
 
     name = _canonical_algorithm(algorithm or "dcfr-ps")
     target_pct = parse_target(target) if target is not None else None
@@ -620,9 +617,8 @@ def show(
     A bad --line names the bad action and lists the actions available there.
     """
     from pokerlab.io.files import read_metadata
-    from pokerlab.io.paths import check_input_file
+    from pokerlab.io.paths import check_input_file, check_output_file
     from pokerlab.solvers.postflop import load_spot_solution
-    from pokerlab.solvers.run import check_output_file
 
     check_input_file(file, "solution file")
     if png is not None:

@@ -112,7 +112,7 @@ def pushfold(
     )
     from pokerlab.cards.deck import N_CLASSES, class_name
     from pokerlab.games.pushfold import PushFoldGame
-    from pokerlab.solvers.run import check_output_file
+    from pokerlab.io.paths import check_output_file
 
     for option, path in (("--csv", csv_file), ("--png", png), ("--out", out)):
         if path is not None:
@@ -263,7 +263,7 @@ def pushfold(
 def _exit_if_missed(rows: list[dict[str, float]], target: float, missed: bool = False) -> None:
     """Exit with code 3 (after the output) when the target was missed: ``missed`` for one stack,
     or for the sweep ``rows`` whose exploitability is above ``target`` (warned here)."""
-    from pokerlab.solvers.run import EXIT_TARGET_NOT_REACHED
+    from pokerlab.solvers.stopping import EXIT_TARGET_NOT_REACHED
 
     late = [r["stack_bb"] for r in rows if r["exploitability_bb"] > target]
     if late:
@@ -326,7 +326,7 @@ def match(
             f"{MAX_TOTAL_HANDS:,} in all"
         )
     if png is not None:
-        from pokerlab.solvers.run import check_output_file
+        from pokerlab.io.paths import check_output_file
 
         check_output_file(png, "--png")  # before the matches, not after them
     pa, pb = _player(a, stack, ante, "A"), _player(b, stack, ante, "B")

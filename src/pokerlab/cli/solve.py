@@ -37,7 +37,7 @@ def _has_option(option: str) -> bool:
 
 
 def _sampling_name(algorithm: str) -> bool:
-    from pokerlab.solvers.run import canonical_algorithm
+    from pokerlab.solvers.resume import canonical_algorithm
 
     return canonical_algorithm(algorithm) in SAMPLING
 
@@ -130,13 +130,11 @@ def solve(
     exploitability was reached (results written, marked partial); 130 Ctrl-C (checkpoint and
     --out written, marked partial).
     """
-    from pokerlab.solvers.run import (
-        TrainingRun,
-        check_history_tree_size,
-        check_output_file,
-        default_limits,
-        resume_solver,
-    )
+    from pokerlab.io.paths import check_output_file
+    from pokerlab.solvers.guards import check_history_tree_size
+    from pokerlab.solvers.resume import resume_solver
+    from pokerlab.solvers.run import TrainingRun
+    from pokerlab.solvers.stopping import default_limits
 
     if checkpoint_every is not None and checkpoint_every < 1:
         raise PokerlabError(f"--checkpoint-every must be >= 1, got {checkpoint_every}")

@@ -32,7 +32,6 @@ refused before training when that would need more than its memory limit;
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import sys
@@ -160,7 +159,7 @@ def train(
     counts = _parse_buckets(buckets)
     if seconds is not None and not math.isfinite(seconds):
         raise PokerlabError(f"--seconds must be a finite number, got {seconds}")
-    from pokerlab.solvers.run import check_output_file
+    from pokerlab.io.paths import check_output_file
 
     for path, option in ((checkpoint, "--checkpoint"), (log, "--log")):
         if path is not None:  # before the tables and the run, not after
@@ -332,232 +331,32 @@ def train(
         solver = RayLimitPCSSolver(game, abstraction, address=address, **options)
     else:
         solver = LimitPCSSolver(game, abstraction, **options)
+    from pokerlab.cli.train_run import TrainSettings, run_training
+
+    settings = TrainSettings(
+        variant=variant,
+        buckets=buckets,
+        counts=counts,
+        recall=recall,
+        sampling=sampling,
+        seed=seed,
+        workers=workers,
+        use_ray=use_ray,
+        iterations=iterations,
+        seconds=seconds,
+        checkpoint=checkpoint,
+        checkpoint_every=checkpoint_every,
+        resume=resume,
+        log=log,
+        exploitability=exploitability,
+        real_exploitability=real_exploitability,
+        as_json=as_json,
+        show=show,
+        abstraction_seconds=abstraction_seconds,
+    )
     try:
-        _run_training(
-            solver, abstraction, ranks, counts, cache, err, show, resume, checkpoint,
-            checkpoint_every, log, iterations, seconds, exploitability, real_exploitability,
-            as_json, variant, buckets, recall, seed, workers, use_ray, abstraction_seconds,
-            sampling,
-        )
+        run_training(solver, abstraction, ranks, cache, err, settings)
     finally:
         close = getattr(solver, "close", None)
         if close is not None:
             close()
-
-
-def _run_training(
-    solver: Any, abstraction: Any, ranks: int, counts: tuple[int, ...], cache: Any, err: Any,
-    show: bool, resume: Path | None, checkpoint: Path | None, checkpoint_every: int | None,
-    log: Path | None, iterations: int | None, seconds: float | None, exploitability: bool,
-    real_exploitability: bool, as_json: bool, variant: str, buckets: str, recall: str,
-    seed: int, workers: int, use_ray: bool, abstraction_seconds: float, sampling: str = "pcs",
-) -> None:
-    """Train, checkpoint, log and report (the part of ``train`` after the solver exists)."""
-    from pokerlab.solvers.limit_holdem import LimitPCSSolver
-
-    train_bar = Progress(
-        TextColumn("[bold]training"),
-        BarColumn(),
-        TextColumn("iter {task.completed}"),
-        TimeElapsedColumn(),
-        console=err,
-        disable=not show,
-    )
-    from pokerlab.io.files import load_checkpoint, save_checkpoint
-
-    meta = {"game": "limit-holdem", "variant": variant, "seed": seed, "sampling": sampling}
-    if resume is not None:
-        from pokerlab.io.paths import check_input_file
-
-        solver.load_state_dict(load_checkpoint(check_input_file(resume, "--resume")))
-    from pokerlab.solvers.run import (
-        EXIT_INTERRUPTED,
-        check_output_file,
-        shield_sigint,
-        stop_on_sigint,
-    )
-
-    if checkpoint is not None:
-        check_output_file(checkpoint, "--checkpoint")
-    # where Ctrl-C saves the run: --checkpoint, the resumed file, else a default name (only
-    # written on Ctrl-C; skipped when it cannot be written)
-    stop_path: Path | None = checkpoint or resume or Path(f"limit-holdem-{variant}.ckpt.npz")
-    try:
-        check_output_file(stop_path, "--checkpoint")
-    except PokerlabError:
-        stop_path = None
-
-    def say(message: str) -> None:
-        err.print(message, highlight=False, markup=False)
-
-    def save(path: Path, stop: Any) -> None:
-        with shield_sigint(str(path), stop):  # a second Ctrl-C does not cut the write
-            save_checkpoint(path, solver.state_dict(), **meta)
-        say(f"wrote {path}")
-
-    run_start = time.perf_counter()
-    last_saved = solver.iterations
-    tables: Any = None
-
-    def abstract_exploitability(s: Any) -> float:
-        """The exact abstract-game exploitability (mbb/g); the bucket tables built once."""
-        nonlocal tables
-        from pokerlab.evaluate.limit_abstract import (
-            MAX_SEQUENCES,
-            abstract_exploitability_mbb,
-            board_tables,
-            cached_joint_bucket_tables,
-        )
-
-        nonlocal building
-        if tables is None:
-            t = time.perf_counter()
-            if math.prod(counts) <= MAX_SEQUENCES:
-                tables = cached_joint_bucket_tables(abstraction, cache)
-            else:  # the by-board path (memory checked before training)
-                tables = board_tables(abstraction)
-            building = time.perf_counter() - t
-        return float(abstract_exploitability_mbb(s, tables))
-
-    from pokerlab.evaluate.limit_abstract import MAX_SEQUENCES
-
-    measured = exploitability and ranks < 13
-    tables_fit = math.prod(counts) <= MAX_SEQUENCES  # the by-board path takes minutes
-    measuring = 0.0  # seconds spent on the log's exploitability, left out of its "seconds"
-    building = 0.0  # of which building the bucket tables (once)
-
-    def write_log(s: LimitPCSSolver) -> None:
-        nonlocal measuring
-        if log is None:
-            return
-        line = {
-            "iterations": s.iterations,
-            "seconds": time.perf_counter() - run_start - measuring,
-            "workers": workers,
-            "algorithm": s.schedule.name,
-            **meta,
-        }
-        # a point of the convergence curve (S x S tables only): the first and the last block,
-        # and any block while the measurements (the tables' build aside) have taken at most
-        # half the training time
-        last = iterations is not None and s.iterations >= iterations
-        spent = measuring - building
-        if measured and tables_fit and (not measuring or last or spent <= line["seconds"] / 2):
-            t = time.perf_counter()
-            line["exploitability_abstract_mbb"] = abstract_exploitability(s)
-            measuring += time.perf_counter() - t
-        if hasattr(s, "boards_per_iteration"):  # public chance sampling
-            line["boards_per_iteration"] = s.boards_per_iteration
-        with open(log, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(line) + "\n")
-
-    with stop_on_sigint() as stop, train_bar:
-        task = train_bar.add_task("training", total=iterations)
-
-        def on_block(s: LimitPCSSolver) -> bool:
-            nonlocal last_saved
-            train_bar.update(task, completed=s.iterations)
-            write_log(s)
-            if checkpoint is not None and checkpoint_every is not None:
-                if s.iterations - last_saved >= checkpoint_every:
-                    save(checkpoint, stop)
-                    last_saved = s.iterations
-            return stop.requested  # Ctrl-C: stop after this block of iterations
-
-        result = solver.solve(iterations=iterations, seconds=seconds, callback=on_block)
-        interrupted = stop.requested
-        # at the end: --checkpoint, or the resumed file (saved back); on Ctrl-C: stop_path
-        target = stop_path if interrupted or resume is not None else checkpoint
-        if target is not None and (last_saved != solver.iterations or target != checkpoint):
-            save(target, stop)
-    train_seconds = result.seconds - measuring  # the --log's measurements left out
-    if interrupted:
-        say(
-            f"interrupted at iteration {solver.iterations}: "
-            + (
-                f"checkpoint {stop_path}; resume with --resume {stop_path}"
-                if stop_path is not None
-                else "nothing saved (no writable checkpoint path; give --checkpoint)"
-            )
-        )
-        raise SystemExit(EXIT_INTERRUPTED)  # typer.Exit would be returned, not raised, by main()
-    abstract_mbb = None
-    if measured:
-        if show:
-            err.print("exact abstract-game best response ...")
-        abstract_mbb = abstract_exploitability(solver)
-    real_mbb = None
-    if real_exploitability:
-        from pokerlab.evaluate.limit_real import real_exploitability_mbb
-
-        if show:
-            err.print("exact real-game best response ...")
-        real_mbb = real_exploitability_mbb(solver)
-    out = {
-        "game": "limit-holdem",
-        "variant": variant,
-        "buckets": list(counts),
-        "bucketing": abstraction.method,
-        "recall": recall,
-        "algorithm": solver.schedule.name,
-        "sampling": sampling,
-        "seed": seed,
-        "iterations": solver.iterations,
-        "seconds": train_seconds,
-        # this run's own iterations (a resumed run's total includes the checkpoint's)
-        "iterations_this_run": result.iterations,
-        "iterations_per_second": result.iterations / train_seconds if train_seconds else None,
-        "workers": workers,
-        "ray": use_ray,
-        "worker_nodes": getattr(solver, "worker_nodes", None) if workers > 1 or use_ray else None,
-        "boards_per_iteration": None
-        if sampling == "full"
-        else getattr(solver, "boards_per_iteration", None),
-        "canonical_boards": solver.full_boards if sampling == "full" else None,
-        "bytes_per_infoset_action": solver.bytes_per_infoset_action,
-        "infoset_actions": solver.num_infoset_actions,
-        "abstraction_seconds": abstraction_seconds,
-        "exploitability_abstract_mbb": abstract_mbb,
-        "exploitability_real_mbb": real_mbb,
-    }
-    if as_json:
-        typer.echo(json.dumps(out))
-        _print_files(err, checkpoint, log, cache)  # on stderr, as every command with --json
-        return
-    batch = out["boards_per_iteration"] or 1
-    typer.echo(
-        f"limit-holdem {variant}: {solver.iterations} iterations"
-        + (f" ({result.iterations} this run)" if result.iterations != solver.iterations else "")
-        + (f" x {batch} boards" if batch > 1 else "")
-        + (f" x every board ({solver.full_boards:,} canonical)" if sampling == "full" else "")
-        + f" in {train_seconds:.1f} s ({out['iterations_per_second']:.2f}/s), "
-        f"{abstraction.method} buckets {buckets} "
-        f"{recall} recall, {solver.num_infoset_actions:,} information-set actions x "
-        f"{solver.bytes_per_infoset_action} bytes; abstraction {abstraction_seconds:.1f} s"
-        + ("" if abstract_mbb is None else f"; abstract exploitability {abstract_mbb:.1f} mbb/g")
-        + ("" if real_mbb is None else f"; real exploitability {real_mbb:.1f} mbb/g")
-    )
-    _print_files(None, checkpoint, log, cache)
-
-
-def _print_files(err: Any, checkpoint: Path | None, log: Path | None, cache: Any) -> None:
-    """The other files of a run (each checkpoint write says ``wrote PATH`` on stderr as it
-    happens): the log, and where the abstraction tables are cached with their size (on ``err``,
-    or stdout when it is None)."""
-    from pokerlab.abstraction.store import cache_dir
-
-    def say(text: str) -> None:
-        if err is None:
-            typer.echo(text)
-        else:
-            err.print(text, markup=False)
-
-    if log is not None:
-        say(f"appended to {log}")
-    folder = cache_dir()
-    if cache and folder.is_dir():
-        size = sum(f.stat().st_size for f in folder.glob("*.npz") if f.is_file())
-        say(
-            f"abstraction tables cached in {folder} ({size / 2**20:.0f} MiB; "
-            "POKERLAB_CACHE_DIR moves them, --no-cache skips them)"
-        )

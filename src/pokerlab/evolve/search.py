@@ -577,8 +577,8 @@ def evolve(
     The run's ``seconds`` cover the set-up and the generations up to termination.
 
     ``stop`` is anything with a ``requested`` attribute (a
-    :class:`~pokerlab.solvers.run.StopFlag`, set by Ctrl-C under
-    :func:`~pokerlab.solvers.run.stop_on_sigint`): it is read after each generation, the safe
+    :class:`~pokerlab.io.interrupts.StopFlag`, set by Ctrl-C under
+    :func:`~pokerlab.io.interrupts.stop_on_sigint`): it is read after each generation, the safe
     point; once set the search ends with ``stop_reason`` :data:`INTERRUPTED` and the last finished
     generation's best player is judged as usual (``EvolutionResult.interrupted``). Worker
     processes of simulated fitness ignore SIGINT, so a Ctrl-C reaches only this loop.

@@ -4,16 +4,33 @@
 instead of answering "no such file", and a directory given where a file is expected used to be
 reported as missing. :func:`check_input_file` refuses each case with a
 :class:`~pokerlab.errors.PokerlabError` that says which one it is.
+
+Output paths are checked before any work starts (:func:`check_output_file`,
+:func:`check_output_folder`): nothing is computed for minutes only to fail on the write, and the
+temporary files that a killed atomic write left behind are removed then
+(:func:`remove_stale_temporaries`).
 """
 
 from __future__ import annotations
 
+import fnmatch
 import os
+import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from pokerlab.errors import PokerlabError
 
-__all__ = ["NAME_MAX", "PATH_MAX", "name_too_long", "check_input_file", "is_file"]
+__all__ = [
+    "NAME_MAX",
+    "PATH_MAX",
+    "check_input_file",
+    "check_output_file",
+    "check_output_folder",
+    "is_file",
+    "name_too_long",
+    "remove_stale_temporaries",
+]
 
 #: The longest single file or folder name most file systems accept (bytes; POSIX NAME_MAX).
 NAME_MAX = 255
@@ -75,3 +92,106 @@ def check_input_file(path: str | os.PathLike[str], what: str = "file") -> Path:
     if not os.access(p, os.R_OK):
         raise PokerlabError(f"{what} {shown} is not readable (permission denied)")
     return p
+
+
+# pokerlab.io.files.atomic_write_bytes writes ".<name>.<8 random characters>.tmp" next to the
+# target (tempfile.mkstemp) and renames it; a kill between the two leaves that file behind.
+_TEMPORARY = re.compile(r"^\.(?P<target>.+)\.[A-Za-z0-9_]{8}\.tmp$")
+
+
+def remove_stale_temporaries(
+    folder: str | os.PathLike[str], targets: Iterable[str] | None = None
+) -> list[Path]:
+    """Delete the temporary files that an interrupted atomic write left in ``folder`` for the file
+    names ``targets`` (shell patterns such as ``"best_strategy*"``; every target when None);
+    return the paths removed. Call it before a run writes there: a running writer of the same
+    target would lose its temporary file."""
+    base = Path(folder)
+    wanted = None if targets is None else list(targets)
+    removed: list[Path] = []
+    try:
+        entries = list(base.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _TEMPORARY.match(entry.name)
+        if match is None:
+            continue
+        if wanted is not None and not any(fnmatch.fnmatchcase(match["target"], w) for w in wanted):
+            continue
+        try:
+            if entry.is_file():
+                entry.unlink()
+                removed.append(entry)
+        except OSError:
+            pass
+    return removed
+
+
+def _check_folder_chain(folder: Path, option: str, target: Path) -> None:
+    """The nearest existing ancestor of ``folder`` (itself included) must be a writable folder."""
+    for candidate in (folder, *folder.parents):
+        if candidate.exists():
+            if not candidate.is_dir():
+                raise PokerlabError(
+                    f"{option} {str(target)!r}: {str(candidate)!r} is a file, not a folder"
+                )
+            if not os.access(candidate, os.W_OK | os.X_OK):
+                raise PokerlabError(
+                    f"{option} {str(target)!r}: folder {str(candidate)!r} is not writable"
+                )
+            return
+        if candidate.is_symlink():  # a dangling link: mkdir would fail
+            raise PokerlabError(f"{option} {str(target)!r}: {str(candidate)!r} is a broken link")
+
+
+def check_output_file(path: str | os.PathLike[str], option: str = "--out") -> Path:
+    """Check, before any work, that a file can be written at ``path``; clean stale temporaries.
+
+    Refused with :class:`~pokerlab.errors.PokerlabError` naming ``option`` and the path: an
+    existing directory as the target, a file where a parent folder should be, a folder that is not
+    writable, a file name longer than 255 bytes, a parent folder that does not exist (nothing
+    creates folders behind the user's back: a typo in a path is an error). Returns the path.
+    """
+    target = Path(path)
+    if not target.name or target.name in (".", ".."):
+        raise PokerlabError(f"{option} {str(target)!r} names a folder, not a file")
+    if len(os.fsencode(target.name)) > NAME_MAX:
+        raise PokerlabError(
+            f"{option}: file name {target.name[:40]!r}... is longer than {NAME_MAX} bytes"
+        )
+    if target.is_dir():
+        raise PokerlabError(f"{option} {str(target)!r} is a directory; give a file name")
+    folder = target.parent if str(target.parent) else Path(".")
+    _check_folder_chain(folder, option, target)
+    _check_exists(folder, option, target)
+    remove_stale_temporaries(folder, [target.name])
+    return target
+
+
+def _check_exists(folder: Path, option: str, target: Path) -> None:
+    """Refuse a missing ``folder`` (after :func:`_check_folder_chain` named worse problems)."""
+    if not folder.is_dir():
+        raise PokerlabError(
+            f"{option} {str(target)!r}: folder {str(folder)!r} does not exist (create it first)"
+        )
+
+
+def check_output_folder(
+    path: str | os.PathLike[str], option: str = "--out", targets: Iterable[str] | None = None
+) -> Path:
+    """Check, before any work, that ``path`` is or can become a writable folder (it may be
+    created, its parent must exist); remove stale temporaries of the file names ``targets``
+    (shell patterns) in it (all when None). Returns the path."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise PokerlabError(f"{option} {str(folder)!r} is a file, not a folder")
+    for part in folder.parts:
+        if len(os.fsencode(part)) > NAME_MAX:
+            raise PokerlabError(f"{option}: name {part[:40]!r}... is longer than {NAME_MAX} bytes")
+    _check_folder_chain(folder, option, folder)
+    if folder.is_dir():
+        remove_stale_temporaries(folder, targets)
+    else:
+        _check_exists(folder.parent if str(folder.parent) else Path("."), option, folder)
+    return folder

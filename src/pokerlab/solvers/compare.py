@@ -16,14 +16,12 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import HistoryGame
+from pokerlab.io.interrupts import StopFlag
 from pokerlab.solvers.base import Progress
 from pokerlab.solvers.factory import ALGORITHMS, SAMPLING, make_solver
-from pokerlab.solvers.run import (
-    StopFlag,
-    TrainingRun,
-    canonical_algorithm,
-    check_history_tree_size,
-)
+from pokerlab.solvers.guards import check_history_tree_size
+from pokerlab.solvers.resume import canonical_algorithm
+from pokerlab.solvers.run import TrainingRun
 
 __all__ = ["ConvergenceCurve", "convergence_curves"]
 
@@ -68,10 +66,10 @@ def convergence_curves(
     time only, exploitability checks excluded). Sampling solvers use ``seed``.
 
     Each solver is driven by a :class:`~pokerlab.solvers.run.TrainingRun`. When ``stop`` is set
-    (Ctrl-C through :func:`~pokerlab.solvers.run.stop_on_sigint`, or another thread), the running
+    (Ctrl-C through :func:`~pokerlab.io.interrupts.stop_on_sigint`, or another thread), the running
     solver stops at its next safe point: its curve is returned marked ``complete=False`` and the
     algorithms not yet started are left out. A game whose history tree would take minutes to
-    build is refused at once (:func:`~pokerlab.solvers.run.check_history_tree_size`).
+    build is refused at once (:func:`~pokerlab.solvers.guards.check_history_tree_size`).
     """
     if budget_nodes < 1000:
         raise PokerlabError(f"budget_nodes must be at least 1000, got {budget_nodes}")

@@ -25,8 +25,9 @@ class JsonLinesLog:
     """A progress callback that appends one JSON object per report to ``path``.
 
     ``append=True`` continues an existing file (resumed runs); otherwise it is truncated.
-    ``fields`` are added to every line. Use as ``solver.solve(..., callback=log)``; close it (or
-    use it as a context manager) when done. The callback never stops the solve.
+    ``fields`` are added to every line, the keyword arguments of a call to that line only. Use
+    as ``solver.solve(..., callback=log)``; close it (or use it as a context manager) when done.
+    The callback never stops the solve.
     """
 
     def __init__(self, path: str | os.PathLike[str], append: bool = False, **fields: Any) -> None:
@@ -36,7 +37,8 @@ class JsonLinesLog:
         self._fields = fields
         self._start = time.perf_counter()
 
-    def __call__(self, progress: Progress) -> bool:
+    def __call__(self, progress: Progress, **extra: Any) -> bool:
+        """Append the line of ``progress``, with the fixed fields and this line's ``extra``."""
         expl = progress.exploitability
         line = {
             "iteration": progress.iterations,
@@ -45,6 +47,7 @@ class JsonLinesLog:
             "wall_seconds": time.perf_counter() - self._start,
             "exploitability": None if math.isnan(expl) else expl,
             **self._fields,
+            **extra,
         }
         self._fh.write(json.dumps(line) + "\n")
         self._fh.flush()

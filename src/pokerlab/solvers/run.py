@@ -32,22 +32,35 @@ build in Python (push/fold for the sampling solvers), instead of a silent wait.
 
 from __future__ import annotations
 
-import fnmatch
 import math
 import os
-import random
-import re
-import signal
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from pokerlab.errors import PokerlabError
+
+# The pieces a run uses live by job: Ctrl-C in pokerlab.io.interrupts, output paths in
+# pokerlab.io.paths, the history-tree guard in pokerlab.solvers.guards, resume checks in
+# pokerlab.solvers.resume. Their names stay importable from here (the public API of a run).
+from pokerlab.io.interrupts import STOP_NOTICE, StopFlag, shield_sigint, stop_on_sigint
+from pokerlab.io.paths import check_output_file, check_output_folder, remove_stale_temporaries
 from pokerlab.solvers.base import Progress
+from pokerlab.solvers.guards import (
+    HISTORY_TREE_LIMIT,
+    check_history_tree_size,
+    estimate_history_count,
+)
+from pokerlab.solvers.resume import canonical_algorithm, resume_solver
+from pokerlab.solvers.stopping import (
+    EXIT_INTERRUPTED,
+    EXIT_TARGET_NOT_REACHED,
+    RunResult,
+    RunStatus,
+    _measurable,
+    default_limits,
+)
 
 __all__ = [
     "EXIT_INTERRUPTED",
@@ -71,24 +84,11 @@ __all__ = [
     "STOP_NOTICE",
 ]
 
-#: Exit code of a run stopped by Ctrl-C (128 + SIGINT, the shell's convention).
-EXIT_INTERRUPTED = 130
-#: Exit code of a run that ended on another limit before reaching its target exploitability.
-EXIT_TARGET_NOT_REACHED = 3
-
-RunStatus = Literal["completed", "target not reached", "interrupted"]
-
-#: Histories above which :func:`check_history_tree_size` refuses to build a history tree: the
-#: Python builder expands about 30,000 histories per second, so this is about half a minute.
-HISTORY_TREE_LIMIT = 1_000_000
-
-#: The longest file name most file systems accept (bytes).
-_NAME_MAX = 255
-
-
 class Trainable(Protocol):
     """What :class:`TrainingRun` needs of a solver: the verb set of
-    :class:`~pokerlab.solvers.base.Solver` and its counters."""
+    :class:`~pokerlab.solvers.base.Solver` and its counters. ``seconds`` and ``nodes_touched``
+    may be missing (the limit hold'em solvers): the run then times ``step`` itself and counts
+    no nodes."""
 
     algorithm: str
     iterations: int
@@ -102,322 +102,6 @@ class Trainable(Protocol):
     def load_state_dict(self, state: dict[str, Any]) -> None: ...
 
     def average_strategy(self) -> Any: ...
-
-
-# --- Ctrl-C ----------------------------------------------------------------------------------
-
-
-class StopFlag:
-    """A request to stop at the next safe point: set by SIGINT (:func:`stop_on_sigint`) or by
-    :meth:`request` (another thread, a distributed driver)."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def request(self) -> None:
-        """Ask every run watching this flag to stop at its next safe point."""
-        self._event.set()
-
-    @property
-    def requested(self) -> bool:
-        """True once a stop was asked for."""
-        return self._event.is_set()
-
-
-#: What the first Ctrl-C prints on stderr as soon as Python sees it (:func:`stop_on_sigint`).
-STOP_NOTICE = "stopping after this iteration..."
-
-
-def _notice(message: str) -> None:
-    """``message`` on stderr now, in one write (safe inside a signal handler)."""
-    try:
-        os.write(2, (message + "\n").encode("utf-8", "replace"))
-    except OSError:
-        pass
-
-
-@contextmanager
-def stop_on_sigint(
-    flag: StopFlag | None = None, notice: str | None = STOP_NOTICE
-) -> Iterator[StopFlag]:
-    """While inside, the first SIGINT (Ctrl-C) sets the returned :class:`StopFlag` instead of
-    raising and prints ``notice`` on stderr at once (None: nothing); a second one raises
-    ``KeyboardInterrupt`` at once, except inside :func:`shield_sigint` (a file being written).
-    The previous handler is restored on exit. Outside the main thread signals cannot be caught:
-    the flag is returned unarmed."""
-    flag = flag if flag is not None else StopFlag()
-    if threading.current_thread() is not threading.main_thread():
-        yield flag
-        return
-
-    def on_sigint(signum: int, frame: object) -> None:
-        if not flag.requested:
-            flag.request()
-            if notice:
-                _notice(notice)
-            return
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGINT, on_sigint)
-    try:
-        yield flag
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-@contextmanager
-def shield_sigint(what: str = "the files", flag: StopFlag | None = None) -> Iterator[None]:
-    """While inside (a file being written), Ctrl-C does not interrupt: it asks ``flag`` to stop
-    at the next safe point (printing :data:`STOP_NOTICE`) if it has not yet, else prints that
-    ``what`` is being written and carries on, so the write completes. The previous handler is
-    restored on exit. Outside the main thread it does nothing."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def on_sigint(signum: int, frame: object) -> None:
-        if flag is not None and not flag.requested:
-            flag.request()
-            _notice(STOP_NOTICE)
-        else:
-            _notice(f"writing {what}: Ctrl-C is held until it is complete")
-
-    previous = signal.signal(signal.SIGINT, on_sigint)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-# --- output paths ----------------------------------------------------------------------------
-
-# pokerlab.io.files.atomic_write_bytes writes ".<name>.<8 random characters>.tmp" next to the
-# target (tempfile.mkstemp) and renames it; a kill between the two leaves that file behind.
-_TEMPORARY = re.compile(r"^\.(?P<target>.+)\.[A-Za-z0-9_]{8}\.tmp$")
-
-
-def remove_stale_temporaries(
-    folder: str | os.PathLike[str], targets: Iterable[str] | None = None
-) -> list[Path]:
-    """Delete the temporary files that an interrupted atomic write left in ``folder`` for the file
-    names ``targets`` (shell patterns such as ``"best_strategy*"``; every target when None);
-    return the paths removed. Call it before a run writes there: a running writer of the same
-    target would lose its temporary file."""
-    base = Path(folder)
-    wanted = None if targets is None else list(targets)
-    removed: list[Path] = []
-    try:
-        entries = list(base.iterdir())
-    except OSError:
-        return removed
-    for entry in entries:
-        match = _TEMPORARY.match(entry.name)
-        if match is None:
-            continue
-        if wanted is not None and not any(fnmatch.fnmatchcase(match["target"], w) for w in wanted):
-            continue
-        try:
-            if entry.is_file():
-                entry.unlink()
-                removed.append(entry)
-        except OSError:
-            pass
-    return removed
-
-
-def _check_folder_chain(folder: Path, option: str, target: Path) -> None:
-    """The nearest existing ancestor of ``folder`` (itself included) must be a writable folder."""
-    for candidate in (folder, *folder.parents):
-        if candidate.exists():
-            if not candidate.is_dir():
-                raise PokerlabError(
-                    f"{option} {str(target)!r}: {str(candidate)!r} is a file, not a folder"
-                )
-            if not os.access(candidate, os.W_OK | os.X_OK):
-                raise PokerlabError(
-                    f"{option} {str(target)!r}: folder {str(candidate)!r} is not writable"
-                )
-            return
-        if candidate.is_symlink():  # a dangling link: mkdir would fail
-            raise PokerlabError(f"{option} {str(target)!r}: {str(candidate)!r} is a broken link")
-
-
-def check_output_file(path: str | os.PathLike[str], option: str = "--out") -> Path:
-    """Check, before any work, that a file can be written at ``path``; clean stale temporaries.
-
-    Refused with :class:`~pokerlab.errors.PokerlabError` naming ``option`` and the path: an
-    existing directory as the target, a file where a parent folder should be, a folder that is not
-    writable, a file name longer than 255 bytes, a parent folder that does not exist (nothing
-    creates folders behind the user's back: a typo in a path is an error). Returns the path.
-    """
-    target = Path(path)
-    if not target.name or target.name in (".", ".."):
-        raise PokerlabError(f"{option} {str(target)!r} names a folder, not a file")
-    if len(os.fsencode(target.name)) > _NAME_MAX:
-        raise PokerlabError(
-            f"{option}: file name {target.name[:40]!r}... is longer than {_NAME_MAX} bytes"
-        )
-    if target.is_dir():
-        raise PokerlabError(f"{option} {str(target)!r} is a directory; give a file name")
-    folder = target.parent if str(target.parent) else Path(".")
-    _check_folder_chain(folder, option, target)
-    _check_exists(folder, option, target)
-    remove_stale_temporaries(folder, [target.name])
-    return target
-
-
-def _check_exists(folder: Path, option: str, target: Path) -> None:
-    """Refuse a missing ``folder`` (after :func:`_check_folder_chain` named worse problems)."""
-    if not folder.is_dir():
-        raise PokerlabError(
-            f"{option} {str(target)!r}: folder {str(folder)!r} does not exist (create it first)"
-        )
-
-
-def check_output_folder(
-    path: str | os.PathLike[str], option: str = "--out", targets: Iterable[str] | None = None
-) -> Path:
-    """Check, before any work, that ``path`` is or can become a writable folder (it may be
-    created, its parent must exist); remove stale temporaries of the file names ``targets``
-    (shell patterns) in it (all when None). Returns the path."""
-    folder = Path(path)
-    if folder.exists() and not folder.is_dir():
-        raise PokerlabError(f"{option} {str(folder)!r} is a file, not a folder")
-    for part in folder.parts:
-        if len(os.fsencode(part)) > _NAME_MAX:
-            raise PokerlabError(f"{option}: name {part[:40]!r}... is longer than {_NAME_MAX} bytes")
-    _check_folder_chain(folder, option, folder)
-    if folder.is_dir():
-        remove_stale_temporaries(folder, targets)
-    else:
-        _check_exists(folder.parent if str(folder.parent) else Path("."), option, folder)
-    return folder
-
-
-# --- history-tree size guard -----------------------------------------------------------------
-
-
-def estimate_history_count(game: Any, probes: int = 64, seed: int = 0) -> float:
-    """Estimated number of histories of ``game`` (its history-tree size), without building it.
-
-    Knuth's estimator (Knuth 1975, "Estimating the efficiency of backtrack programs"): walk
-    ``probes`` random paths from the root, choosing each child uniformly; along a path the number
-    of nodes at depth d is estimated by the product of the branching factors above it, and the sum
-    over depths is an unbiased estimate of the tree size. Exact for trees whose branching depends
-    only on depth (push/fold); cost: ``probes`` x depth calls of the history interface.
-    """
-    rng = random.Random(seed)
-    total = 0.0
-    for _ in range(probes):
-        history = game.initial_history()
-        weight = 1.0
-        count = 1.0
-        while not history.is_terminal():
-            if history.is_chance():
-                actions = [a for a, _p in history.chance_outcomes()]
-            else:
-                actions = list(history.legal_actions())
-            if not actions:
-                break
-            weight *= len(actions)
-            count += weight
-            history = history.child(actions[rng.randrange(len(actions))])
-        total += count
-    return total / probes
-
-
-def check_history_tree_size(
-    game: Any, user: str, limit: float = HISTORY_TREE_LIMIT, advice: str = ""
-) -> None:
-    """Refuse at once, with :class:`~pokerlab.errors.PokerlabError`, a game whose history tree
-    (needed by ``user``, e.g. "es-mccfr") has more than ``limit`` histories by
-    :func:`estimate_history_count`: the pure-Python builder would run for minutes without a word.
-    ``advice`` says what to use instead. A history tree already compiled passes."""
-    cache = getattr(game, "__dict__", {}).get("_compiled_cache", {})
-    if "history" in cache:
-        return
-    estimate = estimate_history_count(game)
-    if estimate <= limit:
-        return
-    minutes = estimate / 30_000 / 60
-    raise PokerlabError(
-        f"game {game.name!r} has about {estimate / 1e6:.1f} million histories: building the "
-        f"history tree that {user} needs would take about {minutes:.0f} minutes in Python"
-        + (f"; {advice}" if advice else "")
-    )
-
-
-# --- stopping rules and results --------------------------------------------------------------
-
-
-def _measurable(solver: Any) -> bool:
-    """Exploitability is defined for two-player zero-sum games."""
-    game = getattr(solver, "game", None)
-    return getattr(game, "num_players", 0) == 2 and bool(getattr(game, "zero_sum", False))
-
-
-def _is_sampling(solver: Any) -> bool:
-    return str(getattr(solver, "algorithm", "")).endswith("mccfr")
-
-
-def default_limits(solver: Any) -> dict[str, float | int]:
-    """The stopping rule used when a caller gives none: target exploitability 1e-3 (Monte Carlo
-    CFR, which converges like 1/sqrt(T): 1e-2) where exploitability is defined; otherwise 10,000
-    iterations (Monte Carlo CFR: 1,000,000). Returned as keyword arguments of
-    :class:`TrainingRun`."""
-    if _measurable(solver):
-        return {"target_exploitability": 1e-2 if _is_sampling(solver) else 1e-3}
-    return {"iterations": 1_000_000 if _is_sampling(solver) else 10_000}
-
-
-@dataclass
-class RunResult:
-    """How a :class:`TrainingRun` ended.
-
-    ``status`` is ``"completed"`` (a limit was met, the target reached if one was set),
-    ``"target not reached"`` (another limit ended the run first) or ``"interrupted"`` (a stop
-    request). ``exploitability`` is in game units (NaN where undefined); ``seconds`` is the
-    solver's cumulative solving time; ``check_seconds`` the wall seconds this run spent measuring
-    exploitability (apart from ``seconds``); ``files`` every file written, in order, once each.
-    """
-
-    status: RunStatus
-    stop_reason: str
-    iterations: int
-    seconds: float
-    nodes_touched: int
-    exploitability: float
-    target_exploitability: float | None = None
-    check_seconds: float = 0.0
-    files: list[Path] = field(default_factory=list)
-
-    @property
-    def partial(self) -> bool:
-        """True when the result is not what was asked for (interrupted or target not reached)."""
-        return self.status != "completed"
-
-    @property
-    def exit_code(self) -> int:
-        """0, :data:`EXIT_TARGET_NOT_REACHED` or :data:`EXIT_INTERRUPTED`."""
-        if self.status == "interrupted":
-            return EXIT_INTERRUPTED
-        return EXIT_TARGET_NOT_REACHED if self.status == "target not reached" else 0
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready (NaN becomes None)."""
-        expl = None if math.isnan(self.exploitability) else self.exploitability
-        return {
-            "status": self.status,
-            "stop_reason": self.stop_reason,
-            "partial": self.partial,
-            "iterations": self.iterations,
-            "seconds": self.seconds,
-            "check_seconds": self.check_seconds,
-            "nodes_touched": self.nodes_touched,
-            "exploitability": expl,
-            "target_exploitability": self.target_exploitability,
-            "files": [str(p) for p in self.files],
-        }
 
 
 class TrainingRun:
@@ -455,7 +139,8 @@ class TrainingRun:
         ``status`` and ``partial`` in its metadata plus ``out_metadata``.
     log:
         JSON-lines file (:class:`~pokerlab.solvers.metrics.JsonLinesLog`): one line per report,
-        appended (a resumed run continues its log); ``log_fields`` are added to every line.
+        appended (a resumed run continues its log); ``log_fields`` are added to every line, and
+        ``log_extra(solver)`` (a dict, or None) to the line of each report.
     on_report:
         Called with every :class:`~pokerlab.solvers.base.Progress`; returning True stops the run
         (status ``"completed"``, reason ``"stopped by callback"``).
@@ -466,7 +151,8 @@ class TrainingRun:
         (``handle_sigint``).
     measure:
         ``measure(solver) -> float``: the exploitability (default ``solver.exploitability()``
-        where defined, NaN elsewhere).
+        where defined, NaN elsewhere), in the units of the target; NaN skips a measurement
+        (a measure may measure only some reports).
     checkpoint_metadata:
         Extra metadata for checkpoint files (for example the seed).
     """
@@ -490,6 +176,7 @@ class TrainingRun:
         out_metadata: dict[str, Any] | None = None,
         log: str | os.PathLike[str] | None = None,
         log_fields: dict[str, Any] | None = None,
+        log_extra: Callable[[Any], dict[str, Any] | None] | None = None,
         on_report: Callable[[Progress], bool | None] | None = None,
         on_write: Callable[[Path, str], None] | None = None,
         stop: StopFlag | None = None,
@@ -530,8 +217,10 @@ class TrainingRun:
         self.target_exploitability = target_exploitability
         self.seconds = seconds
         self.nodes = nodes
-        default_every = getattr(solver, "default_check_every", None)
-        self.check_every = check_every or (default_every() if default_every else 10)
+        default_every = getattr(solver, "default_check_every", None)  # a method or a number
+        if callable(default_every):
+            default_every = default_every()
+        self.check_every = int(check_every or default_every or 10)
         self.report_nodes = sorted(report_nodes) if report_nodes is not None else None
         self.checkpoint = None if checkpoint is None else Path(checkpoint)
         self.checkpoint_every = checkpoint_every
@@ -542,6 +231,7 @@ class TrainingRun:
         self.out_metadata = dict(out_metadata or {})
         self.log = None if log is None else Path(log)
         self.log_fields = dict(log_fields or {})
+        self.log_extra = log_extra
         self.on_report = on_report
         self.on_write = on_write
         self.stop = stop
@@ -553,6 +243,28 @@ class TrainingRun:
         self._files: list[Path] = []
         self._last_saved = (solver.iterations, time.perf_counter())
         self._stop: StopFlag | None = stop  # the run's flag, once running
+        #: solving seconds of this run, timed here for a solver without its own ``seconds``
+        self._stepped_seconds = 0.0
+
+    # --- the solver's counters (a solver may lack some: then the run keeps them) ----------------
+    @property
+    def solve_seconds(self) -> float:
+        """The solver's cumulative solving seconds (iterations only), or this run's when the
+        solver keeps none."""
+        return self._seconds()
+
+    def _seconds(self) -> float:
+        seconds = getattr(self.solver, "seconds", None)
+        return float(seconds) if seconds is not None else self._stepped_seconds
+
+    def _nodes(self) -> int:
+        """Nodes touched by the solver in all (0 when it does not count them)."""
+        return int(getattr(self.solver, "nodes_touched", 0))
+
+    def _step(self, iterations: int) -> None:
+        start = time.perf_counter()
+        self.solver.step(iterations)
+        self._stepped_seconds += time.perf_counter() - start
 
     # --- pieces -------------------------------------------------------------------------------
     def check_outputs(self) -> None:
@@ -616,7 +328,7 @@ class TrainingRun:
                 self.out,
                 self.solver.average_strategy(),
                 **{
-                    "algorithm": self.solver.algorithm,
+                    "algorithm": getattr(self.solver, "algorithm", None),
                     "iterations": self.solver.iterations,
                     "exploitability": None if math.isnan(exploitability) else exploitability,
                     **self.out_metadata,
@@ -639,13 +351,14 @@ class TrainingRun:
         solver = self.solver
         chunk: float = self.check_every
         if self.report_nodes is not None:
-            mark = next((m for m in self.report_nodes if m > solver.nodes_touched), None)
+            touched = self._nodes()
+            mark = next((m for m in self.report_nodes if m > touched), None)
             goal = mark if mark is not None else self.nodes
             if solver.iterations == 0 or goal is None:
                 chunk = 1
             else:
-                per_iteration = max(solver.nodes_touched / solver.iterations, 1e-12)
-                chunk = max(1, math.ceil((goal - solver.nodes_touched) / per_iteration))
+                per_iteration = max(touched / solver.iterations, 1e-12)
+                chunk = max(1, math.ceil((goal - touched) / per_iteration))
         if self.checkpoint_every:
             chunk = min(chunk, self.checkpoint_every)
         if self.iterations is not None:
@@ -673,7 +386,7 @@ class TrainingRun:
         metrics = None
         if self.log is not None:
             metrics = JsonLinesLog(self.log, append=True, **self.log_fields)
-        start_seconds = solver.seconds
+        start_seconds = self._seconds()
         self._last_saved = (solver.iterations, time.perf_counter())
         expl = math.nan
         measured_at = -1
@@ -684,9 +397,10 @@ class TrainingRun:
                 self._check_finite()
                 expl = self.measure()
                 measured_at = solver.iterations
-                progress = Progress(solver.iterations, solver.seconds, solver.nodes_touched, expl)
+                progress = Progress(solver.iterations, self._seconds(), self._nodes(), expl)
                 if metrics is not None:
-                    metrics(progress)
+                    extra = self.log_extra(solver) if self.log_extra is not None else None
+                    metrics(progress, **(extra or {}))
                 if self.checkpoint is not None and self._checkpoint_due():
                     self.save_checkpoint()
                 if self.on_report is not None and self.on_report(progress):
@@ -702,16 +416,16 @@ class TrainingRun:
                 if self.iterations is not None and solver.iterations >= self.iterations:
                     reason = f"{self.iterations} iterations"
                     break
-                if self.seconds is not None and solver.seconds - start_seconds >= self.seconds:
+                if self.seconds is not None and self._seconds() - start_seconds >= self.seconds:
                     reason = f"{self.seconds:g} seconds"
                     break
-                if self.nodes is not None and solver.nodes_touched >= self.nodes:
+                if self.nodes is not None and self._nodes() >= self.nodes:
                     reason = f"{self.nodes} nodes touched"
                     break
                 remaining = self._next_chunk()
                 while remaining > 0:  # long chunks (node budgets) in pieces: Ctrl-C stays prompt
                     piece = min(remaining, self.check_every)
-                    solver.step(piece)
+                    self._step(piece)
                     remaining -= piece
                     if stop.requested:
                         break
@@ -734,60 +448,10 @@ class TrainingRun:
             status=status,
             stop_reason=reason,
             iterations=solver.iterations,
-            seconds=solver.seconds,
-            nodes_touched=solver.nodes_touched,
+            seconds=self._seconds(),
+            nodes_touched=self._nodes(),
             exploitability=expl,
             target_exploitability=target,
             check_seconds=self.check_seconds,
             files=list(self._files),
         )
-
-
-# --- resume ----------------------------------------------------------------------------------
-
-
-def canonical_algorithm(name: str) -> str:
-    """The algorithm name ``make_solver`` resolves ``name`` to (aliases such as "es" mapped)."""
-    from pokerlab.solvers import factory
-
-    key = name.lower().strip()
-    return getattr(factory, "_ALIASES", {}).get(key, key)
-
-
-def resume_solver(
-    path: str | os.PathLike[str],
-    *,
-    game_name: str | None = None,
-    game_params: dict[str, Any] | None = None,
-    algorithm: str | None = None,
-    seed: int | None = None,
-    game: Any | None = None,
-) -> Any:
-    """The solver saved in checkpoint ``path``, after checking it is the run asked for.
-
-    Each of ``game_name``, ``game_params``, ``algorithm`` (aliases allowed) and ``seed`` that is
-    given must equal the checkpoint's; a conflict is refused with
-    :class:`~pokerlab.errors.PokerlabError` naming both values (a resumed run cannot change them).
-    ``game`` is needed only for games outside the registry.
-    """
-    from pokerlab.io.files import load_checkpoint
-    from pokerlab.solvers.factory import restore_solver
-
-    where = f"checkpoint {str(path)!r}"
-    state = load_checkpoint(path)
-    if game_name is not None and state["game"] != game_name.lower().strip():
-        raise PokerlabError(f"{where} is for game {state['game']!r}, not {game_name!r}")
-    if game_params and state.get("game_params") != game_params:
-        raise PokerlabError(
-            f"{where} is for game parameters {state.get('game_params')}, not {game_params}"
-        )
-    if algorithm is not None and canonical_algorithm(algorithm) != state["algorithm"]:
-        raise PokerlabError(
-            f"{where} was made by {state['algorithm']!r}; algorithm {algorithm!r} conflicts "
-            "(leave it out to resume)"
-        )
-    saved_seed = state.get("config", {}).get("seed", state.get("seed"))
-    if seed is not None and saved_seed != seed:
-        had = "no seed (a deterministic solver)" if saved_seed is None else f"seed {saved_seed}"
-        raise PokerlabError(f"{where} has {had}; seed {seed} conflicts (leave it out to resume)")
-    return restore_solver(state, game)

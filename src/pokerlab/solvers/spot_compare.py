@@ -14,7 +14,7 @@ geometrically spaced node counts from a thousandth of it) or ``seconds`` (each s
 much solving time: a short probe measures its nodes per second, the measurements are spaced
 geometrically in the nodes it should touch in that time). Exploitability checks are not counted
 in the seconds. The loop steps in pieces of about a fifth of a second and stops at the next piece
-when the shared :class:`~pokerlab.solvers.run.StopFlag` is set (Ctrl-C).
+when the shared :class:`~pokerlab.io.interrupts.StopFlag` is set (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -26,10 +26,11 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.game import PostflopGame
+from pokerlab.io.interrupts import StopFlag
 from pokerlab.solvers.compare import ConvergenceCurve
 from pokerlab.solvers.postflop import POSTFLOP_ALGORITHMS, PostflopSolver
 from pokerlab.solvers.postflop_mccfr import POSTFLOP_MCCFR_ALGORITHMS, PostflopMCCFR
-from pokerlab.solvers.run import StopFlag, canonical_algorithm
+from pokerlab.solvers.resume import canonical_algorithm
 from pokerlab.solvers.schedule import schedule_by_name
 
 __all__ = ["SPOT_ALGORITHMS", "spot_convergence_curves"]
@@ -141,7 +142,7 @@ def spot_convergence_curves(
     schedule ``mccfr_schedule`` (default ``linear``: Linear CFR weighting in blocks of 100
     iterations; ``cfr`` for none); their curves are labelled ``name/schedule``.
 
-    ``stop`` (Ctrl-C through :func:`~pokerlab.solvers.run.stop_on_sigint`) ends the running
+    ``stop`` (Ctrl-C through :func:`~pokerlab.io.interrupts.stop_on_sigint`) ends the running
     solver at its next safe point: its curve is returned marked ``complete=False`` and the
     algorithms not yet started are left out.
     """
