@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from pokerlab.cards.deck import N_CLASSES, class_name
+from pokerlab.evolve.judgement import EvolutionResult, GenerationRecord
 from pokerlab.evolve.players import MAX_STACK_CELL
-from pokerlab.evolve.search import EvolutionResult, GenerationRecord
 from pokerlab.io.files import atomic_write_bytes
 from pokerlab.plots.common import plt, save_png
 from pokerlab.plots.grids import grids_figure, label_hand_axes, share_label, to_grid
@@ -360,7 +360,7 @@ def save_run(
         other = strategy_from_spec(config.opponent, game)
         other_name = config.opponent
     else:
-        from pokerlab.evolve.search import _equilibrium
+        from pokerlab.evolve.judgement import _equilibrium
 
         other = _equilibrium(config).strategy
         other_name = "CFR equilibrium"
