@@ -1,0 +1,279 @@
+"""A postflop spot, checked completely: :class:`SpotConfig` (board, ranges, pot, stack, sizes,
+tree options, rake), with its dictionary form (``to_dict`` / ``from_dict``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pokerlab.cards.deck import N_CARDS, format_card, format_cards
+from pokerlab.cards.ranges import parse_range, remove_blocked
+from pokerlab.errors import PokerlabError
+from pokerlab.games.postflop.betsizes import format_bet_sizes
+from pokerlab.games.postflop.spot_fields import (
+    _REQUIRED,
+    _SIZE_KEYS,
+    _STREET_KEYS,
+    _TOP_KEYS,
+    _TREE_KEYS,
+    DEFAULT_SIZES,
+    MAX_CHIPS,
+    PLAYERS,
+    STREETS,
+    StreetSizes,
+    TreeOptions,
+    _board,
+    _check_keys,
+    _check_street_specs,
+    _finite,
+    _range_error,
+    _street_sizes,
+    _text,
+)
+
+__all__ = ["SpotConfig"]
+
+
+@dataclass(frozen=True)
+class SpotConfig:
+    """A postflop spot, checked on construction (see :func:`spot_from_params` for the defaults).
+
+    Attributes
+    ----------
+    board:
+        3, 4 or 5 distinct card ids (:mod:`pokerlab.cards`); the spot starts on the flop, turn or
+        river.
+    pot:
+        Chips in the pot at the start of the spot, > 0.
+    stack:
+        Effective stack behind, chips, >= 0.
+    oop_range, ip_range:
+        Range text (:func:`pokerlab.cards.parse_range` syntax, weights allowed) of the player out
+        of position (acts first) and in position; neither may be empty once the board's cards are
+        removed.
+    sizes:
+        ``(street, player) -> StreetSizes`` with street in ``"flop" | "turn" | "river"`` and
+        player 0 (OOP) or 1 (IP). Streets before the board's street are not allowed; streets
+        from it on that are missing get :data:`DEFAULT_SIZES`. Donk sizes exist for OOP on the
+        turn and river only.
+    tree:
+        Tree options.
+    rake_rate:
+        Fraction of the final pot taken as rake, in [0, 1); the rake is
+        ``min(rake_rate * pot, rake_cap)``, taken when a hand ends by a fold too (as in
+        postflop-solver).
+    rake_cap:
+        Most rake per pot in chips, > 0, or ``None`` (the default) for no cap. A cap of 0 is
+        refused with a positive ``rake_rate``: postflop-solver reads it as no rake at all
+        (``min(pot * rate, 0)``) and pokerlab used to read it as no cap, so either reading
+        would silently give some user a different game.
+    """
+
+    board: tuple[int, ...]
+    pot: float
+    stack: float
+    oop_range: str
+    ip_range: str
+    sizes: dict[tuple[str, int], StreetSizes] = field(default_factory=dict)
+    tree: TreeOptions = field(default_factory=TreeOptions)
+    rake_rate: float = 0.0
+    rake_cap: float | None = None
+
+    def __post_init__(self) -> None:
+        board = tuple(self.board)
+        if not 3 <= len(board) <= 5:
+            raise PokerlabError(f"a board has 3, 4 or 5 cards, got {len(board)}")
+        for card in board:
+            if isinstance(card, bool) or not isinstance(card, int | np.integer):
+                raise PokerlabError(f"board cards are card ids, got {card!r}")
+            if not 0 <= card < N_CARDS:
+                raise PokerlabError(f"board card id {card} is not in 0..{N_CARDS - 1}")
+        board = tuple(int(card) for card in board)
+        for i, card in enumerate(board):
+            if card in board[:i]:
+                raise PokerlabError(f"board card given twice: {format_card(card)!r}")
+        object.__setattr__(self, "board", board)
+        pot = _finite("pot", self.pot)
+        if pot <= 0.0:
+            raise PokerlabError(f"pot must be > 0 chips, got {self.pot!r}")
+        stack = _finite("stack", self.stack)
+        if stack < 0.0:
+            raise PokerlabError(f"stack must be >= 0 chips, got {self.stack!r}")
+        rate = _finite("rake_rate", self.rake_rate)
+        if not 0.0 <= rate < 1.0:
+            raise PokerlabError(f"rake_rate must be in [0, 1), got {self.rake_rate!r}")
+        cap = None if self.rake_cap is None else _finite("rake_cap", self.rake_cap)
+        if cap is not None and cap < 0.0:
+            raise PokerlabError(
+                f"rake_cap must be >= 0 chips (leave it out for no cap), got {self.rake_cap!r}"
+            )
+        if cap == 0.0 and rate > 0.0:
+            raise PokerlabError(
+                f"rake_cap 0 with rake_rate {rate:g}: postflop-solver takes min(pot * rate, cap), "
+                "i.e. no rake at all, where pokerlab once read 0 as no cap; write rake_rate = 0 "
+                "for no rake, or leave rake_cap out (or give a positive cap) for a rake"
+            )
+        for key, value in (("pot", pot), ("stack", stack), ("rake_cap", cap)):
+            if value is not None and value > MAX_CHIPS:
+                raise PokerlabError(
+                    f"{key} {value:g} chips is above the largest {MAX_CHIPS:g} (the solver "
+                    "stores float32)"
+                )
+        for key, value in (("pot", pot), ("stack", stack), ("rake_rate", rate), ("rake_cap", cap)):
+            object.__setattr__(self, key, value)
+        if not isinstance(self.tree, TreeOptions):
+            raise PokerlabError(f"tree must be TreeOptions, got {self.tree!r}")
+        object.__setattr__(self, "sizes", self._checked_sizes())
+        for player, text in (("oop", self.oop_range), ("ip", self.ip_range)):
+            if not isinstance(text, str):
+                raise PokerlabError(f"{player}_range must be a string, got {text!r}")
+            try:
+                weights = remove_blocked(parse_range(text), board)
+            except PokerlabError as exc:
+                raise _range_error(player, exc) from None
+            if not weights.any():
+                raise PokerlabError(
+                    f"{player}_range {text!r} is empty once the board "
+                    f"{format_cards(board)} is removed"
+                )
+
+    def _checked_sizes(self) -> dict[tuple[str, int], StreetSizes]:
+        """The sizes dict with its keys checked and missing streets filled with defaults."""
+        if not isinstance(self.sizes, Mapping):
+            raise PokerlabError(f"sizes must be a dict, got {self.sizes!r}")
+        streets = self.streets
+        for key, value in self.sizes.items():
+            if (
+                not isinstance(key, tuple)
+                or len(key) != 2
+                or key[0] not in streets
+                or key[1] not in (0, 1)
+                or isinstance(key[1], bool)
+            ):
+                raise PokerlabError(
+                    f"bad sizes key {key!r}: expected (street, player) with street in "
+                    f"{', '.join(streets)} and player 0 (OOP) or 1 (IP)"
+                )
+            if not isinstance(value, StreetSizes):
+                raise PokerlabError(f"sizes[{key!r}] must be StreetSizes, got {value!r}")
+            if value.donk is not None and (key[0] == "flop" or key[1] == 1):
+                raise PokerlabError(
+                    f"donk sizes are the out-of-position player's, on the turn and river only: "
+                    f"not {key[0]} {PLAYERS[key[1]]}"
+                )
+        return {
+            (street, player): self.sizes.get((street, player), DEFAULT_SIZES)
+            for street in streets
+            for player in (0, 1)
+        }
+
+    def __hash__(self) -> int:
+        """Hash of the file layout, so that equal spots hash alike (``sizes`` is a dict)."""
+        return hash(json.dumps(self.to_dict(), sort_keys=True))
+
+    @property
+    def street(self) -> str:
+        """The street the spot starts on: ``"flop"``, ``"turn"`` or ``"river"``."""
+        return STREETS[len(self.board) - 3]
+
+    @property
+    def streets(self) -> tuple[str, ...]:
+        """The streets played in this spot, from :attr:`street` to the river."""
+        return STREETS[len(self.board) - 3 :]
+
+    def weights(self) -> tuple[np.ndarray, np.ndarray]:
+        """(OOP, IP) range weights, float64 arrays of shape (1326,) indexed by combo id, with
+        every combo that holds a board card set to 0."""
+        return (
+            remove_blocked(parse_range(self.oop_range), self.board),
+            remove_blocked(parse_range(self.ip_range), self.board),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spot in the file layout (``docs/postflop-spots.md``); ``from_dict`` reads it back
+        equal. Sizes both players share are written in the street table, the others in
+        ``oop`` / ``ip`` subtables."""
+        out: dict[str, Any] = {
+            "board": format_cards(self.board),
+            "pot": self.pot,
+            "stack": self.stack,
+            "oop_range": self.oop_range,
+            "ip_range": self.ip_range,
+            "rake_rate": self.rake_rate,
+        }
+        if self.rake_cap is not None:  # absent: no cap (TOML has no null)
+            out["rake_cap"] = self.rake_cap
+        for street in self.streets:
+            oop, ip = self.sizes[(street, 0)], self.sizes[(street, 1)]
+            table: dict[str, Any] = {}
+            for key, attr in (("bet", "bet"), ("raise", "raise_")):
+                mine, theirs = getattr(oop, attr), getattr(ip, attr)
+                if mine == theirs:
+                    table[key] = format_bet_sizes(mine)
+                else:
+                    table.setdefault("oop", {})[key] = format_bet_sizes(mine)
+                    table.setdefault("ip", {})[key] = format_bet_sizes(theirs)
+            if oop.donk is not None:
+                table["donk"] = format_bet_sizes(oop.donk)
+            out[street] = table
+        out["tree"] = {
+            "add_allin_threshold": self.tree.add_allin_threshold,
+            "force_allin_threshold": self.tree.force_allin_threshold,
+            "merging_threshold": self.tree.merging_threshold,
+            "raise_limit": "none" if self.tree.raise_limit is None else self.tree.raise_limit,
+        }
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SpotConfig:
+        """Read a spot from the file layout (a parsed TOML or JSON document).
+
+        Raises
+        ------
+        PokerlabError
+            Naming the key at fault: an unknown key (with the known ones), a missing one, a value
+            of the wrong type, a bad card, range or bet-size token (with street and player).
+        """
+        if not isinstance(data, Mapping):
+            raise PokerlabError(f"a spot is a table of keys, got {type(data).__name__}")
+        _check_keys(data, _TOP_KEYS, "the spot")
+        for key in _REQUIRED:
+            if key not in data:
+                raise PokerlabError(f"the spot has no {key!r} (required: {', '.join(_REQUIRED)})")
+        board = _board(data["board"])
+        streets = STREETS[len(board) - 3 :] if 3 <= len(board) <= 5 else ()
+        sizes = {}
+        for street in streets:
+            table = data.get(street, {})
+            if not isinstance(table, Mapping):
+                raise PokerlabError(f"[{street}] must be a table, got {table!r}")
+            _check_keys(table, _STREET_KEYS, f"[{street}]")
+            for player_index, player in enumerate(PLAYERS):
+                sub = table.get(player, {})
+                if not isinstance(sub, Mapping):
+                    raise PokerlabError(f"[{street}.{player}] must be a table, got {sub!r}")
+                _check_keys(sub, _SIZE_KEYS, f"[{street}.{player}]")
+                sizes[(street, player_index)] = _street_sizes(street, player_index, table, sub)
+            _check_street_specs(street, table)  # also the specs both players override
+        tree_table = data.get("tree", {})
+        if not isinstance(tree_table, Mapping):
+            raise PokerlabError(f"[tree] must be a table, got {tree_table!r}")
+        _check_keys(tree_table, _TREE_KEYS, "[tree]")
+        tree = TreeOptions(**{key: tree_table[key] for key in _TREE_KEYS if key in tree_table})
+        return cls(
+            board=board,
+            pot=_finite("pot", data["pot"]),
+            stack=_finite("stack", data["stack"]),
+            oop_range=_text("oop_range", data["oop_range"]),
+            ip_range=_text("ip_range", data["ip_range"]),
+            sizes=sizes,
+            tree=tree,
+            rake_rate=_finite("rake_rate", data.get("rake_rate", 0.0)),
+            rake_cap=None
+            if data.get("rake_cap") is None
+            else _finite("rake_cap", data["rake_cap"]),
+        )
