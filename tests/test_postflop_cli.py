@@ -713,20 +713,20 @@ def test_kernels_cold_reads_numbas_cache_index(tmp_path, monkeypatch) -> None:
 def test_cold_cache_is_announced_on_a_terminal_stderr_only(capsys, monkeypatch) -> None:
     import importlib
 
-    import pokerlab.cli.postflop as postflop_cli
+    import pokerlab.cli.render_postflop as postflop_cli
 
     warmup = importlib.import_module("pokerlab.warmup")  # pokerlab.warmup is also a function
     assert main(["postflop", "river", "-n", "2", "--json"]) == 0
     capsys.readouterr()
     assert not warmup.postflop_kernels_cold()  # a solve ran: its kernels are cached
-    monkeypatch.setattr(postflop_cli, "_stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(postflop_cli, "stderr_is_terminal", lambda: True)
     code, out, err = run(capsys, ["postflop", "river", "-n", "2", "--json"])
     assert code == 0 and err == ""  # warm: nothing to say
     monkeypatch.setattr(warmup, "postflop_kernels_cold", lambda: True)
     code, out, err = run(capsys, ["postflop", "river", "-n", "2", "--json"])
     assert code == 0 and err == "compiling (once, about a minute)\n"
     assert json.loads(out)["iterations"] == 2  # stdout is the JSON object alone
-    monkeypatch.setattr(postflop_cli, "_stderr_is_terminal", lambda: False)
+    monkeypatch.setattr(postflop_cli, "stderr_is_terminal", lambda: False)
     code, out, err = run(capsys, ["postflop", "river", "-n", "2", "--json"])
     assert code == 0 and err == ""  # piped: silent, like the progress bar
 

@@ -12,6 +12,7 @@ checked down, against the opponent's range at the node. EQR = EV / (equity x pot
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -290,3 +291,36 @@ def _equity(
             np.where(den[0] > 0, num[0] / den[0], np.nan),
             np.where(den[1] > 0, num[1] / den[1], np.nan),
         )
+
+
+def spot_numbers(solver: Any, exploitability: float) -> tuple[dict[str, Any], Any]:
+    """The numbers every postflop output shows (``pokerlab postflop``, reports, the viewer):
+    iterations, seconds, exploitability (chips and % of the pot), both players' EV (chips),
+    equity and EQR (EV / (equity x pot)), the root's action totals, node counts and memory;
+    and the root's node view."""
+    pot = float(solver.game.config.pot)
+    root = solver.average_strategy().node("")
+    ev = solver.values()["ev"]
+    equity = [root.range_value(p)[1] for p in (0, 1)]
+    eqr = [ev[p] / (equity[p] * pot) if equity[p] > 0 else math.nan for p in (0, 1)]
+    numbers = {
+        "iterations": solver.iterations,
+        "seconds": solver.seconds,
+        "exploitability": exploitability,
+        "exploitability_pct": 100.0 * exploitability / pot,
+        "pot": pot,
+        "ev": {k: float(ev[p]) for p, k in enumerate(PLAYER_KEYS)},
+        "equity": {k: float(equity[p]) for p, k in enumerate(PLAYER_KEYS)},
+        "eqr": {k: float(eqr[p]) for p, k in enumerate(PLAYER_KEYS)},
+        "root": {
+            "player": PLAYER_KEYS[root.player] if root.actions else None,
+            "actions": root.action_totals() if root.actions else {},
+        },
+        "nodes": solver.tree.node_counts(),
+        "memory_bytes": int(solver.tree.memory_bytes(2 if solver.compressed else 4)),
+        "compressed": bool(solver.compressed),
+    }
+    return numbers, root
+
+
+PLAYER_KEYS = ("oop", "ip")

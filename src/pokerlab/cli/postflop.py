@@ -24,22 +24,33 @@ import numpy as np
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
 
+from pokerlab.analysis.postflop import PLAYER_KEYS, spot_numbers
 from pokerlab.cli.app import app, print_error, warn
+from pokerlab.cli.postflop_options import (
+    DEFAULT_MAX_ITERATIONS,
+    DEFAULT_TARGET_PCT,
+    canonical_postflop_algorithm,
+    parse_raise_limit,
+    parse_target,
+    spot_config,
+)
 from pokerlab.cli.render import console, print_json
-from pokerlab.cli.render_postflop import ActionGrid, action_legend, range_table, styles_of
+from pokerlab.cli.render_postflop import (
+    board_text,
+    grid_json,
+    node_title,
+    print_line,
+    print_line_stderr,
+    print_node_grid,
+    print_spot_summary,
+    range_table,
+    say_compiling,
+)
 from pokerlab.errors import PokerlabError
 from pokerlab.solvers.factory import make_solver
 
 __all__ = ["DEFAULT_TARGET_PCT", "DEFAULT_MAX_ITERATIONS", "parse_target"]
-
-#: Target exploitability (percent of the starting pot) when no limit is given.
-DEFAULT_TARGET_PCT = 0.5
-#: Iterations at most when a target is given without ``--iterations``.
-DEFAULT_MAX_ITERATIONS = 1000
-PLAYER_KEYS = ("oop", "ip")
 
 
 class _DefaultSolveGroup(typer.core.TyperGroup):
@@ -70,202 +81,6 @@ postflop_app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(postflop_app, name="postflop")
-
-
-def parse_target(text: str) -> float:
-    """``--target`` in percent of the starting pot: ``"0.5%"`` or ``"0.5"`` -> 0.5.
-
-    Raises :class:`~pokerlab.errors.PokerlabError` naming the text for anything that is not a
-    finite number above 0 (with at most one ``%`` at its end)."""
-    body = text.strip()
-    body = body[:-1].rstrip() if body.endswith("%") else body
-    try:
-        if not body.isascii():  # float() reads Unicode digits too
-            raise ValueError(body)
-        value = float(body)
-    except ValueError:
-        raise PokerlabError(
-            f"bad --target {text!r}: give a share of the starting pot such as 0.5% or 0.5"
-        ) from None
-    if not math.isfinite(value) or value <= 0.0:
-        raise PokerlabError(f"--target {text!r} must be above 0% of the pot (e.g. 0.5%)")
-    return value
-
-
-def _size_text(n: float) -> str:
-    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n >= size:
-            return f"{n / size:.1f} {unit}"
-    return f"{int(n)} B"
-
-
-def _check_sizes(option: str, text: str | None, raise_sizes: bool) -> None:
-    """Parse a bet-size flag up front so that its error names the flag and the token."""
-    from pokerlab.games.postflop import parse_bet_sizes
-
-    if text is None:
-        return
-    try:
-        parse_bet_sizes(text, raise_sizes=raise_sizes)
-    except PokerlabError as exc:
-        shown = text if len(text) <= 60 else text[:40] + "..."
-        raise PokerlabError(f"{option} {shown!r}: {exc}") from None
-
-
-def _raise_limit(text: str | None) -> int | str | None:
-    """``--raise-limit``: a whole number >= 0 or ``"none"`` (no limit); None when not given."""
-    if text is None or text.strip().lower() == "none":
-        return None if text is None else "none"
-    try:
-        return int(text)
-    except ValueError:
-        raise PokerlabError(
-            f"--raise-limit must be a whole number >= 0 or 'none', got {text!r}"
-        ) from None
-
-
-def _spot_config(spot: str | None, flags: dict[str, Any]) -> tuple[Any, str]:
-    """The spot (a :class:`SpotConfig`) and a short name for it, from SPOT or the flags."""
-    from pokerlab.games.postflop.spot import builtin_spots, load_spot, resolve_spot
-
-    given = {k: v for k, v in flags.items() if v is not None}
-    if spot is not None:
-        if given:
-            names = ", ".join("--" + k.replace("_", "-") for k in given)
-            raise PokerlabError(f"give a SPOT or spot flags, not both (SPOT {spot!r} and {names})")
-        path = resolve_spot(spot)
-        name = spot if path.parent.name == "spots" and path.stem == spot.lower() else str(path)
-        return load_spot(path), name
-    required = ("board", "oop_range", "ip_range", "pot", "stack")
-    missing = ["--" + k.replace("_", "-") for k in required if k not in given]
-    if missing:
-        raise PokerlabError(
-            f"give a SPOT (built-in: {', '.join(builtin_spots())}, or a .toml/.json file) or "
-            f"the flags --board, --oop-range, --ip-range, --pot and --stack; missing: "
-            f"{', '.join(missing)}"
-        )
-    _check_sizes("--bets", given.get("bets"), raise_sizes=False)
-    _check_sizes("--raises", given.get("raises"), raise_sizes=True)
-    _check_sizes("--donks", given.get("donks"), raise_sizes=False)
-    from pokerlab.games.postflop import spot_from_params
-
-    return spot_from_params(**given), "spot"
-
-
-def _summary_table(game: Any, summary: dict[str, Any]) -> Table:
-    """Betting-tree nodes by street and kind, and the dealt tree's size (an upper bound)."""
-    streets = game.config.streets
-    first = ("flop", "turn", "river").index(streets[0])
-    action = summary["action_tree"]
-    dealt = summary["dealt_upper_bound"]
-    table = Table(header_style="bold", box=None, pad_edge=False)
-    table.add_column("nodes")
-    for street in streets:
-        table.add_column(street, justify="right")
-    table.add_column("dealt (at most)", justify="right")
-    rows = {
-        "decision": action["decision"],
-        "chance": action["chance"],
-        "terminal": [f + s for f, s in zip(action["fold"], action["showdown"], strict=True)],
-    }
-    for kind, counts in rows.items():
-        per_street = [f"{n:,}" for n in counts[first:]]
-        table.add_row(kind, *per_street, f"{dealt[kind]:,}")
-    return table
-
-
-def _print_summary(game: Any, name: str, summary: dict[str, Any], compressed: bool = False) -> None:
-    from pokerlab.cards.deck import format_cards
-    from pokerlab.cards.ranges import combo_count
-    from pokerlab.games.postflop.game import available_memory_bytes, process_bytes_estimate
-
-    c = game.config
-    oop, ip = (combo_count(w) for w in c.weights())
-    rake = ""
-    if c.rake_rate > 0:
-        rake = f", rake {100 * c.rake_rate:g}%" + (
-            f" (cap {c.rake_cap:g})" if c.rake_cap is not None else ""
-        )
-    console.print(
-        f"[bold]{name}[/]: {c.street} spot, board {format_cards(c.board)}, pot {c.pot:g}, stack "
-        f"{c.stack:g} (SPR {c.stack / c.pot:.2g}){rake}; OOP {oop:g} combos, IP {ip:g} combos",
-        highlight=False,
-        soft_wrap=True,
-    )
-    console.print(_summary_table(game, summary))
-    available = available_memory_bytes()
-    arrays = summary["memory_upper_bound_bytes"] // (2 if compressed else 1)
-    console.print(
-        f"memory: up to {_size_text(arrays)} of solver arrays "
-        f"({'16-bit' if compressed else 'float32'} regrets and strategy sums), about "
-        f"{_size_text(process_bytes_estimate(arrays))} for the whole process at its peak"
-        + (f"; {_size_text(available)} available" if available is not None else ""),
-        highlight=False,
-        soft_wrap=True,
-    )
-
-
-def _canonical_algorithm(algorithm: str) -> str:
-    from pokerlab.solvers.postflop import POSTFLOP_ALGORITHMS
-    from pokerlab.solvers.resume import canonical_algorithm
-
-    name = canonical_algorithm(algorithm)
-    if name not in POSTFLOP_ALGORITHMS:
-        raise PokerlabError(
-            f"unknown algorithm {algorithm!r} for a postflop spot; choose one of "
-            f"{', '.join(POSTFLOP_ALGORITHMS)}"
-        )
-    return name
-
-
-def _results(solver: Any, exploitability: float) -> tuple[dict[str, Any], Any]:
-    """The numbers every output shows, and the root's node view."""
-    pot = float(solver.game.config.pot)
-    root = solver.average_strategy().node("")
-    ev = solver.values()["ev"]
-    equity = [root.range_value(p)[1] for p in (0, 1)]
-    eqr = [ev[p] / (equity[p] * pot) if equity[p] > 0 else math.nan for p in (0, 1)]
-    numbers = {
-        "iterations": solver.iterations,
-        "seconds": solver.seconds,
-        "exploitability": exploitability,
-        "exploitability_pct": 100.0 * exploitability / pot,
-        "pot": pot,
-        "ev": {k: float(ev[p]) for p, k in enumerate(PLAYER_KEYS)},
-        "equity": {k: float(equity[p]) for p, k in enumerate(PLAYER_KEYS)},
-        "eqr": {k: float(eqr[p]) for p, k in enumerate(PLAYER_KEYS)},
-        "root": {
-            "player": PLAYER_KEYS[root.player] if root.actions else None,
-            "actions": root.action_totals() if root.actions else {},
-        },
-        "nodes": solver.tree.node_counts(),
-        "memory_bytes": int(solver.tree.memory_bytes(2 if solver.compressed else 4)),
-        "compressed": bool(solver.compressed),
-    }
-    return numbers, root
-
-
-def print_node_grid(view: Any, title: str) -> None:
-    """A decision node's 13x13 grid, its legend with the action totals, and the key."""
-    styles = styles_of(view)
-    grid = view.grid()
-    totals = view.action_totals()
-    console.print(Text(title, style="bold"), soft_wrap=True)
-    console.print(ActionGrid(grid["weight"], grid["mix"], styles))
-    console.print(action_legend(styles, [totals[s.label] for s in styles]), soft_wrap=True)
-    console.print(
-        "cell: hand, most played action and its share (X62: check 62%; X: always; ·: not in range)",
-        style="dim",
-        highlight=False,
-        soft_wrap=True,
-    )
-
-
-def _node_title(view: Any, config: Any, where: str) -> str:
-    from pokerlab.cards.deck import format_cards
-
-    who = ("OOP", "IP")[view.player]
-    return f"{who} to act {where} ({format_cards(view.board)}, pot {view.pot:g})"
 
 
 @postflop_app.command("solve")
@@ -362,7 +177,7 @@ def solve(
     from pokerlab.solvers.postflop import save_spot_solution
     from pokerlab.solvers.run import TrainingRun
 
-    name = _canonical_algorithm(algorithm or "dcfr-ps")
+    name = canonical_postflop_algorithm(algorithm or "dcfr-ps")
     target_pct = parse_target(target) if target is not None else None
     if seconds is not None and not (seconds > 0 and math.isfinite(seconds)):
         raise PokerlabError(f"--seconds must be a number > 0, got {seconds}")
@@ -395,13 +210,13 @@ def solve(
         "donks": donks,
         "rake_rate": rake_rate,
         "rake_cap": rake_cap,
-        "raise_limit": _raise_limit(raise_limit),
+        "raise_limit": parse_raise_limit(raise_limit),
     }
-    config, spot_name = _spot_config(spot, flags)
+    config, spot_name = spot_config(spot, flags)
     game = PostflopGame(config)
     summary = game.tree_summary()
     if not as_json:
-        _print_summary(game, spot_name, summary, compressed)
+        print_spot_summary(game, spot_name, summary, compressed)
     wall_start = time.perf_counter()
     if state is not None:
         if state.get("game_params") != game.params:
@@ -412,7 +227,7 @@ def solve(
         compressed = bool((state.get("config") or {}).get("compressed"))
     # refuses a tree too large first
     game.check_memory(compressed=compressed)
-    _say_compiling()  # after the memory check, before anything compiles
+    say_compiling()  # after the memory check, before anything compiles
     solver: Any = make_solver(game, name, threads=threads, compressed=compressed)
     if state is not None:
         solver.load_state_dict(state)  # exact: the run continues as if never stopped
@@ -459,7 +274,7 @@ def solve(
         bar.update(task, completed=p.iterations, it=p.iterations, expl=expl)
         return False
 
-    say = print_line_stderr if as_json else _print_line
+    say = print_line_stderr if as_json else print_line
     with stop_on_sigint() as stop:  # armed until every file is written
         training = TrainingRun(
             solver,
@@ -483,7 +298,7 @@ def solve(
             check_start = time.perf_counter()
             exploitability = solver.exploitability()
             check_seconds += time.perf_counter() - check_start
-        numbers, root = _results(solver, exploitability)
+        numbers, root = spot_numbers(solver, exploitability)
         if out is not None:
             with shield_sigint(str(out)):
                 save_spot_solution(
@@ -520,7 +335,7 @@ def solve(
         print_json(summary_json)
     else:
         if root.actions:
-            print_node_grid(root, _node_title(root, config, "at the root"))
+            print_node_grid(root, node_title(root, config, "at the root"))
         else:  # e.g. stack 0: nobody acts, the cards are shown down
             console.print(
                 "no decision at the root: nothing behind to bet, the hand goes to showdown"
@@ -535,7 +350,7 @@ def solve(
             soft_wrap=True,
         )
     if out is not None:  # announced on stderr with --json, as every command does
-        (print_line_stderr if as_json else _print_line)(f"wrote {out}")
+        (print_line_stderr if as_json else print_line)(f"wrote {out}")
     if result.status == "interrupted":
         print_line_stderr(
             f"interrupted at iteration {solver.iterations}: partial results"
@@ -554,47 +369,6 @@ def solve(
             f"at {result.stop_reason}); exit code {result.exit_code}"
         )
         raise SystemExit(result.exit_code)
-
-
-def _say_compiling() -> None:
-    """On a terminal, say that the first solve compiles its kernels (numba's cache is cold):
-    tens of seconds with nothing else on screen otherwise. Stderr only (never in --json's
-    output); nothing when stderr is piped, like the progress bar."""
-    from pokerlab.warmup import COMPILING_MESSAGE, postflop_kernels_cold
-
-    if _stderr_is_terminal() and postflop_kernels_cold():
-        print_line_stderr(COMPILING_MESSAGE)
-
-
-def _stderr_is_terminal() -> bool:
-    return Console(stderr=True).is_terminal
-
-
-def print_line_stderr(message: str) -> None:
-    """One unwrapped line on stderr."""
-    Console(stderr=True, soft_wrap=True).print(message, highlight=False, markup=False)
-
-
-def _print_line(message: str) -> None:
-    """One unwrapped line on stdout, printed as is (no markup)."""
-    console.print(message, highlight=False, markup=False, soft_wrap=True)
-
-
-def _grid_json(view: Any) -> dict[str, Any]:
-    """Per hand class in the range: its reach-weighted combos and its action mix."""
-    from pokerlab.cards.deck import class_name
-
-    grid = view.grid()
-    weight = grid["weight"].reshape(169)
-    mix = grid["mix"].reshape(169, -1)
-    out = {}
-    for c in range(169):
-        if weight[c] > 0:
-            out[class_name(c)] = {
-                "combos": float(weight[c]),
-                "actions": {a: float(mix[c, i]) for i, a in enumerate(view.actions)},
-            }
-    return out
 
 
 @postflop_app.command("show")
@@ -642,7 +416,7 @@ def show(
     if png is not None:
         from pokerlab.plots.postflop import plot_node_grid
 
-        plot_node_grid(view, png, title=_node_title(view, config, where))
+        plot_node_grid(view, png, title=node_title(view, config, where))
     if as_json:
         print_json(
             {
@@ -650,13 +424,13 @@ def show(
                 "line": list(view.line),
                 "kind": view.kind,
                 "player": PLAYER_KEYS[view.player] if view.player >= 0 else None,
-                "board": _board_text(view.board),
+                "board": board_text(view.board),
                 "pot": view.pot,
                 "actions": view.action_totals(),
                 "ev": ev,
                 "equity": equity,
                 "combos": {k: float(np.sum(view.weights(p))) for p, k in enumerate(PLAYER_KEYS)},
-                "grid": _grid_json(view) if view.kind == "decision" else {},
+                "grid": grid_json(view) if view.kind == "decision" else {},
                 "iterations": meta.get("iterations"),
                 "exploitability": meta.get("exploitability"),
                 "png": None if png is None else str(png),
@@ -664,7 +438,7 @@ def show(
         )
     else:
         if view.kind == "decision":
-            print_node_grid(view, _node_title(view, config, where))
+            print_node_grid(view, node_title(view, config, where))
         else:
             from pokerlab.cards.deck import format_card
 
@@ -677,7 +451,7 @@ def show(
                 "showdown": "showdown: the hand is over",
             }.get(view.kind, view.kind)
             console.print(
-                f"[bold]{where}[/] ({_board_text(view.board)}, pot {view.pot:g}): {what}",
+                f"[bold]{where}[/] ({board_text(view.board)}, pot {view.pot:g}): {what}",
                 highlight=False,
                 soft_wrap=True,
             )
@@ -692,10 +466,6 @@ def show(
                 soft_wrap=True,
             )
     if png is not None:
-        (print_line_stderr if as_json else _print_line)(f"wrote {png}")
+        (print_line_stderr if as_json else print_line)(f"wrote {png}")
 
 
-def _board_text(board: Any) -> str:
-    from pokerlab.cards.deck import format_cards
-
-    return format_cards(board)

@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pokerlab.cards.deck import class_name
+from pokerlab.cli.render import console
 from pokerlab.plots.actions import ActionStyle, action_styles
 
 __all__ = [
@@ -26,7 +27,18 @@ __all__ = [
     "action_legend",
     "cell_figure",
     "cell_segments",
+    "board_text",
+    "grid_json",
+    "node_title",
+    "print_line",
+    "print_line_stderr",
+    "print_node_grid",
+    "print_spot_summary",
     "range_table",
+    "say_compiling",
+    "size_text",
+    "stderr_is_terminal",
+    "summary_table",
 ]
 
 #: A class plays an action "always" at this frequency or above (its cell shows the code alone).
@@ -164,3 +176,134 @@ def range_table(view: Any, title: str | None = None) -> Table:
 def styles_of(view: Any) -> list[ActionStyle]:
     """:func:`~pokerlab.plots.actions.action_styles` of a node view's actions."""
     return action_styles(view.actions)
+
+
+def size_text(n: float) -> str:
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{int(n)} B"
+
+
+def summary_table(game: Any, summary: dict[str, Any]) -> Table:
+    """Betting-tree nodes by street and kind, and the dealt tree's size (an upper bound)."""
+    streets = game.config.streets
+    first = ("flop", "turn", "river").index(streets[0])
+    action = summary["action_tree"]
+    dealt = summary["dealt_upper_bound"]
+    table = Table(header_style="bold", box=None, pad_edge=False)
+    table.add_column("nodes")
+    for street in streets:
+        table.add_column(street, justify="right")
+    table.add_column("dealt (at most)", justify="right")
+    rows = {
+        "decision": action["decision"],
+        "chance": action["chance"],
+        "terminal": [f + s for f, s in zip(action["fold"], action["showdown"], strict=True)],
+    }
+    for kind, counts in rows.items():
+        per_street = [f"{n:,}" for n in counts[first:]]
+        table.add_row(kind, *per_street, f"{dealt[kind]:,}")
+    return table
+
+
+def print_spot_summary(
+    game: Any, name: str, summary: dict[str, Any], compressed: bool = False
+) -> None:
+    """The spot in one line, its tree summary and the memory estimate, on stdout."""
+    from pokerlab.cards.deck import format_cards
+    from pokerlab.cards.ranges import combo_count
+    from pokerlab.games.postflop.game import available_memory_bytes, process_bytes_estimate
+
+    c = game.config
+    oop, ip = (combo_count(w) for w in c.weights())
+    rake = ""
+    if c.rake_rate > 0:
+        rake = f", rake {100 * c.rake_rate:g}%" + (
+            f" (cap {c.rake_cap:g})" if c.rake_cap is not None else ""
+        )
+    console.print(
+        f"[bold]{name}[/]: {c.street} spot, board {format_cards(c.board)}, pot {c.pot:g}, stack "
+        f"{c.stack:g} (SPR {c.stack / c.pot:.2g}){rake}; OOP {oop:g} combos, IP {ip:g} combos",
+        highlight=False,
+        soft_wrap=True,
+    )
+    console.print(summary_table(game, summary))
+    available = available_memory_bytes()
+    arrays = summary["memory_upper_bound_bytes"] // (2 if compressed else 1)
+    console.print(
+        f"memory: up to {size_text(arrays)} of solver arrays "
+        f"({'16-bit' if compressed else 'float32'} regrets and strategy sums), about "
+        f"{size_text(process_bytes_estimate(arrays))} for the whole process at its peak"
+        + (f"; {size_text(available)} available" if available is not None else ""),
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+def print_node_grid(view: Any, title: str) -> None:
+    """A decision node's 13x13 grid, its legend with the action totals, and the key."""
+    styles = styles_of(view)
+    grid = view.grid()
+    totals = view.action_totals()
+    console.print(Text(title, style="bold"), soft_wrap=True)
+    console.print(ActionGrid(grid["weight"], grid["mix"], styles))
+    console.print(action_legend(styles, [totals[s.label] for s in styles]), soft_wrap=True)
+    console.print(
+        "cell: hand, most played action and its share (X62: check 62%; X: always; ·: not in range)",
+        style="dim",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+def node_title(view: Any, config: Any, where: str) -> str:
+    from pokerlab.cards.deck import format_cards
+
+    who = ("OOP", "IP")[view.player]
+    return f"{who} to act {where} ({format_cards(view.board)}, pot {view.pot:g})"
+
+
+def say_compiling() -> None:
+    """On a terminal, say that the first solve compiles its kernels (numba's cache is cold):
+    tens of seconds with nothing else on screen otherwise. Stderr only (never in --json's
+    output); nothing when stderr is piped, like the progress bar."""
+    from pokerlab.warmup import COMPILING_MESSAGE, postflop_kernels_cold
+
+    if stderr_is_terminal() and postflop_kernels_cold():
+        print_line_stderr(COMPILING_MESSAGE)
+
+
+def stderr_is_terminal() -> bool:
+    return Console(stderr=True).is_terminal
+
+
+def print_line_stderr(message: str) -> None:
+    """One unwrapped line on stderr."""
+    Console(stderr=True, soft_wrap=True).print(message, highlight=False, markup=False)
+
+
+def print_line(message: str) -> None:
+    """One unwrapped line on stdout, printed as is (no markup)."""
+    console.print(message, highlight=False, markup=False, soft_wrap=True)
+
+
+def grid_json(view: Any) -> dict[str, Any]:
+    """Per hand class in the range: its reach-weighted combos and its action mix."""
+    grid = view.grid()
+    weight = grid["weight"].reshape(169)
+    mix = grid["mix"].reshape(169, -1)
+    out = {}
+    for c in range(169):
+        if weight[c] > 0:
+            out[class_name(c)] = {
+                "combos": float(weight[c]),
+                "actions": {a: float(mix[c, i]) for i, a in enumerate(view.actions)},
+            }
+    return out
+
+
+def board_text(board: Any) -> str:
+    from pokerlab.cards.deck import format_cards
+
+    return format_cards(board)
