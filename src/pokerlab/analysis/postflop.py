@@ -22,6 +22,8 @@ from pokerlab.cards.deck import COMBO_CARDS, COMBO_CLASS, COMBO_INDEX
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.games.postflop.expand import _swap_card
 from pokerlab.games.postflop.naming import SpotNaming
+from pokerlab.strategy import Strategy
+from pokerlab.tree.compiled import CompiledGame, compile_game
 from pokerlab.tree.vector.tree import DECISION, SUIT_PAIRS
 
 __all__ = ["SolvedSpot", "NodeView", "deal_scale"]
@@ -103,8 +105,13 @@ class NodeView:
         return {"weight": weight.reshape(13, 13), "mix": mix.reshape(13, 13, na)}
 
 
-class SolvedSpot:
+class SolvedSpot(Strategy):
     """The average strategy of a postflop solve, with the passes that read it.
+
+    A :class:`~pokerlab.strategy.Strategy` like every solver's average strategy: ``compiled``
+    (the spot's compiled tree, ``compile_game(game)``) and ``probs`` (the normalised strategy
+    sums, locks left out) are made on first use, since the index of a flop spot's information
+    sets is large and most readers only walk nodes (:meth:`node`).
 
     ``locks``: the solver's lock array (see :meth:`PostflopSolver.lock
     <pokerlab.solvers.postflop.PostflopSolver.lock>`); a locked hand's strategy is read from it.
@@ -121,24 +128,44 @@ class SolvedSpot:
         locks: np.ndarray | None = None,
         solver: Any = None,
     ) -> None:
-        self.game = game
+        self._game = game
         self.spot = game.expanded
         self.strat_sum = strat_sum
         self.regrets = regrets
         self.passes = passes
         self.locks = locks
         self.solver = solver
+        self._compiled: CompiledGame | None = None
+        self._probs: np.ndarray | None = None
 
-    def as_strategy(self) -> Any:
-        """The engine's :class:`~pokerlab.strategy.Strategy` of this average strategy on the
-        spot's compiled tree (``compile_game(game)``): keys such as
-        ``"AhKh|Td9d6hQc7s:check,bet 66"``, :func:`pokerlab.exploitability` (of the game
-        without locks), :func:`pokerlab.expected_values`."""
-        from pokerlab.strategy import Strategy
-        from pokerlab.tree.compiled import compile_game
+    @property
+    def game(self) -> Any:
+        """The :class:`~pokerlab.games.postflop.game.PostflopGame` solved."""
+        return self._game
 
-        compiled = compile_game(self.game)
-        return Strategy(compiled, compiled.normalise(self.strat_sum))
+    @property  # type: ignore[override]
+    def compiled(self) -> CompiledGame:
+        """The spot's compiled tree (``compile_game(game)``), made on first use."""
+        if self._compiled is None:
+            self._compiled = compile_game(self.game)
+        return self._compiled
+
+    @property  # type: ignore[override]
+    def probs(self) -> np.ndarray:
+        """The average strategy in the compiled layout (locks left out), made on first use."""
+        if self._probs is None:
+            self._probs = self.compiled.normalise(self.strat_sum)
+        return self._probs
+
+    def __repr__(self) -> str:
+        return f"SolvedSpot({self.game.name!r}, {self.strat_sum.size} strategy entries)"
+
+    def as_strategy(self) -> Strategy:
+        """A plain :class:`~pokerlab.strategy.Strategy` copy of this average strategy on the
+        spot's compiled tree: keys such as ``"AhKh|Td9d6hQc7s:check,bet 66"``,
+        :func:`pokerlab.exploitability` (of the game without locks),
+        :func:`pokerlab.expected_values`."""
+        return Strategy(self.compiled, self.probs)
 
     # --- navigation ----------------------------------------------------------------------------
     def find(self, line: str | list[str] | tuple[str, ...]) -> tuple[int, tuple[str, ...], int]:
