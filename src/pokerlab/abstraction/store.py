@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.io.files import atomic_write_bytes
+from pokerlab.io.atomic import atomic_write_bytes
 
 __all__ = ["TABLE_FORMAT", "TABLE_VERSION", "cache_dir", "save_tables", "load_tables"]
 

@@ -145,7 +145,7 @@ def pushfold(
             writer.writerow(["hand", "sb_shove_max_bb", "bb_call_max_bb"])
             for c in range(N_CLASSES):
                 writer.writerow([class_name(c), f"{sb_max[c]:g}", f"{bb_max[c]:g}"])
-            from pokerlab.io.files import atomic_write_bytes
+            from pokerlab.io.atomic import atomic_write_bytes
 
             atomic_write_bytes(csv_file, buf.getvalue().encode())
             _wrote(csv_file, as_json)

@@ -24,7 +24,7 @@ import numpy as np
 from pokerlab.cards.deck import N_CLASSES, class_name
 from pokerlab.evolve.judgement import EvolutionResult, GenerationRecord
 from pokerlab.evolve.players import MAX_STACK_CELL
-from pokerlab.io.files import atomic_write_bytes
+from pokerlab.io.atomic import atomic_write_bytes
 from pokerlab.plots.common import plt, save_png
 from pokerlab.plots.grids import grids_figure, label_hand_axes, share_label, to_grid
 

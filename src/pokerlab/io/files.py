@@ -18,7 +18,6 @@ import hashlib
 import io
 import json
 import os
-import tempfile
 import time
 import zipfile
 from pathlib import Path
@@ -28,6 +27,7 @@ import numpy as np
 
 from pokerlab.errors import FileFormatError
 from pokerlab.games.base import HistoryGame
+from pokerlab.io.atomic import atomic_write_bytes
 from pokerlab.strategy import Strategy
 from pokerlab.tree.compiled import compile_game
 
@@ -44,34 +44,6 @@ __all__ = [
 FILE_FORMAT_VERSION = 2
 STRATEGY_FORMAT = "pokerlab-strategy"
 CHECKPOINT_FORMAT = "pokerlab-checkpoint"
-
-
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes | memoryview) -> None:
-    """Write ``data`` (bytes, or a buffer such as ``BytesIO.getbuffer()``) to ``path``
-    atomically (temporary file, fsync, rename)."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)  # mkstemp creates 0600; results are ordinary readable files
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    try:  # make the rename itself durable
-        dir_fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    except OSError:
-        pass
 
 
 def _canonical_meta(meta: dict[str, Any]) -> bytes:

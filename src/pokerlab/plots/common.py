@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from pokerlab.io.files import atomic_write_bytes  # noqa: E402
+from pokerlab.io.atomic import atomic_write_bytes  # noqa: E402
 
 __all__ = ["plt", "save_png"]
 
