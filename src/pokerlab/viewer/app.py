@@ -1,5 +1,9 @@
 """The viewer's web application (FastAPI): the page, its static files and the JSON API.
 
+This module holds the application, its error answers and the read-only routes; the routes that
+change state (play sessions, re-solve jobs) are in :mod:`pokerlab.viewer.routes`, the HTTP
+plumbing (JSON answers, the client cookie, the middlewares) in :mod:`pokerlab.viewer.http`.
+
 ``create_app(root)`` serves the files under ``root`` and nothing else. Routes (GET unless said):
 
 * ``/``: the page; ``/static/{name}``: its script and style (a fixed list, from the package);
@@ -34,10 +38,7 @@ their cookie.
 
 from __future__ import annotations
 
-import json
 import logging
-import re
-import secrets
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -48,11 +49,12 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from fastapi import Body, FastAPI, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from pokerlab.errors import PokerlabError
 from pokerlab.viewer.files import FileMissing, PathRefused, resolve_inside, scan, summarize
+from pokerlab.viewer.http import CLIENT_COOKIE, Guard, Limits, json_response
 from pokerlab.viewer.jobs import JobBusy, JobLimits, JobQueue, JobRefused
 from pokerlab.viewer.models import (
     CurveModel,
@@ -62,12 +64,9 @@ from pokerlab.viewer.models import (
     PushFoldModel,
     SweepModel,
     TableModel,
-    check_lock,
-    check_unlock,
-    lock_and_resolve,
-    unlock_and_resolve,
 )
-from pokerlab.viewer.play import Sessions, SessionsFull, new_session
+from pokerlab.viewer.play import Sessions, SessionsFull
+from pokerlab.viewer.routes import add_job_routes, add_play_routes
 
 __all__ = ["create_app", "STATIC_FILES", "ViewerLimits", "CLIENT_COOKIE"]
 
@@ -82,16 +81,6 @@ STATIC_FILES = {
 
 #: How long a file listing is reused (seconds): many requests at once scan the folder once.
 LISTING_SECONDS = 1.0
-
-#: Most iterations one re-solve after a lock may run.
-MAX_RESOLVE_ITERATIONS = 10_000
-
-#: The cookie naming a browser (32 hex digits, set by the server; see the module's docstring).
-CLIENT_COOKIE = "pokerlab_client"
-_TOKEN = re.compile(r"[0-9a-f]{32}")
-#: Where the middleware leaves the request's client key in the ASGI scope.
-_CLIENT_SCOPE = "pokerlab.client"
-
 
 @dataclass(frozen=True)
 class ViewerLimits:
@@ -115,24 +104,6 @@ class ViewerLimits:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise PokerlabError(f"viewer limit {name} must be an integer >= 1, got {value!r}")
-
-
-_SECURITY_HEADERS = {
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
-    "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-        "script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
-    ),
-}
-
-
-def _json(obj: Any) -> Response:
-    """A JSON response encoded by the standard library's C encoder (no per-item conversion:
-    the models already return plain lists, numbers and strings; NaN is refused)."""
-    body = json.dumps(obj, allow_nan=False, separators=(",", ":")).encode()
-    return Response(body, media_type="application/json")
 
 
 def _static(name: str) -> bytes:
@@ -194,14 +165,6 @@ class Viewer:
         if not isinstance(m, cls):
             raise PokerlabError(f"{rel!r} is a {m.kind} file, not {what}")
         return m
-
-
-def _client(request: Request) -> str:
-    """The request's client key (set by :class:`_Limits`; the address when it did not run)."""
-    key = request.scope.get(_CLIENT_SCOPE)
-    if key:
-        return str(key)
-    return f"{request.client.host if request.client else '?'}/-"
 
 
 def create_app(
@@ -283,15 +246,15 @@ def create_app(
 
     @app.get("/api/about")
     def about() -> Response:
-        return _json({"root": str(viewer.root)})
+        return json_response({"root": str(viewer.root)})
 
     @app.get("/api/files")
     def files() -> Response:
-        return _json(viewer.listing())
+        return json_response(viewer.listing())
 
     @app.get("/api/info")
     def info(path: str = Query(...)) -> Response:
-        return _json(viewer.model(path).info())
+        return json_response(viewer.model(path).info())
 
     @app.get("/api/table")
     def table(
@@ -302,12 +265,12 @@ def create_app(
         limit: int = Query(500, ge=1, le=5000),
     ) -> Response:
         m: TableModel = viewer.typed(path, TableModel, "a small game's strategy")
-        return _json(m.table(q, mode, offset, limit))
+        return json_response(m.table(q, mode, offset, limit))
 
     @app.get("/api/pushfold")
     def pushfold(path: str = Query(...), row: int = Query(0, ge=0)) -> Response:
         m: PushFoldModel = viewer.typed(path, PushFoldModel, "a push/fold strategy")
-        return _json(m.grids(row))
+        return json_response(m.grids(row))
 
     @app.get("/api/pushfold/cell")
     def pushfold_cell(
@@ -317,17 +280,17 @@ def create_app(
         row: int = Query(0, ge=0),
     ) -> Response:
         m: PushFoldModel = viewer.typed(path, PushFoldModel, "a push/fold strategy")
-        return _json(m.cell(seat, hand, row))
+        return json_response(m.cell(seat, hand, row))
 
     @app.get("/api/sweep")
     def sweep(path: str = Query(...)) -> Response:
         m: SweepModel = viewer.typed(path, SweepModel, "a push/fold sweep")
-        return _json(m.info())
+        return json_response(m.info())
 
     @app.get("/api/node")
     def node(path: str = Query(...), line: str = Query("")) -> Response:
         m: PostflopModel = viewer.typed(path, PostflopModel, "a postflop solution")
-        return _json(m.node(line))
+        return json_response(m.node(line))
 
     @app.get("/api/combos")
     def combos(
@@ -337,272 +300,14 @@ def create_app(
         hand: str = Query(...),
     ) -> Response:
         m: PostflopModel = viewer.typed(path, PostflopModel, "a postflop solution")
-        return _json(m.combos(line, player, hand))
+        return json_response(m.combos(line, player, hand))
 
     @app.get("/api/curve")
     def curve(path: str = Query(...)) -> Response:
         m: CurveModel = viewer.typed(path, CurveModel, "a log or compare file")
-        return _json(m.info())
+        return json_response(m.info())
 
-    @app.post("/api/play")
-    def play_new(request: Request, body: dict[str, Any] = Body(...)) -> Response:
-        path = body.get("path")
-        seat = body.get("seat", 0)
-        seed = body.get("seed")
-        if not isinstance(path, str):
-            raise PokerlabError("give the file to play against as 'path'")
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise PokerlabError("seat must be 0 or 1")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-            raise PokerlabError("seed must be an integer >= 0")
-        session = new_session(viewer.model(path), seat, seed)
-        viewer.sessions.add(session, _client(request))
-        with session.lock:
-            return _json(session.state())
+    add_play_routes(app, viewer)
+    add_job_routes(app, viewer)
 
-    @app.get("/api/play/{sid}")
-    def play_state(sid: str) -> Response:
-        session = viewer.sessions.get(sid)
-        with session.lock:
-            return _json(session.state())
-
-    @app.post("/api/play/{sid}/act")
-    def play_act(sid: str, body: dict[str, Any] = Body(...)) -> Response:
-        action = body.get("action")
-        if not isinstance(action, str):
-            raise PokerlabError("give the action as 'action'")
-        session = viewer.sessions.get(sid)
-        with session.lock:
-            session.act(action)
-            return _json(session.state())
-
-    @app.post("/api/play/{sid}/next")
-    def play_next(sid: str) -> Response:
-        session = viewer.sessions.get(sid)
-        with session.lock:
-            session.deal()
-            return _json(session.state())
-
-    def iterations_of(body: dict[str, Any]) -> int:
-        n = body.get("iterations", 100)
-        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_RESOLVE_ITERATIONS:
-            raise PokerlabError(
-                f"iterations must be an integer in 0..{MAX_RESOLVE_ITERATIONS}, got {n!r}"
-            )
-        return n
-
-    def submit(
-        request: Request, kind: str, m: PostflopModel, n: int, work: Any, what: dict[str, Any]
-    ) -> Response:
-        """Queue a re-solve of ``m`` (``what``: the path and line, shown with the job): 202 and
-        the job. The model stays cached while the job lasts (a later request for the file sees
-        the job's changes)."""
-        viewer.models.pin(m)
-        try:
-            job = viewer.jobs.submit(
-                kind,
-                _client(request),
-                str(m.path),
-                n,
-                work,
-                what,
-                finished=lambda: viewer.models.unpin(m),
-            )
-        except BaseException:
-            viewer.models.unpin(m)
-            raise
-        body = json.dumps(job.to_dict(), allow_nan=False, separators=(",", ":")).encode()
-        return Response(body, status_code=202, media_type="application/json")
-
-    @app.post("/api/lock")
-    def lock(request: Request, body: dict[str, Any] = Body(...)) -> Response:
-        path, line = body.get("path"), body.get("line", "")
-        strategy, hands = body.get("strategy"), body.get("hands")
-        if not isinstance(path, str) or not isinstance(line, str):
-            raise PokerlabError("give 'path' and 'line' as strings")
-        if not isinstance(strategy, dict) or not all(
-            isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)
-            for k, v in strategy.items()
-        ):
-            raise PokerlabError("'strategy' maps action labels to probabilities")
-        if hands is not None and not isinstance(hands, str):
-            raise PokerlabError("'hands' is a range string such as 'AA, KQs' or null for all")
-        n = iterations_of(body)
-        real, _ = viewer.entry(path)
-        viewer.jobs.check(_client(request), str(real))  # refusals before loading the spot
-        m: PostflopModel = viewer.typed(path, PostflopModel, "a postflop solution")
-        check_lock(m, line, strategy, hands)
-
-        def work(ctx: Any) -> dict[str, Any]:
-            return lock_and_resolve(m, line, strategy, hands, n, ctx)
-
-        return submit(request, "lock", m, n, work, {"path": path, "line": line})
-
-    @app.post("/api/unlock")
-    def unlock(request: Request, body: dict[str, Any] = Body(...)) -> Response:
-        path, line = body.get("path"), body.get("line")
-        if not isinstance(path, str) or not (line is None or isinstance(line, str)):
-            raise PokerlabError("give 'path' and 'line' (null: every lock) as strings")
-        n = iterations_of(body)
-        real, _ = viewer.entry(path)
-        viewer.jobs.check(_client(request), str(real))  # refusals before loading the spot
-        m: PostflopModel = viewer.typed(path, PostflopModel, "a postflop solution")
-        check_unlock(m, line)
-
-        def work(ctx: Any) -> dict[str, Any]:
-            return unlock_and_resolve(m, line, n, ctx)
-
-        return submit(request, "unlock", m, n, work, {"path": path, "line": line})
-
-    @app.get("/api/jobs/{job_id}")
-    async def job_state(job_id: str) -> Response:
-        try:
-            return _json(viewer.jobs.get(job_id).to_dict())
-        except KeyError:
-            return JSONResponse({"error": f"no such job: {job_id}"}, status_code=404)
-
-    @app.post("/api/jobs/{job_id}/cancel")
-    async def job_cancel(job_id: str) -> Response:
-        try:
-            return _json(viewer.jobs.cancel(job_id).to_dict())
-        except KeyError:
-            return JSONResponse({"error": f"no such job: {job_id}"}, status_code=404)
-
-    @app.post("/api/reset")
-    def reset(body: dict[str, Any] = Body(...)) -> Response:
-        path = body.get("path")
-        if not isinstance(path, str):
-            raise PokerlabError("give 'path' as a string")
-        real, _ = viewer.entry(path)
-        cancelled = viewer.jobs.cancel_key(str(real))
-        viewer.models.drop(real)
-        return _json({"path": path, "reset": True, "cancelled_jobs": [j.id for j in cancelled]})
-
-    return _Guard(_Limits(app, viewer.limits.max_body_bytes), hosts)  # type: ignore[return-value]
-
-
-class _Limits:
-    """ASGI middleware: refuse a request body over ``max_body`` bytes with 413 (by its
-    ``Content-Length`` before reading it, else while reading it: at most ``max_body`` bytes are
-    held), and name the client (address plus the ``pokerlab_client`` cookie, set on the answer
-    when the request had none) in the scope for the per-client limits."""
-
-    def __init__(self, app: FastAPI, max_body: int) -> None:
-        self.app = app
-        self.state = app.state
-        self.max_body = max_body
-
-    @staticmethod
-    async def _refuse(send: Any, status: int, why: str) -> None:
-        body = json.dumps({"error": why}).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"connection", b"close"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        length: int | None = None
-        chunked = False
-        token = None
-        for k, v in scope.get("headers", ()):
-            if k == b"content-length":
-                text = v.decode("latin-1").strip()
-                if not text.isascii() or not text.isdigit():
-                    await self._refuse(send, 400, f"bad Content-Length {text!r}")
-                    return
-                length = int(text)
-            elif k == b"transfer-encoding":
-                chunked = True
-            elif k == b"cookie":
-                for part in v.decode("latin-1").split(";"):
-                    name, _, value = part.strip().partition("=")
-                    if name == CLIENT_COOKIE and _TOKEN.fullmatch(value):
-                        token = value
-        too_big = f"request body over {self.max_body} bytes; this server takes at most that"
-        if length is not None and length > self.max_body:
-            await self._refuse(send, 413, too_big)
-            return
-        if chunked or length:
-            # read the body here, at most max_body bytes, and hand it on in one message
-            parts, size, more = [], 0, True
-            while more:
-                message = await receive()
-                if message["type"] != "http.request":
-                    return  # the client went away
-                chunk = message.get("body", b"")
-                size += len(chunk)
-                if size > self.max_body:
-                    await self._refuse(send, 413, too_big)
-                    return
-                parts.append(chunk)
-                more = message.get("more_body", False)
-            pending = [{"type": "http.request", "body": b"".join(parts), "more_body": False}]
-
-            async def replay() -> Any:
-                return pending.pop() if pending else await receive()
-
-            receive = replay
-        client = scope.get("client")
-        address = client[0] if client else "?"
-        new_token = None if token else secrets.token_hex(16)
-        # without the cookie a request counts as its address's cookieless client: a script
-        # that drops cookies is one client per address, not a new one per request
-        scope = {**scope, _CLIENT_SCOPE: f"{address}/{token or '-'}"}
-        if new_token is None:
-            await self.app(scope, receive, send)
-            return
-        cookie = f"{CLIENT_COOKIE}={new_token}; Path=/; HttpOnly; SameSite=Strict".encode()
-
-        async def send_with_cookie(message: dict[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), (b"set-cookie", cookie)]
-            await send(message)
-
-        await self.app(scope, receive, send_with_cookie)
-
-
-class _Guard:
-    """ASGI middleware: refuse unknown ``Host`` headers (DNS rebinding) and add the security
-    headers to every response. Written as plain ASGI (no per-request task or stream copies)."""
-
-    def __init__(self, app: FastAPI, hosts: set[str] | None) -> None:
-        self.app = app
-        self.hosts = hosts
-        self.state = app.state
-        self.extra = [(k.lower().encode(), v.encode()) for k, v in _SECURITY_HEADERS.items()]
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        if self.hosts is not None:
-            host = ""
-            for k, v in scope.get("headers", ()):
-                if k == b"host":
-                    host = v.decode("latin-1").lower()
-                    break
-            name = host if host.endswith("]") else host.rsplit(":", 1)[0]
-            if host not in self.hosts and name not in self.hosts:
-                await JSONResponse({"error": "unknown host"}, status_code=400)(scope, receive, send)
-                return
-
-        async def send_with_headers(message: dict[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                names = {k.lower() for k, _ in message.get("headers", [])}
-                message["headers"] = list(message.get("headers", [])) + [
-                    (k, v) for k, v in self.extra if k not in names
-                ]
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
+    return Guard(Limits(app, viewer.limits.max_body_bytes), hosts)  # type: ignore[return-value]
