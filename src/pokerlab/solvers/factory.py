@@ -132,7 +132,7 @@ def make_solver(
     )
     given = {k: v for k, v in values.items() if v is not None}
     if name in MCCFR_ALGORITHMS and getattr(game, "name", None) == "postflop":
-        from pokerlab.solvers.postflop_mccfr import make_postflop_mccfr
+        from pokerlab.solvers.postflop_mccfr_setup import make_postflop_mccfr
 
         return make_postflop_mccfr(game, name, threads=threads, unknown=unknown, **given)
     postflop = _postflop_solver(game, algorithm, name, threads, given, unknown)
@@ -254,7 +254,7 @@ def restore_solver(state: dict, game: HistoryGame | None = None) -> Solver:
             "options), or open it in the viewer (pokerlab serve) for its strategy per bucket"
         )
     if state.get("representation") == "vector" and state.get("algorithm") in MCCFR_ALGORITHMS:
-        from pokerlab.solvers.postflop_mccfr import restore_postflop_mccfr
+        from pokerlab.solvers.postflop_mccfr_setup import restore_postflop_mccfr
 
         return restore_postflop_mccfr(state, game)
     if game is None:

@@ -35,29 +35,31 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from pokerlab._rng import SeedLike, kernel_seed, seed_state
 from pokerlab.errors import PokerlabError
-from pokerlab.games.postflop.expand import ExpandedSpot
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.solvers.base import Callback, Progress
-from pokerlab.solvers.options import inapplicable_options
+
+# SampleTables stays importable from here: numba's on-disk cache of the sampling kernels names
+# the type by this module (a cache written before the move must still load)
+from pokerlab.solvers.postflop_sampling import (  # noqa: F401
+    SampleTables,
+    default_prune_threshold,
+    sample_tables,
+)
 from pokerlab.solvers.schedule import DiscountSchedule, discount_factors, schedule_by_name
 from pokerlab.tree._primitives import RegretPruning
 from pokerlab.tree.vector import _kernels as VK
 from pokerlab.tree.vector import _mccfr_kernels as MK
-from pokerlab.tree.vector.tree import CHANCE, DECISION, SUIT_PAIRS, Passes
+from pokerlab.tree.vector.tree import Passes
 
 __all__ = [
     "PostflopMCCFR",
     "POSTFLOP_MCCFR_ALGORITHMS",
-    "SampleTables",
-    "sample_tables",
-    "make_postflop_mccfr",
-    "restore_postflop_mccfr",
 ]
 
 #: Sampling variants on postflop spots and their kernel codes.
@@ -66,79 +68,6 @@ POSTFLOP_MCCFR_ALGORITHMS = {"cs-mccfr": MK.CHANCE_SAMPLING, "es-mccfr": MK.EXTE
 STATE_FORMAT = 2
 #: Pluribus floored regrets at -310 M and pruned below -300 M (see solvers/mccfr.py).
 PLURIBUS_FLOOR_RATIO = 310.0 / 300.0
-
-
-class SampleTables(NamedTuple):
-    """What the sampling kernels need beyond the tree and hand arrays (N nodes, C chance nodes).
-
-    ``card_slot[c, card]`` is the child slot the card goes to at chance node ``c`` (its own
-    child, or the source child of an isomorphic card), -1 where it cannot come;
-    ``card_swap[c, card]`` the suit-swap id of an isomorphic card (-1 for its own child).
-    """
-
-    chance_index: np.ndarray  # int64 (N,): row of a chance node in the card tables, -1 elsewhere
-    card_slot: np.ndarray  # int64 (C, 52)
-    card_swap: np.ndarray  # int64 (C, 52)
-    level: np.ndarray  # int64 (N,): chance nodes above the node (which later card it deals)
-    prunable: np.ndarray  # int8 (N,): regret pruning may skip the action into this node
-    suit_pairs: np.ndarray  # int64 (6, 2): the suits each swap id exchanges
-    cdf: np.ndarray  # float64 (2, H): cumulative range weights of each hand list
-    board_mask: np.ndarray  # bool (52,): the spot's starting board
-    levels: int  # cards still to come (river spot 0, turn 1, flop 2)
-
-
-def sample_tables(spot: ExpandedSpot) -> SampleTables:
-    """The sampling tables of a dealt spot (built once per solver, in Python)."""
-    tree = spot.tree
-    a = tree.arrays
-    n = tree.num_nodes
-    kind = a.kind
-    chance_nodes = np.flatnonzero(kind == CHANCE)
-    chance_index = np.full(n, -1, dtype=np.int64)
-    chance_index[chance_nodes] = np.arange(chance_nodes.size)
-    c = max(int(chance_nodes.size), 1)
-    card_slot = np.full((c, 52), -1, dtype=np.int64)
-    card_swap = np.full((c, 52), -1, dtype=np.int64)
-    for i, node in enumerate(chance_nodes.tolist()):
-        lo, hi = int(a.child_start[node]), int(a.child_start[node + 1])
-        card_slot[i, a.edge_card[lo:hi]] = np.arange(hi - lo)
-        for q in range(int(a.iso_start[node]), int(a.iso_start[node + 1])):
-            card_slot[i, a.iso_card[q]] = a.iso_child[q]
-            card_swap[i, a.iso_card[q]] = a.iso_swap[q]
-    level = np.zeros(n, dtype=np.int64)
-    for node in range(1, n):  # preorder: parents first
-        par = int(spot.parent[node])
-        level[node] = level[par] + (1 if kind[par] == CHANCE else 0)
-    on_river = (spot.node_board >= 0).sum(axis=1) >= 5
-    prunable = (((kind == DECISION) | (kind == CHANCE)) & ~on_river).astype(np.int8)
-    hd = tree.hands
-    cdf = np.zeros(hd.weight.shape)
-    for p in range(2):
-        k = int(hd.num[p])
-        cdf[p, :k] = np.cumsum(hd.weight[p, :k])
-        cdf[p, k:] = cdf[p, k - 1] if k else 0.0
-    board = spot.node_board[0]
-    board_mask = np.zeros(52, dtype=np.bool_)
-    board_mask[board[board >= 0]] = True
-    return SampleTables(
-        chance_index=chance_index,
-        card_slot=card_slot,
-        card_swap=card_swap,
-        level=level,
-        prunable=prunable,
-        suit_pairs=np.array(SUIT_PAIRS, dtype=np.int64),
-        cdf=cdf,
-        board_mask=board_mask,
-        levels=int(5 - int((board >= 0).sum())),
-    )
-
-
-def default_prune_threshold(spot: ExpandedSpot) -> float:
-    """-25 times the largest payoff of the spot in chips (as
-    :func:`pokerlab.solvers.mccfr.default_prune_threshold` on history trees)."""
-    a = spot.tree.arrays
-    top = max(float(np.max(np.abs(x))) if x.size else 0.0 for x in (a.win, a.lose, a.tie))
-    return -25.0 * top
 
 
 class PostflopMCCFR:
@@ -552,89 +481,3 @@ class PostflopMCCFR:
         return cls(game, variant, **options)
 
 
-def make_postflop_mccfr(
-    game: Any,
-    name: str,
-    *,
-    threads: int | None = None,
-    unknown: dict[str, object] | None = None,
-    **given: Any,
-) -> PostflopMCCFR:
-    """:func:`~pokerlab.solvers.factory.make_solver` for a sampling algorithm on a postflop spot.
-
-    ``given`` holds only the options the caller set. The options of
-    :class:`~pokerlab.solvers.mccfr.MCCFRSolver` apply, checked by the same rules (refused by
-    name where the variant would not use them); ``representation`` may only be ``"vector"``;
-    outcome sampling is refused (it is not implemented on the vector tree); ``threads`` sets the
-    threads of the exploitability passes. The memory check of
-    :meth:`PostflopGame.check_memory` runs first.
-    """
-    from pokerlab.tree.compiled import CompiledGame
-
-    if isinstance(game, CompiledGame):
-        game = game.game
-    if not isinstance(game, PostflopGame):
-        raise PokerlabError("make_postflop_mccfr needs a postflop game")
-    if name not in POSTFLOP_MCCFR_ALGORITHMS:
-        raise PokerlabError(
-            f"make_solver({name!r}): postflop spots have chance and external sampling "
-            f"({', '.join(POSTFLOP_MCCFR_ALGORITHMS)}), not {name!r}"
-        )
-    if unknown:
-        raise PokerlabError(
-            f"make_solver: unknown option(s) {', '.join(sorted(unknown))} for {name!r} on a "
-            "postflop spot"
-        )
-    options = dict(given)
-    representation = options.pop("representation", "vector")
-    bad = inapplicable_options(name, options)
-    if representation != "vector":
-        bad["representation"] = "Monte Carlo CFR on a postflop spot runs on its vector tree"
-    if bad:
-        reasons = "; ".join(f"{option} ({why})" for option, why in bad.items())
-        raise PokerlabError(f"make_solver({name!r}) does not use option(s) {reasons}")
-    schedule = options.get("schedule")
-    linear_until = options.get("linear_until")
-    linear_seconds = options.get("linear_seconds")
-    if isinstance(schedule, DiscountSchedule):
-        sched = schedule
-    else:
-        default = "linear" if linear_until is not None or linear_seconds is not None else "cfr"
-        exponents = {k: options[k] for k in ("alpha", "beta", "gamma") if k in options}
-        sched = schedule_by_name(schedule or default, **exponents)
-    if linear_until is not None:
-        sched = sched.with_linear_until(linear_until)
-    prob = options.get("prune_probability")
-    every = options.get("discount_every")
-    check_memory = getattr(game, "check_memory", None)
-    if check_memory is not None:
-        check_memory()
-    return PostflopMCCFR(
-        game,
-        name,
-        schedule=sched,
-        seed=options.get("seed", 0),
-        prune=bool(options.get("regret_pruning")),
-        prune_threshold=options.get("prune_threshold"),
-        prune_probability=0.95 if prob is None else prob,
-        min_regret=options.get("min_regret"),
-        discount_every=100 if every is None else every,
-        linear_seconds=linear_seconds,
-        threads=1 if threads is None else threads,
-    )
-
-
-def restore_postflop_mccfr(
-    state: dict[str, Any], game: PostflopGame | None = None
-) -> PostflopMCCFR:
-    """The solver of a :meth:`PostflopMCCFR.state_dict` (for example a loaded checkpoint), its
-    spot rebuilt from the state's parameters unless ``game`` is given."""
-
-    if game is None:
-        iso = bool(state.get("config", {}).get("isomorphism", True))
-        params = dict(state["game_params"])  # the file layout, with isomorphism when off
-        params.setdefault("isomorphism", iso)
-        game = PostflopGame(**params)
-    solver = PostflopMCCFR.from_config(game, state["algorithm"], state.get("config", {}))
-    solver.load_state_dict(state)
-    return solver
