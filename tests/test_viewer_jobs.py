@@ -29,7 +29,7 @@ from pokerlab.errors import PokerlabError  # noqa: E402
 from pokerlab.viewer import create_app  # noqa: E402
 from pokerlab.viewer.app import CLIENT_COOKIE, ViewerLimits  # noqa: E402
 from pokerlab.viewer.jobs import JobBusy, JobLimits, JobQueue, JobRefused  # noqa: E402
-from pokerlab.viewer.play import Sessions, SessionsFull  # noqa: E402
+from pokerlab.viewer.sessions import Sessions, SessionsFull  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _viewer_data import LiveServer  # noqa: E402

@@ -13,7 +13,7 @@ from pokerlab.solvers.postflop import PostflopSolver, save_spot_solution
 pytest.importorskip("fastapi", reason="the viewer extra (fastapi, uvicorn) is not installed")
 
 from pokerlab.viewer.models import PostflopModel  # noqa: E402
-from pokerlab.viewer.play import new_session  # noqa: E402
+from pokerlab.viewer.sessions import new_session  # noqa: E402
 
 RATE, CAP = 0.05, 8.0
 

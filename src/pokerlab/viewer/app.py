@@ -65,8 +65,8 @@ from pokerlab.viewer.models import (
     SweepModel,
     TableModel,
 )
-from pokerlab.viewer.play import Sessions, SessionsFull
 from pokerlab.viewer.routes import add_job_routes, add_play_routes
+from pokerlab.viewer.sessions import Sessions, SessionsFull
 
 __all__ = ["create_app", "STATIC_FILES", "ViewerLimits", "CLIENT_COOKIE"]
 

@@ -1,4 +1,6 @@
-"""Playing hands against a solved strategy: push/fold, small games (Kuhn, Leduc) and postflop.
+"""Playing hands against a solved strategy: push/fold, small games (Kuhn, Leduc) and postflop
+(:mod:`pokerlab.viewer.play_postflop`); the sessions a server holds are in
+:mod:`pokerlab.viewer.sessions`.
 
 A :class:`PlaySession` deals a hand, lets the bot act (it samples its action from the solved
 strategy) until it is the user's turn, and takes the user's actions one at a time. At the end of
@@ -20,26 +22,20 @@ Results, from the user's seat:
 from __future__ import annotations
 
 import threading
-import time
 import uuid
-from collections import OrderedDict
 from typing import Any
 
 import numpy as np
 
-from pokerlab.cards.deck import COMBO_CARDS, format_card, format_combo
+from pokerlab.cards.deck import format_card
 from pokerlab.cards.evaluator import evaluate
 from pokerlab.errors import PokerlabError
-from pokerlab.viewer.models import Model, PostflopModel, PushFoldModel, TableModel, finite
+from pokerlab.viewer.models import Model, PushFoldModel, TableModel, finite
 
 __all__ = [
     "PlaySession",
     "PushFoldPlay",
     "HistoryPlay",
-    "PostflopPlay",
-    "Sessions",
-    "SessionsFull",
-    "new_session",
 ]
 
 SEAT_NAMES = {"pushfold": ("SB", "BB"), "postflop": ("OOP", "IP")}
@@ -308,203 +304,3 @@ class HistoryPlay(PlaySession):
         }
 
 
-class PostflopPlay(PlaySession):
-    """A hand of a solved postflop spot: hands dealt from the two ranges (card removal), turn and
-    river from the deck, the bot sampling from the average strategy of its combo."""
-
-    game_name = "postflop"
-
-    def __init__(self, model: PostflopModel, seat: int, seed: int | None = None) -> None:
-        super().__init__(model, seat, seed)
-        self.pm = model
-        self.deal()
-
-    def deal(self) -> None:
-        w0, w1 = self.pm.config.weights()
-        p0, p1 = w0 / w0.sum(), w1 / w1.sum()
-        for _ in range(100_000):
-            a = int(self.rng.choice(len(p0), p=p0))
-            b = int(self.rng.choice(len(p1), p=p1))
-            if not set(COMBO_CARDS[a].tolist()) & set(COMBO_CARDS[b].tolist()):
-                break
-        else:  # pragma: no cover - ranges that never fit together are refused when built
-            raise PokerlabError("could not deal two hands that fit together")
-        self.combos = (a, b)
-        self.board = [int(c) for c in self.pm.config.board]
-        self.line: list[str] = []
-        self.history = []
-        self.done = False
-        self.result = None
-        self.showdown = False
-        self.message = ""
-        self._advance()
-
-    def _node(self) -> Any:
-        return self.pm.action_node(self.line)
-
-    def _advance(self) -> None:
-        while True:
-            an = self._node()
-            if an.kind == "chance":
-                used = set(self.board) | set(COMBO_CARDS[self.combos[0]].tolist())
-                used |= set(COMBO_CARDS[self.combos[1]].tolist())
-                deck = [c for c in range(52) if c not in used]
-                card = int(deck[int(self.rng.integers(len(deck)))])
-                self.board.append(card)
-                self.line.append(format_card(card))
-                self.history.append({"player": -1, "who": "dealer", "action": format_card(card)})
-                continue
-            if an.kind == "decision":
-                if an.player == self.seat:
-                    return
-                labels, probs = self.pm.strategy_at(self.line, self.combos[self.bot])
-                probs = np.clip(probs, 0.0, None)
-                probs = probs / probs.sum() if probs.sum() > 0 else None
-                label = labels[int(self.rng.choice(len(labels), p=probs))]
-                self._log(an.player, label)
-                self.line.append(label)
-                continue
-            self._terminal(an)
-            return
-
-    def _terminal(self, an: Any) -> None:
-        c = self.pm.config
-        pot0 = float(c.pot)
-        pot = pot0 + an.commit[0] + an.commit[1]
-        # the rake of the matched pot (the folder's commit, or the equal commits at showdown)
-        matched = float(an.commit[an.player] if an.kind == "fold" else an.commit[0])
-        rake = float(c.rake_rate) * (pot0 + 2.0 * matched)
-        if c.rake_cap is not None:  # None: no cap (issue 28: a cap of 0 is refused with a rate)
-            rake = min(rake, float(c.rake_cap))
-        raked = f" less rake {rake:.4g}" if rake > 0 else ""
-        if an.kind == "fold":
-            winner = 1 - int(an.player)
-            share = [0.0, 0.0]
-            share[winner] = pot - rake
-            showdown = False
-            who = "you win" if winner == self.seat else "the bot wins"
-            message = (
-                f"{'the bot' if an.player == self.bot else 'you'} folded: {who} the pot of "
-                f"{pot:g}{raked}"
-            )
-        else:
-            v = [evaluate([*COMBO_CARDS[k].tolist(), *self.board]) for k in self.combos]
-            if v[0] == v[1]:
-                share = [(pot - rake) / 2, (pot - rake) / 2]
-                message = f"showdown: split pot{raked}"
-            else:
-                winner = 0 if v[0] > v[1] else 1
-                share = [0.0, 0.0]
-                share[winner] = pot - rake
-                who = "you win" if winner == self.seat else "the bot wins"
-                message = f"showdown: {who} the pot of {pot:g}{raked}"
-            showdown = True
-        result = share[self.seat] - an.commit[self.seat] - pot0 / 2
-        self._finish(result, showdown, message)
-
-    def legal(self) -> list[str]:
-        if self.done:
-            return []
-        an = self._node()
-        if an.kind != "decision" or an.player != self.seat:
-            return []
-        return an.labels()
-
-    def act(self, action: str) -> None:
-        self._check_action(action)
-        self._log(self.seat, action)
-        self.line.append(action)
-        self._advance()
-
-    def view(self) -> dict[str, Any]:
-        an = self._node()
-        pot = float(self.pm.config.pot) + an.commit[0] + an.commit[1]
-        show_bot = self.done and self.showdown
-        return {
-            "your_cards": [format_card(int(c)) for c in COMBO_CARDS[self.combos[self.seat]]],
-            "bot_cards": (
-                [format_card(int(c)) for c in COMBO_CARDS[self.combos[self.bot]]]
-                if show_bot
-                else None
-            ),
-            "your_combo": format_combo(self.combos[self.seat]),
-            "board": [format_card(c) for c in self.board],
-            "pot": pot,
-            "commit": [float(an.commit[0]), float(an.commit[1])],
-            "line": list(self.line),
-            "unit": "chips",
-            "rake": {
-                "rate": float(self.pm.config.rake_rate),
-                "cap": None if self.pm.config.rake_cap is None else float(self.pm.config.rake_cap),
-            },
-        }
-
-
-def new_session(model: Model, seat: int, seed: int | None = None) -> PlaySession:
-    """A play session for ``model`` (push/fold, a two-player history game, a postflop spot)."""
-    if isinstance(model, PushFoldModel):
-        return PushFoldPlay(model, seat, seed)
-    if isinstance(model, PostflopModel):
-        return PostflopPlay(model, seat, seed)
-    if isinstance(model, TableModel):
-        return HistoryPlay(model, seat, seed)
-    raise PokerlabError(f"{model.rel}: there is nothing to play in a {model.kind} file")
-
-
-class SessionsFull(PokerlabError):
-    """No room for another play session (HTTP 429)."""
-
-    retry_after_s = 60
-
-
-class Sessions:
-    """Open play sessions and who opened them.
-
-    A client keeps at most ``per_client`` sessions: its next one replaces its own least recently
-    used. At most ``capacity`` in all: when full, a new session replaces the least recently used
-    one of any client only if that one has been idle ``idle_seconds``; otherwise it is refused
-    (:class:`SessionsFull`). So no client's requests drop another client's session in use.
-    """
-
-    def __init__(
-        self, capacity: int = 1024, per_client: int = 32, idle_seconds: float = 3600.0
-    ) -> None:
-        self.capacity = capacity
-        self.per_client = per_client
-        self.idle_seconds = idle_seconds
-        #: session id -> (session, client, last use as time.monotonic()), least recent first
-        self._items: OrderedDict[str, tuple[PlaySession, str, float]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def add(self, session: PlaySession, client: str = "") -> PlaySession:
-        """Keep ``session`` for ``client`` (see the class for what it may replace)."""
-        now = time.monotonic()
-        with self._lock:
-            mine = [sid for sid, (_, owner, _) in self._items.items() if owner == client]
-            if len(mine) >= self.per_client:
-                del self._items[mine[0]]
-            elif len(self._items) >= self.capacity:
-                oldest = next(iter(self._items))
-                idle = now - self._items[oldest][2]
-                if idle < self.idle_seconds:
-                    raise SessionsFull(
-                        f"the server holds {len(self._items)} play sessions, the most it keeps, "
-                        f"and none has been idle for {self.idle_seconds:g} s; try again later"
-                    )
-                del self._items[oldest]
-            self._items[session.id] = (session, client, now)
-        return session
-
-    def get(self, sid: str) -> PlaySession:
-        """The session ``sid`` (KeyError when unknown or dropped), marked as used now."""
-        with self._lock:
-            hit = self._items.get(sid)
-            if hit is None:
-                raise KeyError(sid)
-            self._items[sid] = (hit[0], hit[1], time.monotonic())
-            self._items.move_to_end(sid)
-            return hit[0]
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._items)

@@ -19,7 +19,7 @@ from pokerlab.viewer.models import (
     lock_and_resolve,
     unlock_and_resolve,
 )
-from pokerlab.viewer.play import new_session
+from pokerlab.viewer.sessions import new_session
 
 __all__ = ["MAX_RESOLVE_ITERATIONS", "add_job_routes", "add_play_routes"]
 
