@@ -6,17 +6,16 @@ stopping logic, timing, progress callbacks and checkpoint metadata live here onc
 
 from __future__ import annotations
 
-import math
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.exploitability import exploitability
+from pokerlab.solvers.loop import Progress, run_loop
 from pokerlab.strategy import Strategy
 from pokerlab.tree.compiled import CompiledGame
 
@@ -24,28 +23,6 @@ __all__ = ["Progress", "Solver", "STATE_FORMAT"]
 
 #: Version of the dictionaries returned by :meth:`Solver.state_dict`.
 STATE_FORMAT = 1
-
-
-@dataclass(frozen=True)
-class Progress:
-    """What a solver reports to its callback after each chunk of iterations.
-
-    ``seconds`` is the time spent in solver iterations (not in exploitability checks, not in JIT
-    compilation); ``exploitability`` is NaN when it was not computed at this point.
-    """
-
-    iterations: int
-    seconds: float
-    nodes_touched: int
-    exploitability: float
-
-    def to_dict(self) -> dict[str, float | int]:
-        return {
-            "iterations": self.iterations,
-            "seconds": self.seconds,
-            "nodes_touched": self.nodes_touched,
-            "exploitability": self.exploitability,
-        }
 
 
 #: A callback gets the progress; returning True stops the solve.
@@ -138,29 +115,19 @@ class Solver(ABC):
         every = check_every or self.default_check_every()
         if every < 1:
             raise PokerlabError(f"check_every must be >= 1, got {every}")
-        limit = math.inf if iterations is None else iterations
-        done = 0
-        start_seconds = self.seconds
-        expl = math.nan
-        while True:
-            if target_exploitability is not None or callback is not None:
-                measurable = self.iterations > 0 and self.compiled.game.zero_sum
-                expl = self.exploitability() if measurable else math.nan
-            progress = Progress(self.iterations, self.seconds, self.nodes_touched, expl)
-            if callback is not None and callback(progress):
-                break
-            if target_exploitability is not None and expl <= target_exploitability:
-                break
-            if done >= limit:
-                break
-            if seconds is not None and self.seconds - start_seconds >= seconds:
-                break
-            chunk = int(min(every, limit - done))
-            self.step(chunk)
-            done += chunk
-        if math.isnan(expl) and self.compiled.num_players == 2 and self.compiled.game.zero_sum:
-            expl = self.exploitability()
-        return Progress(self.iterations, self.seconds, self.nodes_touched, expl)
+        measurable = self.compiled.num_players == 2 and self.compiled.game.zero_sum
+        end = run_loop(
+            self.step,
+            lambda: (self.iterations, self.seconds, self.nodes_touched),
+            check_every=every,
+            iterations=iterations,
+            target=target_exploitability,
+            seconds=seconds,
+            measure=self.exploitability if measurable else None,
+            measure_at_reports=callback is not None,
+            on_report=callback,
+        )
+        return end.progress
 
     def default_check_every(self) -> int:
         return 10

@@ -46,12 +46,12 @@ from pokerlab.errors import PokerlabError
 # pokerlab.solvers.resume. Their names stay importable from here (the public API of a run).
 from pokerlab.io.interrupts import STOP_NOTICE, StopFlag, shield_sigint, stop_on_sigint
 from pokerlab.io.paths import check_output_file, check_output_folder, remove_stale_temporaries
-from pokerlab.solvers.base import Progress
 from pokerlab.solvers.guards import (
     HISTORY_TREE_LIMIT,
     check_history_tree_size,
     estimate_history_count,
 )
+from pokerlab.solvers.loop import Progress, run_loop
 from pokerlab.solvers.resume import canonical_algorithm, resume_solver
 from pokerlab.solvers.stopping import (
     EXIT_INTERRUPTED,
@@ -386,55 +386,50 @@ class TrainingRun:
         metrics = None
         if self.log is not None:
             metrics = JsonLinesLog(self.log, append=True, **self.log_fields)
-        start_seconds = self._seconds()
         self._last_saved = (solver.iterations, time.perf_counter())
-        expl = math.nan
-        measured_at = -1
-        status: RunStatus = "completed"
-        reason = ""
+
+        def measure() -> float:
+            self._check_finite()  # a NaN or infinity stops the run before any report or file
+            return self.measure()
+
+        def report(progress: Progress) -> bool:
+            if metrics is not None:
+                extra = self.log_extra(solver) if self.log_extra is not None else None
+                metrics(progress, **(extra or {}))
+            if self.checkpoint is not None and self._checkpoint_due():
+                self.save_checkpoint()
+            return bool(self.on_report is not None and self.on_report(progress))
+
+        more = None if self.iterations is None else max(0, self.iterations - solver.iterations)
         try:
-            while True:
-                self._check_finite()
-                expl = self.measure()
-                measured_at = solver.iterations
-                progress = Progress(solver.iterations, self._seconds(), self._nodes(), expl)
-                if metrics is not None:
-                    extra = self.log_extra(solver) if self.log_extra is not None else None
-                    metrics(progress, **(extra or {}))
-                if self.checkpoint is not None and self._checkpoint_due():
-                    self.save_checkpoint()
-                if self.on_report is not None and self.on_report(progress):
-                    reason = "stopped by callback"
-                    break
-                if stop.requested:
-                    status, reason = "interrupted", "interrupted"
-                    break
-                target = self.target_exploitability
-                if target is not None and expl <= target:
-                    reason = f"target exploitability {target:g} reached"
-                    break
-                if self.iterations is not None and solver.iterations >= self.iterations:
-                    reason = f"{self.iterations} iterations"
-                    break
-                if self.seconds is not None and self._seconds() - start_seconds >= self.seconds:
-                    reason = f"{self.seconds:g} seconds"
-                    break
-                if self.nodes is not None and self._nodes() >= self.nodes:
-                    reason = f"{self.nodes} nodes touched"
-                    break
-                remaining = self._next_chunk()
-                while remaining > 0:  # long chunks (node budgets) in pieces: Ctrl-C stays prompt
-                    piece = min(remaining, self.check_every)
-                    self._step(piece)
-                    remaining -= piece
-                    if stop.requested:
-                        break
+            end = run_loop(
+                self._step,
+                lambda: (solver.iterations, self._seconds(), self._nodes()),
+                check_every=self.check_every,
+                iterations=more,
+                target=self.target_exploitability,
+                seconds=self.seconds,
+                nodes=self.nodes,
+                measure=measure,
+                measure_at_reports=True,
+                on_report=report,
+                stop=lambda: stop.requested,
+                next_chunk=lambda default: self._next_chunk(),
+            )
         finally:
             if metrics is not None:
                 metrics.close()
         self._check_finite()  # nothing non-finite is saved
-        if measured_at != solver.iterations:
-            expl = self.measure()
+        expl = end.progress.exploitability
+        status: RunStatus = "interrupted" if end.reason == "stop" else "completed"
+        reason = {
+            "callback": lambda: "stopped by callback",
+            "stop": lambda: "interrupted",
+            "target": lambda: f"target exploitability {self.target_exploitability:g} reached",
+            "iterations": lambda: f"{self.iterations} iterations",
+            "seconds": lambda: f"{self.seconds:g} seconds",
+            "nodes": lambda: f"{self.nodes} nodes touched",
+        }[end.reason]()
         target = self.target_exploitability
         if status == "completed" and target is not None and not expl <= target:
             if reason != "stopped by callback":
