@@ -146,8 +146,9 @@ def discount_range(
 @njit(cache=True, inline="always")
 def regret_matching_block(
     regrets: np.ndarray, sigma: np.ndarray, off: int, num_actions: int, h: int, stride: int
-) -> None:
-    """sigma(a) = R+(a) / sum_b R+(b), uniform when no regret is positive (Hart & Mas-Colell)."""
+) -> float:
+    """sigma(a) = R+(a) / sum_b R+(b), uniform when no regret is positive (Hart & Mas-Colell);
+    returns sum_b R+(b)."""
     total = 0.0
     for a in range(num_actions):
         r = regrets[off + a * stride + h]
@@ -161,3 +162,26 @@ def regret_matching_block(
         u = 1.0 / num_actions
         for a in range(num_actions):
             sigma[off + a * stride + h] = u
+    return total
+
+
+@njit(cache=True, inline="always")
+def sample_action(probs: np.ndarray, u: float, explore: float = 0.0, keep: float = 1.0) -> int:
+    """The action drawn by ``u`` (uniform in [0, 1)) with probability ``explore + keep *
+    probs[a]`` (the plain distribution by default; outcome sampling's epsilon-on-policy mix with
+    ``explore = epsilon / actions``, ``keep = 1 - epsilon``): the first action whose cumulative
+    probability passes ``u``; the last action of positive probability when rounding leaves the
+    sum short of ``u``, and the last action when none is positive (NaN regrets), so the index
+    never leaves the node. The one sampling step of every Monte Carlo pass."""
+    acc = 0.0
+    sel = -1
+    for a in range(probs.shape[0]):
+        q = explore + keep * probs[a]
+        if q > 0.0:
+            sel = a
+            acc += q
+            if u < acc:
+                break
+    if sel < 0:
+        sel = probs.shape[0] - 1
+    return sel

@@ -29,6 +29,8 @@ from pokerlab.tree._primitives import (
     RegretPruning,
     discount_factors,
     discount_range,
+    regret_matching_block,
+    sample_action,
 )
 
 CHANCE_SAMPLING, EXTERNAL_SAMPLING, OUTCOME_SAMPLING = 0, 1, 2
@@ -145,19 +147,7 @@ def sampled_traversal(
         p = t.player[n]
         off = io[t.infoset[n]]
         na = last - first
-        # regret matching: sigma(a) = R+(a) / sum_b R+(b), uniform when no regret is positive
-        total = 0.0
-        for a in range(na):
-            r = regrets[off + a]
-            if r > 0.0:
-                total += r
-        if total > 0.0:
-            for a in range(na):
-                r = regrets[off + a]
-                sigma[off + a] = r / total if r > 0.0 else 0.0
-        else:
-            for a in range(na):
-                sigma[off + a] = 1.0 / na
+        total = regret_matching_block(regrets, sigma, off, na, 0, 1)
         if p == traverser:
             # Prune only where some regret is positive: then the pruned actions (regret below a
             # negative threshold) have sigma = 0 and v~(h) is exact without them.
@@ -178,18 +168,7 @@ def sampled_traversal(
             if p == avg_player:
                 for a in range(na):
                     strat_sum[off + a] += sigma[off + a]
-            u = uniform(rng)
-            acc = 0.0
-            sel = -1
-            for a in range(na):
-                s = sigma[off + a]
-                if s > 0.0:
-                    sel = a
-                    acc += s
-                    if u < acc:
-                        break
-            if sel < 0:  # only with NaN regrets; never index out of the node
-                sel = na - 1
+            sel = sample_action(sigma[off : off + na], uniform(rng))
             c = ch[first + sel]
             pick[n] = c
             stack[top] = c
@@ -315,32 +294,10 @@ def outcome_episode(
         p = t.player[n]
         off = io[t.infoset[n]]
         na = last - first
-        total = 0.0
-        for a in range(na):
-            r = regrets[off + a]
-            if r > 0.0:
-                total += r
-        if total > 0.0:
-            for a in range(na):
-                r = regrets[off + a]
-                sigma[off + a] = r / total if r > 0.0 else 0.0
-        else:
-            for a in range(na):
-                sigma[off + a] = 1.0 / na
+        regret_matching_block(regrets, sigma, off, na, 0, 1)
         explore = epsilon / na if p == traverser else 0.0
         keep = 1.0 - epsilon if p == traverser else 1.0
-        u = uniform(rng)
-        acc = 0.0
-        sel = -1
-        for a in range(na):
-            qa = explore + keep * sigma[off + a]
-            if qa > 0.0:
-                sel = a
-                acc += qa
-                if u < acc:
-                    break
-        if sel < 0:  # only with NaN regrets; never index out of the node
-            sel = na - 1
+        sel = sample_action(sigma[off : off + na], uniform(rng), explore, keep)
         path_node[depth] = n
         path_action[depth] = sel
         path_weight[depth, 0] = my
