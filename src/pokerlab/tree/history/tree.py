@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from pokerlab.errors import PokerlabError
+from pokerlab.tree._cfr_state import FlatCFRState
 from pokerlab.tree._layout_kernels import normalise_history
 from pokerlab.tree._primitives import H_CHANCE, H_DECISION, H_TERMINAL, RunArrays
 from pokerlab.tree.history import _kernels
@@ -152,7 +153,7 @@ class _EvalScratch:
         self.choice = np.zeros(tree.num_infosets, dtype=np.int64)
 
 
-class HistoryCFRState:
+class HistoryCFRState(FlatCFRState):
     """Regrets, strategy sums and scratch of one full-width CFR run on a :class:`HistoryTree`.
 
     Scratch is per node (reach of every player, chance reach, values of every player) plus one
@@ -162,22 +163,13 @@ class HistoryCFRState:
     """
 
     def __init__(self, tree: HistoryTree, params: np.ndarray, alternating: bool, prune: bool):
+        super().__init__(tree, params, alternating, prune)
         self._kernels: Any = _kernels
-        self.tree = tree
-        self.params = np.asarray(params, dtype=np.float64)
-        self.alternating = bool(alternating)
-        self.prune = bool(prune)
         size, n, p = tree.size, tree.num_nodes, tree.num_players
-        self._regrets = np.zeros(size, dtype=np.float64)
-        self._sums = np.zeros(size, dtype=np.float64)
-        self._sigma = np.zeros(size, dtype=np.float64)
         self._inst = np.zeros(size)
         self._reach = np.zeros((n, p))
         self._chance = np.zeros(n)
         self._values = np.zeros((n, p))
-        #: Predicted regrets (prediction schedules only; part of the checkpoint).
-        self._pred = np.zeros(size if self.params[7] != 0.0 else 0, dtype=np.float64)
-        self._ranges = np.array(tree.player_ranges, dtype=np.int64)
 
     def run(self, first_iteration: int, iterations: int) -> int:
         """Run ``iterations`` iterations numbered from ``first_iteration``; nodes touched."""
@@ -196,22 +188,6 @@ class HistoryCFRState:
                 self.prune,
             )
         )
-
-    def strategy_sum(self) -> np.ndarray:
-        """Cumulative strategy sums (float64, the tree's flat layout; the live array)."""
-        return self._sums
-
-    def regrets(self) -> np.ndarray:
-        """Cumulative regrets (float64, the tree's flat layout; the live array)."""
-        return self._regrets
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        """The run's state for checkpoints: ``regrets``, ``strategy_sum`` and, with a predictive
-        schedule, ``prediction`` (live arrays)."""
-        out = {"regrets": self._regrets, "strategy_sum": self._sums}
-        if self._pred.shape[0]:
-            out["prediction"] = self._pred
-        return out
 
 
 def compile_history_tree(game: HistoryGame) -> HistoryTree:

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from pokerlab.tree._cfr_state import FlatCFRState
 from pokerlab.tree._layout_kernels import normalise_public
 from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN, RunArrays
 from pokerlab.tree.index import InfosetIndex
@@ -241,7 +242,7 @@ class _EvalScratch:
         self.live = np.ones((n, 2), dtype=np.bool_)
 
 
-class PublicCFRState:
+class PublicCFRState(FlatCFRState):
     """Regrets, strategy sums and scratch of one full-width CFR run on a :class:`PublicTree`.
 
     Scratch today is per node: reach and counterfactual values ``(N, 2, H)`` float64, zero-reach
@@ -252,23 +253,14 @@ class PublicCFRState:
     """
 
     def __init__(self, tree: PublicTree, params: np.ndarray, alternating: bool, prune: bool):
+        super().__init__(tree, params, alternating, prune)
         self._kernels: Any = _kernels
-        self.tree = tree
-        self.params = np.asarray(params, dtype=np.float64)
-        self.alternating = bool(alternating)
-        self.prune = bool(prune)
-        size, n, h = tree.size, tree.num_nodes, tree.num_private
-        self._regrets = np.zeros(size, dtype=np.float64)
-        self._sums = np.zeros(size, dtype=np.float64)
-        self._sigma = np.zeros(size, dtype=np.float64)
+        n, h = tree.num_nodes, tree.num_private
         self._reach = np.zeros((n, 2, h))
         self._cfv = np.zeros((n, 2, h))
         self._live = np.zeros((n, 2), dtype=np.bool_)
         self._cards = np.zeros(tree.arrays.num_cards)
         self._totals = np.zeros(h)
-        #: Predicted regrets (prediction schedules only; part of the checkpoint).
-        self._pred = np.zeros(size if self.params[7] != 0.0 else 0, dtype=np.float64)
-        self._ranges = np.array(tree.player_ranges, dtype=np.int64)
 
     def run(self, first_iteration: int, iterations: int) -> int:
         """Run ``iterations`` iterations numbered from ``first_iteration``; nodes touched."""
@@ -287,19 +279,3 @@ class PublicCFRState:
                 self.prune,
             )
         )
-
-    def strategy_sum(self) -> np.ndarray:
-        """Cumulative strategy sums (float64, the tree's flat layout; the live array)."""
-        return self._sums
-
-    def regrets(self) -> np.ndarray:
-        """Cumulative regrets (float64, the tree's flat layout; the live array)."""
-        return self._regrets
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        """The run's state for checkpoints: ``regrets``, ``strategy_sum`` and, with a predictive
-        schedule, ``prediction`` (live arrays)."""
-        out = {"regrets": self._regrets, "strategy_sum": self._sums}
-        if self._pred.shape[0]:
-            out["prediction"] = self._pred
-        return out
