@@ -21,8 +21,8 @@ from pokerlab.cards._eval_kernels import (
     SUIT_INIT,
     U13,
     U16,
-    U51,
     _value_from_key_mask,
+    flush_suit,
 )
 
 
@@ -81,14 +81,7 @@ def count_showdowns(
             key = a1 + ck
             f = key & FLUSH_BITS
             if f:
-                x = f >> U51
-                s = np.uint64(0)
-                if x & np.uint64(0x10):
-                    s = np.uint64(1)
-                elif x & np.uint64(0x100):
-                    s = np.uint64(2)
-                elif x & np.uint64(0x1000):
-                    s = np.uint64(3)
+                s = flush_suit(f)
                 r1 = flush[((b1 | cb) >> (U16 * s)) & U13]
             else:
                 h = (key & RANK_MASK) * HASH_MULT
@@ -96,14 +89,7 @@ def count_showdowns(
             key = a2 + ck
             f = key & FLUSH_BITS
             if f:
-                x = f >> U51
-                s = np.uint64(0)
-                if x & np.uint64(0x10):
-                    s = np.uint64(1)
-                elif x & np.uint64(0x100):
-                    s = np.uint64(2)
-                elif x & np.uint64(0x1000):
-                    s = np.uint64(3)
+                s = flush_suit(f)
                 r2 = flush[((b2 | cb) >> (U16 * s)) & U13]
             else:
                 h = (key & RANK_MASK) * HASH_MULT
