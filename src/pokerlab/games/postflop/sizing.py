@@ -1,0 +1,145 @@
+"""How large a postflop spot is before it is built: the betting tree counted over its shared
+graph of betting states (refused past a budget, with a memory bound), and the memory a solving
+process will need against what this machine has."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from pokerlab.errors import PokerlabError
+from pokerlab.games.postflop.actions import ActionNode
+from pokerlab.games.postflop.spot import STREETS, SpotConfig
+
+__all__ = [
+    "MAX_BETTING_STATES",
+    "StateBudget",
+    "available_memory_bytes",
+    "count_betting_tree",
+    "gib",
+    "process_bytes_estimate",
+]
+
+#: What a solving process holds besides the tree: Python, numpy, numba and the compiled kernels.
+PROCESS_BASE_BYTES = 2**28
+
+
+#: Peak resident memory of a solving process per byte of the solver-array bound, on top of
+#: :data:`PROCESS_BASE_BYTES` (the dealt tree's own arrays, scratch, the values pass and a save
+#: with ``--out``). Calibrated on ``pokerlab postflop SPOT -n 2 --threads 2 --out FILE`` (peak RSS,
+#: issue 30): flop 1.85 GB for a 1.69 GB bound (1.18 GB for 0.84 GB with ``--compressed``), turn
+#: 0.24 GB for 9.3 MB, river 0.22 GB for 0.12 MB; the estimate is 1.08 to 1.24 times the peak.
+PROCESS_ARRAY_FACTOR = 1.2
+
+
+def process_bytes_estimate(array_bytes: int) -> int:
+    """The peak memory of a process solving a spot whose solver arrays need up to
+    ``array_bytes`` (the bound of :meth:`PostflopGame.tree_summary`, halved for 16-bit
+    storage), in bytes: :data:`PROCESS_BASE_BYTES` + :data:`PROCESS_ARRAY_FACTOR` x arrays."""
+    return int(PROCESS_BASE_BYTES + PROCESS_ARRAY_FACTOR * array_bytes)
+
+
+def available_memory_bytes() -> int | None:
+    """Memory a new allocation can get on this machine now, in bytes: ``MemAvailable`` of
+    ``/proc/meminfo`` (Linux), else the physical memory (``os.sysconf``); None when unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def gib(n: float) -> str:
+    """Bytes as a short readable size (``"50.3 GiB"``, ``"8.8 MiB"``)."""
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{int(n)} B"
+
+
+#: Most distinct betting states the count may make (:func:`count_betting_tree`): about a
+#: second of work; past it the tree is refused as too large to count, let alone build.
+MAX_BETTING_STATES = 10_000
+
+
+class StateBudget:
+    """Watches the shared count (``build_action_tree(..., budget=self, share=True)``) and
+    refuses (:class:`~pokerlab.errors.PokerlabError`) past :data:`MAX_BETTING_STATES` states,
+    with the states by street and a lower bound of the memory: each state is at least one node
+    of the tree, needing 8 bytes per action and hand (float32 regrets and sums) times the deals
+    above it."""
+
+    def __init__(self, config: SpotConfig) -> None:
+        self.first = len(config.board) - 3
+        self.deals = [1, 1, 1]  # boards below a node of each street (no isomorphism)
+        for street in range(self.first + 1, 3):
+            left = 52 - len(config.board) - (street - self.first - 1)
+            self.deals[street] = self.deals[street - 1] * left
+        self.hands = max(int(np.count_nonzero(w)) for w in config.weights())
+        self.nodes = [0, 0, 0]
+        self.bytes = 0
+
+    def __call__(self, node: ActionNode) -> None:
+        self.nodes[node.street] += 1
+        self.bytes += 8 * len(node.actions) * self.hands * self.deals[node.street]
+        if sum(self.nodes) <= MAX_BETTING_STATES:
+            return
+        by_street = ", ".join(
+            f"{STREETS[k]} {self.nodes[k]:,}" for k in range(self.first, 3) if self.nodes[k]
+        )
+        available = available_memory_bytes()
+        room = "" if available is None else f" ({gib(available)} available)"
+        raise PokerlabError(
+            f"the tree is too large: more than {MAX_BETTING_STATES:,} distinct betting states "
+            f"({by_street} counted before stopping), each the start of many lines; its solver "
+            f"arrays need more than {gib(self.bytes)} for those alone{room}; use fewer bet "
+            "sizes, a lower raise limit or a later street"
+        )
+
+
+def count_betting_tree(root: ActionNode, board_cards: int) -> dict[str, Any]:
+    """Nodes of the betting tree rooted at ``root`` by kind and street (``{kind: [flop, turn,
+    river]}``, as :func:`count_action_nodes`) and the dealt tree's upper bound (as
+    :func:`count_expanded`: ``decision``, ``chance``, ``terminal``, ``action_slots``), in Python
+    integers. ``root`` may be the shared graph of ``build_action_tree(..., share=True)``: every
+    node is visited once and its counts reused, so the cost is the graph's size, not the
+    tree's."""
+    first = None
+    memo: dict[int, tuple[list[int], list[int]]] = {}
+
+    def visit(n: ActionNode) -> tuple[list[int], list[int]]:
+        got = memo.get(id(n))
+        if got is not None:
+            return got
+        kinds = [0] * 12  # decision, chance, fold, showdown x flop, turn, river
+        dealt = [0, 0, 0, 0]  # decision, chance, terminal, action slots
+        kinds[("decision", "chance", "fold", "showdown").index(n.kind) * 3 + n.street] += 1
+        dealt[{"decision": 0, "chance": 1}.get(n.kind, 2)] += 1
+        if n.kind == "decision":
+            dealt[3] += len(n.children)
+        # below a chance node every card left can come (no isomorphism: an upper bound)
+        mult = 52 - board_cards - (n.street - first) if n.kind == "chance" else 1
+        for c in n.children:
+            ck, cd = visit(c)
+            for i in range(12):
+                kinds[i] += ck[i]
+            for i in range(4):
+                dealt[i] += mult * cd[i]
+        memo[id(n)] = (kinds, dealt)
+        return kinds, dealt
+
+    first = root.street
+    kinds, dealt = visit(root)
+    names = ("decision", "chance", "fold", "showdown")
+    return {
+        "action_tree": {k: kinds[3 * i : 3 * i + 3] for i, k in enumerate(names)},
+        "dealt": dict(zip(("decision", "chance", "terminal", "action_slots"), dealt, strict=True)),
+    }
