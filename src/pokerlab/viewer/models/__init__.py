@@ -21,14 +21,14 @@ from pokerlab.viewer.models.base import MAX_TABLE_ROWS, Model, TableModel, finit
 from pokerlab.viewer.models.cache import ModelCache, load_model
 from pokerlab.viewer.models.curves import CurveModel
 from pokerlab.viewer.models.limit import LimitModel
-from pokerlab.viewer.models.postflop import (
+from pokerlab.viewer.models.locking import (
     RESOLVE_CHUNK_SECONDS,
-    PostflopModel,
     check_lock,
     check_unlock,
     lock_and_resolve,
     unlock_and_resolve,
 )
+from pokerlab.viewer.models.postflop import PostflopModel
 from pokerlab.viewer.models.pushfold import PushFoldModel, SweepModel
 
 __all__ = [
