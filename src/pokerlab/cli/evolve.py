@@ -213,7 +213,7 @@ def _run_and_save(
 
     files: dict[str, str] = {}
     if out is not None:
-        from pokerlab.evolve.pictures import save_run
+        from pokerlab.evolve.run_files import save_run
         from pokerlab.io.interrupts import shield_sigint
 
         started = time.time()
