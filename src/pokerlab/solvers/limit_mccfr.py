@@ -46,7 +46,8 @@ from pokerlab.cards.evaluator import eval_tables
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
 from pokerlab.solvers.limit_holdem import LimitAbstractSolver
-from pokerlab.solvers.mccfr import PLURIBUS_FLOOR_RATIO, block_params
+from pokerlab.solvers.mccfr import block_params
+from pokerlab.solvers.sampling import PLURIBUS_FLOOR_RATIO
 from pokerlab.solvers.schedule import DiscountSchedule
 from pokerlab.tree._primitives import RegretPruning
 from pokerlab.tree.betting import _mccfr_kernels as K

@@ -46,7 +46,6 @@ an uninterrupted one.
 from __future__ import annotations
 
 import math
-import time
 from typing import Any, cast
 
 import numpy as np
@@ -54,7 +53,8 @@ import numpy as np
 from pokerlab._rng import seed_state
 from pokerlab.errors import PokerlabError
 from pokerlab.solvers.base import Solver
-from pokerlab.solvers.schedule import DiscountSchedule, schedule_by_name
+from pokerlab.solvers.sampling import SampledRun
+from pokerlab.solvers.schedule import DiscountSchedule
 from pokerlab.strategy import Strategy
 from pokerlab.tree._primitives import RegretPruning
 from pokerlab.tree.compiled import CompiledGame, compile_game
@@ -71,9 +71,6 @@ MCCFR_ALGORITHMS = {
 }
 
 
-#: Pluribus floored regrets at -310,000,000 and pruned below -300,000,000: the floor sits this
-#: factor below the threshold, so a pruned action is never far from coming back.
-PLURIBUS_FLOOR_RATIO = 310.0 / 300.0
 
 
 def default_prune_threshold(compiled: CompiledGame) -> float:
@@ -112,7 +109,7 @@ def _history_tree(compiled: CompiledGame) -> HistoryTree:
     return cast(HistoryTree, compiled.tree)
 
 
-class MCCFRSolver(Solver):
+class MCCFRSolver(SampledRun, Solver):
     """Monte Carlo CFR (chance, external or outcome sampling) on a history tree.
 
     Parameters
@@ -166,34 +163,19 @@ class MCCFRSolver(Solver):
         super().__init__(compiled)
         if not 0.0 <= epsilon <= 1.0 or (variant == "os-mccfr" and epsilon <= 0.0):
             raise PokerlabError(f"epsilon must be in (0, 1], got {epsilon}")
-        if not 0.0 <= prune_probability <= 1.0:
-            raise PokerlabError(f"prune_probability must be in [0, 1], got {prune_probability}")
-        if discount_every < 1:
-            raise PokerlabError(f"discount_every must be >= 1 iteration, got {discount_every}")
-        if linear_seconds is not None and not linear_seconds > 0:
-            raise PokerlabError(f"linear_seconds must be > 0, got {linear_seconds}")
         self.algorithm = variant
         self.variant = variant
-        self.schedule = schedule or schedule_by_name("cfr")
-        if self.schedule.predictive or self.schedule.scheduled:
-            raise PokerlabError(
-                f"schedule {self.schedule.name!r}: prediction and hyperparameter schedules are "
-                "full-width only (sampled regrets make a poor prediction)"
-            )
         self.seed = int(seed)
         self.epsilon = float(epsilon)
-        self.prune = bool(prune)
-        self.prune_threshold = (
-            default_prune_threshold(compiled) if prune_threshold is None else float(prune_threshold)
+        self._set_sampling_options(
+            schedule,
+            prune,
+            default_prune_threshold(compiled) if prune_threshold is None else prune_threshold,
+            prune_probability,
+            min_regret,
+            discount_every,
+            linear_seconds,
         )
-        self.prune_probability = float(prune_probability)
-        if min_regret is None and self.prune and -math.inf < self.prune_threshold < 0.0:
-            min_regret = self.prune_threshold * PLURIBUS_FLOOR_RATIO
-        self.min_regret = None if min_regret is None else float(min_regret)
-        self.discount_every = int(discount_every)
-        self.linear_seconds = None if linear_seconds is None else float(linear_seconds)
-        #: Iteration at which ``linear_seconds`` ran out (None while it has not).
-        self.linear_until_reached: int | None = None
 
         tree = _history_tree(compiled)
         self._tree = tree
@@ -214,15 +196,6 @@ class MCCFRSolver(Solver):
         self._run(0)  # compile (or load from cache) outside any timed region
 
     # --- the schedule in blocks -----------------------------------------------------------------
-    def _linear_until(self) -> int | None:
-        """Iteration after which discounting stops (None: never)."""
-        if self.linear_until_reached is not None:
-            until = self.linear_until_reached
-            if self.schedule.linear_until is not None:
-                until = min(until, self.schedule.linear_until)
-            return until
-        return self.schedule.linear_until
-
     def _block_params(self) -> np.ndarray:
         return block_params(self.schedule, self._linear_until(), self.discount_every)
 
@@ -251,43 +224,10 @@ class MCCFRSolver(Solver):
             )  # fmt: skip
         )
 
-    def _run(self, iterations: int) -> int:
-        if iterations == 0:
-            return self._kernel(self.iterations + 1, 0)
-        timed = self.linear_seconds is not None and self.linear_until_reached is None
-        if not timed:
-            return self._kernel(self.iterations + 1, iterations)
-        # Linear for a time budget: run block by block and freeze the iteration count once the
-        # budget is spent, so the schedule after that point is fixed (and stored).
-        assert self.linear_seconds is not None
-        start = time.perf_counter()
-        touched = 0
-        done = 0
-        base = self.iterations
-        while done < iterations:
-            if self.linear_until_reached is None and (
-                self.seconds + time.perf_counter() - start >= self.linear_seconds
-            ):
-                self.linear_until_reached = base + done
-            chunk = min(
-                iterations - done, self.discount_every - (base + done) % self.discount_every
-            )
-            if self.linear_until_reached is not None:
-                chunk = iterations - done
-            touched += self._kernel(base + done + 1, chunk)
-            done += chunk
-        return touched
-
     def sampled_update(self, player: int) -> int:
         """One traversal (or outcome-sampling episode) for ``player`` and nothing else: no
-        iteration is counted, no discount or pruning applied. Returns nodes touched.
-
-        For tests and experiments: from a given regret state, the mean of many such updates is the
-        full-width instantaneous regret (the sampled estimates are unbiased).
-        """
-        if not 0 <= player < self.compiled.num_players:
-            raise PokerlabError(f"player must be in [0, {self.compiled.num_players}), got {player}")
-        return self._kernel(self.iterations + 1, 0, only_player=player)
+        iteration is counted, no discount or pruning applied. Returns nodes touched."""
+        return self._sampled_update(player, self.compiled.num_players)
 
     # --- the verb set -------------------------------------------------------------------------
     def default_check_every(self) -> int:
@@ -308,16 +248,13 @@ class MCCFRSolver(Solver):
         return {"regrets": self.regrets, "strategy_sum": self.strat_sum, "rng": self.rng}
 
     def _config(self) -> dict[str, Any]:
+        cfg = self._sampling_config()
+        # the key order of the state's config (compared as a dict; kept for readers of files)
         return {
-            "schedule": self.schedule.to_dict(),
+            "schedule": cfg["schedule"],
             "seed": self.seed,
             "epsilon": self.epsilon,
-            "prune": self.prune,
-            "prune_threshold": self.prune_threshold,
-            "prune_probability": self.prune_probability,
-            "min_regret": self.min_regret,
-            "discount_every": self.discount_every,
-            "linear_seconds": self.linear_seconds,
+            **{k: v for k, v in cfg.items() if k != "schedule"},
         }
 
     def _extra_state(self) -> dict[str, Any]:

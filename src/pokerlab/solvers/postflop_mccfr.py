@@ -51,7 +51,8 @@ from pokerlab.solvers.postflop_sampling import (  # noqa: F401
     default_prune_threshold,
     sample_tables,
 )
-from pokerlab.solvers.schedule import DiscountSchedule, discount_factors, schedule_by_name
+from pokerlab.solvers.sampling import SampledRun
+from pokerlab.solvers.schedule import DiscountSchedule, discount_factors
 from pokerlab.tree._primitives import RegretPruning
 from pokerlab.tree.vector import _kernels as VK
 from pokerlab.tree.vector import _mccfr_kernels as MK
@@ -66,11 +67,9 @@ __all__ = [
 POSTFLOP_MCCFR_ALGORITHMS = {"cs-mccfr": MK.CHANCE_SAMPLING, "es-mccfr": MK.EXTERNAL_SAMPLING}
 #: 2: the solver arrays are player-major (see pokerlab.solvers.postflop.STATE_FORMAT)
 STATE_FORMAT = 2
-#: Pluribus floored regrets at -310 M and pruned below -300 M (see solvers/mccfr.py).
-PLURIBUS_FLOOR_RATIO = 310.0 / 300.0
 
 
-class PostflopMCCFR:
+class PostflopMCCFR(SampledRun):
     """Monte Carlo CFR (chance or external sampling) on a postflop spot's vector tree.
 
     Parameters
@@ -116,42 +115,25 @@ class PostflopMCCFR:
                 f"unknown sampling variant {variant!r} for postflop spots; choose one of "
                 f"{', '.join(POSTFLOP_MCCFR_ALGORITHMS)}"
             )
-        if not 0.0 <= prune_probability <= 1.0:
-            raise PokerlabError(f"prune_probability must be in [0, 1], got {prune_probability}")
-        if not isinstance(discount_every, int) or discount_every < 1:
-            raise PokerlabError(f"discount_every must be >= 1 iteration, got {discount_every}")
-        if linear_seconds is not None and not linear_seconds > 0:
-            raise PokerlabError(f"linear_seconds must be > 0, got {linear_seconds}")
         if not isinstance(threads, int) or threads < 1:
             raise PokerlabError(f"threads must be a positive integer, got {threads!r}")
         if prune_threshold is not None and not math.isfinite(prune_threshold):
             raise PokerlabError(f"prune_threshold must be a finite number, got {prune_threshold}")
-        if schedule is not None and (schedule.predictive or schedule.scheduled):
-            raise PokerlabError(
-                f"schedule {schedule.name!r}: prediction and hyperparameter schedules are "
-                "full-width only; Monte Carlo CFR takes cfr, cfr+, linear or dcfr"
-            )
         self.game = game
         self.algorithm = variant
         self.variant = variant
-        self.schedule = schedule or schedule_by_name("cfr")
         self.seed = kernel_seed(seed)
         self.spot = game.expanded
         self.tree = self.spot.tree
-        self.prune = bool(prune)
-        self.prune_threshold = (
-            default_prune_threshold(self.spot)
-            if prune_threshold is None
-            else float(prune_threshold)
+        self._set_sampling_options(
+            schedule,
+            prune,
+            default_prune_threshold(self.spot) if prune_threshold is None else prune_threshold,
+            prune_probability,
+            min_regret,
+            discount_every,
+            linear_seconds,
         )
-        self.prune_probability = float(prune_probability)
-        if min_regret is None and self.prune and self.prune_threshold < 0.0:
-            min_regret = self.prune_threshold * PLURIBUS_FLOOR_RATIO
-        self.min_regret = None if min_regret is None else float(min_regret)
-        self.discount_every = int(discount_every)
-        self.linear_seconds = None if linear_seconds is None else float(linear_seconds)
-        #: Iteration at which ``linear_seconds`` ran out (None while it has not).
-        self.linear_until_reached: int | None = None
 
         self.tables = sample_tables(self.spot)
         self.passes = Passes(self.tree, threads)
@@ -230,55 +212,6 @@ class PostflopMCCFR:
             )
         )
 
-    # --- the schedule in blocks ------------------------------------------------------------------
-    def _discounts(self) -> bool:
-        s = self.schedule
-        return s.alpha is not None or s.beta is not None or s.gamma is not None
-
-    def _linear_until(self) -> int | None:
-        """Iteration after which discounting stops (None: never)."""
-        until = self.schedule.linear_until
-        if self.linear_until_reached is not None:
-            until = (
-                self.linear_until_reached
-                if until is None
-                else min(until, self.linear_until_reached)
-            )
-        return until
-
-    def _block_schedule(self) -> DiscountSchedule:
-        """The schedule counted in blocks: block j is discounted as the schedule discounts
-        iteration j, and only while the block's first iteration is within ``linear_until``."""
-        until = self._linear_until()
-        if until is not None and until > 0:
-            # block j starts at iteration (j-1)K+1; it is discounted when that is <= until
-            until = (until - 1) // self.discount_every + 1
-        return self.schedule.with_linear_until(until)
-
-    def _run(self, iterations: int) -> int:
-        """Advance ``iterations`` iterations; nodes visited. With ``linear_seconds`` still
-        running, block by block, freezing the iteration count when the time is spent."""
-        base = self.iterations
-        timed = self.linear_seconds is not None and self.linear_until_reached is None
-        if not (timed and self._discounts()):
-            return self._kernel(base + 1, iterations)
-        assert self.linear_seconds is not None
-        k = self.discount_every
-        touched = 0
-        done = 0
-        start = time.perf_counter()
-        while done < iterations:
-            if self.linear_until_reached is None and (
-                self.seconds + time.perf_counter() - start >= self.linear_seconds
-            ):
-                self.linear_until_reached = base + done
-            chunk = iterations - done
-            if self.linear_until_reached is None:
-                chunk = min(chunk, k - (base + done) % k)
-            touched += self._kernel(base + done + 1, chunk)
-            done += chunk
-        return touched
-
     # --- the verb set ----------------------------------------------------------------------------
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` more iterations (each: a traversal for OOP, then for IP)."""
@@ -295,9 +228,7 @@ class PostflopMCCFR:
     def sampled_update(self, player: int) -> int:
         """One traversal for ``player`` on a sampled deal and nothing else (no iteration counted,
         no discount, no pruning); returns the nodes visited. For tests and experiments."""
-        if player not in (0, 1):
-            raise PokerlabError(f"player must be 0 or 1, got {player}")
-        return self._kernel(self.iterations + 1, 0, only_player=player)
+        return self._sampled_update(player, 2)
 
     def expected_update(self, player: int) -> tuple[np.ndarray, np.ndarray]:
         """The exact expectation, over every deal, of one chance-sampling traversal's update of
@@ -409,15 +340,11 @@ class PostflopMCCFR:
 
     # --- checkpoints -----------------------------------------------------------------------------
     def _config(self) -> dict[str, Any]:
+        cfg = self._sampling_config()
         return {
-            "schedule": self.schedule.to_dict(),
+            "schedule": cfg["schedule"],
             "seed": self.seed,
-            "prune": self.prune,
-            "prune_threshold": self.prune_threshold,
-            "prune_probability": self.prune_probability,
-            "min_regret": self.min_regret,
-            "discount_every": self.discount_every,
-            "linear_seconds": self.linear_seconds,
+            **{k: v for k, v in cfg.items() if k != "schedule"},
             "isomorphism": self.game.isomorphism,
         }
 
