@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab._system import memory_available as _memory_available
 from pokerlab.errors import FileFormatError
 from pokerlab.games.base import HistoryGame
 from pokerlab.io.atomic import atomic_write_bytes
@@ -88,18 +89,6 @@ def _write(
 _HEADER_LIMIT = 1 << 16
 #: Bytes at most of the ``__meta__`` member once inflated (the JSON metadata).
 _META_LIMIT = 16 << 20
-
-
-def _memory_available() -> int | None:
-    """``MemAvailable`` of ``/proc/meminfo`` in bytes (Linux), else None."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
 
 
 def _check_sizes(archive: zipfile.ZipFile, limit: int | None) -> None:

@@ -4,11 +4,11 @@ process will need against what this machine has."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
 
+from pokerlab._system import memory_available_or_physical
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.actions import ActionNode
 from pokerlab.games.postflop.spot import STREETS, SpotConfig
@@ -44,17 +44,7 @@ def process_bytes_estimate(array_bytes: int) -> int:
 def available_memory_bytes() -> int | None:
     """Memory a new allocation can get on this machine now, in bytes: ``MemAvailable`` of
     ``/proc/meminfo`` (Linux), else the physical memory (``os.sysconf``); None when unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-    except (OSError, ValueError, AttributeError):
-        return None
+    return memory_available_or_physical()
 
 
 def gib(n: float) -> str:
