@@ -64,8 +64,14 @@ class PlaySession:
         self.hands = 0
         self.lock = threading.Lock()
         self.history: list[dict[str, Any]] = []
-        self.done = False
         self.result: float | None = None
+        self._new_hand()
+
+    def _new_hand(self) -> None:
+        """Clear the last hand's record (actions, result, showdown, message)."""
+        self.history = []
+        self.done = False
+        self.result = None
         self.showdown = False
         self.message = ""
 
@@ -152,11 +158,7 @@ class PushFoldPlay(PlaySession):
         )
         self.board = deck[4:9].tolist()
         self.actions = ""
-        self.history = []
-        self.done = False
-        self.result = None
-        self.showdown = False
-        self.message = ""
+        self._new_hand()
         self._bot_moves()
 
     def _combo(self, player: int) -> int:
@@ -236,11 +238,7 @@ class HistoryPlay(PlaySession):
     def deal(self) -> None:
         self.h = self.tm.game.initial_history()
         self.keys: list[str | None] = [None, None]
-        self.history = []
-        self.done = False
-        self.result = None
-        self.showdown = False
-        self.message = ""
+        self._new_hand()
         self._advance()
 
     def _advance(self) -> None:

@@ -40,11 +40,7 @@ class PostflopPlay(PlaySession):
         self.combos = (a, b)
         self.board = [int(c) for c in self.pm.config.board]
         self.line: list[str] = []
-        self.history = []
-        self.done = False
-        self.result = None
-        self.showdown = False
-        self.message = ""
+        self._new_hand()
         self._advance()
 
     def _node(self) -> Any:
