@@ -53,6 +53,7 @@ from pokerlab.solvers.guards import (
 )
 from pokerlab.solvers.loop import Progress, run_loop
 from pokerlab.solvers.resume import canonical_algorithm, resume_solver
+from pokerlab.solvers.run_files import RunFiles
 from pokerlab.solvers.stopping import (
     EXIT_INTERRUPTED,
     EXIT_TARGET_NOT_REACHED,
@@ -104,7 +105,7 @@ class Trainable(Protocol):
     def average_strategy(self) -> Any: ...
 
 
-class TrainingRun:
+class TrainingRun(RunFiles):
     """One training run of ``solver`` under stopping rules, with reports, a JSON-lines log,
     checkpoints and Ctrl-C handling (see the module docstring).
 
@@ -267,11 +268,6 @@ class TrainingRun:
         self._stepped_seconds += time.perf_counter() - start
 
     # --- pieces -------------------------------------------------------------------------------
-    def check_outputs(self) -> None:
-        """Check every output path before the run (see :func:`check_output_file`)."""
-        for path, option in ((self.checkpoint, "checkpoint"), (self.out, "out"), (self.log, "log")):
-            if path is not None:
-                check_output_file(path, option)
 
     def measure(self) -> float:
         """The solver's exploitability now (NaN where undefined or before any iteration); the
@@ -298,54 +294,6 @@ class TrainingRun:
         check = getattr(self.solver, "check_finite", None)
         if check is not None:
             check()
-
-    def _wrote(self, path: Path, kind: str) -> None:
-        if path not in self._files:
-            self._files.append(path)
-        if self.on_write is not None:
-            self.on_write(path, kind)
-
-    def save_checkpoint(self) -> Path:
-        """Write the solver's state to the checkpoint file now (atomically)."""
-        from pokerlab.io.files import save_checkpoint
-
-        if self.checkpoint is None:
-            raise PokerlabError("this run has no checkpoint path")
-        with shield_sigint(str(self.checkpoint), self._stop):
-            save_checkpoint(self.checkpoint, self.solver.state_dict(), **self.checkpoint_metadata)
-        self._last_saved = (self.solver.iterations, time.perf_counter())
-        self._wrote(self.checkpoint, "checkpoint")
-        return self.checkpoint
-
-    def save_strategy(self, status: RunStatus, exploitability: float) -> Path:
-        """Write the average strategy to ``out`` with the run's status in its metadata."""
-        from pokerlab.io.files import save_strategy
-
-        if self.out is None:
-            raise PokerlabError("this run has no strategy path")
-        with shield_sigint(str(self.out), self._stop):
-            save_strategy(
-                self.out,
-                self.solver.average_strategy(),
-                **{
-                    "algorithm": getattr(self.solver, "algorithm", None),
-                    "iterations": self.solver.iterations,
-                    "exploitability": None if math.isnan(exploitability) else exploitability,
-                    **self.out_metadata,
-                    "status": status,
-                    "partial": status != "completed",
-                },
-            )
-        self._wrote(self.out, "strategy")
-        return self.out
-
-    def _checkpoint_due(self) -> bool:
-        done, when = self._last_saved
-        if self.checkpoint_every and self.solver.iterations - done >= self.checkpoint_every:
-            return True
-        return bool(
-            self.checkpoint_seconds and time.perf_counter() - when >= self.checkpoint_seconds
-        )
 
     def _next_chunk(self) -> int:
         solver = self.solver
