@@ -264,6 +264,11 @@ def flop_set(spec: str) -> tuple[list[Flop], list[str]]:
     if text.lower() == "all":
         return list(all_flops()), []
     if text.isdigit() and not Path(text).exists():
+        if int(text) not in SUBSET_SIZES:
+            raise PokerlabError(
+                f"--flops {spec!r}: no subset of {int(text)} flops; give all, "
+                f"{', '.join(map(str, SUBSET_SIZES))} or a flop file"
+            )
         return list(subset(int(text))), []
     if Path(text).suffix == "" and not Path(text).exists():
         raise PokerlabError(
