@@ -232,3 +232,15 @@ def test_bad_input(files, capsys, tmp_path) -> None:
     )
     assert code == 2 and "--turns 'AsKd' has 2 cards, not 3" in err
     assert not (tmp_path / "r").exists()
+
+
+def test_builtin_templates(capsys, tmp_path) -> None:
+    from pokerlab.reports.run import builtin_templates, load_template, spot_for
+
+    assert builtin_templates() == ["flop-one-size", "small"]
+    small = load_template("small")
+    assert "board" not in small and small["pot"] == 100 and small["flop"]["bet"] == "50%"
+    spot = spot_for(load_template("flop-one-size"), (51, 46, 21))
+    assert spot.pot == 200 and spot.stack == 900 and spot.street == "flop"
+    code, _, err = run(capsys, ["report", "smal", "--out", str(tmp_path / "r")])
+    assert code == 2 and "unknown template 'smal'" in err and "flop-one-size, small" in err

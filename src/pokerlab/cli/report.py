@@ -37,8 +37,10 @@ STOP_NOTICE = "stopping: the board being solved is dropped (--resume solves it a
 
 @app.command("report")
 def report(
-    template: Path = typer.Argument(
-        ..., help="A postflop spot file without a board (.toml or .json; docs/reports.md)."
+    template: str = typer.Argument(
+        ...,
+        help="A postflop spot file without a board (.toml or .json), or a built-in template: "
+        "small, flop-one-size (docs/reports.md).",
     ),
     flops: str | None = typer.Option(
         None,

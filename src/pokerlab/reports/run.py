@@ -16,6 +16,8 @@ import time
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from pokerlab.cards.deck import format_cards
@@ -26,6 +28,7 @@ from pokerlab.reports.texture import texture
 
 __all__ = [
     "ReportSettings",
+    "builtin_templates",
     "load_template",
     "spot_for",
     "check_template",
@@ -52,11 +55,32 @@ class ReportSettings:
         return asdict(self)
 
 
-def load_template(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The template file (TOML or JSON) as a table, checked to have no ``board``. The rest is
-    checked when a board is dealt into it (:func:`spot_for`)."""
-    from pokerlab.io.paths import check_input_file
+def builtin_templates() -> list[str]:
+    """Names of the templates shipped with the package (``pokerlab/data/templates``):
+    ``small`` (a 3-bet pot, SPR 1, seconds a flop) and ``flop-one-size`` (spot F's ranges and
+    stacks, one bet size a street)."""
+    return sorted(p.stem for p in _template_folder().glob("*.toml"))
 
+
+def _template_folder() -> Path:
+    return Path(str(resources.files("pokerlab") / "data" / "templates"))
+
+
+def load_template(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The template file (TOML or JSON), or a built-in template by name
+    (:func:`builtin_templates`; a file of that name wins), as a table, checked to have no
+    ``board``. The rest is checked when a board is dealt into it (:func:`spot_for`)."""
+    from pokerlab.io.paths import check_input_file, is_file
+
+    text = os.fspath(path)
+    builtin = _template_folder() / f"{text.lower()}.toml"
+    if not is_file(text) and Path(text).suffix == "" and Path(text).name == text:
+        if not is_file(builtin):
+            raise PokerlabError(
+                f"unknown template {text!r}: not a file and not a built-in template; built-in "
+                f"templates: {', '.join(builtin_templates())} (or give a .toml or .json file)"
+            )
+        path = builtin
     p = check_input_file(path, "template")
     suffix = p.suffix.lower()
     if suffix not in (".toml", ".json"):
