@@ -21,8 +21,9 @@ three two-tone patterns, monotone; paired: rainbow, two-tone; trips); each strat
 one flop and the rest by largest remainder in proportion to its weight; within a stratum (whose
 classes all have the same weight) the m classes, ordered high card first, are cut into that
 many (k) runs of equal length (class i goes to run floor((i + 1/2) x k / m)), each run is
-represented by its middle class and carries the run's total weight. Weights of a subset are
-whole numbers summing to 22,100.
+represented by its middle class (the three two-tone strata: the classes at 1/6, 3/6 and 5/6 of
+the run, so that their flops differ in ranks) and carries the run's total weight. Weights of a
+subset are whole numbers summing to 22,100.
 """
 
 from __future__ import annotations
@@ -160,13 +161,16 @@ def subset(size: int) -> tuple[Flop, ...]:
     for i in order[: size - sum(picks)]:
         picks[i] += 1
     out: list[Flop] = []
-    for flops, k in zip(strata, picks, strict=True):
+    for index, (flops, k) in enumerate(zip(strata, picks, strict=True)):
         m = len(flops)
         runs: list[list[Flop]] = [[] for _ in range(k)]
         for i, flop in enumerate(flops):
             runs[int((i + 0.5) * k / m)].append(flop)
+        # the middle of each run; the three two-tone strata (same ranks, one run layout) take
+        # the classes at 1/6, 3/6 and 5/6 of each run instead, so that they differ in ranks
+        at = (2 * index - 1) if index in (1, 2, 3) else 3
         for run in runs:
-            out.append(Flop(run[len(run) // 2].cards, sum(f.weight for f in run)))
+            out.append(Flop(run[len(run) * at // 6].cards, sum(f.weight for f in run)))
     order_of = {f.cards: i for i, f in enumerate(all_flops())}
     return tuple(sorted(out, key=lambda f: order_of[f.cards]))
 
