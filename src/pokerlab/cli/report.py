@@ -201,6 +201,10 @@ def _print_result(files: Any, rows: list[dict[str, Any]], as_json: bool) -> None
                 "overall": doc["overall"],
             }
         )
+        from pokerlab.cli.postflop import print_line_stderr
+
+        print_line_stderr(f"wrote {files.json_path}")
+        print_line_stderr(f"wrote {files.csv_path}")
         return
     shown = rows if len(rows) <= 60 else []
     table = Table(header_style="bold", box=None, pad_edge=False, padding=(0, 1, 0, 0))
