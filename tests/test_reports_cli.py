@@ -244,3 +244,28 @@ def test_builtin_templates(capsys, tmp_path) -> None:
     assert spot.pot == 200 and spot.stack == 900 and spot.street == "flop"
     code, _, err = run(capsys, ["report", "smal", "--out", str(tmp_path / "r")])
     assert code == 2 and "unknown template 'smal'" in err and "flop-one-size, small" in err
+
+
+def test_turn_report(files, capsys, tmp_path) -> None:
+    out = tmp_path / "turns"
+    code, _, err = run(
+        capsys,
+        ["report", str(files["template"]), "--turns", "8s8h8d", "--target", "1%"]
+        + ["--out", str(out)],
+    )
+    assert code == 0, err
+    doc = json.loads((out / "report.json").read_text())
+    rows = doc["rows"]
+    assert doc["kind"] == "turns" and doc["complete"]
+    # the 8c alone, then every other rank in a suit of the flop (3 cards) or clubs (1)
+    assert len(rows) == 25 and sum(r["weight"] for r in rows) == 49
+    assert rows[0]["board"] == "8s8h8dAd" and rows[0]["weight"] == 3
+    quads = next(r for r in rows if r["board"] == "8s8h8d8c")
+    assert quads["weight"] == 1 and quads["pairing"] == "quads"
+    spot = tmp_path / "turn.toml"
+    spot.write_text(f'board = "{rows[1]["board"]}"\n' + TEMPLATE)
+    code, printed, _ = run(capsys, ["postflop", str(spot), "--target", "1%", "--json"])
+    solo = json.loads(printed)
+    assert code == 0 and solo["iterations"] == rows[1]["iterations"]
+    assert solo["ev"] == rows[1]["ev"] and solo["equity"] == rows[1]["equity"]
+    assert solo["root"]["actions"] == rows[1]["actions"]["root"]
