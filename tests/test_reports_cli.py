@@ -231,6 +231,8 @@ def test_bad_input(files, capsys, tmp_path) -> None:
         ["report", str(files["template"]), "--turns", "AsKd", "--out", str(tmp_path / "r")],
     )
     assert code == 2 and "--turns 'AsKd' has 2 cards, not 3" in err
+    code, _, err = run(capsys, ["report", "small", "--workers", "3", "--out", str(tmp_path / "r")])
+    assert code == 2 and "--workers needs --ray" in err
     assert not (tmp_path / "r").exists()
 
 

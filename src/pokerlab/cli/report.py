@@ -64,7 +64,9 @@ def report(
     address: str | None = typer.Option(
         None, "--address", help="Ray cluster address (host:port); default: a local Ray."
     ),
-    workers: int = typer.Option(2, min=1, help="With --ray: boards solved at once."),
+    workers: int | None = typer.Option(
+        None, min=1, help="With --ray: boards solved at once (default 2).", show_default=False
+    ),
     out: Path = typer.Option(..., "--out", "-o", help="Report folder (created if missing)."),
     resume: bool = typer.Option(False, "--resume", help="Continue the report in --out."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object at the end."),
@@ -82,8 +84,8 @@ def report(
 
     if flops is not None and turns is not None:
         raise PokerlabError("give --flops or --turns, not both")
-    if (address is not None) and not ray:
-        raise PokerlabError("--address needs --ray")
+    if (address is not None or workers is not None) and not ray:
+        raise PokerlabError(f"{'--address' if address is not None else '--workers'} needs --ray")
     settings = ReportSettings(
         target_pct=parse_target(target),
         max_iterations=iterations,
@@ -149,7 +151,7 @@ def report(
                 from pokerlab.reports.ray_run import run_on_ray
 
                 finished = run_on_ray(
-                    data, todo, settings, on_row, workers=workers, address=address,
+                    data, todo, settings, on_row, workers=workers or 2, address=address,
                     threads=threads, should_stop=lambda: stop.requested,
                 )  # fmt: skip
             else:

@@ -41,9 +41,10 @@ def solve_task(
     return row
 
 
-def _start(ray: Any, address: str | None, workers: int) -> bool:
-    """Start or join Ray (as :func:`pokerlab.distributed.limit_ray.start_ray`, with ``workers``
-    CPUs for a local instance); True when this call started it."""
+def _start(ray: Any, address: str | None, cpus: int) -> bool:
+    """Start or join Ray (as :func:`pokerlab.distributed.limit_ray.start_ray`, with ``cpus``
+    CPUs for a local instance: the workers times each task's threads); True when this call
+    started it."""
     from pokerlab.distributed.limit_ray import check_address
 
     if ray.is_initialized():
@@ -58,7 +59,7 @@ def _start(ray: Any, address: str | None, workers: int) -> bool:
         options["address"] = address
     else:
         os.environ.setdefault("RAY_worker_niceness", "0")  # see limit_ray.start_ray
-        options["num_cpus"] = workers
+        options["num_cpus"] = cpus
     ray.init(**options)
     return True
 
@@ -84,7 +85,7 @@ def run_on_ray(
     ray = import_ray()
     if workers < 1:
         raise PokerlabError(f"--workers must be at least 1, got {workers}")
-    started = _start(ray, address, workers)
+    started = _start(ray, address, workers * threads)
     remote = ray.remote(num_cpus=threads, max_retries=RAY_RETRIES)(task or solve_task)
     queue = list(todo)
     queue.reverse()

@@ -42,6 +42,7 @@ __all__ = [
     "group_actions",
     "overall_row",
     "csv_text",
+    "read_report",
     "ReportFiles",
 ]
 
@@ -249,21 +250,9 @@ class ReportFiles:
         files: a damaged or altered file is refused by name, and so is a report made with
         another template, flop set or settings."""
         path = self.json_path
-        try:
-            body = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise PokerlabError(
-                f"--resume: no report in {self.folder} ({path} is missing)"
-            ) from None
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise PokerlabError(f"{path} is damaged ({type(exc).__name__}: {exc})") from None
-        if not isinstance(body, dict) or body.get("format") != REPORT_FORMAT:
-            raise PokerlabError(f"{path} is not a pokerlab report")
-        if body.get("version") != REPORT_VERSION:
-            raise PokerlabError(f"{path}: report version {body.get('version')!r} is not 1")
-        digest = body.pop("sha256", None)
-        if digest != _digest(body):
-            raise PokerlabError(f"{path} is damaged or was edited: its sha256 does not match")
+        if not path.exists():
+            raise PokerlabError(f"--resume: no report in {self.folder} ({path} is missing)")
+        body = read_report(path)
         for key, value in self.header.items():
             if body.get(key) != value:
                 raise PokerlabError(
@@ -297,6 +286,24 @@ class ReportFiles:
             raise PokerlabError(
                 f"{path} is damaged or was edited: its rows do not match {self.json_path.name}"
             )
+
+
+def read_report(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A ``report.json`` checked whole (format, version, sha256); refused by name when it is
+    damaged or edited."""
+    path = Path(path)
+    try:
+        body = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise PokerlabError(f"{path} is damaged ({type(exc).__name__}: {exc})") from None
+    if not isinstance(body, dict) or body.get("format") != REPORT_FORMAT:
+        raise PokerlabError(f"{path} is not a pokerlab report")
+    if body.get("version") != REPORT_VERSION:
+        raise PokerlabError(f"{path}: report version {body.get('version')!r} is not 1")
+    digest = body.pop("sha256", None)
+    if digest != _digest(body):
+        raise PokerlabError(f"{path} is damaged or was edited: its sha256 does not match")
+    return body
 
 
 def _same(row: list[str], want: list[str], cols: list[str], want_cols: list[str]) -> bool:

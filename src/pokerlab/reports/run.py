@@ -141,9 +141,13 @@ def solve_flop(
     settings: ReportSettings,
     threads: int = 1,
     should_stop: Callable[[], bool] | None = None,
+    save_to: str | os.PathLike[str] | None = None,
+    on_iterations: Callable[[int], None] | None = None,
 ) -> dict[str, Any] | None:
     """Solve ``template`` on ``flop`` and return its report row (:mod:`pokerlab.reports.rows`),
     or None when ``should_stop`` answered True during the solve (the row is dropped).
+    ``save_to``: also save the solution there (a file ``pokerlab postflop show`` and the
+    viewer open); ``on_iterations``: called with the iterations done at every check.
 
     The only place a report calls the postflop solver: the solve and its readings are those of
     ``pokerlab postflop --target T`` (``make_solver``, ``check_every`` iterations between
@@ -160,6 +164,8 @@ def solve_flop(
 
     def callback(progress: Any) -> bool:
         nonlocal stopped
+        if on_iterations is not None:
+            on_iterations(int(progress.iterations))
         stopped = should_stop is not None and should_stop()
         return stopped
 
@@ -185,6 +191,18 @@ def solve_flop(
             if after.kind == "decision" and after.player == 1:
                 actions["ip_vs_check"] = after.action_totals()
     exploitability = float(progress.exploitability)
+    reached = bool(exploitability <= settings.target_pct / 100.0 * pot)
+    if save_to is not None:
+        from pokerlab.solvers.postflop import save_spot_solution
+
+        save_spot_solution(
+            save_to,
+            solver,
+            status="completed" if reached else "target not reached",
+            partial=False,
+            exploitability=exploitability,
+            exploitability_pct=100.0 * exploitability / pot,
+        )
     return {
         "board": flop.text,
         "weight": flop.weight,
@@ -197,7 +215,7 @@ def solve_flop(
         "groups": {side: group_actions(actions[side], pot) for side in SIDES},
         "exploitability": exploitability,
         "exploitability_pct": 100.0 * exploitability / pot,
-        "target_reached": bool(exploitability <= settings.target_pct / 100.0 * pot),
+        "target_reached": reached,
         "iterations": int(solver.iterations),
         "seconds": float(solver.seconds),
         "wall_seconds": time.perf_counter() - wall,

@@ -478,6 +478,9 @@ def create_app(
         viewer.models.drop(real)
         return _json({"path": path, "reset": True, "cancelled_jobs": [j.id for j in cancelled]})
 
+    from pokerlab.viewer.reports import register_reports  # the report page (pokerlab report)
+
+    register_reports(app, viewer, _client)
     return _Guard(_Limits(app, viewer.limits.max_body_bytes), hosts)  # type: ignore[return-value]
 
 
