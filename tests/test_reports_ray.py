@@ -92,3 +92,19 @@ def test_a_dead_worker_has_its_flop_run_again(ray_session, tmp_path) -> None:
     assert sorted(r["board"] for r in got) == ["AsQh2d", "KsKh5d"]
     again = next(r for r in got if r["board"] == "AsQh2d")
     assert _numbers(again) == _numbers(want[0])
+
+
+def test_a_stop_cancels_the_running_tasks(ray_session, tmp_path) -> None:
+    (tmp_path / "tiny.toml").write_text(TEMPLATE)
+    (tmp_path / "flops.txt").write_text(FLOPS)
+    template = load_template(tmp_path / "tiny.toml")
+    flops, _ = read_flop_file(tmp_path / "flops.txt")
+    got: list[dict] = []
+    finished = ray_run.run_on_ray(
+        template, flops, ReportSettings(target_pct=1.0), got.append, workers=2,
+        should_stop=lambda: len(got) >= 1,
+    )  # fmt: skip
+    assert finished is False
+    assert len(got) == 1 and got[0]["board"] in ("KsKh5d", "AsQh2d")
+    # two were submitted; the other was cancelled when the stop came, the third never ran
+    assert ray_run.LAST_RUN["tasks"] == 2
