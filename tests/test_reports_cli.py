@@ -271,3 +271,25 @@ def test_turn_report(files, capsys, tmp_path) -> None:
     assert code == 0 and solo["iterations"] == rows[1]["iterations"]
     assert solo["ev"] == rows[1]["ev"] and solo["equity"] == rows[1]["equity"]
     assert solo["root"]["actions"] == rows[1]["actions"]["root"]
+
+
+def test_save_solutions(files, capsys, tmp_path) -> None:
+    from pokerlab.io.files import read_metadata
+    from pokerlab.solvers.postflop import load_spot_solution
+
+    flops = tmp_path / "one.txt"
+    flops.write_text("KsKh5d\n")
+    out = tmp_path / "saved"
+    code, _, err = run(
+        capsys,
+        ["report", str(files["template"]), "--flops", str(flops), "--target", "1%"]
+        + ["--out", str(out), "--save-solutions"],
+    )
+    assert code == 0, err
+    row = json.loads((out / "report.json").read_text())["rows"][0]
+    path = out / "solutions" / "KsKh5d.npz"
+    solver = load_spot_solution(path)
+    assert solver.iterations == row["iterations"]
+    assert read_metadata(path)["exploitability"] == row["exploitability"]
+    root = solver.average_strategy().node("")
+    assert root.action_totals() == row["actions"]["root"]

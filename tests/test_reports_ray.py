@@ -65,13 +65,16 @@ def test_ray_report_equals_one_process(ray_session, tmp_path, capsys) -> None:
     common = ["report", str(tmp_path / "tiny.toml"), "--flops", str(tmp_path / "flops.txt")]
     common += ["--target", "1%"]
     assert main([*common, "--out", str(tmp_path / "local")]) == 0
-    code = main([*common, "--out", str(tmp_path / "ray"), "--ray", "--workers", "2", "--json"])
+    ray_args = ["--out", str(tmp_path / "ray"), "--ray", "--workers", "2", "--save-solutions"]
+    code = main([*common, *ray_args, "--json"])
     assert code == 0, capsys.readouterr().err
     local = json.loads((tmp_path / "local" / "report.json").read_text())
     remote = json.loads((tmp_path / "ray" / "report.json").read_text())
     assert [r["board"] for r in remote["rows"]] == ["KsKh5d", "AsQh2d", "9s8s7h"]
     assert [_numbers(r) for r in remote["rows"]] == [_numbers(r) for r in local["rows"]]
     assert ray_run.LAST_RUN["tasks"] == 3 and len(ray_run.LAST_RUN["overhead_seconds"]) == 3
+    saved = sorted(p.name for p in (tmp_path / "ray" / "solutions").iterdir())
+    assert saved == ["9s8s7h.npz", "AsQh2d.npz", "KsKh5d.npz"]
 
 
 def test_a_dead_worker_has_its_flop_run_again(ray_session, tmp_path) -> None:

@@ -69,6 +69,12 @@ def report(
     ),
     out: Path = typer.Option(..., "--out", "-o", help="Report folder (created if missing)."),
     resume: bool = typer.Option(False, "--resume", help="Continue the report in --out."),
+    save_solutions: bool = typer.Option(
+        False,
+        "--save-solutions",
+        help="Also save each board's solution as OUT/solutions/BOARD.npz (pokerlab postflop "
+        "show, the viewer).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object at the end."),
 ) -> None:
     """Solve a postflop template on many flops; one row per flop, weighted overall row.
@@ -118,6 +124,10 @@ def report(
             "another folder"
         )
     todo = [f for f in plan if f.text not in files.rows]
+    save_dir = None
+    if save_solutions:
+        save_dir = folder / "solutions"
+        save_dir.mkdir(parents=True, exist_ok=True)
     err = Console(stderr=True)
     show = not as_json and err.is_terminal
     bar = Progress(
@@ -152,13 +162,13 @@ def report(
 
                 finished = run_on_ray(
                     data, todo, settings, on_row, workers=workers or 2, address=address,
-                    threads=threads, should_stop=lambda: stop.requested,
+                    threads=threads, should_stop=lambda: stop.requested, save_dir=save_dir,
                 )  # fmt: skip
             else:
                 from pokerlab.reports.run import run_local
 
                 finished = run_local(
-                    data, todo, settings, on_row, threads, should_stop=lambda: stop.requested
+                    data, todo, settings, on_row, threads, lambda: stop.requested, save_dir
                 )
     rows = files.ordered_rows()
     _print_result(files, rows, as_json)

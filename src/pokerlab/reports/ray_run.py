@@ -31,11 +31,18 @@ RAY_RETRIES = 3
 
 
 def solve_task(
-    template: Mapping[str, Any], flop: Flop, settings: ReportSettings, threads: int
+    template: Mapping[str, Any],
+    flop: Flop,
+    settings: ReportSettings,
+    threads: int,
+    save_dir: str | None = None,
 ) -> dict[str, Any]:
-    """The Ray task: one board's row, with the task's own wall seconds in ``task_seconds``."""
+    """The Ray task: one board's row, with the task's own wall seconds in ``task_seconds``
+    (``save_dir``: also save the solution there as ``BOARD.npz``, on the worker's file
+    system)."""
     start = time.perf_counter()
-    row = solve_flop(template, flop, settings, threads)
+    save_to = None if save_dir is None else os.path.join(save_dir, f"{flop.text}.npz")
+    row = solve_flop(template, flop, settings, threads, save_to=save_to)
     assert row is not None  # no stop callback in a task
     row["task_seconds"] = time.perf_counter() - start
     return row
@@ -74,12 +81,14 @@ def run_on_ray(
     threads: int = 1,
     should_stop: Callable[[], bool] | None = None,
     task: Callable[..., dict[str, Any]] | None = None,
+    save_dir: str | os.PathLike[str] | None = None,
 ) -> bool:
     """Solve ``todo`` as Ray tasks, ``workers`` at a time, handing each row to ``on_row`` as
     it arrives (``task_seconds`` removed: the driver keeps the per-task overhead figures in
     :data:`LAST_RUN`). Returns False when ``should_stop`` stopped it (running tasks are
     cancelled, their boards dropped), True when every board is done. ``task`` replaces
-    :func:`solve_task` (tests: a task that kills its worker)."""
+    :func:`solve_task` (tests: a task that kills its worker); ``save_dir``: each task saves
+    its solution there (a local Ray, or a folder every node of the cluster shares)."""
     from pokerlab.distributed.limit_ray import import_ray
 
     ray = import_ray()
@@ -90,6 +99,7 @@ def run_on_ray(
     queue = list(todo)
     queue.reverse()
     running: dict[Any, tuple[Flop, int, float]] = {}
+    extra = {} if save_dir is None else {"save_dir": os.fspath(save_dir)}
     LAST_RUN.clear()
     LAST_RUN.update(tasks=0, resubmitted=0, overhead_seconds=[])
     try:
@@ -101,7 +111,7 @@ def run_on_ray(
                 return False
             while queue and len(running) < workers:
                 flop = queue.pop()
-                ref = remote.remote(template_ref, flop, settings, threads)
+                ref = remote.remote(template_ref, flop, settings, threads, **extra)
                 running[ref] = (flop, 0, time.perf_counter())
                 LAST_RUN["tasks"] += 1
             ready, _ = ray.wait(list(running), num_returns=1, timeout=0.5)
@@ -120,7 +130,7 @@ def run_on_ray(
                             f"{flop.text}: the Ray task failed {tries + 1} times (its worker "
                             "died each time)"
                         ) from None
-                    again = remote.remote(template_ref, flop, settings, threads)
+                    again = remote.remote(template_ref, flop, settings, threads, **extra)
                     running[again] = (flop, tries + 1, time.perf_counter())
                     LAST_RUN["resubmitted"] += 1
                     continue

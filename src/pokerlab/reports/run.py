@@ -229,14 +229,17 @@ def run_local(
     on_row: Callable[[dict[str, Any]], None],
     threads: int = 1,
     should_stop: Callable[[], bool] | None = None,
+    save_dir: str | os.PathLike[str] | None = None,
 ) -> bool:
     """Solve the flops of ``todo`` one after another in this process, handing each row to
-    ``on_row`` as it finishes. Returns False when ``should_stop`` stopped it (the flop being
-    solved then is dropped), True when every flop is done."""
+    ``on_row`` as it finishes (``save_dir``: also save each solution there as ``BOARD.npz``).
+    Returns False when ``should_stop`` stopped it (the flop being solved then is dropped), True
+    when every flop is done."""
     for flop in todo:
         if should_stop is not None and should_stop():
             return False
-        row = solve_flop(template, flop, settings, threads, should_stop)
+        save_to = None if save_dir is None else Path(save_dir) / f"{flop.text}.npz"
+        row = solve_flop(template, flop, settings, threads, should_stop, save_to)
         if row is None:
             return False
         on_row(row)
