@@ -207,10 +207,12 @@ class ReportFiles:
 
     @property
     def json_path(self) -> Path:
+        """``FOLDER/report.json``."""
         return self.folder / self.JSON
 
     @property
     def csv_path(self) -> Path:
+        """``FOLDER/report.csv``."""
         return self.folder / self.CSV
 
     def ordered_rows(self) -> list[dict[str, Any]]:
@@ -243,6 +245,7 @@ class ReportFiles:
         atomic_write_bytes(self.csv_path, csv_text(self.ordered_rows()).encode())
 
     def exists(self) -> bool:
+        """True when the folder holds a report file already."""
         return self.json_path.exists() or self.csv_path.exists()
 
     def load(self) -> None:
@@ -254,10 +257,17 @@ class ReportFiles:
             raise PokerlabError(f"--resume: no report in {self.folder} ({path} is missing)")
         body = read_report(path)
         for key, value in self.header.items():
-            if body.get(key) != value:
+            old = body.get(key)
+            if old != value:
+                if isinstance(old, dict) and isinstance(value, dict):  # name what differs
+                    keys = sorted(
+                        k for k in old.keys() | value.keys() if old.get(k) != value.get(k)
+                    )
+                    old, value = {k: old.get(k) for k in keys}, {k: value.get(k) for k in keys}
                 raise PokerlabError(
-                    f"--resume: {path} was made with another {key} (its {key}: "
-                    f"{_short(body.get(key))}; now: {_short(value)}); use another --out"
+                    f"--resume: {path} was made with "
+                    f"{'other' if key.endswith('s') else 'another'} {key} (in the file: "
+                    f"{_short(old)}; now: {_short(value)}); use another --out"
                 )
         plan = {p["board"] for p in self.header["plan"]}
         rows = body.get("rows")

@@ -52,6 +52,7 @@ class ReportSettings:
     check_every: int = 10
 
     def to_dict(self) -> dict[str, Any]:
+        """The settings as stored in ``report.json``."""
         return asdict(self)
 
 
