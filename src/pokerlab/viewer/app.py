@@ -54,7 +54,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from pokerlab.errors import PokerlabError
 from pokerlab.viewer.files import FileMissing, PathRefused, resolve_inside, scan, summarize
-from pokerlab.viewer.http import CLIENT_COOKIE, Guard, Limits, json_response
+from pokerlab.viewer.http import CLIENT_COOKIE, Guard, Limits, client_key, json_response
 from pokerlab.viewer.jobs import JobBusy, JobLimits, JobQueue, JobRefused
 from pokerlab.viewer.models import (
     CurveModel,
@@ -65,6 +65,7 @@ from pokerlab.viewer.models import (
     SweepModel,
     TableModel,
 )
+from pokerlab.viewer.reports import register_reports
 from pokerlab.viewer.routes import add_job_routes, add_play_routes
 from pokerlab.viewer.sessions import Sessions, SessionsFull
 
@@ -309,5 +310,6 @@ def create_app(
 
     add_play_routes(app, viewer)
     add_job_routes(app, viewer)
+    register_reports(app, viewer, client_key)  # the report page (pokerlab report)
 
     return Guard(Limits(app, viewer.limits.max_body_bytes), hosts)  # type: ignore[return-value]

@@ -30,11 +30,12 @@ _SECURITY_HEADERS = {
 }
 
 
-def json_response(obj: Any) -> Response:
-    """A JSON response encoded by the standard library's C encoder (no per-item conversion:
-    the models already return plain lists, numbers and strings; NaN is refused)."""
+def json_response(obj: Any, status: int = 200) -> Response:
+    """A JSON response (HTTP ``status``) encoded by the standard library's C encoder (no
+    per-item conversion: the models already return plain lists, numbers and strings; NaN is
+    refused)."""
     body = json.dumps(obj, allow_nan=False, separators=(",", ":")).encode()
-    return Response(body, media_type="application/json")
+    return Response(body, status_code=status, media_type="application/json")
 
 
 def client_key(request: Request) -> str:

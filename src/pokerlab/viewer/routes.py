@@ -4,7 +4,6 @@ re-solve jobs (node locking, unlocking, job state and cancel, reset); see
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import Body, FastAPI, Request
@@ -103,8 +102,7 @@ def add_job_routes(app: FastAPI, viewer: Any) -> None:
         except BaseException:
             viewer.models.unpin(m)
             raise
-        body = json.dumps(job.to_dict(), allow_nan=False, separators=(",", ":")).encode()
-        return Response(body, status_code=202, media_type="application/json")
+        return json_response(job.to_dict(), 202)
 
     @app.post("/api/lock")
     def lock(request: Request, body: dict[str, Any] = Body(...)) -> Response:
