@@ -82,11 +82,12 @@ def report(
     Exit codes: 0 done; 2 bad input (nothing solved); 3 some board stopped at --iterations
     before the target; 130 Ctrl-C (finished rows kept; continue with --resume).
     """
-    from pokerlab.cli.postflop import _canonical_algorithm, parse_target
+    from pokerlab.cli.postflop_options import canonical_postflop_algorithm, parse_target
+    from pokerlab.io.interrupts import shield_sigint, stop_on_sigint
+    from pokerlab.io.paths import check_output_folder
     from pokerlab.reports.flops import flop_set, parse_board, turn_cards
     from pokerlab.reports.rows import ReportFiles, plan_entries
     from pokerlab.reports.run import ReportSettings, check_template, load_template
-    from pokerlab.solvers.run import check_output_folder, shield_sigint, stop_on_sigint
 
     if flops is not None and turns is not None:
         raise PokerlabError("give --flops or --turns, not both")
@@ -95,7 +96,7 @@ def report(
     settings = ReportSettings(
         target_pct=parse_target(target),
         max_iterations=iterations,
-        algorithm=_canonical_algorithm(algorithm),
+        algorithm=canonical_postflop_algorithm(algorithm),
     )
     data = load_template(template)
     if turns is not None:
@@ -173,7 +174,7 @@ def report(
     rows = files.ordered_rows()
     _print_result(files, rows, as_json)
     if not finished:
-        from pokerlab.cli.postflop import print_line_stderr
+        from pokerlab.cli.render_postflop import print_line_stderr
 
         print_line_stderr(
             f"interrupted after {len(rows)} of {len(plan)} boards: finished rows are in "
@@ -213,7 +214,7 @@ def _print_result(files: Any, rows: list[dict[str, Any]], as_json: bool) -> None
                 "overall": doc["overall"],
             }
         )
-        from pokerlab.cli.postflop import print_line_stderr
+        from pokerlab.cli.render_postflop import print_line_stderr
 
         print_line_stderr(f"wrote {files.json_path}")
         print_line_stderr(f"wrote {files.csv_path}")

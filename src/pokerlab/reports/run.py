@@ -10,7 +10,6 @@ so the two give the same numbers.
 from __future__ import annotations
 
 import json
-import math
 import os
 import time
 import tomllib
@@ -154,6 +153,7 @@ def solve_flop(
     ``pokerlab postflop --target T`` (``make_solver``, ``check_every`` iterations between
     exploitability checks, at most ``max_iterations``; EV from ``values()``, equity and action
     frequencies from the root of ``average_strategy()``)."""
+    from pokerlab.analysis.postflop import spot_numbers
     from pokerlab.games.postflop.game import PostflopGame
     from pokerlab.solvers.factory import make_solver
 
@@ -179,19 +179,16 @@ def solve_flop(
     if stopped:
         return None
     pot = float(game.config.pot)
-    spot = solver.average_strategy()
-    root = spot.node("")
-    ev = solver.values()["ev"]
-    equity = [root.range_value(p)[1] for p in (0, 1)]
-    eqr = [ev[p] / (equity[p] * pot) if equity[p] > 0 else math.nan for p in (0, 1)]
-    actions = {side: {} for side in SIDES}
+    exploitability = float(progress.exploitability)
+    # the numbers pokerlab postflop prints (EV from values(), equity and EQR at the root)
+    numbers, root = spot_numbers(solver, exploitability)
+    actions: dict[str, dict[str, float]] = {side: {} for side in SIDES}
     if root.actions:
-        actions["root"] = root.action_totals()
+        actions["root"] = numbers["root"]["actions"]
         if "check" in root.actions:
-            after = spot.node("check")
+            after = solver.average_strategy().node("check")
             if after.kind == "decision" and after.player == 1:
                 actions["ip_vs_check"] = after.action_totals()
-    exploitability = float(progress.exploitability)
     reached = bool(exploitability <= settings.target_pct / 100.0 * pot)
     if save_to is not None:
         from pokerlab.solvers.postflop import save_spot_solution
@@ -209,9 +206,9 @@ def solve_flop(
         "weight": flop.weight,
         **texture(flop.cards),
         "pot": pot,
-        "ev": {k: float(ev[p]) for p, k in enumerate(PLAYERS)},
-        "equity": {k: float(equity[p]) for p, k in enumerate(PLAYERS)},
-        "eqr": {k: float(eqr[p]) for p, k in enumerate(PLAYERS)},
+        "ev": {k: numbers["ev"][k] for k in PLAYERS},
+        "equity": {k: numbers["equity"][k] for k in PLAYERS},
+        "eqr": {k: numbers["eqr"][k] for k in PLAYERS},
         "actions": actions,
         "groups": {side: group_actions(actions[side], pot) for side in SIDES},
         "exploitability": exploitability,
