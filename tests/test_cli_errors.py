@@ -152,6 +152,15 @@ MALFORMED: list[tuple[list[str], str]] = [
     (["serve", "--port", "-1"], "--port"),
     (["compare", "kuhn", "--points", "9" * 30], "--points"),
     (["compare", "kuhn", "--budget-nodes", "9" * 30], "--budget-nodes"),
+    # issue 26: report
+    (["report", "small", "--bogus"], "No such option: --bogus"),
+    (["report", "small"], "Missing option '--out'"),
+    (["report", "small", "--flops", "bogus", "--out", "/tmp/pokerlab-r1"], "'bogus'"),
+    (["report", "small", "--target", "x%", "--out", "/tmp/pokerlab-r2"], "bad --target"),
+    (["report", "/nonexistent.toml", "--out", "/tmp/pokerlab-r3"], "no such file"),
+    (["report", "small", "--workers", "2", "--out", "/tmp/pokerlab-r4"], "--workers needs --ray"),
+    (["report", "small", "--turns", "ZZZ", "--out", "/tmp/pokerlab-r5"], "'ZZ'"),
+    (["report", "small", "--out", "/etc/passwd"], "is a file, not a folder"),
     # files
     (["show", "/nonexistent/file.npz"], "no such file"),
     (["show", LONG + ".npz"], "too long"),
@@ -184,6 +193,7 @@ def test_the_table_covers_every_command() -> None:
         "lbr",
         "play",
         "serve",
+        "report",
     }
 
 
