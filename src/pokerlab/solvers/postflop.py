@@ -48,6 +48,7 @@ from pokerlab.games.postflop.expand import _swap_card, suit_swap_combo
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.io.files import load_checkpoint, save_checkpoint
 from pokerlab.solvers.base import Callback, Progress
+from pokerlab.solvers.loop import run_loop
 from pokerlab.solvers.schedule import PARAMS_LAYOUT, schedule_by_name
 from pokerlab.tree._primitives import discount_factors
 from pokerlab.tree.vector import _kernels as K
@@ -130,10 +131,11 @@ def solve_spot(
     check_every: int,
     target_pct: float | None,
 ) -> Progress:
-    """The stopping loop of every postflop solver (full width and sampling): ``step`` in chunks
-    of ``check_every`` iterations, exploitability (chips; ``target_pct``: percent of the starting
-    pot) measured before each chunk when a target or a callback needs it, until a limit. The
-    solving time accrues in ``solver.seconds``, the time of these exploitability checks in
+    """``solve`` of every postflop solver (full width and sampling): the engine's stopping loop
+    (:func:`~pokerlab.solvers.loop.run_loop`: ``step`` in chunks of ``check_every``
+    iterations, exploitability in chips, ``target_pct`` percent of the starting pot, measured
+    before each chunk when a target or a callback needs it, until a limit). The solving time
+    accrues in ``solver.seconds``, the time of these exploitability checks in
     ``solver.check_seconds`` (wall seconds)."""
     if target_pct is not None:
         if not target_pct > 0:
@@ -145,10 +147,6 @@ def solve_spot(
         raise PokerlabError(f"iterations must be >= 0, got {iterations}")
     if check_every < 1:
         raise PokerlabError(f"check_every must be >= 1, got {check_every}")
-    limit = math.inf if iterations is None else iterations
-    done = 0
-    start = solver.seconds
-    expl = math.nan
 
     def check() -> float:
         t0 = time.perf_counter()
@@ -156,22 +154,18 @@ def solve_spot(
         solver.check_seconds += time.perf_counter() - t0
         return value
 
-    while True:
-        if (target_exploitability is not None or callback is not None) and solver.iterations:
-            expl = check()
-        progress = Progress(solver.iterations, solver.seconds, solver.nodes_touched, expl)
-        if callback is not None and callback(progress):
-            break
-        if target_exploitability is not None and expl <= target_exploitability:
-            break
-        if done >= limit or (seconds is not None and solver.seconds - start >= seconds):
-            break
-        chunk = int(min(check_every, limit - done))
-        solver.step(chunk)
-        done += chunk
-    if math.isnan(expl) or not (target_exploitability is not None or callback is not None):
-        expl = check()
-    return Progress(solver.iterations, solver.seconds, solver.nodes_touched, expl)
+    end = run_loop(
+        solver.step,
+        lambda: (solver.iterations, solver.seconds, solver.nodes_touched),
+        check_every=check_every,
+        iterations=iterations,
+        target=target_exploitability,
+        seconds=seconds,
+        measure=check,
+        measure_at_reports=callback is not None,
+        on_report=callback,
+    )
+    return end.progress
 
 
 def check_finite(solver: Any, arrays: Mapping[str, np.ndarray | None]) -> None:
