@@ -687,7 +687,8 @@ def lbr_table(args: argparse.Namespace) -> list[dict]:
     import os
 
     from pokerlab.evaluate.limit_lbr import local_best_response
-    from pokerlab.evaluate.limit_matches import BOTS, load_limit_checkpoint, strategy_agent
+    from pokerlab.evaluate.limit_matches import BOTS, strategy_agent
+    from pokerlab.solvers.factory import load_limit_checkpoint
 
     table, rows, decks = [], [], set()
     for path in args.lbr:

@@ -55,8 +55,8 @@ def _make_bot(name: str, game: Any, raise_above: float, call_above: float) -> An
 
 
 def _load(path: Path, option: str) -> tuple[Any, Any]:
-    from pokerlab.evaluate.limit_matches import load_limit_checkpoint
     from pokerlab.io.paths import check_input_file
+    from pokerlab.solvers.factory import load_limit_checkpoint
 
     return load_limit_checkpoint(check_input_file(path, option))
 

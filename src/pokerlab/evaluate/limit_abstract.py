@@ -53,6 +53,7 @@ import os
 from dataclasses import dataclass
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import numba
 import numpy as np
@@ -63,7 +64,9 @@ from pokerlab.abstraction.isomorphism import HandIndexer, round_indexer
 from pokerlab.abstraction.store import cache_dir, load_tables, save_tables
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import PokerlabError
+from pokerlab.evaluate.limit_strategy import as_betting_strategy, strategy_abstraction
 from pokerlab.games.limit_holdem import DEAL, FOLD_END, BettingTree
+from pokerlab.strategy import BettingStrategy
 from pokerlab.tree.betting import _value_kernels as BK
 
 __all__ = [
@@ -642,29 +645,39 @@ def abstract_value_by_board(
 
 
 def abstract_exploitability_mbb(
-    solver,
+    strategy: BettingStrategy | Any,
     tables: JointBucketTables | BoardTables | None = None,
     *,
+    abstraction: CardAbstraction | None = None,
     max_bytes: int = MAX_BOARD_PATH_BYTES,
     threads: int | None = None,
 ) -> float:
-    """Exploitability of ``solver``'s average strategy in the abstract game, in milli big blinds
-    per game: the mean of the two best-response values (the game is zero-sum).
+    """Exploitability of ``strategy`` (a :class:`~pokerlab.strategy.BettingStrategy`; a solver
+    is still read through its ``average_strategy()``, deprecated) in the abstract game of
+    ``abstraction`` (default: the strategy's own), in milli big blinds per game: the mean of the
+    two best-response values (the game is zero-sum).
 
     ``tables``: :class:`JointBucketTables` (the S x S path, :func:`abstract_value`) or
     :class:`BoardTables` (the by-board path, :func:`abstract_value_by_board`); by default the
     tables up to :data:`MAX_SEQUENCES` river sequences, the by-board path beyond (refused by
     name when :func:`board_path_bytes` exceeds ``max_bytes``). Both are exact and agree to
     1e-9 (tested). ``threads``: numba threads of the by-board river kernel."""
+    strategy = as_betting_strategy(strategy)
     if tables is None:
-        if math.prod(solver.abstraction.buckets) <= MAX_SEQUENCES:
-            tables = joint_bucket_tables(solver.abstraction)
+        abstraction = strategy_abstraction(strategy, abstraction)
+        if math.prod(abstraction.buckets) <= MAX_SEQUENCES:
+            tables = joint_bucket_tables(abstraction)
         else:
-            tables = board_tables(solver.abstraction, max_bytes=max_bytes)
-    probs = solver.average_strategy()
+            tables = board_tables(abstraction, max_bytes=max_bytes)
+    layout = strategy.layout
+    if tuple(tables.counts) != layout.buckets:
+        raise PokerlabError(
+            f"bucket tables of {tuple(tables.counts)} for a strategy of {layout.buckets}"
+        )
     total = 0.0
     for p in (0, 1):
-        args = (solver.tree, tables, probs, solver.offset, solver.num_states, solver.recall, p)
+        args = (layout.tree, tables, strategy.probs, layout.offset, layout.num_states,
+                layout.recall, p)  # fmt: skip
         if isinstance(tables, BoardTables):
             total += abstract_value_by_board(*args, threads=threads)
         else:

@@ -1,7 +1,7 @@
 """Exact best response in the real game against an abstract limit hold'em strategy (issue 10).
 
 The best responder sees its real cards and the board (not buckets); the opponent plays the
-abstract strategy (its action probabilities by bucket state, read from the solver's arrays).
+abstract strategy (its action probabilities by bucket state, a ``BettingStrategy``'s table).
 One walk of the public tree (betting rounds x board cards) with vectors over every hole-card
 pair of the best responder: per round and board prefix, the opponent's reach goes down the
 round's decisions, every next card (the flop as a set, then the turn, then the river) is dealt
@@ -28,15 +28,18 @@ from __future__ import annotations
 
 import itertools
 from math import comb
+from typing import Any
 
 import numba
 import numpy as np
 
-from pokerlab.abstraction.buckets import bucket_sequence_ids
+from pokerlab.abstraction.buckets import CardAbstraction, bucket_sequence_ids
 from pokerlab.abstraction.isomorphism import HandIndexer, round_indexer
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.evaluate import _limit_real_kernels as K
+from pokerlab.evaluate.limit_strategy import as_betting_strategy, deck_hands, strategy_abstraction
 from pokerlab.games.limit_holdem import DEAL, DECISION, FOLD_END, SHOWDOWN_END
+from pokerlab.strategy import BettingStrategy
 from pokerlab.tree.betting._kernels import betting_arrays
 from pokerlab.tree.betting._value_kernels import RiverProgram
 
@@ -45,16 +48,25 @@ __all__ = ["real_value", "real_exploitability_mbb"]
 
 class _Walk:
     def __init__(
-        self, solver, probs: np.ndarray, responder: int, best: bool, fast: bool = True
+        self,
+        strategy: BettingStrategy,
+        abstraction: CardAbstraction,
+        responder: int,
+        best: bool,
+        fast: bool = True,
     ) -> None:
-        self.solver = solver
-        self.tree = solver.tree
-        self.probs = probs
+        layout = strategy.layout
+        self.abstraction = abstraction
+        self.recall = layout.recall
+        self.num_states = layout.num_states
+        self.tree = layout.tree
+        self.probs = np.asarray(strategy.probs, dtype=np.float64)
         self.responder = responder
         self.best = best
-        self.ranks = solver.game.rules.ranks
-        self.deck = [int(c) for c in solver.game.rules.cards]
-        self.hands = solver.hands
+        rules = strategy.game.rules
+        self.ranks = rules.ranks
+        self.deck = [int(c) for c in rules.cards]
+        self.hands = deck_hands(strategy.game)
         self.hand_index = {(int(a), int(b)): i for i, (a, b) in enumerate(self.hands)}
         n, h = self.tree.num_nodes, len(self.hands)
         self.reach = np.zeros((n, h))
@@ -70,16 +82,16 @@ class _Walk:
             n_cards - 8,
             1,
         ]
-        self.counts = tuple(int(b) for b in solver.abstraction.buckets)
+        self.counts = tuple(int(b) for b in abstraction.buckets)
         self.with_card = np.zeros((52, h), dtype=bool)
         for i, (a, b) in enumerate(self.hands):
             self.with_card[a, i] = self.with_card[b, i] = True
         self.fast = fast
         self.hand_perm = _hand_perms(self.ranks)
-        #: the betting tree's arrays with the solver's storage layout (the kernels' bundle)
-        self.arrays = betting_arrays(t, solver.offset, solver.num_states)
+        #: the betting tree's arrays with the strategy's layout (the kernels' bundle)
+        self.arrays = betting_arrays(t, layout.offset, layout.num_states)
         if fast:
-            self.program = _river_program(t, self.roots[2], solver.offset, responder)
+            self.program = _river_program(t, self.roots[2], layout.offset, responder)
 
     def _meets(self, cards) -> np.ndarray:
         out = np.zeros(len(self.hands), dtype=bool)
@@ -98,11 +110,9 @@ class _Walk:
         )
         live = ~self._meets(board)
         lab = np.zeros(len(self.hands), dtype=np.int64)
-        lab[live] = self.solver.abstraction.labels[r][
-            round_indexer(r, self.ranks).index(rows[live])
-        ]
+        lab[live] = self.abstraction.labels[r][round_indexer(r, self.ranks).index(rows[live])]
         labels = labels + [lab]
-        ids = bucket_sequence_ids(labels, self.counts, self.solver.recall)[r]
+        ids = bucket_sequence_ids(labels, self.counts, self.recall)[r]
         return np.where(live, ids, -1), labels
 
     def round(self, r: int, board: tuple[int, ...], labels: list[np.ndarray]) -> None:
@@ -170,7 +180,7 @@ class _Walk:
         orbit, its values added at the permuted hands of the others); each hand's river state
         and strength and the order of the hands that miss the board are computed here in
         numpy, so that no Python runs per river board."""
-        sv, h = self.solver, len(self.hands)
+        h = len(self.hands)
         rest = [c for c in self.deck if c not in board]
         orbits = _orbits(board, rest, self.hand_perm)
         rivers = np.array([card for card, _ in orbits], dtype=np.int64)
@@ -188,9 +198,9 @@ class _Walk:
         rows = rows[live]
         strength = np.full(live.shape, np.iinfo(np.int32).max, dtype=np.int64)
         strength[live] = evaluate_batch(rows.astype(np.uint8))
-        lab = sv.abstraction.labels[3][round_indexer(3, self.ranks).index(rows)]
+        lab = self.abstraction.labels[3][round_indexer(3, self.ranks).index(rows)]
         states = np.full(live.shape, -1, dtype=np.int64)
-        if sv.recall == "perfect":
+        if self.recall == "perfect":
             prefix = np.broadcast_to(turn_states[None, :] * self.counts[3], live.shape)
             states[live] = prefix[live] + lab
         else:
@@ -199,7 +209,7 @@ class _Walk:
         K.river_values(
             deals,
             self.program,
-            np.int64(sv.num_states[3]),
+            np.int64(self.num_states[3]),
             self.probs,
             K.RiverHands(
                 self.hands[order],
@@ -229,9 +239,7 @@ class _Walk:
         return float(self.values[0].sum() / deals)
 
 
-def _river_program(
-    tree, roots: np.ndarray, offset: np.ndarray, responder: int
-) -> RiverProgram:
+def _river_program(tree, roots: np.ndarray, offset: np.ndarray, responder: int) -> RiverProgram:
     """The river subtrees below ``roots`` renumbered for ``K.river_values``: per subtree, its
     decisions in preorder (the root first), then its folds, then its showdowns; the decisions'
     children as local numbers, whose they are, where their strategy starts; the folds'
@@ -367,18 +375,22 @@ def _build_flops(ranks: int) -> list:
 
 
 def real_value(
-    solver,
-    probs: np.ndarray,
+    strategy: BettingStrategy,
     responder: int,
     best: bool = True,
     threads: int | None = None,
     reference: bool = False,
+    *,
+    abstraction: CardAbstraction | None = None,
 ) -> float:
     """Value (big blinds per game) for ``responder`` of a real-game best response (``best``) or
-    of ``probs`` itself against ``probs`` (solver layout), over every deal. ``threads``: numba
-    threads of the river kernel (default: all of numba's, i.e. every core). ``reference``: the
-    original path (one Python step and two whole-tree kernels per river board), for tests."""
-    walk = _Walk(solver, np.asarray(probs, dtype=np.float64), responder, best, not reference)
+    of ``strategy`` itself against ``strategy``, over every deal; the strategy plays by
+    ``abstraction`` (default: its own). ``threads``: numba threads of the river kernel
+    (default: all of numba's, i.e. every core). ``reference``: the original path (one Python
+    step and two whole-tree kernels per river board), for tests."""
+    strategy = as_betting_strategy(strategy)
+    abstraction = strategy_abstraction(strategy, abstraction)
+    walk = _Walk(strategy, abstraction, responder, best, not reference)
     prev = numba.get_num_threads()
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS if threads is None else int(threads))
     try:
@@ -387,15 +399,22 @@ def real_value(
         numba.set_num_threads(prev)
 
 
-def real_exploitability_mbb(solver, threads: int | None = None) -> float:
-    """Exploitability of ``solver``'s average strategy in the real game (best responses not
-    restricted to the abstraction), milli big blinds per game."""
-    probs = solver.average_strategy()
+def real_exploitability_mbb(
+    strategy: BettingStrategy | Any,
+    threads: int | None = None,
+    *,
+    abstraction: CardAbstraction | None = None,
+) -> float:
+    """Exploitability of ``strategy`` in the real game (best responses not restricted to the
+    abstraction), milli big blinds per game. A solver is still read through its
+    ``average_strategy()`` (deprecated: pass the strategy)."""
+    strategy = as_betting_strategy(strategy)
+    abstraction = strategy_abstraction(strategy, abstraction)
     return (
         1000.0
         * (
-            real_value(solver, probs, 0, threads=threads)
-            + real_value(solver, probs, 1, threads=threads)
+            real_value(strategy, 0, threads=threads, abstraction=abstraction)
+            + real_value(strategy, 1, threads=threads, abstraction=abstraction)
         )
         / 2.0
     )

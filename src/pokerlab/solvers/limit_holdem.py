@@ -40,6 +40,7 @@ from pokerlab.solvers.schedule import (
     discount_factors,
     schedule_by_name,
 )
+from pokerlab.strategy import BettingStrategy
 from pokerlab.tree._primitives import RunArrays
 from pokerlab.tree.betting import _kernels as K
 from pokerlab.tree.betting._kernels import BettingArrays, BoardBatch, Discounts, betting_arrays
@@ -51,6 +52,8 @@ from pokerlab.tree.betting._subtree_kernels import (
     subtree_buffers,
     tree_depth,
 )
+from pokerlab.tree.betting.layout import BettingLayout
+from pokerlab.tree.betting.layout import state_counts as layout_states
 
 __all__ = ["BoardBatch", "LimitAbstractSolver", "LimitPCSSolver", "LimitTrainResult"]
 
@@ -108,14 +111,8 @@ def state_counts(abstraction: CardAbstraction, recall: str) -> tuple[int, ...]:
     """Private states per round, as Python integers: with imperfect recall the buckets used in
     that round, with perfect recall the bucket sequences so far (the product of the requested
     counts of rounds 0..r, the mixed radix of :func:`bucket_sequence_ids`)."""
-    if recall == "imperfect":
-        return tuple(int(b) for b in abstraction.num_buckets)
-    out = []
-    product = 1
-    for b in abstraction.buckets:
-        product *= int(b)
-        out.append(product)
-    return tuple(out)
+    used = abstraction.num_buckets if recall == "imperfect" else abstraction.buckets
+    return layout_states(used, recall)
 
 
 def layout_size(tree: Any, states: tuple[int, ...]) -> int:
@@ -208,16 +205,12 @@ class LimitAbstractSolver:
         per_action = BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
         check_storage(size, per_action, max_bytes)
         # every count below fits int64 now (size * per_action <= max_bytes)
-        self.num_states = np.array(states, dtype=np.int64)
         self._counts = tuple(int(b) for b in abstraction.buckets)
-        offset = np.full(tree.num_nodes, -1, dtype=np.int64)
-        cursor = 0
-        for n in np.flatnonzero(tree.kind == DECISION):
-            offset[n] = cursor
-            na = int(tree.child_start[n + 1] - tree.child_start[n])
-            cursor += na * states[int(tree.round[n])]
-        self.offset = offset
-        self.size = cursor
+        #: The storage layout (``offset``, ``num_states``, ``size``) and its index.
+        self.layout = BettingLayout(tree, self._counts, np.array(states), recall)
+        self.num_states = self.layout.num_states
+        self.offset = self.layout.offset
+        self.size = self.layout.size
         deck = rules.cards
         self.hands = np.array(list(itertools.combinations(deck, 2)), dtype=np.int64)
 
@@ -254,20 +247,17 @@ class LimitAbstractSolver:
                 break
         return LimitTrainResult(done, time.perf_counter() - start)
 
-    def average_strategy(self) -> np.ndarray:
-        """Average strategy, flat like the sums: each (node, state) block normalised over its
-        actions (uniform where the sums are 0)."""
-        out = np.empty(self.size, dtype=np.float64)
-        t = self.tree
-        sums = self.sums
-        for n in np.flatnonzero(t.kind == DECISION):
-            na = int(t.child_start[n + 1] - t.child_start[n])
-            ns = int(self.num_states[t.round[n]])
-            block = sums[self.offset[n] : self.offset[n] + na * ns].reshape(na, ns)
-            total = block.sum(axis=0, dtype=np.float64)
-            probs = np.where(total > 0, block / np.where(total > 0, total, 1), 1.0 / na)
-            out[self.offset[n] : self.offset[n] + na * ns] = probs.reshape(-1)
-        return out
+    def average_strategy(self) -> BettingStrategy:
+        """The average strategy (a :class:`~pokerlab.strategy.BettingStrategy` with this run's
+        layout and abstraction; its flat table is ``.probs``): each (node, state) block of the
+        strategy sums normalised over its actions (uniform where the sums are 0)."""
+        return BettingStrategy.of(
+            self.game,
+            self.layout,
+            self.layout.normalise(self.sums),
+            self.abstraction,
+            {"ranks": self.game.rules.ranks, "bucketing": self.abstraction.method},
+        )
 
     @property
     def num_infoset_actions(self) -> int:
