@@ -52,7 +52,7 @@ def test_sampled_values_are_unbiased(setup) -> None:
     game, abstraction, tables = setup
     es = LimitESSolver(game, abstraction, recall="perfect", seed=2)
     es.step(20_000)
-    probs = es.current_strategy()
+    probs = es.current_strategy().probs
     assert not np.allclose(probs, es.average_strategy().probs)  # a real strategy, not uniform
     exact = [
         abstract_value(es.tree, tables, probs, es.offset, es.num_states, "perfect", p, best=False)

@@ -118,3 +118,34 @@ def test_restore_solver_restores_a_limit_checkpoint(solved, tmp_path, monkeypatc
     game, again = load_limit_checkpoint(path)
     assert game.rules.ranks == 3 and again.iterations == 40
     np.testing.assert_array_equal(again.sums, solver.sums)
+
+
+def test_limit_solvers_are_engine_solvers(solved) -> None:
+    """One base class: ``step(n)`` runs n more iterations and counts them, the counters and the
+    state schema are the engine's, both strategies are ``BettingStrategy``s."""
+    from pokerlab.solvers.base import Solver
+    from pokerlab.solvers.limit_mccfr import LimitESSolver
+
+    game, abstraction, _ = solved
+    pcs = LimitPCSSolver(game, abstraction, recall="imperfect", seed=4, boards_per_iteration=2)
+    es = LimitESSolver(game, abstraction, recall="imperfect", seed=4)
+    for solver, every in ((pcs, 5), (es, 1000)):
+        assert isinstance(solver, Solver) and solver.default_check_every() == every
+        solver.step(3)
+        solver.step(2)
+        assert solver.iterations == 5 and solver.nodes_touched > 0 and solver.seconds > 0
+        with pytest.raises(PokerlabError, match="iterations must be >= 0"):
+            solver.step(-1)
+        current = solver.current_strategy()
+        assert isinstance(current, BettingStrategy)
+        regrets = np.maximum(solver.regrets, 0.0)
+        np.testing.assert_array_equal(current.probs, solver.layout.normalise(regrets))
+        state = solver.state_dict()
+        assert state["algorithm"] == solver.schedule.name and state["game"] == "limit-holdem"
+        assert state["representation"] == "bucketed" and state["game_params"] == game.params
+        assert state["config"]["buckets"] == [3, 3, 3, 3] and state["nodes_touched"] > 0
+        with pytest.raises(PokerlabError, match="abstract_exploitability_mbb"):
+            solver.exploitability()
+    # public chance sampling: two passes over the tree per iteration
+    assert pcs.nodes_touched == 2 * 5 * game.betting_tree.num_nodes
+    assert pcs.state_dict()["config"]["boards_per_iteration"] == 2

@@ -17,10 +17,12 @@ import numpy as np
 from pokerlab.abstraction.buckets import CardAbstraction
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
+from pokerlab.solvers.base import Solver
 from pokerlab.solvers.schedule import DiscountSchedule, schedule_by_name
 from pokerlab.strategy import BettingStrategy
 from pokerlab.tree.betting.layout import BettingLayout
 from pokerlab.tree.betting.layout import state_counts as layout_states
+from pokerlab.tree.compiled import CompiledGame
 
 __all__ = [
     "BYTES_PER_INFOSET_ACTION",
@@ -78,24 +80,33 @@ class LimitTrainResult:
     seconds: float
 
 
-class LimitAbstractSolver:
+class LimitAbstractSolver(Solver):
     """What the limit hold'em solvers on the abstract game share (public chance sampling,
     :class:`LimitPCSSolver`; external sampling,
     :class:`~pokerlab.solvers.limit_mccfr.LimitESSolver`): the checks of the game and
-    abstraction, the storage layout (per decision node an
-    ``actions x states`` block of float32 regrets and strategy sums, states = this round's
-    buckets or the bucket sequences so far), the hole-card pairs of the deck, the stopping loop
-    (:meth:`solve`), the average strategy and the checkpoint checks. Evaluators, agents and
-    checkpoints read only these attributes (``game``, ``abstraction``, ``recall``, ``tree``,
-    ``offset``, ``num_states``, ``size``, ``hands``) and :meth:`average_strategy`.
+    abstraction, the storage layout (a :class:`~pokerlab.tree.betting.layout.BettingLayout`:
+    per decision node an ``actions x states`` block of float32 regrets and strategy sums,
+    states = this round's buckets or the bucket sequences so far), the hole-card pairs of the
+    deck, the stopping loop (:meth:`solve`), the average and current strategies and the
+    checkpoint checks.
+
+    A :class:`~pokerlab.solvers.base.Solver`: ``compiled`` is the game with the layout as its
+    tree backend (kind ``"bucketed"``), ``step(n)`` runs ``n`` more iterations (each solver's
+    :meth:`_run`), the counters ``iterations``, ``nodes_touched`` and ``seconds`` are kept, and
+    :meth:`average_strategy` / :meth:`current_strategy` return a
+    :class:`~pokerlab.strategy.BettingStrategy`. Two things differ: :meth:`solve` counts
+    ``iterations`` in all (the training CLI's meaning, kept until it drives the solver through
+    :class:`~pokerlab.solvers.run.TrainingRun`), and the exploitability is the abstract
+    game's, measured by :func:`pokerlab.evaluate.limit_abstract.abstract_exploitability_mbb`
+    (it needs the bucket tables), not by :meth:`exploitability`.
     """
 
     #: The checkpoint's ``format`` field.
     format = ""
-    #: Iterations between callbacks in :meth:`solve` unless told.
-    default_check_every = 10
-    iterations: int
+    #: Iterations between callbacks in :meth:`solve` unless told (:meth:`default_check_every`).
+    _default_every = 10
     sums: np.ndarray
+    regrets: np.ndarray
 
     def _setup(
         self,
@@ -122,7 +133,6 @@ class LimitAbstractSolver:
         self.schedule = (
             algorithm if isinstance(algorithm, DiscountSchedule) else schedule_by_name(algorithm)
         )
-        self.game = game
         self.abstraction = abstraction
         self.recall = recall
         self.seed = seed
@@ -139,11 +149,14 @@ class LimitAbstractSolver:
         self.num_states = self.layout.num_states
         self.offset = self.layout.offset
         self.size = self.layout.size
+        Solver.__init__(self, CompiledGame(game, self.layout))  # type: ignore[arg-type]
+        self.algorithm = self.schedule.name
         deck = rules.cards
         self.hands = np.array(list(itertools.combinations(deck, 2)), dtype=np.int64)
 
-    def step(self, iterations: int = 1) -> None:  # pragma: no cover - every solver defines it
-        raise NotImplementedError
+    def default_check_every(self) -> int:
+        """Iterations between callbacks (and a training run's reports) unless told."""
+        return self._default_every
 
     def solve(
         self,
@@ -153,12 +166,13 @@ class LimitAbstractSolver:
         check_every: int | None = None,
     ) -> LimitTrainResult:
         """Iterate until ``iterations`` in all or ``seconds`` pass; ``callback(self)`` after each
-        block of ``check_every`` iterations (default :attr:`default_check_every`) may return
-        True to stop."""
+        block of ``check_every`` iterations (default :meth:`default_check_every`) may return
+        True to stop. Unlike :meth:`Solver.solve`, ``iterations`` counts every iteration of the
+        run, a resumed checkpoint's included (``pokerlab train limit-holdem --iterations``)."""
         if iterations is None and seconds is None:
             raise PokerlabError("give iterations or seconds")
         if check_every is None:
-            check_every = self.default_check_every
+            check_every = self.default_check_every()
         start = time.perf_counter()
         done = 0
         while True:
@@ -184,8 +198,44 @@ class LimitAbstractSolver:
             self.layout,
             self.layout.normalise(self.sums),
             self.abstraction,
-            {"ranks": self.game.rules.ranks, "bucketing": self.abstraction.method},
+            self._identity(),
         )
+
+    def strategy_sum(self) -> np.ndarray:
+        """The (discounted) strategy sums as stored (float32; times a lazy scale where the
+        solver keeps one, which normalising ignores)."""
+        return self.sums
+
+    def current_strategy(self) -> BettingStrategy:
+        """Regret matching on the stored regrets (uniform where no regret of a (node, state)
+        column is positive), as a :class:`~pokerlab.strategy.BettingStrategy`."""
+        return BettingStrategy.of(
+            self.game,
+            self.layout,
+            self.layout.normalise(np.maximum(self.regrets, 0.0)),
+            self.abstraction,
+            self._identity(),
+        )
+
+    def exploitability(self) -> float:
+        """Refused by name: the abstract game's exploitability needs its bucket tables."""
+        raise PokerlabError(
+            "a limit hold'em solver's exploitability is the abstract game's: "
+            "pokerlab.evaluate.limit_abstract.abstract_exploitability_mbb(solver.average_strategy())"
+        )
+
+    def _identity(self) -> dict[str, Any]:
+        return {"ranks": self.game.rules.ranks, "bucketing": self.abstraction.method}
+
+    def _config(self) -> dict[str, Any]:
+        """The settings a checkpoint must share with the run that loads it."""
+        return {
+            "schedule": self.schedule.name,
+            "recall": self.recall,
+            "ranks": self.game.rules.ranks,
+            "buckets": list(self.abstraction.buckets),
+            "bucketing": self.abstraction.method,
+        }
 
     @property
     def num_infoset_actions(self) -> int:
@@ -198,9 +248,19 @@ class LimitAbstractSolver:
         return BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
 
     def _common_state(self) -> dict[str, Any]:
-        """The checkpoint fields every limit solver writes (the run's identity)."""
+        """The checkpoint fields every limit solver writes: the engine's state schema
+        (``format``, here the family's: ``limit-pcs`` or ``limit-es``; ``algorithm``, ``game``,
+        ``game_params``, ``representation``, ``config``, the counters) and, flat, the run's
+        identity as checkpoints before the schema had it (what loading checks)."""
         return {
             "format": self.format,
+            "algorithm": self.algorithm,
+            "game": self.game.name,
+            "game_params": dict(self.game.params),
+            "representation": self.layout.kind,
+            "config": self._config(),
+            "nodes_touched": self.nodes_touched,
+            "seconds": self.seconds,
             "iterations": self.iterations,
             "schedule": self.schedule.name,
             "recall": self.recall,

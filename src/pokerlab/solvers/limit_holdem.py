@@ -249,9 +249,9 @@ class LimitPCSSolver(LimitAbstractSolver, PCSPasses):
         self._regret_scale = LazyScale()
         self._weights = (1.0, 1.0)
         # about ten boards between callbacks (progress, logs, the seconds limit), whatever the batch
-        self.default_check_every = max(1, 10 // self.boards_per_iteration)
+        self._default_every = max(1, 10 // self.boards_per_iteration)
         if chance == "full":
-            self.default_check_every = 1
+            self._default_every = 1
 
     def _allocate_storage(self) -> None:
         """The regrets, strategy sums and predicted regrets (float32, flat, in node order)."""
@@ -274,16 +274,18 @@ class LimitPCSSolver(LimitAbstractSolver, PCSPasses):
         K.discount(self.regrets, self.sums, a, b, g)
 
     # --- the verbs ----------------------------------------------------------------------------
-    def step(self, iterations: int = 1) -> None:
-        """Run ``iterations`` iterations (``boards_per_iteration`` sampled boards, both players
-        in turn, each)."""
-        for _ in range(int(iterations)):
-            t = self.iterations + 1
+    def _run(self, iterations: int) -> int:
+        """Run ``iterations`` more iterations (``boards_per_iteration`` sampled boards, or every
+        board, both players in turn, each; :meth:`step` counts them). Returns the public nodes
+        walked: two passes over the tree per iteration, one per chunk of boards with
+        ``chance="full"`` (each pass carries a whole vector of hands over its boards)."""
+        walks = len(self._full_chunks) if self.chance == "full" else 1
+        for i in range(int(iterations)):
+            t = self.iterations + i + 1
             self._begin_iteration(t)
             if self.chance == "full":
                 self._full_pass(0, update=True)
                 self._full_pass(1, update=True)
-                self.iterations = t
                 continue
             boards = np.stack(
                 [
@@ -294,7 +296,7 @@ class LimitPCSSolver(LimitAbstractSolver, PCSPasses):
             entries = self._board_arrays(boards)  # once for both players' passes
             self._pass(entries, 0, update=True)
             self._pass(entries, 1, update=True)
-            self.iterations = t
+        return 2 * walks * self.tree.num_nodes * int(iterations)
 
     def _begin_iteration(self, t: int) -> None:
         """The schedule's discount before iteration ``t``: uniform factors kept lazily
@@ -328,6 +330,13 @@ class LimitPCSSolver(LimitAbstractSolver, PCSPasses):
             "chance": self.chance,
             "arrays": self._arrays(),
             "rng": self.rng.bit_generator.state,
+        }
+
+    def _config(self) -> dict[str, Any]:
+        return {
+            **super()._config(),
+            "boards_per_iteration": self.boards_per_iteration,
+            "chance": self.chance,
         }
 
     def _arrays(self) -> dict[str, np.ndarray]:

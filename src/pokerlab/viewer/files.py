@@ -147,7 +147,10 @@ def _summarize_npz(path: Path, entry: FileEntry) -> None:
     entry.unit = _unit(entry.game)
     params = meta.get("game_params")
     entry.details = {"game_params": params if isinstance(params, dict) else {}}
-    bucketed = meta.get("representation") == "bucketed"  # a saved limit hold'em strategy
+    # a saved limit hold'em strategy (a training checkpoint names its representation too)
+    bucketed = (
+        meta.get("representation") == "bucketed" and meta.get("format") == "pokerlab-strategy"
+    )
     if str(meta.get("state_format", "")).startswith("limit-") or bucketed:  # train limit-holdem
         entry.format = "strategy" if bucketed else "checkpoint"
         entry.kind = "limit"

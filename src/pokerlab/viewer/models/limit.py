@@ -46,7 +46,9 @@ class LimitModel(TableModel):
 
         self.meta = read_metadata(path)
         meta = self.meta
-        if meta.get("representation") == BettingLayout.kind:  # a saved strategy: probabilities
+        fmt = str(meta.get("state_format", ""))
+        if meta.get("representation") == BettingLayout.kind and not fmt.startswith("limit-"):
+            # a saved strategy: probabilities (a checkpoint names its representation too)
             strategy = load_strategy(path)
             self.game = strategy.game
             layout = strategy.layout  # type: ignore[attr-defined]
