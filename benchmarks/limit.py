@@ -693,7 +693,7 @@ def lbr_table(args: argparse.Namespace) -> list[dict]:
     table, rows, decks = [], [], set()
     for path in args.lbr:
         game, solver = load_limit_checkpoint(path)
-        agents = [(strategy_agent(solver, name=path), solver.iterations)]
+        agents = [(strategy_agent(solver.average_strategy(), name=path), solver.iterations)]
         if game.variant not in decks:
             decks.add(game.variant)
             agents += [(BOTS[b](game), None) for b in args.lbr_bots.split(",") if b]
