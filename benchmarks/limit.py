@@ -652,7 +652,7 @@ def schedule_table(args: argparse.Namespace) -> dict:
                 solver = LimitPCSSolver(game, abstraction, recall=recall, algorithm=name, seed=seed)
                 row = []
                 for target in CHECKPOINTS:
-                    solver.solve(iterations=target, check_every=100)
+                    solver.solve(iterations=target - solver.iterations, check_every=100)
                     row.append(abstract_exploitability_mbb(solver, tables))
                 runs.append(row)
             means[name] = np.mean(runs, axis=0).tolist()
@@ -687,12 +687,13 @@ def lbr_table(args: argparse.Namespace) -> list[dict]:
     import os
 
     from pokerlab.evaluate.limit_lbr import local_best_response
-    from pokerlab.evaluate.limit_matches import BOTS, load_limit_checkpoint, strategy_agent
+    from pokerlab.evaluate.limit_matches import BOTS, strategy_agent
+    from pokerlab.solvers.factory import load_limit_checkpoint
 
     table, rows, decks = [], [], set()
     for path in args.lbr:
         game, solver = load_limit_checkpoint(path)
-        agents = [(strategy_agent(solver, name=path), solver.iterations)]
+        agents = [(strategy_agent(solver.average_strategy(), name=path), solver.iterations)]
         if game.variant not in decks:
             decks.add(game.variant)
             agents += [(BOTS[b](game), None) for b in args.lbr_bots.split(",") if b]

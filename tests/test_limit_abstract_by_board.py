@@ -58,7 +58,7 @@ def test_by_board_equals_tables(setup, recall: str) -> None:
     game, abstraction, joint, boards = setup
     solver = LimitPCSSolver(game, abstraction, recall=recall, seed=1)
     solver.step(30)
-    probs = solver.average_strategy()
+    probs = solver.average_strategy().probs
     for player in (0, 1):
         for best in (True, False):
             table, board = _both(solver, probs, joint, boards, player, best)
@@ -76,7 +76,7 @@ def test_a_mutated_strategy_changes_both_paths_alike(setup) -> None:
     game, abstraction, joint, boards = setup
     solver = LimitPCSSolver(game, abstraction, recall="perfect", seed=2)
     solver.step(20)
-    probs = solver.average_strategy()
+    probs = solver.average_strategy().probs
     tree = solver.tree
     node = int(np.flatnonzero((tree.kind == DECISION) & (tree.round == 3) & (tree.player == 1))[0])
     na = int(tree.child_start[node + 1] - tree.child_start[node])
@@ -102,7 +102,7 @@ def test_imperfect_recall_with_unused_buckets() -> None:
     joint, boards = joint_bucket_tables(abstraction), board_tables(abstraction)
     solver = LimitPCSSolver(game, abstraction, recall="imperfect", seed=1)
     solver.step(30)
-    probs = solver.average_strategy()
+    probs = solver.average_strategy().probs
     for player in (0, 1):
         table, board = _both(solver, probs, joint, boards, player, True)
         assert board == pytest.approx(table, abs=1e-9)

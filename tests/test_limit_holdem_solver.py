@@ -135,7 +135,7 @@ def test_terminal_values_equal_pairwise_sums(game, abstraction, seat: int) -> No
 def test_training_plays_sensibly_and_resumes(game, abstraction) -> None:
     solver = LimitPCSSolver(game, abstraction, recall="imperfect", seed=3)
     solver.step(150)
-    probs = solver.average_strategy()
+    probs = solver.average_strategy().probs
     tree = game.betting_tree
     n = tree.find("rc/cc/cc/r")  # seat 0 faces a river bet
     assert tree.actions(n) == [0, 1]  # fold or call: one raise per round
@@ -495,7 +495,7 @@ def test_lazy_discounts_train_as_the_eager_rule(game, abstraction, algorithm: st
         reached[block] = np.tile(total > 1e-3 * scale, na)
     assert reached.sum() > 10_000
     np.testing.assert_allclose(
-        lazy.average_strategy()[reached], eager.average_strategy()[reached], atol=2e-4
+        lazy.average_strategy().probs[reached], eager.average_strategy().probs[reached], atol=2e-4
     )
 
 
@@ -529,4 +529,6 @@ def test_checkpoints_keep_the_lazy_scales(game, abstraction) -> None:
     legacy = solver()
     legacy.load_state_dict(old)
     assert legacy._sum_scale.weight == legacy._regret_scale.weight == 1.0
-    np.testing.assert_allclose(legacy.average_strategy(), first.average_strategy(), atol=1e-6)
+    np.testing.assert_allclose(
+        legacy.average_strategy().probs, first.average_strategy().probs, atol=1e-6
+    )

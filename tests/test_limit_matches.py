@@ -151,8 +151,8 @@ def test_perfect_recall_agent_plays_by_bucket_sequences(game, tmp_path) -> None:
 
 def test_load_limit_checkpoint_refuses_another_solver(tmp_path) -> None:
     import pokerlab
-    from pokerlab.evaluate.limit_matches import load_limit_checkpoint
     from pokerlab.io.files import save_checkpoint
+    from pokerlab.solvers.factory import load_limit_checkpoint
 
     solver = pokerlab.make_solver(pokerlab.load_game("kuhn"), "cfr")
     solver.step(2)

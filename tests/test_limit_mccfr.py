@@ -52,8 +52,8 @@ def test_sampled_values_are_unbiased(setup) -> None:
     game, abstraction, tables = setup
     es = LimitESSolver(game, abstraction, recall="perfect", seed=2)
     es.step(20_000)
-    probs = es.current_strategy()
-    assert not np.allclose(probs, es.average_strategy())  # a real strategy, not uniform
+    probs = es.current_strategy().probs
+    assert not np.allclose(probs, es.average_strategy().probs)  # a real strategy, not uniform
     exact = [
         abstract_value(es.tree, tables, probs, es.offset, es.num_states, "perfect", p, best=False)
         for p in (0, 1)
@@ -130,13 +130,9 @@ def test_bad_options_are_refused_by_name(setup, kwargs: dict, needle: str) -> No
 def test_agent_and_checkpoint_loader_work_unchanged(setup, tmp_path) -> None:
     """The trained strategy plays as an agent (beats always-call), and a checkpoint of an
     external-sampling run loads back through the duplicate-match loader as the same solver."""
-    from pokerlab.evaluate.limit_matches import (
-        always_call,
-        duplicate_match,
-        load_limit_checkpoint,
-        strategy_agent,
-    )
+    from pokerlab.evaluate.limit_matches import always_call, duplicate_match, strategy_agent
     from pokerlab.io.files import save_checkpoint
+    from pokerlab.solvers.factory import load_limit_checkpoint
 
     _, abstraction, _ = setup
     game = load_game("limit-holdem", variant="tiny")  # the loader reads the variant's caps
@@ -148,7 +144,7 @@ def test_agent_and_checkpoint_loader_work_unchanged(setup, tmp_path) -> None:
     save_checkpoint(path, es.state_dict(), variant="tiny", seed=0)
     _, loaded = load_limit_checkpoint(path, cache=False)
     assert isinstance(loaded, LimitESSolver) and loaded.iterations == 20_000
-    np.testing.assert_array_equal(loaded.average_strategy(), es.average_strategy())
+    np.testing.assert_array_equal(loaded.average_strategy().probs, es.average_strategy().probs)
 
 
 def _cli(capsys, *args: str) -> tuple[int, str, str]:

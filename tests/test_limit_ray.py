@@ -73,7 +73,7 @@ def test_ray_run_equals_one_process(
         dist.step(2)
         one.step(2)
         np.testing.assert_array_equal(dist.regrets, one.regrets)
-        np.testing.assert_array_equal(dist.average_strategy(), one.average_strategy())
+        np.testing.assert_array_equal(dist.average_strategy().probs, one.average_strategy().probs)
     finally:
         dist.close()
 

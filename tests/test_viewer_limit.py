@@ -1,7 +1,7 @@
 """Limit hold'em files in the viewer (issue 30): a training checkpoint opens at once as its
 average strategy per round, betting line and bucket (it used to build the full game's history
 tree and never return); a ``train --log`` file opens as a convergence curve; the library
-refuses to restore a limit checkpoint as a history-game solver, naming why."""
+restores a limit checkpoint on the betting tree (restore_solver), never as a history-game solver."""
 
 from __future__ import annotations
 
@@ -57,12 +57,20 @@ def test_train_says_what_it_wrote_and_where_the_tables_are(trained) -> None:
     assert trained["cache"].is_dir() and any(trained["cache"].glob("*.npz"))
 
 
-def test_limit_checkpoint_is_refused_by_restore_solver_at_once(trained) -> None:
+def test_limit_checkpoint_is_restored_by_restore_solver_at_once(trained, monkeypatch) -> None:
+    from pokerlab.solvers.limit_holdem import LimitPCSSolver
+
+    monkeypatch.setenv("POKERLAB_CACHE_DIR", str(trained["cache"].parent))
     state = load_checkpoint(trained["ckpt"])
     start = time.perf_counter()
-    with pytest.raises(PokerlabError, match="limit hold'em training checkpoint .limit-pcs."):
+    solver = restore_solver(state)  # on the betting tree: it never builds a game tree
+    assert time.perf_counter() - start < 5.0
+    assert isinstance(solver, LimitPCSSolver) and solver.iterations == 20
+    state["format"] = "limit-other"
+    with pytest.raises(
+        PokerlabError, match=r"not a limit hold'em training state \(format 'limit-other'\)"
+    ):
         restore_solver(state)
-    assert time.perf_counter() - start < 1.0  # it never builds a game tree
 
 
 def test_limit_checkpoint_opens_as_its_strategy_per_bucket(trained, monkeypatch) -> None:
@@ -85,7 +93,7 @@ def test_limit_checkpoint_opens_as_its_strategy_per_bucket(trained, monkeypatch)
     abstraction = build_abstraction(4, (4, 4, 4, 4), "ehs", seed=0, cache=True)
     solver = LimitPCSSolver(game, abstraction, recall="imperfect", algorithm="cfr+", seed=0)
     solver.load_state_dict(load_checkpoint(trained["ckpt"]))
-    average = solver.average_strategy()
+    average = solver.average_strategy().probs
     tree = game.betting_tree
     assert info["infosets"] == sum(
         4 for n in range(tree.num_nodes) if tree.kind[n] == 0
@@ -113,6 +121,28 @@ def test_limit_checkpoint_opens_as_its_strategy_per_bucket(trained, monkeypatch)
         "/api/table", params={"path": "tiny.ckpt.npz", "q": "flop:rc/:3", "mode": "exact"}
     ).json()
     assert [r["key"] for r in exact["rows"]] == ["flop:rc/:3"]
+
+
+def test_saved_limit_strategy_opens_as_the_same_table(trained, monkeypatch) -> None:
+    """``pokerlab.save_strategy`` of a limit solver's average strategy: listed as a limit file
+    (a strategy, not a checkpoint) and read through its index, the same rows as the
+    checkpoint's."""
+    import pokerlab
+
+    monkeypatch.setenv("POKERLAB_CACHE_DIR", str(trained["cache"].parent))
+    solver = restore_solver(load_checkpoint(trained["ckpt"]))
+    pokerlab.save_strategy(trained["served"] / "tiny.npz", solver.average_strategy(), iterations=20)
+    client = TestClient(create_app(trained["served"]), raise_server_exceptions=False)
+    rows = {f["path"]: f for f in client.get("/api/files").json()["files"]}
+    assert rows["tiny.npz"]["kind"] == "limit" and rows["tiny.npz"]["format"] == "strategy"
+    info = client.get("/api/info", params={"path": "tiny.npz"}).json()
+    assert info["format"] == "strategy" and info["buckets"] == [4, 4, 4, 4]
+    assert info["infosets"] == len(solver.average_strategy())
+    for query in ("flop:rc/", "turn:rc/crc/cr:2"):
+        saved = client.get("/api/table", params={"path": "tiny.npz", "q": query}).json()
+        ckpt = client.get("/api/table", params={"path": "tiny.ckpt.npz", "q": query}).json()
+        assert saved["total"] == ckpt["total"] > 0
+        assert saved["rows"] == ckpt["rows"]
 
 
 def test_train_log_opens_as_a_convergence_curve(trained) -> None:

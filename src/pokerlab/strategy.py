@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import HistoryGame
+from pokerlab.tree.betting.layout import BettingLayout
 from pokerlab.tree.compiled import CompiledGame, compile_game
 
-__all__ = ["Strategy", "uniform_strategy"]
+__all__ = ["BettingStrategy", "Strategy", "uniform_strategy"]
 
 
 @dataclass(eq=False)
@@ -98,3 +100,63 @@ def uniform_strategy(game: HistoryGame | CompiledGame) -> Strategy:
     """Every player picks uniformly among legal actions."""
     compiled = game if isinstance(game, CompiledGame) else compile_game(game)
     return Strategy(compiled, compiled.uniform())
+
+
+@dataclass(eq=False)
+class BettingStrategy(Strategy):
+    """An abstract limit hold'em strategy: the probability table over (decision node, bucket
+    state) of a :class:`~pokerlab.tree.betting.layout.BettingLayout` (``compiled.tree``), with
+    the card abstraction it plays by (``abstraction``, a
+    :class:`~pokerlab.abstraction.buckets.CardAbstraction`; None when read from a file, where
+    ``identity`` keeps what rebuilds it). Keys read ``"flop:rc/cr:3"`` (round, betting line,
+    bucket state); ``probs`` (also :attr:`table`) is the flat table the kernels read."""
+
+    abstraction: Any = None
+    #: JSON fields naming the abstraction (``ranks``, ``bucketing``, ``seed``), for files
+    identity: dict[str, Any] | None = None
+
+    @classmethod
+    def of(
+        cls,
+        game: HistoryGame,
+        layout: BettingLayout,
+        probs: np.ndarray,
+        abstraction: Any = None,
+        identity: dict[str, Any] | None = None,
+    ) -> BettingStrategy:
+        """The strategy ``probs`` (flat, ``layout.size``) of ``game`` in ``layout``."""
+        probs = np.asarray(probs)
+        if probs.shape != (layout.size,):
+            raise PokerlabError(
+                f"a table of {probs.shape} entries for a layout of {layout.size} entries"
+            )
+        if abstraction is not None and tuple(abstraction.buckets) != layout.buckets:
+            raise PokerlabError(
+                f"abstraction of buckets {tuple(abstraction.buckets)} for a layout of "
+                f"{layout.buckets}"
+            )
+        return cls(CompiledGame(game, layout), probs, abstraction, identity)  # type: ignore[arg-type]
+
+    @property
+    def layout(self) -> BettingLayout:
+        return self.compiled.tree  # type: ignore[return-value]
+
+    @property
+    def table(self) -> np.ndarray:
+        """The flat probability table (``offset[n] + action * states + state``)."""
+        return self.probs
+
+    @property
+    def recall(self) -> str:
+        return self.layout.recall
+
+    def file_identity(self) -> dict[str, Any]:
+        """JSON fields a strategy file keeps: the layout's (buckets, states per round, recall)
+        and the abstraction's identity (``ranks``, ``bucketing``, ``abstraction_seed``)."""
+        return {**(self.identity or {}), **self.layout.identity()}
+
+    def with_probs(self, probs: np.ndarray) -> BettingStrategy:
+        """Another table in the same layout, with the same abstraction."""
+        return BettingStrategy.of(
+            self.game, self.layout, np.asarray(probs), self.abstraction, self.identity
+        )

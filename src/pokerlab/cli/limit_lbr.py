@@ -54,7 +54,7 @@ def lbr(
     about: dict = {}
     if checkpoint is not None:
         game, solver = _load(checkpoint, "--checkpoint")
-        agent = strategy_agent(solver, name=str(checkpoint))
+        agent = strategy_agent(solver.average_strategy(), name=str(checkpoint))
         about = {
             "checkpoint": str(checkpoint),
             "buckets": list(solver.abstraction.buckets),

@@ -55,8 +55,8 @@ def _make_bot(name: str, game: Any, raise_above: float, call_above: float) -> An
 
 
 def _load(path: Path, option: str) -> tuple[Any, Any]:
-    from pokerlab.evaluate.limit_matches import load_limit_checkpoint
     from pokerlab.io.paths import check_input_file
+    from pokerlab.solvers.factory import load_limit_checkpoint
 
     return load_limit_checkpoint(check_input_file(path, option))
 
@@ -104,13 +104,13 @@ def duplicate(
     else:
         game, solver = _train(variant, buckets, bucketing, recall, iterations, seconds, seed)
         training = {"checkpoint": None, "train_seconds": time.perf_counter() - t0}
-    agent = strategy_agent(solver, name="agent")
+    agent = strategy_agent(solver.average_strategy(), name="agent")
     opponents_list = [_make_bot(name, game, raise_above, call_above) for name in names]
     for path in against:
         other_game, other = _load(path, "--against")
         if other_game.rules != game.rules:
             raise PokerlabError(f"--against {path}: a checkpoint of another deck or rules")
-        opponents_list.append(strategy_agent(other, name=str(path)))
+        opponents_list.append(strategy_agent(other.average_strategy(), name=str(path)))
     results = []
     for opponent in opponents_list:
         results.append(duplicate_match(game, agent, opponent, pairs, seed=match_seed))
@@ -345,7 +345,7 @@ def play(
         from pokerlab.evaluate.limit_matches import strategy_agent
 
         game, solver = _load(checkpoint, "--checkpoint")
-        agent = strategy_agent(solver)
+        agent = strategy_agent(solver.average_strategy())
     else:
         from pokerlab.games.registry import load_game
 

@@ -91,7 +91,7 @@ class _AbstractMeasure:
             else:  # the by-board path (its memory was checked before training)
                 self.tables = board_tables(self.abstraction)
             self.building = time.perf_counter() - start
-        return float(abstract_exploitability_mbb(solver, self.tables))
+        return float(abstract_exploitability_mbb(solver.average_strategy(), self.tables))
 
     def __call__(self, solver: Any) -> float:
         """The run's measure at a report: NaN where the log's rule skips it."""
@@ -210,7 +210,7 @@ def run_training(
 
         if s.show:
             err.print("exact real-game best response ...")
-        real_mbb = real_exploitability_mbb(solver)
+        real_mbb = real_exploitability_mbb(solver.average_strategy())
     _report(solver, abstraction, s, algorithm, done, train_seconds, abstract_mbb, real_mbb)
     _print_files(err if s.as_json else None, s.log, cache)  # stderr under --json
 

@@ -135,7 +135,7 @@ class RayLimitESSolver(LimitESSolver):
             remote.remote(game_ref, abstraction_ref, worker_options) for _ in range(self.workers)
         ]
         #: :meth:`solve` reports after one batch of every worker.
-        self.default_check_every = self.batch * self.workers
+        self._default_every = self.batch * self.workers
 
     def _discount_at(self, t: int) -> None:
         """The serial kernel's discount before iteration ``t`` (1-based), on the head."""

@@ -35,28 +35,19 @@ installed.
 
 from __future__ import annotations
 
-import logging
-import os
-import time
 from typing import Any
 
 import numpy as np
 
 from pokerlab.abstraction.buckets import CardAbstraction
+from pokerlab.distributed.limit_ray_worker import _TREE_FIELDS, SubtreeWorker, compact_layout
+from pokerlab.distributed.ray_setup import check_address, import_ray, start_ray
 from pokerlab.errors import PokerlabError
-from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
+from pokerlab.games.limit_holdem import LimitHoldemGame
 from pokerlab.solvers.limit_holdem import BoardBatch, LimitPCSSolver
 from pokerlab.solvers.schedule import DiscountSchedule
-from pokerlab.tree._primitives import RunArrays
 from pokerlab.tree.betting import _kernels as K
-from pokerlab.tree.betting._kernels import BettingArrays, Discounts
-from pokerlab.tree.betting._subtree_kernels import (
-    NO_CUTS,
-    Cuts,
-    pcs_subtree,
-    subtree_buffers,
-    tree_depth,
-)
+from pokerlab.tree.betting._subtree_kernels import Cuts
 
 __all__ = [
     "RayLimitPCSSolver",
@@ -66,192 +57,6 @@ __all__ = [
     "import_ray",
     "start_ray",
 ]
-
-_TREE_FIELDS = ("kind", "player", "round", "child_start", "children", "payoff_id", "payoff_table")
-
-
-def import_ray() -> Any:
-    """The ``ray`` module, or a clear error saying how to install it."""
-    try:
-        import ray
-    except ImportError:  # pragma: no cover - depends on the environment
-        raise PokerlabError(
-            "Ray is not installed: pip install 'pokerlab[ray]' (or use threads: no --ray)"
-        ) from None
-    return ray
-
-
-def check_address(address: str, timeout: float = 5.0) -> None:
-    """Refuse a ``host:port`` (or ``ray://host:port``) Ray address that does not answer.
-
-    Ray itself waits minutes for an unreachable cluster before it fails; a TCP connection with a
-    short ``timeout`` (seconds) tells at once. ``"auto"`` and ``"local"`` are Ray's own words and
-    pass unchecked.
-    """
-    import socket
-
-    if address in ("auto", "local"):
-        return
-    target = address.removeprefix("ray://")
-    host, _, port = target.rpartition(":")
-    if not host or not port.isdigit():
-        raise PokerlabError(f"--address: {address!r} is not host:port (or ray://host:port)")
-    try:
-        with socket.create_connection((host, int(port)), timeout=timeout):
-            pass
-    except OSError as exc:
-        raise PokerlabError(f"--address: no Ray cluster answers at {address!r} ({exc})") from None
-
-
-def start_ray(ray: Any, address: str | None) -> bool:
-    """Start or join Ray unless it is running: a local instance (``address`` None) or the
-    cluster at ``address`` (checked first, :func:`check_address`), quiet (no dashboard, driver
-    logs off, warnings only). Returns True when this call started it (the caller shuts it
-    down)."""
-    if ray.is_initialized():
-        return False
-    if address is not None:
-        check_address(address)
-    else:
-        # Ray starts its worker processes at niceness 15 by default; the actors do the
-        # training's work, so on a busy machine they would starve behind the head
-        # (measured: 4x slower passes with two other jobs running). Keep them at the
-        # head's priority unless the user set the variable.
-        os.environ.setdefault("RAY_worker_niceness", "0")
-    ray.init(
-        address=address,
-        include_dashboard=False,
-        log_to_driver=False,
-        logging_level=logging.WARNING,
-    )
-    return True
-
-
-def compact_layout(
-    tree: Any, offset: np.ndarray, num_states: np.ndarray, owner: np.ndarray, who: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """The storage layout of one owner's decision nodes.
-
-    Returns ``(local_offset, slots)``: ``local_offset[n]`` is node ``n``'s block start in the
-    owner's own arrays (-1 for nodes of other owners), and ``slots[i]`` the position in the full
-    layout of the owner's ``i``-th number, so that ``full[slots] = local`` reassembles them.
-    """
-    dec = np.flatnonzero((tree.kind == DECISION) & (owner == who))
-    na = tree.child_start[dec + 1] - tree.child_start[dec]
-    sizes = na * num_states[tree.round[dec]]
-    starts = np.zeros(dec.size, dtype=np.int64)
-    if dec.size:
-        starts[1:] = np.cumsum(sizes)[:-1]
-    local = np.full(tree.num_nodes, -1, dtype=np.int64)
-    local[dec] = starts
-    total = int(sizes.sum())
-    slots = np.repeat(offset[dec] - starts, sizes) + np.arange(total, dtype=np.int64)
-    return local, slots
-
-
-class SubtreeWorker:
-    """One worker's subtrees: their float32 regrets, strategy sums and predictions, and the
-    scratch of a pass. Runs inside a Ray actor (``ray.remote(SubtreeWorker)``) or in-process.
-
-    ``tree`` holds the betting tree's arrays (:data:`_TREE_FIELDS`); ``roots`` the
-    ``(root, end)`` node ranges of the worker's subtrees; ``offset`` the worker's own layout
-    (:func:`compact_layout`) and ``size`` its length; ``width`` the entries of a pass (the
-    live hands of each board of a batch; the scratch's row length).
-    """
-
-    def __init__(
-        self,
-        tree: dict[str, np.ndarray],
-        worker: int,
-        roots: list[tuple[int, int]],
-        owner: np.ndarray,
-        offset: np.ndarray,
-        size: int,
-        num_states: np.ndarray,
-        width: int,
-        scale: float,
-        regret_floor: bool,
-        predictive: bool,
-    ) -> None:
-        self.worker = np.int64(worker)
-        self.roots = [(int(a), int(b)) for a, b in roots]
-        self.owner = np.asarray(owner, dtype=np.int64)
-        #: The tree's arrays with this worker's own layout.
-        self.arrays = BettingArrays(
-            *(np.asarray(tree[name]) for name in _TREE_FIELDS),
-            np.asarray(offset, dtype=np.int64),
-            np.asarray(num_states, dtype=np.int64),
-        )
-        self.scale = float(scale)
-        self.regret_floor = bool(regret_floor)
-        self.predictive = bool(predictive)
-        self.regrets = np.zeros(size, dtype=np.float32)
-        self.sums = np.zeros(size, dtype=np.float32)
-        self.prediction = np.zeros(size if predictive else 0, dtype=np.float32)
-        self.buffers = subtree_buffers(
-            tree_depth(np.asarray(tree["child_start"]), np.asarray(tree["children"])),
-            int(width),
-        )
-        #: Seconds spent in :meth:`run` since the last :meth:`busy_seconds` (the worker's load).
-        self.busy = 0.0
-
-    def busy_seconds(self) -> float:
-        """Seconds of passes since the last call (then reset): the measured load of this
-        worker, which the node counts only predict."""
-        out, self.busy = self.busy, 0.0
-        return out
-
-    def discount(self, a: float, b: float, g: float) -> None:
-        """The schedule's scaling of this worker's regrets and sums before an iteration."""
-        K.discount(self.regrets, self.sums, float(a), float(b), float(g))
-
-    def run(
-        self,
-        board: BoardBatch,
-        traverser: int,
-        update: bool,
-        factors: tuple[float, float, float, float],
-        reach_rows: np.ndarray,
-    ) -> np.ndarray:
-        """Whole passes over the worker's subtrees for ``traverser``.
-
-        ``board``: the entries of the sampled boards (as the head computes them,
-        :meth:`LimitPCSSolver._board_arrays`); ``reach_rows`` (k, 2, entries): each
-        player's reach at each subtree root; ``factors``: the next iteration's regret discounts
-        (a, b) and the weights of this iteration's additions to the sums and the regrets (the
-        head's lazy scales, :class:`~pokerlab.solvers.schedule.LazyScale`). Each subtree is one
-        depth-first pass
-        (:func:`~pokerlab.tree.betting._subtree_kernels.pcs_subtree`). Returns the value rows
-        at the roots (k, entries).
-        """
-        start = time.perf_counter()
-        width = board.states.shape[1]
-        out = np.empty((len(self.roots), width), dtype=np.float32)
-        run = RunArrays(self.regrets, self.sums, self.prediction)
-        disc = Discounts(self.regret_floor, self.predictive, *(float(x) for x in factors))
-        for i, (root, _) in enumerate(self.roots):
-            pcs_subtree(
-                self.arrays, board, self.scale, np.int64(traverser), run, disc, bool(update),
-                np.int64(root), np.ascontiguousarray(reach_rows[i]), out[i], self.buffers,
-                NO_CUTS,
-            )  # fmt: skip
-        self.busy += time.perf_counter() - start
-        return out
-
-    def state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """This worker's (regrets, sums, prediction) in its own layout."""
-        return self.regrets, self.sums, self.prediction
-
-    def load(self, regrets: np.ndarray, sums: np.ndarray, prediction: np.ndarray) -> None:
-        """Overwrite this worker's arrays (its own layout)."""
-        self.regrets[:] = regrets
-        self.sums[:] = sums
-        if self.predictive:
-            self.prediction[:] = prediction
-
-    def nbytes(self) -> int:
-        """Bytes of this worker's stored numbers (regrets, sums, predictions)."""
-        return int(self.regrets.nbytes + self.sums.nbytes + self.prediction.nbytes)
 
 
 class RayLimitPCSSolver(LimitPCSSolver):

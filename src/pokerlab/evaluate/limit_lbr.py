@@ -72,6 +72,7 @@ from pokerlab.cards.evaluator import eval_tables, evaluate_batch
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate import _limit_lbr_kernels as K
 from pokerlab.evaluate.limit_matches import MAX_DECISIONS, LimitAgent, deal_cards
+from pokerlab.evaluate.limit_strategy import deck_hands
 from pokerlab.games.limit_holdem import LimitHoldemGame
 
 __all__ = [
@@ -90,13 +91,6 @@ EXACT_LIMIT = 250_000
 ROLLOUTS = 256
 
 _SHOWN = (0, 3, 4, 5)
-
-
-def deck_hands(game: LimitHoldemGame) -> np.ndarray:
-    """Every hole-card pair of the game's deck, int64 ``(H, 2)`` (lower card first, in the
-    order of ``itertools.combinations``; the solvers' order)."""
-    deck = [int(c) for c in game.rules.cards]
-    return np.array(list(itertools.combinations(deck, 2)), dtype=np.int64)
 
 
 @lru_cache(maxsize=4)

@@ -9,9 +9,10 @@ the same policy produce the same betting in both games and the pair sums to exac
 Agents are tables (:class:`LimitAgent`): a probability of each action at each decision node of
 the betting tree for each private state, and a function that maps (hole cards, board) to each
 round's state. The trained abstract strategy's states are its buckets (or bucket sequences with
-perfect recall) and its table is the solver's average strategy; the simple bots have one state
-(always call, always raise) or three (the E[HS] rule player: check/fold, call, bet/raise by the
-hand's E[HS] in the abstraction's strength tables). One numba kernel plays all games.
+perfect recall) and its table is the average strategy (a ``BettingStrategy``); the simple bots
+have one state (always call, always raise) or three (the E[HS] rule player: check/fold, call,
+bet/raise by the hand's E[HS] in the abstraction's strength tables). One numba kernel plays all
+games.
 
 The result is A's mean per game over the pairs, in milli big blinds per game, with a 95%
 confidence interval from the normal approximation over the pair sums (``1.96 * sd / sqrt(n)``).
@@ -29,10 +30,11 @@ import numpy as np
 from numba import njit
 
 from pokerlab._rng import SeedLike, generator, seed_int
-from pokerlab.abstraction.buckets import bucket_sequence_ids
+from pokerlab.abstraction.buckets import CardAbstraction, bucket_sequence_ids
 from pokerlab.abstraction.isomorphism import round_indexer
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import PokerlabError
+from pokerlab.evaluate.limit_strategy import as_betting_strategy, strategy_abstraction
 from pokerlab.games.limit_holdem import (
     CALL,
     DECISION,
@@ -40,6 +42,7 @@ from pokerlab.games.limit_holdem import (
     RAISE,
     LimitHoldemGame,
 )
+from pokerlab.strategy import BettingStrategy
 
 __all__ = [
     "LimitAgent",
@@ -50,7 +53,6 @@ __all__ = [
     "strategy_agent",
     "duplicate_match",
     "deal_cards",
-    "load_limit_checkpoint",
 ]
 
 #: Uniform draws kept per hand: more than the longest betting sequence (4 rounds x (cap + 2)).
@@ -172,19 +174,30 @@ def ehs_rule(
     return LimitAgent(f"ehs-rule({raise_above:g},{call_above:g})", probs, offset, ns, states)
 
 
-def strategy_agent(solver: Any, probs: np.ndarray | None = None, name: str = "agent") -> LimitAgent:
-    """The abstract strategy of a :class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver`
-    (``probs`` in its layout; default its average strategy), playing by its buckets with the
-    solver's recall."""
-    table = solver.average_strategy() if probs is None else np.asarray(probs, dtype=np.float64)
-    if table.shape != (solver.size,):
-        raise PokerlabError(
-            f"strategy_agent: probs of {table.shape} for a solver of {solver.size} entries"
-        )
-    abstraction = solver.abstraction
+def strategy_agent(
+    strategy: BettingStrategy | Any,
+    probs: np.ndarray | None = None,
+    name: str = "agent",
+    *,
+    abstraction: CardAbstraction | None = None,
+) -> LimitAgent:
+    """The abstract strategy ``strategy`` (a :class:`~pokerlab.strategy.BettingStrategy`; a
+    solver is still read through its ``average_strategy()``, deprecated) playing by the buckets
+    of ``abstraction`` (default: its own) with its recall. ``probs``: another table in the same
+    layout to play instead (a current strategy, a test's table)."""
+    strategy = as_betting_strategy(strategy)
+    layout = strategy.layout
+    if probs is not None:
+        table = np.asarray(probs, dtype=np.float64)
+        if table.shape != (layout.size,):
+            raise PokerlabError(
+                f"strategy_agent: probs of {table.shape} for a layout of {layout.size} entries"
+            )
+        strategy = strategy.with_probs(table)
+    abstraction = strategy_abstraction(strategy, abstraction)
     counts = tuple(int(b) for b in abstraction.buckets)
-    ranks = solver.game.rules.ranks
-    recall = solver.recall
+    ranks = strategy.game.rules.ranks
+    recall = layout.recall
 
     def states(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
         labels = []
@@ -193,7 +206,8 @@ def strategy_agent(solver: Any, probs: np.ndarray | None = None, name: str = "ag
             labels.append(abstraction.labels[r][round_indexer(r, ranks).index(rows)])
         return np.stack(bucket_sequence_ids(labels, counts, recall), axis=1).astype(np.int64)
 
-    return LimitAgent(name, table, solver.offset, np.asarray(solver.num_states), states)
+    table = np.asarray(strategy.probs, dtype=np.float64)
+    return LimitAgent(name, table, layout.offset, np.asarray(layout.num_states), states)
 
 
 @dataclass
@@ -331,60 +345,6 @@ def duplicate_match(
     sd = float(pair_values.std(ddof=1))
     ci = 1000.0 * 1.96 * sd / sqrt(pairs) / 2.0
     return MatchResult(agent.name, opponent.name, pairs, mean, ci, seed_value, pair_values)
-
-
-def load_limit_checkpoint(path: Any, *, cache: bool = True) -> tuple[LimitHoldemGame, Any]:
-    """The game and a :class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver` (or, for an
-    external-sampling run, a :class:`~pokerlab.solvers.limit_mccfr.LimitESSolver`) restored from a
-    checkpoint written by ``pokerlab train limit-holdem --checkpoint`` (the abstraction is
-    rebuilt, or read from the cache, from the checkpoint's fields)."""
-    from pokerlab.abstraction.buckets import build_abstraction
-    from pokerlab.games.registry import load_game
-    from pokerlab.io.files import load_checkpoint
-    from pokerlab.solvers.limit_holdem import LimitPCSSolver
-
-    state = load_checkpoint(path)
-    if state.get("format") not in ("limit-pcs", "limit-es"):
-        raise PokerlabError(
-            f"{path}: not a limit hold'em training checkpoint (format {state.get('format')!r})"
-        )
-    variant = state.get("variant", "full")
-    game = load_game("limit-holdem", variant=variant)
-    if game.rules.ranks != int(state["ranks"]):
-        game = load_game("limit-holdem", variant=variant, ranks=int(state["ranks"]))
-    abstraction = build_abstraction(
-        game.rules.ranks,
-        tuple(state["buckets"]),
-        state["bucketing"],
-        seed=int(state.get("seed", 0)),
-        cache=cache,
-    )
-    if state["format"] == "limit-es":  # external sampling: its options are part of the run
-        from pokerlab.solvers.limit_mccfr import LimitESSolver
-
-        solver: Any = LimitESSolver(
-            game,
-            abstraction,
-            recall=state["recall"],
-            algorithm=state["schedule"],
-            discount_every=int(state["discount_every"]),
-            regret_pruning=bool(state["regret_pruning"]),
-            prune_threshold=float(state["prune_threshold"]),
-            prune_probability=float(state["prune_probability"]),
-            min_regret=state["min_regret"],
-        )
-    else:
-        solver = LimitPCSSolver(
-            game,
-            abstraction,
-            recall=state["recall"],
-            algorithm=state["schedule"],
-            seed=0,
-            boards_per_iteration=int(state.get("boards_per_iteration", 1)),
-            chance=str(state.get("chance", "sampled")),
-        )
-    solver.load_state_dict(state)
-    return game, solver
 
 
 #: Opponent bots by name (the CLI's ``--opponents``).

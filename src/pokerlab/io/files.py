@@ -29,7 +29,8 @@ from pokerlab._system import memory_available as _memory_available
 from pokerlab.errors import FileFormatError
 from pokerlab.games.base import HistoryGame
 from pokerlab.io.atomic import atomic_write_bytes
-from pokerlab.strategy import Strategy
+from pokerlab.strategy import BettingStrategy, Strategy
+from pokerlab.tree.betting.layout import BettingLayout
 from pokerlab.tree.compiled import compile_game
 
 __all__ = [
@@ -252,6 +253,8 @@ def save_strategy(path: str | os.PathLike[str], strategy: Strategy, **metadata: 
         "num_infosets": len(strategy),
         **metadata,
     }
+    if isinstance(strategy, BettingStrategy):  # the bucketed layout and abstraction it names
+        meta["betting"] = strategy.file_identity()
     _write(path, {"probs": strategy.probs}, meta)
 
 
@@ -276,11 +279,40 @@ def load_strategy(path: str | os.PathLike[str], game: HistoryGame | None = None)
         )
     if meta.get("format") == CHECKPOINT_FORMAT:
         _read(path, (STRATEGY_FORMAT,))  # refuses any other checkpoint, naming its format
+    if meta.get("representation") == BettingLayout.kind:
+        return _load_betting(path, arrays, meta, game)
     compiled = compile_game(_game_for(meta, game), meta.get("representation"))
     probs = arrays.get("probs")
     if probs is None or probs.shape != (compiled.size,):
         raise FileFormatError(f"{str(path)!r}: strategy array does not match the game's layout")
     return Strategy(compiled, probs.astype(np.float64))
+
+
+def _load_betting(
+    path: str | os.PathLike[str],
+    arrays: dict[str, np.ndarray],
+    meta: dict[str, Any],
+    game: HistoryGame | None,
+) -> BettingStrategy:
+    """A bucketed strategy (limit hold'em with card abstraction): its layout from the game's
+    betting tree and the file's ``betting`` fields; the abstraction is not rebuilt here (the
+    evaluators rebuild it from the same fields when they need it)."""
+    found = _game_for(meta, game)
+    fields = meta.get("betting")
+    try:
+        layout = BettingLayout(
+            found.betting_tree,  # type: ignore[attr-defined]
+            tuple(int(b) for b in fields["buckets"]),
+            np.array([int(s) for s in fields["num_states"]], dtype=np.int64),
+            str(fields["recall"]),
+        )
+    except (AttributeError, KeyError, TypeError, ValueError):
+        raise FileFormatError(f"{str(path)!r}: bucketed strategy without its layout") from None
+    probs = arrays.get("probs")
+    if probs is None or probs.shape != (layout.size,):
+        raise FileFormatError(f"{str(path)!r}: strategy array does not match the game's layout")
+    identity = {k: v for k, v in fields.items() if k not in ("buckets", "num_states", "recall")}
+    return BettingStrategy.of(found, layout, probs.astype(np.float64), identity=identity)
 
 
 def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -16,7 +16,14 @@ from pokerlab.solvers.options import OPTION_NAMES, inapplicable_options
 from pokerlab.solvers.schedule import DiscountSchedule, schedule_by_name
 from pokerlab.tree.compiled import CompiledGame, TreeKind, compile_game
 
-__all__ = ["ALGORITHMS", "FULL_WIDTH", "SAMPLING", "make_solver", "restore_solver"]
+__all__ = [
+    "ALGORITHMS",
+    "FULL_WIDTH",
+    "SAMPLING",
+    "load_limit_checkpoint",
+    "make_solver",
+    "restore_solver",
+]
 
 #: Full-width algorithms (one discount schedule each, :data:`~pokerlab.solvers.schedule.SCHEDULES`).
 FULL_WIDTH = ("cfr", "cfr+", "linear", "dcfr", "pcfr+", "dcfr+", "pdcfr+", "hs-pcfr+", "hs-dcfr")
@@ -239,19 +246,26 @@ def _postflop_solver(
     return solver
 
 
-def restore_solver(state: dict, game: HistoryGame | None = None) -> Solver:
+def restore_solver(state: dict, game: HistoryGame | None = None, *, cache: bool = True) -> Solver:
     """Rebuild a solver from :meth:`Solver.state_dict` output (for example a loaded checkpoint).
 
-    ``game`` is needed only for games that are not in the registry.
+    ``game`` is needed only for games that are not in the registry. A limit hold'em training
+    state (format ``limit-pcs`` or ``limit-es``) gives its limit solver
+    (:func:`pokerlab.solvers.limit_checkpoint.restore_limit_solver`), with its card abstraction
+    rebuilt, or read from the abstraction cache when ``cache``.
     """
     from pokerlab.games.registry import load_game
 
-    if str(state.get("format", "")).startswith("limit-") or state.get("game") == "limit-holdem":
-        # its game has no history tree to compile (the full deck's would never finish)
+    if str(state.get("format", "")).startswith("limit-"):
+        # its game has no history tree to compile (the full deck's would never finish): the
+        # limit solvers restore on the betting tree
+        from pokerlab.solvers.limit_checkpoint import restore_limit_solver
+
+        return restore_limit_solver(state, game, cache=cache)  # type: ignore[arg-type]
+    if state.get("game") == "limit-holdem":
         raise PokerlabError(
-            f"a limit hold'em training checkpoint ({state.get('format') or 'limit'}) is not "
-            "restored here: continue it with pokerlab train limit-holdem --resume FILE (same "
-            "options), or open it in the viewer (pokerlab serve) for its strategy per bucket"
+            f"a limit hold'em state of format {state.get('format')!r} is not restored: only "
+            "the limit solvers' states (limit-pcs, limit-es) are"
         )
     if state.get("representation") == "vector" and state.get("algorithm") in MCCFR_ALGORITHMS:
         from pokerlab.solvers.postflop_mccfr_setup import restore_postflop_mccfr
@@ -276,3 +290,18 @@ def restore_solver(state: dict, game: HistoryGame | None = None) -> Solver:
         raise PokerlabError(f"cannot restore a solver of algorithm {algorithm!r}")
     solver.load_state_dict(state)
     return solver
+
+
+def load_limit_checkpoint(path: Any, *, cache: bool = True) -> tuple[Any, Any]:
+    """The game and the solver of a checkpoint written by ``pokerlab train limit-holdem
+    --checkpoint``, restored by :func:`restore_solver` (the abstraction rebuilt, or read from
+    the cache, from the checkpoint's fields); any other file is refused, naming its format."""
+    from pokerlab.io.files import load_checkpoint
+
+    state = load_checkpoint(path)
+    if state.get("format") not in ("limit-pcs", "limit-es"):
+        raise PokerlabError(
+            f"{path}: not a limit hold'em training checkpoint (format {state.get('format')!r})"
+        )
+    solver: Any = restore_solver(state, cache=cache)
+    return solver.game, solver

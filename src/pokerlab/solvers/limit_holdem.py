@@ -15,301 +15,54 @@ Regrets and strategy sums are float32 arrays laid out per decision node as ``act
 recall); the engine's discount schedules (:mod:`pokerlab.solvers.schedule`) scale them before
 each iteration. The solver has the engine's verbs: ``step``, ``solve``, ``average_strategy``,
 ``state_dict`` / ``load_state_dict`` (exact resume: the generator state travels with it).
+
+This module holds the solver's run (settings, storage, the iteration and its discounts,
+checkpoints); what every limit solver shares is :mod:`pokerlab.solvers.limit_base`, the board
+passes are :mod:`pokerlab.solvers._limit_passes`.
 """
 
 from __future__ import annotations
 
-import itertools
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from math import comb
 from typing import Any
 
 import numpy as np
 
 from pokerlab._rng import generator
-from pokerlab.abstraction.buckets import CardAbstraction, bucket_sequence_ids
-from pokerlab.abstraction.isomorphism import HandIndexer, round_indexer
-from pokerlab.cards.evaluator import evaluate_batch
+from pokerlab.abstraction.buckets import CardAbstraction
+from pokerlab.abstraction.isomorphism import HandIndexer
 from pokerlab.errors import PokerlabError
-from pokerlab.games.limit_holdem import DEAL, DECISION, LimitHoldemGame
-from pokerlab.solvers.schedule import (
-    DiscountSchedule,
-    LazyScale,
-    discount_factors,
-    schedule_by_name,
+from pokerlab.games.limit_holdem import DEAL, LimitHoldemGame
+from pokerlab.solvers._limit_passes import (
+    PCSPasses,
+    _path_bytes_per_entry,
+    full_chance_bytes,
 )
-from pokerlab.tree._primitives import RunArrays
+from pokerlab.solvers.limit_base import (
+    BYTES_PER_INFOSET_ACTION,
+    LimitAbstractSolver,
+    check_storage,
+    layout_size,
+    state_counts,
+)
+from pokerlab.solvers.schedule import DiscountSchedule, LazyScale, discount_factors
 from pokerlab.tree.betting import _kernels as K
-from pokerlab.tree.betting._kernels import BettingArrays, BoardBatch, Discounts, betting_arrays
-from pokerlab.tree.betting._subtree_kernels import (
-    NO_CUTS,
-    Cuts,
-    SubtreeScratch,
-    pcs_subtree,
-    subtree_buffers,
-    tree_depth,
-)
+from pokerlab.tree.betting._kernels import BettingArrays, BoardBatch, betting_arrays
+from pokerlab.tree.betting._subtree_kernels import subtree_buffers, tree_depth
 
-__all__ = ["BoardBatch", "LimitAbstractSolver", "LimitPCSSolver", "LimitTrainResult"]
-
-#: Bytes of storage per (information set, action): a float32 regret and a float32 strategy sum.
-BYTES_PER_INFOSET_ACTION = 8
-
-
-def _ranked(
-    cards: np.ndarray, order: np.ndarray, strength: np.ndarray, segments: np.ndarray
-) -> np.ndarray:
-    """:attr:`BoardBatch.ranked`: per sorted position, the entry's two cards and the end of its
-    run of equal strength within its board."""
-    ranked = np.empty((order.size, 3), dtype=np.int64)
-    ranked[:, :2] = cards[order]
-    s = strength[order]
-    # a run ends where the strength changes or the board's segment ends
-    ends = np.zeros(order.size, dtype=bool)
-    ends[segments[1:] - 1] = True
-    ends[:-1] |= s[1:] != s[:-1]
-    stops = np.flatnonzero(ends) + 1
-    ranked[:, 2] = stops[np.searchsorted(stops, np.arange(order.size), side="right")]
-    return ranked
+__all__ = [
+    "BYTES_PER_INFOSET_ACTION",
+    "BoardBatch",
+    "LimitAbstractSolver",
+    "LimitPCSSolver",
+    "check_storage",
+    "full_chance_bytes",
+    "layout_size",
+    "state_counts",
+]
 
 
-def _path_bytes_per_entry(depth: int) -> int:
-    """Bytes per hand entry of one worker's depth-first pass scratch (:func:`subtree_buffers`)."""
-    return (2 * 4 + 3 * 8 + 3 * 4) * (depth + 1) + 3 * 8
-
-
-def full_chance_bytes(
-    game: LimitHoldemGame, workers: int = 1, split_round: int = 0, board_chunk: int | None = None
-) -> int:
-    """Bytes of scratch that :class:`LimitPCSSolver` with ``chance="full"`` needs besides its
-    regrets and sums: every canonical board's hand entries (92 bytes each in a
-    :class:`BoardBatch`, plus the root reach), each worker's depth-first pass buffers, and with
-    several workers the reach and value rows at each subtree root. 12 cards: 16,506 entries,
-    22 MiB on one worker, 43-53 MiB on two; 24 cards: 7.1 million entries, 9.1 GiB on one
-    worker, 18-22 GiB on two (so refused under the default 8 GiB limit). The Ray object
-    store's copy of the entries and the temporaries of building them come on top."""
-    rules = game.rules
-    tree = game.betting_tree
-    boards = HandIndexer((3, 1, 1), rules.ranks).size
-    entries = comb(rules.num_cards - 5, 2) * boards
-    width = comb(rules.num_cards - 5, 2) * min(boards, board_chunk or boards)
-    depth = tree_depth(tree.child_start, tree.children)
-    # every board's entries and root reach; per pass (a chunk's width) its own root, reach and
-    # value rows (one row each), the workers' path buffers and the cut rows
-    per_pass = 16 + workers * _path_bytes_per_entry(depth)
-    if workers > 1:
-        per_pass += 3 * 4 * int(((tree.kind == DEAL) & (tree.round == split_round)).sum())
-    return (92 + 8) * entries + per_pass * width
-
-
-def state_counts(abstraction: CardAbstraction, recall: str) -> tuple[int, ...]:
-    """Private states per round, as Python integers: with imperfect recall the buckets used in
-    that round, with perfect recall the bucket sequences so far (the product of the requested
-    counts of rounds 0..r, the mixed radix of :func:`bucket_sequence_ids`)."""
-    if recall == "imperfect":
-        return tuple(int(b) for b in abstraction.num_buckets)
-    out = []
-    product = 1
-    for b in abstraction.buckets:
-        product *= int(b)
-        out.append(product)
-    return tuple(out)
-
-
-def layout_size(tree: Any, states: tuple[int, ...]) -> int:
-    """Information-set actions of the ``actions x states`` layout (a Python integer, exact
-    however large the counts): per decision node its actions times its round's states."""
-    decisions = tree.kind == DECISION
-    actions = np.diff(tree.child_start)[decisions]
-    rounds = tree.round[decisions]
-    return sum(int(actions[rounds == r].sum()) * int(s) for r, s in enumerate(states))
-
-
-def check_storage(size: int, bytes_per_action: int, max_bytes: int) -> None:
-    """Refuse (:class:`PokerlabError`, with the estimate) storage of ``size`` information-set
-    actions at ``bytes_per_action`` each above ``max_bytes``; Python integers throughout."""
-    need = int(size) * int(bytes_per_action)
-    if need > max_bytes:
-        raise PokerlabError(
-            f"the abstract game needs about {_bytes_text(need)} "
-            f"({int(size):,} information-set actions); limit {max_bytes / 2**30:.1f} GiB"
-        )
-
-
-def _bytes_text(need: int) -> str:
-    """``need`` bytes in GiB, in powers of ten beyond a million GiB (no float overflow)."""
-    gib = need / 2**30 if need < 2**1000 else float("inf")
-    if gib < 1e6:
-        return f"{gib:.1f} GiB"
-    digits = len(str(need >> 30)) - 1
-    return f"10^{digits} GiB"
-
-
-@dataclass
-class LimitTrainResult:
-    iterations: int
-    seconds: float
-
-
-class LimitAbstractSolver:
-    """What the limit hold'em solvers on the abstract game share (public chance sampling,
-    :class:`LimitPCSSolver`; external sampling,
-    :class:`~pokerlab.solvers.limit_mccfr.LimitESSolver`): the checks of the game and
-    abstraction, the storage layout (per decision node an
-    ``actions x states`` block of float32 regrets and strategy sums, states = this round's
-    buckets or the bucket sequences so far), the hole-card pairs of the deck, the stopping loop
-    (:meth:`solve`), the average strategy and the checkpoint checks. Evaluators, agents and
-    checkpoints read only these attributes (``game``, ``abstraction``, ``recall``, ``tree``,
-    ``offset``, ``num_states``, ``size``, ``hands``) and :meth:`average_strategy`.
-    """
-
-    #: The checkpoint's ``format`` field.
-    format = ""
-    #: Iterations between callbacks in :meth:`solve` unless told.
-    default_check_every = 10
-    iterations: int
-    sums: np.ndarray
-
-    def _setup(
-        self,
-        game: LimitHoldemGame,
-        abstraction: CardAbstraction,
-        recall: str,
-        algorithm: str | DiscountSchedule,
-        seed: int | None,
-        max_bytes: int = 8 << 30,
-    ) -> None:
-        """Check the inputs; set the schedule, the layout and the hole-card pairs. The layout's
-        sizes are Python integers: storage above ``max_bytes`` is refused (with its estimate)
-        before any array is made, so no count or index wraps around int64."""
-        rules = game.rules
-        if rules.rounds != 4:
-            raise PokerlabError("the limit hold'em solver needs the four-round game")
-        if abstraction.ranks != rules.ranks:
-            raise PokerlabError(
-                f"abstraction of a {4 * abstraction.ranks}-card deck for a "
-                f"{rules.num_cards}-card game"
-            )
-        if recall not in ("perfect", "imperfect"):
-            raise PokerlabError(f"recall must be 'perfect' or 'imperfect', got {recall!r}")
-        self.schedule = (
-            algorithm if isinstance(algorithm, DiscountSchedule) else schedule_by_name(algorithm)
-        )
-        self.game = game
-        self.abstraction = abstraction
-        self.recall = recall
-        self.seed = seed
-        tree = game.betting_tree
-        self.tree = tree
-        states = state_counts(abstraction, recall)
-        size = layout_size(tree, states)
-        per_action = BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
-        check_storage(size, per_action, max_bytes)
-        # every count below fits int64 now (size * per_action <= max_bytes)
-        self.num_states = np.array(states, dtype=np.int64)
-        self._counts = tuple(int(b) for b in abstraction.buckets)
-        offset = np.full(tree.num_nodes, -1, dtype=np.int64)
-        cursor = 0
-        for n in np.flatnonzero(tree.kind == DECISION):
-            offset[n] = cursor
-            na = int(tree.child_start[n + 1] - tree.child_start[n])
-            cursor += na * states[int(tree.round[n])]
-        self.offset = offset
-        self.size = cursor
-        deck = rules.cards
-        self.hands = np.array(list(itertools.combinations(deck, 2)), dtype=np.int64)
-
-    def step(self, iterations: int = 1) -> None:  # pragma: no cover - every solver defines it
-        raise NotImplementedError
-
-    def solve(
-        self,
-        iterations: int | None = None,
-        seconds: float | None = None,
-        callback: Callable[[Any], bool | None] | None = None,
-        check_every: int | None = None,
-    ) -> LimitTrainResult:
-        """Iterate until ``iterations`` in all or ``seconds`` pass; ``callback(self)`` after each
-        block of ``check_every`` iterations (default :attr:`default_check_every`) may return
-        True to stop."""
-        if iterations is None and seconds is None:
-            raise PokerlabError("give iterations or seconds")
-        if check_every is None:
-            check_every = self.default_check_every
-        start = time.perf_counter()
-        done = 0
-        while True:
-            if iterations is not None and self.iterations >= iterations:
-                break
-            if seconds is not None and time.perf_counter() - start >= seconds:
-                break
-            block = check_every
-            if iterations is not None:
-                block = min(block, iterations - self.iterations)
-            self.step(block)
-            done += block
-            if callback is not None and callback(self):
-                break
-        return LimitTrainResult(done, time.perf_counter() - start)
-
-    def average_strategy(self) -> np.ndarray:
-        """Average strategy, flat like the sums: each (node, state) block normalised over its
-        actions (uniform where the sums are 0)."""
-        out = np.empty(self.size, dtype=np.float64)
-        t = self.tree
-        sums = self.sums
-        for n in np.flatnonzero(t.kind == DECISION):
-            na = int(t.child_start[n + 1] - t.child_start[n])
-            ns = int(self.num_states[t.round[n]])
-            block = sums[self.offset[n] : self.offset[n] + na * ns].reshape(na, ns)
-            total = block.sum(axis=0, dtype=np.float64)
-            probs = np.where(total > 0, block / np.where(total > 0, total, 1), 1.0 / na)
-            out[self.offset[n] : self.offset[n] + na * ns] = probs.reshape(-1)
-        return out
-
-    @property
-    def num_infoset_actions(self) -> int:
-        return self.size
-
-    @property
-    def bytes_per_infoset_action(self) -> int:
-        """Bytes of float32 storage per (information set, action): regrets and sums, and the
-        predicted regrets under a predictive schedule."""
-        return BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
-
-    def _common_state(self) -> dict[str, Any]:
-        """The checkpoint fields every limit solver writes (the run's identity)."""
-        return {
-            "format": self.format,
-            "iterations": self.iterations,
-            "schedule": self.schedule.name,
-            "recall": self.recall,
-            "ranks": self.game.rules.ranks,
-            "buckets": list(self.abstraction.buckets),
-            "bucketing": self.abstraction.method,
-        }
-
-    def _check_state(self, state: dict[str, Any], keys: tuple[str, ...]) -> np.ndarray:
-        """Refuse a checkpoint of another run (naming the first field that differs) or of
-        another abstract game; return its regrets."""
-        mine = self.state_dict()
-        for key in keys:
-            if state.get(key) != mine[key]:
-                raise PokerlabError(
-                    f"checkpoint of another run: {key} {state.get(key)!r}, this run {mine[key]!r}"
-                )
-        regrets = state.get("arrays", {}).get("regrets")
-        if regrets is None or regrets.shape != (self.size,):
-            raise PokerlabError("checkpoint of another abstract game (array sizes differ)")
-        return regrets
-
-    def state_dict(self) -> dict[str, Any]:  # pragma: no cover - every solver defines it
-        raise NotImplementedError
-
-
-class LimitPCSSolver(LimitAbstractSolver):
+class LimitPCSSolver(LimitAbstractSolver, PCSPasses):
     """Public-chance-sampling CFR on ``game``'s betting tree with ``abstraction``'s buckets.
 
     Parameters
@@ -494,9 +247,9 @@ class LimitPCSSolver(LimitAbstractSolver):
         self._regret_scale = LazyScale()
         self._weights = (1.0, 1.0)
         # about ten boards between callbacks (progress, logs, the seconds limit), whatever the batch
-        self.default_check_every = max(1, 10 // self.boards_per_iteration)
+        self._default_every = max(1, 10 // self.boards_per_iteration)
         if chance == "full":
-            self.default_check_every = 1
+            self._default_every = 1
 
     def _allocate_storage(self) -> None:
         """The regrets, strategy sums and predicted regrets (float32, flat, in node order)."""
@@ -518,240 +271,19 @@ class LimitPCSSolver(LimitAbstractSolver):
         """Scale the stored regrets and sums before an iteration (the schedule's factors)."""
         K.discount(self.regrets, self.sums, a, b, g)
 
-    # --- one sampled board (or a batch) --------------------------------------------------------
-    def _board_arrays(self, boards: np.ndarray) -> BoardBatch:
-        """The pass's entries for a batch of boards ``(B, 5)`` (or one board): the live hands of
-        each board with their states, strengths and order (see :class:`BoardBatch`)."""
-        boards = np.atleast_2d(np.asarray(boards, dtype=np.int64))
-        hands = self.hands
-        parts: list[list[np.ndarray]] = [[] for _ in range(5)]
-        segments = np.zeros(boards.shape[0] + 1, dtype=np.int64)
-        for b, board in enumerate(boards):
-            idx = np.flatnonzero(~np.isin(hands, board).any(axis=1))
-            labels = []
-            for r, shown in enumerate((0, 3, 4, 5)):
-                rows = np.concatenate(
-                    [hands[idx], np.broadcast_to(board[:shown], (idx.size, shown))], axis=1
-                )
-                labels.append(
-                    self.abstraction.labels[r][round_indexer(r, self.game.rules.ranks).index(rows)]
-                )
-            ids = bucket_sequence_ids(labels, self._counts, self.recall)
-            seven = np.concatenate([hands[idx], np.broadcast_to(board, (idx.size, 5))], axis=1)
-            strength = evaluate_batch(seven.astype(np.uint8)).astype(np.int32)
-            parts[0].append(np.stack([np.asarray(x, dtype=np.int64) for x in ids]))
-            parts[1].append(segments[b] + np.argsort(strength, kind="stable"))
-            parts[2].append(strength)
-            parts[3].append(hands[idx])
-            parts[4].append(idx)
-            segments[b + 1] = segments[b] + idx.size
-        states, order, strength, cards, hand = (np.concatenate(x, axis=-1 if i == 0 else 0)
-                                                for i, x in enumerate(parts))  # fmt: skip
-        order = order.astype(np.int64)
-        cards = cards.astype(np.int64)
-        ranked = _ranked(cards, order, strength, segments)
-        return BoardBatch(states, order, strength, segments, cards, hand, ranked)
-
-    def _subtree(
-        self,
-        entries: BoardBatch,
-        traverser: int,
-        update: bool,
-        root: int,
-        root_reach: np.ndarray,
-        out: np.ndarray,
-        buffers: SubtreeScratch,
-        cuts: Cuts = NO_CUTS,
-        scale: float | None = None,
-        frozen: np.ndarray | None = None,
-        storage: tuple[BettingArrays, np.ndarray, np.ndarray, np.ndarray] | None = None,
-    ) -> float:
-        """A depth-first pass over the subtree at ``root`` (the whole tree at 0) from the two
-        players' reach rows there; writes the root's value row into ``out``. ``cuts``: the cuts
-        of :func:`pcs_subtree` (none by default); ``scale``: another chance scale; ``frozen``:
-        regrets that regret matching reads instead of the live ones (a chunked full pass; the
-        pass then leaves the floor to its caller); ``storage``: (arrays, regrets, sums,
-        predictions) of another layout (a Ray head's own nodes)."""
-        if storage is None:
-            storage = (self._tree_arrays, self.regrets, self.sums, self.prediction)
-        arrays, regrets, sums, prediction = storage
-        return pcs_subtree(
-            arrays,
-            entries,
-            self._scale if scale is None else scale,
-            np.int64(traverser),
-            RunArrays(regrets, sums, prediction if frozen is None else frozen),
-            Discounts(
-                bool(self.schedule.regret_floor) and frozen is None,
-                bool(self.schedule.predictive),
-                float(self._next[0]),
-                float(self._next[1]),
-                *self._weights,
-            ),
-            update,
-            np.int64(root),
-            root_reach,
-            out,
-            buffers,
-            cuts,
-        )
-
-    def _in_workers(self, run: Callable[[int], None]) -> None:
-        """``run(w)`` for every worker ``w`` at once, on the solver's threads (started once)."""
-        if self._pool is None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._pool = ThreadPoolExecutor(max_workers=self.workers)
-        list(self._pool.map(run, range(self.workers)))
-
-    def _pass(self, boards: np.ndarray | BoardBatch, traverser: int, update: bool) -> float:
-        """One pass for ``traverser`` over a batch of boards; returns the root value summed
-        over the entries (each entry's in ``self._root``): a depth-first pass over the whole
-        tree (one worker) or a split pass (:meth:`_split_pass`). ``boards``: (B, 5) cards, or
-        their entries (:meth:`_board_arrays`)."""
-        entries = boards if isinstance(boards, BoardBatch) else self._board_arrays(boards)
-        width = entries.states.shape[1]
-        reach = np.ones((2, width), dtype=np.float32)
-        if self.workers == 1:
-            return self._subtree(
-                entries, traverser, update, 0, reach, self._root[:width], self._buffers[0]
-            )
-        return self._split_pass(entries, reach, traverser, update)
-
-    def _setup_cuts(self, width: int) -> None:
-        """The seam of a split pass: each subtree root's slot, and the reach and value rows
-        there (``width`` entries each)."""
-        cut = np.full(self.tree.num_nodes, -1, dtype=np.int64)
-        for k, (root, _, _) in enumerate(self.subtrees):
-            cut[root] = k
-        self._cut = cut
-        self._cut_reach = np.zeros((len(self.subtrees), 2, width), dtype=np.float32)
-        self._cut_values = np.zeros((len(self.subtrees), width), dtype=np.float32)
-
-    def _split_pass(
-        self,
-        entries: BoardBatch,
-        reach: np.ndarray,
-        traverser: int,
-        update: bool,
-        frozen: np.ndarray | None = None,
-    ) -> float:
-        """A pass split at the subtree roots: the head's way down over the nodes above them
-        (cut mode 1, no update: it collects the reach rows arriving at each root), the workers'
-        passes over their subtrees in threads, the head's way up (cut mode 2, taking their
-        value rows). ``reach``: the root's reach rows; ``frozen``: see :meth:`_subtree`."""
-        buffers = self._buffers
-        width = reach.shape[1]
-        out = self._root[:width]
-        cut_reach, cut_values = self._cut_reach[:, :, :width], self._cut_values[:, :width]
-        cuts = Cuts(self._cut, np.int64(1), cut_reach, cut_values)
-        self._subtree(entries, traverser, False, 0, reach, out, buffers[0], cuts, frozen=frozen)
-
-        def run(w: int) -> None:
-            for k, (root, _, owner) in enumerate(self.subtrees):
-                if owner == w:
-                    self._subtree(
-                        entries, traverser, update, root, np.ascontiguousarray(cut_reach[k]),
-                        cut_values[k], buffers[w], frozen=frozen,
-                    )  # fmt: skip
-
-        self._in_workers(run)
-        cuts = cuts._replace(mode=np.int64(2))
-        return self._subtree(
-            entries, traverser, update, 0, reach, out, buffers[0], cuts, frozen=frozen
-        )
-
-    # --- every board (chance="full") ------------------------------------------------------------
-    def _setup_full(self) -> None:
-        """The entries of every canonical board (one batch, built once), each entry's root reach
-        (its board's class size, for both players: chance's weight enters through the
-        opponent's reach into the values and through the own reach into the strategy sums), the
-        scale (1 / (opponent pairs x ordered boards))."""
-        indexer = self._board_indexer
-        self._full_boards, self._full_weights = indexer.unindex(np.arange(indexer.size))
-        step = self.board_chunk or len(self._full_boards)
-        #: (entries, root reach) of each chunk of boards (one chunk unless ``board_chunk``).
-        self._full_chunks: list[tuple[BoardBatch, np.ndarray]] = []
-        for first in range(0, len(self._full_boards), step):
-            entries = self._board_arrays(self._full_boards[first : first + step])
-            weight = np.repeat(
-                self._full_weights[first : first + step].astype(np.float32),
-                np.diff(entries.segments),
-            )
-            self._full_chunks.append((entries, np.ascontiguousarray(np.stack([weight, weight]))))
-        self._full_entries, self._full_reach = self._full_chunks[0]
-        self._scale = self._board_scale / float(self._full_weights.sum())
-
-    @property
-    def full_boards(self) -> int:
-        """Canonical boards an iteration walks with ``chance="full"`` (0 when sampling)."""
-        return len(self._full_boards) if self.chance == "full" else 0
-
-    def _full_pass(self, traverser: int, update: bool) -> float:
-        """One pass for ``traverser`` over every canonical board, chunk by chunk. With several
-        chunks every chunk's regret matching reads a frozen copy of the regrets (the
-        iteration's strategy) and the regret floor comes after the last one."""
-        if len(self._full_chunks) == 1:
-            return self._full_chunk(self._full_entries, self._full_reach, traverser, update)
-        frozen = self.regrets.copy()
-        total = 0.0
-        for entries, reach in self._full_chunks:
-            total += self._full_chunk(entries, reach, traverser, update, frozen)
-        if update and self.schedule.regret_floor:
-            np.maximum(self.regrets, 0.0, out=self.regrets)
-        return total
-
-    def _full_chunk(
-        self,
-        entries: BoardBatch,
-        reach: np.ndarray,
-        traverser: int,
-        update: bool,
-        frozen: np.ndarray | None = None,
-    ) -> float:
-        """One pass over a chunk of boards: one worker, a depth-first pass over the whole
-        tree; several, a split pass (:meth:`_split_pass`). ``frozen``: the regrets regret
-        matching reads (then no floor here; see :meth:`_full_pass`)."""
-        if self.workers == 1:
-            width = reach.shape[1]
-            return self._subtree(
-                entries, traverser, update, 0, reach, self._root[:width], self._buffers[0],
-                frozen=frozen,
-            )  # fmt: skip
-        return self._split_pass(entries, reach, traverser, update, frozen)
-
-    def root_values(self, board: np.ndarray, traverser: int) -> np.ndarray:
-        """Counterfactual value of each hole-card pair of ``traverser`` at the root for the
-        given board under the current strategy (no update): the expectation over the opponent's
-        hands, weighted by their reach (with a board batch, divided by its size B)."""
-        board = np.asarray(board, dtype=np.int64)
-        if self.chance == "full":
-            # one board, one depth-first pass over the whole tree at a one-board scale (the
-            # split passes' rows are sized for every board at once)
-            entries = self._board_arrays(board)
-            width = entries.states.shape[1]
-            self._subtree(
-                entries, traverser, False, 0, np.ones((2, width), dtype=np.float32),
-                self._root[:width], self._buffers[0], scale=self._board_scale,
-            )  # fmt: skip
-        else:
-            self._pass(board, traverser, update=False)
-        out = np.zeros(len(self.hands), dtype=np.float32)
-        hand = np.flatnonzero(~np.isin(self.hands, board).any(axis=1))
-        out[hand] = self._root[: hand.size]
-        return out
-
     # --- the verbs ----------------------------------------------------------------------------
-    def step(self, iterations: int = 1) -> None:
-        """Run ``iterations`` iterations (``boards_per_iteration`` sampled boards, both players
-        in turn, each)."""
-        for _ in range(int(iterations)):
-            t = self.iterations + 1
+    def _run(self, iterations: int) -> int:
+        """Run ``iterations`` more iterations (``boards_per_iteration`` sampled boards, or every
+        board, both players in turn, each; :meth:`step` counts them). Returns the public nodes
+        walked: two passes over the tree per iteration, one per chunk of boards with
+        ``chance="full"`` (each pass carries a whole vector of hands over its boards)."""
+        walks = len(self._full_chunks) if self.chance == "full" else 1
+        for i in range(int(iterations)):
+            t = self.iterations + i + 1
             self._begin_iteration(t)
             if self.chance == "full":
                 self._full_pass(0, update=True)
                 self._full_pass(1, update=True)
-                self.iterations = t
                 continue
             boards = np.stack(
                 [
@@ -762,7 +294,7 @@ class LimitPCSSolver(LimitAbstractSolver):
             entries = self._board_arrays(boards)  # once for both players' passes
             self._pass(entries, 0, update=True)
             self._pass(entries, 1, update=True)
-            self.iterations = t
+        return 2 * walks * self.tree.num_nodes * int(iterations)
 
     def _begin_iteration(self, t: int) -> None:
         """The schedule's discount before iteration ``t``: uniform factors kept lazily
@@ -796,6 +328,13 @@ class LimitPCSSolver(LimitAbstractSolver):
             "chance": self.chance,
             "arrays": self._arrays(),
             "rng": self.rng.bit_generator.state,
+        }
+
+    def _config(self) -> dict[str, Any]:
+        return {
+            **super()._config(),
+            "boards_per_iteration": self.boards_per_iteration,
+            "chance": self.chance,
         }
 
     def _arrays(self) -> dict[str, np.ndarray]:

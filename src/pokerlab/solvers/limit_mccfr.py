@@ -44,7 +44,7 @@ from pokerlab.abstraction.buckets import CardAbstraction
 from pokerlab.abstraction.isomorphism import round_indexer
 from pokerlab.cards.evaluator import eval_tables
 from pokerlab.errors import PokerlabError
-from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
+from pokerlab.games.limit_holdem import LimitHoldemGame
 from pokerlab.solvers.limit_holdem import LimitAbstractSolver
 from pokerlab.solvers.mccfr import block_params
 from pokerlab.solvers.sampling import PLURIBUS_FLOOR_RATIO
@@ -92,7 +92,7 @@ class LimitESSolver(LimitAbstractSolver):
     """
 
     format = "limit-es"
-    default_check_every = 1000
+    _default_every = 1000
 
     def __init__(
         self,
@@ -181,13 +181,13 @@ class LimitESSolver(LimitAbstractSolver):
             recall == "perfect",
             (e.card_key, e.card_bit, e.flush, e.disp, e.values),
         )
-        self._run(self.rng, 1, 0, -1)  # compile (or load from the cache) outside timed regions
+        self._es_run(self.rng, 1, 0, -1)  # compile (or load from the cache) outside timed regions
 
     # --- the kernel ---------------------------------------------------------------------------
     def _params(self) -> np.ndarray:
         return block_params(self.schedule, self.schedule.linear_until, self.discount_every)
 
-    def _run(
+    def _es_run(
         self,
         rng: np.ndarray,
         first: int,
@@ -231,18 +231,15 @@ class LimitESSolver(LimitAbstractSolver):
         """``iterations`` iterations numbered from ``first`` on the given float32 arrays and
         xoshiro state (in place), with or without the block discounts; returns nodes visited.
         :meth:`step` is this on the solver's own arrays; the Ray workers run it on theirs."""
-        return int(self._run(rng, first, iterations, -1, regrets, sums, discount)[0])
+        return int(self._es_run(rng, first, iterations, -1, regrets, sums, discount)[0])
 
     # --- the verbs ----------------------------------------------------------------------------
-    def step(self, iterations: int = 1) -> None:
-        """Run ``iterations`` iterations (one deal, both players in turn, each)."""
-        n = int(iterations)
-        if n <= 0:
-            return
-        self.nodes_touched += self.run_iterations(
-            self.regrets, self.sums, self.rng, self.iterations + 1, n, True
+    def _run(self, iterations: int) -> int:
+        """Run ``iterations`` more iterations (one deal, both players in turn, each;
+        :meth:`step` counts them); returns the nodes visited."""
+        return self.run_iterations(
+            self.regrets, self.sums, self.rng, self.iterations + 1, int(iterations), True
         )
-        self.iterations += n
 
     def sampled_values(self, player: int, deals: int, seed: int = 0) -> tuple[float, float]:
         """Mean and standard error (big blinds) of ``deals`` sampled root values of ``player``
@@ -251,25 +248,10 @@ class LimitESSolver(LimitAbstractSolver):
         tends to the exact abstract-game value of :meth:`current_strategy` (tested)."""
         if player not in (0, 1):
             raise PokerlabError(f"player must be 0 or 1, got {player!r}")
-        stats = self._run(seed_state(seed), 1, int(deals), int(player))
+        stats = self._es_run(seed_state(seed), 1, int(deals), int(player))
         mean = stats[1] / deals
         var = max(stats[2] / deals - mean * mean, 0.0)
         return float(mean), float(math.sqrt(var / max(deals - 1, 1)))
-
-    def current_strategy(self) -> np.ndarray:
-        """Regret matching on the stored regrets, flat in the solver's layout (uniform where no
-        regret of a block column is positive)."""
-        out = np.empty(self.size, dtype=np.float64)
-        t = self.tree
-        for n in np.flatnonzero(t.kind == DECISION):
-            na = int(t.child_start[n + 1] - t.child_start[n])
-            ns = int(self.num_states[t.round[n]])
-            lo = int(self.offset[n])
-            block = np.maximum(self.regrets[lo : lo + na * ns].reshape(na, ns), 0.0)
-            total = block.sum(axis=0, dtype=np.float64)
-            probs = np.where(total > 0, block / np.where(total > 0, total, 1), 1.0 / na)
-            out[lo : lo + na * ns] = probs.reshape(-1)
-        return out
 
     # --- checkpoints --------------------------------------------------------------------------
     _CHECKED = (
@@ -286,15 +268,18 @@ class LimitESSolver(LimitAbstractSolver):
         "min_regret",
     )
 
+    def _config(self) -> dict[str, Any]:
+        return {**super()._config(), **{key: getattr(self, key) for key in self._CHECKED[6:]}}
+
+    def _arrays(self) -> dict[str, np.ndarray]:
+        """The run's arrays (copies): regrets, sums and the xoshiro state."""
+        return {"regrets": self.regrets.copy(), "sums": self.sums.copy(), "rng": self.rng.copy()}
+
     def state_dict(self) -> dict[str, Any]:
         """Everything a resumed run needs (``arrays``: regrets, sums and the xoshiro state)."""
         return {
             **self._common_state(),
-            "arrays": {
-                "regrets": self.regrets.copy(),
-                "sums": self.sums.copy(),
-                "rng": self.rng.copy(),
-            },
+            "arrays": self._arrays(),
             "sampling": "es",
             "discount_every": self.discount_every,
             "regret_pruning": self.regret_pruning,

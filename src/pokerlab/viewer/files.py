@@ -147,15 +147,23 @@ def _summarize_npz(path: Path, entry: FileEntry) -> None:
     entry.unit = _unit(entry.game)
     params = meta.get("game_params")
     entry.details = {"game_params": params if isinstance(params, dict) else {}}
-    if str(meta.get("state_format", "")).startswith("limit-"):  # train limit-holdem
-        entry.format = "checkpoint"
+    # a saved limit hold'em strategy (a training checkpoint names its representation too)
+    bucketed = (
+        meta.get("representation") == "bucketed" and meta.get("format") == "pokerlab-strategy"
+    )
+    if str(meta.get("state_format", "")).startswith("limit-") or bucketed:  # train limit-holdem
+        entry.format = "strategy" if bucketed else "checkpoint"
         entry.kind = "limit"
-        entry.algorithm = meta.get("schedule")
+        entry.algorithm = meta.get("algorithm") if bucketed else meta.get("schedule")
         entry.unit = "mbb/g"
+        fields = meta.get("betting") if bucketed else meta
+        fields = fields if isinstance(fields, dict) else {}
         entry.details = {
-            "game_params": {"variant": meta.get("variant")},
-            "buckets": meta.get("buckets"),
-            "recall": meta.get("recall"),
+            "game_params": entry.details["game_params"]
+            if bucketed
+            else {"variant": meta.get("variant")},
+            "buckets": fields.get("buckets"),
+            "recall": fields.get("recall"),
             "sampling": meta.get("sampling"),
         }
     elif meta.get("format") == "pokerlab-strategy":
