@@ -1,7 +1,10 @@
-"""``make_solver``: a solver by algorithm name."""
+"""``make_solver`` and ``restore_solver``: a solver by algorithm name, or from a saved state,
+through one registry of solver families by backend kind (:data:`SOLVER_FAMILIES`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -138,13 +141,24 @@ def make_solver(
         horizon=horizon,
     )
     given = {k: v for k, v in values.items() if v is not None}
-    if name in MCCFR_ALGORITHMS and getattr(game, "name", None) == "postflop":
-        from pokerlab.solvers.postflop_mccfr_setup import make_postflop_mccfr
+    family = SOLVER_FAMILIES[(backend_kind(game), name in MCCFR_ALGORITHMS)]
+    return family.make(game, algorithm, name, threads, given, dict(unknown))
 
-        return make_postflop_mccfr(game, name, threads=threads, unknown=unknown, **given)
-    postflop = _postflop_solver(game, algorithm, name, threads, given, unknown)
-    if postflop is not None:
-        return postflop
+
+def _make_compiled(
+    game: Any,
+    algorithm: str,
+    name: str,
+    threads: int | None,
+    given: dict[str, Any],
+    unknown: dict[str, object],
+) -> Solver:
+    """CFR on the public or history tree, or Monte Carlo CFR on the history tree (the options
+    of :func:`make_solver`; one the algorithm would not use is refused by name)."""
+    if name not in ALGORITHMS:
+        raise PokerlabError(
+            f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}"
+        )
     if threads is not None:
         raise PokerlabError(
             "make_solver: threads is an option of postflop spots (PostflopSolver); "
@@ -159,28 +173,34 @@ def make_solver(
     if bad:
         reasons = "; ".join(f"{option} ({why})" for option, why in bad.items())
         raise PokerlabError(f"make_solver({name!r}) does not use option(s) {reasons}")
+    g = given.get
+    linear_until = g("linear_until")
+    alpha, beta, gamma = g("alpha"), g("beta"), g("gamma")
     if name in MCCFR_ALGORITHMS:
-        g = game.game if isinstance(game, CompiledGame) else game
+        base = game.game if isinstance(game, CompiledGame) else game
+        schedule = g("schedule")
         if isinstance(schedule, DiscountSchedule):
             sched = schedule
         else:
-            default = "linear" if linear_until is not None or linear_seconds is not None else "cfr"
+            linear = linear_until is not None or g("linear_seconds") is not None
+            default = "linear" if linear else "cfr"
             sched = schedule_by_name(schedule or default, alpha=alpha, beta=beta, gamma=gamma)
         if linear_until is not None:
             sched = sched.with_linear_until(linear_until)
         return MCCFRSolver(
-            compile_game(g, "history"),
+            compile_game(base, "history"),
             name,
             schedule=sched,
-            seed=kernel_seed(0 if seed is None else seed),
-            epsilon=0.6 if epsilon is None else epsilon,
-            prune=bool(regret_pruning),
-            prune_threshold=prune_threshold,
-            prune_probability=0.95 if prune_probability is None else prune_probability,
-            min_regret=min_regret,
-            discount_every=100 if discount_every is None else discount_every,
-            linear_seconds=linear_seconds,
+            seed=kernel_seed(g("seed", 0)),
+            epsilon=g("epsilon", 0.6),
+            prune=bool(g("regret_pruning")),
+            prune_threshold=g("prune_threshold"),
+            prune_probability=g("prune_probability", 0.95),
+            min_regret=g("min_regret"),
+            discount_every=g("discount_every", 100),
+            linear_seconds=g("linear_seconds"),
         )
+    representation = g("representation")
     if isinstance(game, CompiledGame):
         if representation is not None and representation != game.kind:
             raise PokerlabError(
@@ -190,35 +210,62 @@ def make_solver(
         compiled = game
     else:
         compiled = compile_game(game, representation)
-    sched = schedule_by_name(name, alpha=alpha, beta=beta, gamma=gamma, horizon=horizon)
+    sched = schedule_by_name(name, alpha=alpha, beta=beta, gamma=gamma, horizon=g("horizon"))
     if linear_until is not None:
         sched = sched.with_linear_until(linear_until)
     return CFRSolver(
         compiled,
         sched,
-        alternating=True if alternating is None else alternating,
-        prune=True if prune is None else prune,
+        alternating=g("alternating", True),
+        prune=g("prune", True),
+    )
+
+
+def _make_postflop_mccfr(
+    game: Any,
+    algorithm: str,
+    name: str,
+    threads: int | None,
+    given: dict[str, Any],
+    unknown: dict[str, object],
+) -> Solver:
+    from pokerlab.solvers.postflop_mccfr_setup import make_postflop_mccfr
+
+    return make_postflop_mccfr(game, name, threads=threads, unknown=unknown, **given)
+
+
+def _make_bucketed(
+    game: Any,
+    algorithm: str,
+    name: str,
+    threads: int | None,
+    given: dict[str, Any],
+    unknown: dict[str, object],
+) -> Solver:
+    raise PokerlabError(
+        "limit hold'em is solved on a card abstraction: pokerlab train limit-holdem, or "
+        "pokerlab.solvers.limit_holdem.LimitPCSSolver(game, abstraction) (LimitESSolver for "
+        "external sampling); make_solver takes the games whose every state fits a tree"
     )
 
 
 def _postflop_solver(
-    game: object,
+    game: Any,
     algorithm: str,
     name: str,
     threads: int | None,
-    given: dict[str, object],
+    given: dict[str, Any],
     unknown: dict[str, object],
-) -> Solver | None:
-    """A :class:`~pokerlab.solvers.postflop.PostflopSolver` when ``game`` is a postflop spot and
-    ``name`` a full-width algorithm; None for other games (and sampling names, which take the
-    generic path). Every option but ``threads`` is refused by name."""
-    if getattr(game, "name", None) != "postflop" or name in MCCFR_ALGORITHMS:
-        return None
+) -> Solver:
+    """A :class:`~pokerlab.solvers.postflop.PostflopSolver` for a postflop spot and a
+    full-width algorithm. Every option but ``threads`` and ``compressed`` is refused by name."""
     from pokerlab.games.postflop.game import PostflopGame
     from pokerlab.solvers.postflop import POSTFLOP_ALGORITHMS, PostflopSolver
 
+    if isinstance(game, CompiledGame):
+        game = game.game
     if not isinstance(game, PostflopGame):
-        return None
+        raise PokerlabError("a postflop solver needs a postflop game")
     if name not in POSTFLOP_ALGORITHMS:
         raise PokerlabError(
             f"unknown algorithm {algorithm!r} for a postflop spot; choose one of "
@@ -254,23 +301,13 @@ def restore_solver(state: dict, game: HistoryGame | None = None, *, cache: bool 
     (:func:`pokerlab.solvers.limit_checkpoint.restore_limit_solver`), with its card abstraction
     rebuilt, or read from the abstraction cache when ``cache``.
     """
+    sampling = state.get("algorithm") in MCCFR_ALGORITHMS
+    return SOLVER_FAMILIES[(state_backend_kind(state), sampling)].restore(state, game, cache)
+
+
+def _restore_compiled(state: dict, game: Any, cache: bool) -> Solver:
     from pokerlab.games.registry import load_game
 
-    if str(state.get("format", "")).startswith("limit-"):
-        # its game has no history tree to compile (the full deck's would never finish): the
-        # limit solvers restore on the betting tree
-        from pokerlab.solvers.limit_checkpoint import restore_limit_solver
-
-        return restore_limit_solver(state, game, cache=cache)  # type: ignore[arg-type]
-    if state.get("game") == "limit-holdem":
-        raise PokerlabError(
-            f"a limit hold'em state of format {state.get('format')!r} is not restored: only "
-            "the limit solvers' states (limit-pcs, limit-es) are"
-        )
-    if state.get("representation") == "vector" and state.get("algorithm") in MCCFR_ALGORITHMS:
-        from pokerlab.solvers.postflop_mccfr_setup import restore_postflop_mccfr
-
-        return restore_postflop_mccfr(state, game)
     if game is None:
         game = load_game(state["game"], **state.get("game_params", {}))
     compiled = compile_game(game, state.get("representation"))
@@ -290,6 +327,82 @@ def restore_solver(state: dict, game: HistoryGame | None = None, *, cache: bool 
         raise PokerlabError(f"cannot restore a solver of algorithm {algorithm!r}")
     solver.load_state_dict(state)
     return solver
+
+
+def _restore_postflop(state: dict, game: Any, cache: bool) -> Solver:
+    from pokerlab.games.postflop.game import PostflopGame
+    from pokerlab.solvers.postflop import PostflopSolver
+
+    if game is None:
+        game = PostflopGame(**state["game_params"])  # the file layout (+ isomorphism when off)
+    compressed = bool((state.get("config") or {}).get("compressed", False))
+    solver: Any = PostflopSolver(game, state["algorithm"], compressed=compressed)
+    solver.load_state_dict(state)
+    return solver
+
+
+def _restore_postflop_mccfr(state: dict, game: Any, cache: bool) -> Solver:
+    from pokerlab.solvers.postflop_mccfr_setup import restore_postflop_mccfr
+
+    solver: Any = restore_postflop_mccfr(state, game)
+    return solver
+
+
+def _restore_bucketed(state: dict, game: Any, cache: bool) -> Solver:
+    if not str(state.get("format", "")).startswith("limit-"):
+        raise PokerlabError(
+            f"a limit hold'em state of format {state.get('format')!r} is not restored: only "
+            "the limit solvers' states (limit-pcs, limit-es) are"
+        )
+    # its game has no history tree to compile (the full deck's would never finish): the limit
+    # solvers restore on the betting tree
+    from pokerlab.solvers.limit_checkpoint import restore_limit_solver
+
+    solver: Any = restore_limit_solver(state, game, cache=cache)
+    return solver
+
+
+@dataclass(frozen=True)
+class SolverFamily:
+    """One entry of :data:`SOLVER_FAMILIES`: how a backend kind makes a solver for a game
+    (``make(game, algorithm, name, threads, given options, unknown options)``) and restores one
+    from a state (``restore(state, game or None, cache)``)."""
+
+    make: Callable[..., Solver]
+    restore: Callable[[dict, Any, bool], Solver]
+
+
+#: The one registry of :func:`make_solver` and :func:`restore_solver`: (backend kind, sampling)
+#: -> family. Backend kinds: ``"compiled"`` (the public and history trees), ``"vector"``
+#: (postflop spots), ``"bucketed"`` (limit hold'em's betting tree on a card abstraction).
+SOLVER_FAMILIES: dict[tuple[str, bool], SolverFamily] = {
+    ("compiled", False): SolverFamily(_make_compiled, _restore_compiled),
+    ("compiled", True): SolverFamily(_make_compiled, _restore_compiled),
+    ("vector", False): SolverFamily(_postflop_solver, _restore_postflop),
+    ("vector", True): SolverFamily(_make_postflop_mccfr, _restore_postflop_mccfr),
+    ("bucketed", False): SolverFamily(_make_bucketed, _restore_bucketed),
+    ("bucketed", True): SolverFamily(_make_bucketed, _restore_bucketed),
+}
+
+
+def backend_kind(game: Any) -> str:
+    """The backend kind a game's solvers run on (the key of :data:`SOLVER_FAMILIES`)."""
+    base = game.game if isinstance(game, CompiledGame) else game
+    name = getattr(base, "name", None)
+    if name == "postflop":
+        return "vector"
+    if name == "limit-holdem":
+        return "bucketed"
+    return "compiled"
+
+
+def state_backend_kind(state: dict) -> str:
+    """The backend kind of a solver state (a loaded checkpoint)."""
+    if str(state.get("format", "")).startswith("limit-") or state.get("game") == "limit-holdem":
+        return "bucketed"
+    if state.get("representation") == "vector":
+        return "vector"
+    return "compiled"
 
 
 def load_limit_checkpoint(path: Any, *, cache: bool = True) -> tuple[Any, Any]:
