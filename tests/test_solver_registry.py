@@ -9,12 +9,8 @@ import pytest
 
 import pokerlab
 from pokerlab.errors import PokerlabError
-from pokerlab.solvers.factory import (
-    SOLVER_FAMILIES,
-    backend_kind,
-    restore_solver,
-    state_backend_kind,
-)
+from pokerlab.solvers.factory import restore_solver
+from pokerlab.solvers.families import SOLVER_FAMILIES, backend_kind, state_backend_kind
 
 RIVER = dict(board="Td9d6hQc7s", ranges=("AA,KK,T9s", "AA-99,AK"), pot=100, stack=100)
 
