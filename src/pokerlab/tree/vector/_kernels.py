@@ -637,14 +637,18 @@ def traverse_items(
 ):
     """The subtrees below the split chance nodes, in parallel: one work item per dealt card.
 
-    Items are handed out to threads in a fixed interleaved pattern; each item is computed the
-    same way whatever the thread count, so results do not depend on it.
+    Items are handed out as threads free up (the caller launches with a chunk size of 1: on
+    shared cores a fixed split waits for its slowest thread), each thread working in its own
+    scratch; each item is computed the same way whatever the thread and the thread count
+    (it reads only its entry reaches and writes only its own subtree and value row), so
+    results do not depend on them.
     """
 
     n_items = items.ro.shape[0]
     n_threads = scratch_all[0].shape[0]
     counts = np.zeros(n_threads, dtype=np.int64)
-    for tid in prange(n_threads):
+    for it in prange(n_items):
+        tid = numba.get_thread_id()
         sc = (
             scratch_all[0][tid],
             scratch_all[1][tid],
@@ -660,11 +664,10 @@ def traverse_items(
             scratch_all[11][tid],
             scratch_all[12][tid],
         )
-        for it in range(tid, n_items, n_threads):
-            counts[tid] += traverse(
-                t, hands, sw, t.item_node[it], trav, mode, SPLIT_NONE, store, disc,
-                RootRows(items.ro[it], items.rp[it], items.val[it]), sc, items, -1, items.val,
-            )  # fmt: skip
+        counts[tid] += traverse(
+            t, hands, sw, t.item_node[it], trav, mode, SPLIT_NONE, store, disc,
+            RootRows(items.ro[it], items.rp[it], items.val[it]), sc, items, -1, items.val,
+        )  # fmt: skip
     return counts.sum()
 
 

@@ -385,7 +385,7 @@ class Passes:
         try:
             # the kernels let the GIL go (nogil); one parallel launch at a time, since numba's
             # workqueue threading layer aborts on launches from two threads at once
-            with _PARALLEL_LAUNCH:
+            with _PARALLEL_LAUNCH, numba.parallel_chunksize(1):
                 visited += K.traverse_items(
                     t.arrays, t.hands, t.sweep, trav, mode, store, disc, scratch_all, items
                 )
