@@ -106,6 +106,7 @@ def warmup_kernels(passes: Passes, compressed: bool = False) -> None:
     for mode in (K.MODE_CFR, K.MODE_BR, K.MODE_EV):
         passes.pass_(0, mode, r, s)
     passes.record(0, 0, r, s)
+    passes.best_responses(s, r, (None, None))
     if compressed:
         r16 = np.zeros(size, dtype=np.int16)
         s16 = np.zeros(size, dtype=np.uint16)
@@ -115,6 +116,7 @@ def warmup_kernels(passes: Passes, compressed: bool = False) -> None:
         for mode in (K.MODE_BR, K.MODE_EV):
             passes.pass_(0, mode, r16, s16)
         passes.record(0, 0, r16, s16)
+        passes.best_responses(s16, r16, (None, None))
     discount_factors(postflop_schedule("dcfr-ps"), 1)
     params = postflop_schedule("dcfr-ps")
     passes.cfr_iterations(0, 0, params, False, False, r, s)
@@ -328,6 +330,14 @@ class PostflopSolver:
         (chips); with locks, in the locked game (see :meth:`values`). Every array is checked
         first: a NaN or infinity stops with :class:`~pokerlab.errors.NonFiniteError`."""
         self.check_finite()
+        if self.game.zero_sum:
+            # without rake the two EVs sum to the starting pot whatever the strategies: the
+            # two best-response passes suffice (postflop-solver's compute_exploitability too)
+            lock = self.lock_probs
+            locks = tuple(lock if respect_locks else self._locks_of(1 - p) for p in (0, 1))
+            br = self.passes.best_responses(self.strat_sum, self.regrets, locks)
+            gain = sum(br) - float(self.game.config.pot)
+            return finite_exploitability(self, gain / 2.0)
         v = self.values(respect_locks)
         return finite_exploitability(self, (sum(v["best_response"]) - sum(v["ev"])) / 2.0)
 

@@ -295,7 +295,9 @@ def policy_best_response(
     improve_policy(reg, offsets, nactions, nh, policy, lock, True)
     for _ in range(tree.depth + 3):
         np.copyto(sums, 0.0)
-        out, _ = passes.pass_(trav, K.MODE_CFR, reg, sums, 0.0, 0.0, 0.0, False, lock_probs)
+        out, _ = passes.pass_(
+            trav, K.MODE_CFR, reg, sums, 0.0, 0.0, 0.0, False, lock_probs, wide=True
+        )
         value = passes.root_value(trav, out)
         if improve_policy(reg, offsets, nactions, nh, policy, lock, False) == 0:
             return reg, value

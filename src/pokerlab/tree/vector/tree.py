@@ -16,6 +16,7 @@ its regrets).
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -28,6 +29,13 @@ from pokerlab.tree.vector import _kernels as K
 
 #: Held while a parallel kernel runs (see :meth:`Passes.pass_`).
 _PARALLEL_LAUNCH = threading.Lock()
+
+# numba's OpenMP threading layer (GNU libgomp, read when it first loads) lets idle threads spin
+# at the end of a parallel launch; on a machine whose cores other processes share, the spinning
+# thread takes the core the working one needs: the turn spot on 2 threads took 69 ms an
+# iteration against 31 ms with passive waiting (load average 4.5 on 2 cores). Unless the user
+# set it, threads wait passively; each launch is milliseconds, so waking costs nothing here.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 __all__ = [
     "VectorArrays",
@@ -248,28 +256,30 @@ class VectorTree:
         return sw
 
     # --- scratch --------------------------------------------------------------------------
-    def scratch(self, threads: int) -> tuple[np.ndarray, ...]:
+    def scratch(self, threads: int, dtype: type = np.float64) -> tuple[np.ndarray, ...]:
         """Per-thread depth-first scratch: (threads, depth, ...) arrays (see the kernels).
 
         Opponent-reach rows have one extra slot, always 0, that ``SweepArrays.same1`` points
-        at for hands whose combo the other player does not hold.
+        at for hands whose combo the other player does not hold. ``dtype`` is the type of the
+        reach, strategy and value vectors (float32 for the CFR passes, as postflop-solver's);
+        the showdown and blocker sums stay float64.
         """
         d = self.depth + 2
         h = int(self.hands.cards.shape[1])
         k = self.max_children
         return (
-            np.zeros((threads, d, h + 1)),
-            np.zeros((threads, d, h)),
-            np.zeros((threads, d, k, h)),
-            np.zeros((threads, d, k, h)),
+            np.zeros((threads, d, h + 1), dtype=dtype),
+            np.zeros((threads, d, h), dtype=dtype),
+            np.zeros((threads, d, k, h), dtype=dtype),
+            np.zeros((threads, d, k, h), dtype=dtype),
             np.zeros((threads, d), dtype=np.int64),
             np.zeros((threads, d), dtype=np.int64),
             np.zeros((threads, d), dtype=np.int64),
             np.zeros((threads, d), dtype=np.int64),
             np.zeros((threads, d), dtype=np.int64),
             np.zeros((threads, 52)),
-            np.zeros((threads, h)),
-            np.zeros((threads, h)),
+            np.zeros((threads, h), dtype=dtype),
+            np.zeros((threads, h), dtype=dtype),
             np.zeros((threads, 3 * h + 2)),
         )
 
@@ -294,6 +304,13 @@ class Passes:
         self.items_rp = np.zeros((n_items, h))
         self.items_val = np.zeros((n_items, h))
         self.out = np.zeros(h)
+        # the CFR passes' float32 twins (the best-response and EV passes keep float64)
+        self.items32 = K.Items(
+            np.zeros((n_items, h + 1), dtype=np.float32),
+            np.zeros((n_items, h), dtype=np.float32),
+            np.zeros((n_items, h), dtype=np.float32),
+        )
+        self.out32 = np.zeros(h, dtype=np.float32)
         self.no_lock = np.zeros(0, dtype=np.float32)
         self.no_prediction = np.zeros(0, dtype=np.float32)
         self.no_scale = np.zeros(0, dtype=np.float32)
@@ -303,6 +320,8 @@ class Passes:
         self.threads = min(threads, K.thread_ids_available())
         self.scratch_all = self.tree.scratch(self.threads)
         self.scratch_one = tuple(a[0] for a in self.scratch_all)
+        self.scratch_all32 = self.tree.scratch(self.threads, np.float32)
+        self.scratch_one32 = tuple(a[0] for a in self.scratch_all32)
 
     def pass_(
         self,
@@ -319,8 +338,15 @@ class Passes:
         next_a: float = 1.0,
         next_b: float = 1.0,
         scales: tuple[np.ndarray, np.ndarray] | None = None,
+        wide: bool = False,
     ) -> tuple[np.ndarray, int]:
         """One pass for traverser ``trav``: its root value vector (unnormalised), nodes visited.
+
+        ``MODE_CFR`` passes carry their reach, strategy and value vectors in float32, as
+        postflop-solver does (half the scratch traffic, twice the vector width, and the same
+        rounding as the reference: iterations to a target match its); ``wide=True`` keeps them
+        in float64, as the best-response and EV passes always do (a CFR pass used to evaluate
+        a policy, :func:`~pokerlab.tree.vector.backend.policy_best_response`).
 
         ``prediction`` (float32, like the regrets; ``MODE_CFR`` of a predictive schedule): regret
         matching reads it, and the regret update writes the next one with the next iteration's
@@ -338,31 +364,35 @@ class Passes:
         rscale, sscale = (self.no_scale, self.no_scale) if scales is None else scales
         store = K.Storage(regrets, strat, pred, rscale, sscale, lock)
         disc = K.Discounts(fa, fb, fg, floor, next_a, next_b)
-        items = K.Items(self.items_ro, self.items_rp, self.items_val)
-        rows = K.RootRows(t.hands.weight[1 - trav], t.hands.weight[trav], self.out)
+        cfr = mode == K.MODE_CFR and not wide
+        items = self.items32 if cfr else K.Items(self.items_ro, self.items_rp, self.items_val)
+        out = self.out32 if cfr else self.out
+        rows = K.RootRows(t.hands.weight[1 - trav], t.hands.weight[trav], out)
+        scratch_one = self.scratch_one32 if cfr else self.scratch_one
+        scratch_all = self.scratch_all32 if cfr else self.scratch_all
 
         def root(split: int) -> int:
             return K.traverse(
                 t.arrays, t.hands, t.sweep, 0, trav, mode, split, store, disc, rows,
-                self.scratch_one, items, -1, self.items_val,
+                scratch_one, items, -1, items.val,
             )  # fmt: skip
 
         if t.num_items == 0:
-            return self.out, root(K.SPLIT_NONE)
+            return out, root(K.SPLIT_NONE)
         visited = root(K.SPLIT_COLLECT)
         prev = numba.get_num_threads()
         numba.set_num_threads(self.threads)
         try:
             # the kernels let the GIL go (nogil); one parallel launch at a time, since numba's
             # workqueue threading layer aborts on launches from two threads at once
-            with _PARALLEL_LAUNCH:
+            with _PARALLEL_LAUNCH, numba.parallel_chunksize(1):
                 visited += K.traverse_items(
-                    t.arrays, t.hands, t.sweep, trav, mode, store, disc, self.scratch_all, items
+                    t.arrays, t.hands, t.sweep, trav, mode, store, disc, scratch_all, items
                 )
         finally:
             numba.set_num_threads(prev)
         visited += root(K.SPLIT_USE)
-        return self.out, visited
+        return out, visited
 
     def cfr_iterations(
         self,
@@ -390,8 +420,8 @@ class Passes:
         return int(
             K.cfr_iterations(
                 t.arrays, t.hands, t.sweep, int(first), int(count), params, bool(predictive),
-                bool(floor), K.Storage(regrets, strat, pred, rscale, sscale, lock), self.out,
-                self.scratch_one, K.Items(self.items_ro, self.items_rp, self.items_val),
+                bool(floor), K.Storage(regrets, strat, pred, rscale, sscale, lock), self.out32,
+                self.scratch_one32, self.items32,
             )
         )  # fmt: skip
 
@@ -433,6 +463,29 @@ class Passes:
                 )  # fmt: skip
                 visited += n
         return visited
+
+    def best_responses(
+        self, strat: np.ndarray, regrets: np.ndarray, lock_probs: tuple[np.ndarray | None, ...]
+    ) -> tuple[float, float]:
+        """Each player's best-response value (chips) against the average strategy ``strat``,
+        the traverser ``p`` playing ``lock_probs[p]`` where it sets probabilities (see
+        :func:`~pokerlab.tree.vector._kernels.traverse`). Trees without split points and
+        without locks run both passes in one compiled call."""
+        t = self.tree
+        if t.num_items == 0 and all(x is None for x in lock_probs):
+            store = K.Storage(
+                regrets, strat, self.no_prediction, self.no_scale, self.no_scale, self.no_lock
+            )
+            items = K.Items(self.items_ro, self.items_rp, self.items_val)
+            v = K.best_response_pair(
+                t.arrays, t.hands, t.sweep, store, self.out, self.scratch_one, items, t.norm
+            )
+            return float(v[0]), float(v[1])
+        out = []
+        for p in (0, 1):
+            values, _ = self.pass_(p, K.MODE_BR, regrets, strat, lock_probs=lock_probs[p])
+            out.append(self.root_value(p, values))
+        return out[0], out[1]
 
     def record(
         self,
