@@ -48,6 +48,7 @@ from pokerlab.tree._primitives import (
     RegretPruning,
     discount_factors,
     discount_range,
+    sample_action,
 )
 from pokerlab.tree.betting._kernels import BettingArrays
 
@@ -231,18 +232,7 @@ def es_traversal(
         if update:
             for j in range(na):
                 sums[base + j * ns] += sigma[n, j]
-        u = uniform(rng)
-        acc = 0.0
-        sel = -1
-        for j in range(na):
-            s = sigma[n, j]
-            if s > 0.0:
-                sel = j
-                acc += s
-                if u < acc:
-                    break
-        if sel < 0:  # only with NaN regrets; never index out of the node
-            sel = na - 1
+        sel = sample_action(sigma[n, :na], uniform(rng))
         c = children[first + sel]
         pick[n] = c
         stack[top] = c

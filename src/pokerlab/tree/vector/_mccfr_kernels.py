@@ -37,7 +37,14 @@ import numpy as np
 from numba import njit
 
 from pokerlab._rng import below, uniform
-from pokerlab.tree._primitives import CHANCE, FOLD, SHOWDOWN, RegretPruning, RunArrays
+from pokerlab.tree._primitives import (
+    CHANCE,
+    FOLD,
+    SHOWDOWN,
+    RegretPruning,
+    RunArrays,
+    sample_action,
+)
 
 CHANCE_SAMPLING, EXTERNAL_SAMPLING = 0, 1
 
@@ -156,7 +163,7 @@ def traversal(
     nodes visited (Lanctot et al. 2009, sections 3.1 and 3.3).
 
     ``t``: :class:`VectorArrays`; ``hands``: :class:`HandArrays`; ``s``: the sampling tables
-    (:class:`pokerlab.solvers.postflop_mccfr.SampleTables`); ``rng``: the xoshiro256** state
+    (:class:`pokerlab.solvers.postflop_sampling.SampleTables`); ``rng``: the xoshiro256** state
     (:mod:`pokerlab._rng`) for external sampling's opponent actions. The current
     strategy sigma is regret matching on ``regrets``; updates go to ``reg_out`` and
     ``strat_out``, each multiplied by ``scale`` (a run passes the same arrays and 1; the exact
@@ -265,18 +272,7 @@ def traversal(
             for a in range(na):
                 q = off + a * nh + h
                 strat_out[q] = np.float32(strat_out[q] + scale * sig[first + a])
-            u = uniform(rng)
-            acc = 0.0
-            sel = -1
-            for a in range(na):
-                x = sig[first + a]
-                if x > 0.0:
-                    sel = a
-                    acc += x
-                    if u < acc:
-                        break
-            if sel < 0:  # only with NaN regrets; never index out of the node
-                sel = na - 1
+            sel = sample_action(sig[first : first + na], uniform(rng))
             c = ch[first + sel]
             pick[n] = c
             for j in range(4):
