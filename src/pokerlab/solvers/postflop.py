@@ -48,7 +48,8 @@ from pokerlab.solvers.postflop_locks import SpotLocking
 from pokerlab.solvers.schedule import PARAMS_LAYOUT, schedule_by_name
 from pokerlab.tree._primitives import discount_factors
 from pokerlab.tree.vector import _kernels as K
-from pokerlab.tree.vector.tree import DECISION, Passes
+from pokerlab.tree.vector.passes import Passes
+from pokerlab.tree.vector.tree import DECISION
 
 __all__ = [
     "PostflopSolver",

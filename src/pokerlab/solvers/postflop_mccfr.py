@@ -16,7 +16,7 @@ card removal, and the turn and river cards still to come (kernels:
 An iteration is one traversal per player, OOP then IP (alternating updates), each on its own deal,
 as :class:`~pokerlab.solvers.mccfr.MCCFRSolver` counts them. Exploitability is measured exactly,
 by the full-width best-response and expected-value passes of the vector tree
-(:class:`~pokerlab.tree.vector.tree.Passes`, as :class:`PostflopSolver` measures itself) on the
+(:class:`~pokerlab.tree.vector.passes.Passes`, as :class:`PostflopSolver` measures itself) on the
 strategy sums, so both kinds of solver are judged by one evaluator.
 
 Discounting is the engine's :class:`~pokerlab.solvers.schedule.DiscountSchedule`, applied every
@@ -56,7 +56,7 @@ from pokerlab.solvers.schedule import DiscountSchedule, discount_factors
 from pokerlab.tree._primitives import RegretPruning
 from pokerlab.tree.vector import _kernels as VK
 from pokerlab.tree.vector import _mccfr_kernels as MK
-from pokerlab.tree.vector.tree import Passes
+from pokerlab.tree.vector.passes import Passes
 
 __all__ = [
     "PostflopMCCFR",

@@ -17,7 +17,7 @@ spot. A submission over a limit raises :class:`JobRefused` (HTTP 429) or :class:
 
 Workers are threads: the postflop kernels are compiled ``nogil``, so a running re-solve leaves
 the GIL to the server's event loop and request threads (the parallel kernel launches are
-serialized in :class:`pokerlab.tree.vector.tree.Passes`).
+serialized in :class:`pokerlab.tree.vector.passes.Passes`).
 """
 
 from __future__ import annotations

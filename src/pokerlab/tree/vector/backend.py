@@ -36,7 +36,8 @@ from pokerlab.tree._layout_kernels import normalise_public
 from pokerlab.tree._primitives import PARAMS_LAYOUT
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector._lock_kernels import improve_policy
-from pokerlab.tree.vector.tree import DECISION, Passes, VectorTree
+from pokerlab.tree.vector.passes import Passes
+from pokerlab.tree.vector.tree import DECISION, VectorTree
 
 __all__ = ["VectorNaming", "VectorIndex", "VectorBackend", "VectorCFRState"]
 

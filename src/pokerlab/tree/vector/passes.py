@@ -1,0 +1,247 @@
+"""The passes over a vector tree's solver memory (:class:`Passes`): a CFR iteration, best
+responses, expected values and the per-node record, on one thread or with the split points'
+work items handed to threads (:mod:`pokerlab.tree.vector._kernels`)."""
+
+from __future__ import annotations
+
+import threading
+
+import numba
+import numpy as np
+
+from pokerlab.tree._primitives import discount_factors
+from pokerlab.tree.vector import _kernels as K
+from pokerlab.tree.vector.tree import VectorTree
+
+__all__ = ["Passes"]
+
+#: Held while a parallel kernel runs (see :meth:`Passes.pass_`).
+_PARALLEL_LAUNCH = threading.Lock()
+
+
+class Passes:
+    """Scratch and entry points of the passes over one vector tree (reused across calls)."""
+
+    def __init__(self, tree: VectorTree, threads: int = 1) -> None:
+        self.tree = tree
+        self.set_threads(threads)
+        h = int(tree.hands.cards.shape[1])
+        n_items = tree.num_items
+        self.items_ro = np.zeros((n_items, h + 1))
+        self.items_rp = np.zeros((n_items, h))
+        self.items_val = np.zeros((n_items, h))
+        self.out = np.zeros(h)
+        # the CFR passes' float32 twins (the best-response and EV passes keep float64)
+        self.items32 = K.Items(
+            np.zeros((n_items, h + 1), dtype=np.float32),
+            np.zeros((n_items, h), dtype=np.float32),
+            np.zeros((n_items, h), dtype=np.float32),
+        )
+        self.out32 = np.zeros(h, dtype=np.float32)
+        self.no_lock = np.zeros(0, dtype=np.float32)
+        self.no_prediction = np.zeros(0, dtype=np.float32)
+        self.no_scale = np.zeros(0, dtype=np.float32)
+
+    def set_threads(self, threads: int) -> None:
+        threads = max(1, int(threads))
+        self.threads = min(threads, K.thread_ids_available())
+        self.scratch_all = self.tree.scratch(self.threads)
+        self.scratch_one = tuple(a[0] for a in self.scratch_all)
+        self.scratch_all32 = self.tree.scratch(self.threads, np.float32)
+        self.scratch_one32 = tuple(a[0] for a in self.scratch_all32)
+
+    def pass_(
+        self,
+        trav: int,
+        mode: int,
+        regrets: np.ndarray,
+        strat: np.ndarray,
+        fa: float = 1.0,
+        fb: float = 1.0,
+        fg: float = 1.0,
+        floor: bool = False,
+        lock_probs: np.ndarray | None = None,
+        prediction: np.ndarray | None = None,
+        next_a: float = 1.0,
+        next_b: float = 1.0,
+        scales: tuple[np.ndarray, np.ndarray] | None = None,
+        wide: bool = False,
+    ) -> tuple[np.ndarray, int]:
+        """One pass for traverser ``trav``: its root value vector (unnormalised), nodes visited.
+
+        ``MODE_CFR`` passes carry their reach, strategy and value vectors in float32, as
+        postflop-solver does (half the scratch traffic, twice the vector width, and the same
+        rounding as the reference: iterations to a target match its); ``wide=True`` keeps them
+        in float64, as the best-response and EV passes always do (a CFR pass used to evaluate
+        a policy, :func:`~pokerlab.tree.vector.backend.policy_best_response`).
+
+        ``prediction`` (float32, like the regrets; ``MODE_CFR`` of a predictive schedule): regret
+        matching reads it, and the regret update writes the next one with the next iteration's
+        discounts ``next_a`` / ``next_b`` (see :func:`~pokerlab.tree.vector._kernels.traverse`).
+        ``scales`` (regret scales, strategy-sum scales; float32, one per node): the 16-bit mode,
+        with int16 regrets and uint16 strategy sums.
+
+        Trees with split chance nodes run in three steps: the top part records the reaches
+        entering every dealt card's subtree, the subtrees run as parallel work items, and the
+        top part runs again reading their values.
+        """
+        t = self.tree
+        lock = self.no_lock if lock_probs is None else lock_probs
+        pred = self.no_prediction if prediction is None else prediction
+        rscale, sscale = (self.no_scale, self.no_scale) if scales is None else scales
+        store = K.Storage(regrets, strat, pred, rscale, sscale, lock)
+        disc = K.Discounts(fa, fb, fg, floor, next_a, next_b)
+        cfr = mode == K.MODE_CFR and not wide
+        items = self.items32 if cfr else K.Items(self.items_ro, self.items_rp, self.items_val)
+        out = self.out32 if cfr else self.out
+        rows = K.RootRows(t.hands.weight[1 - trav], t.hands.weight[trav], out)
+        scratch_one = self.scratch_one32 if cfr else self.scratch_one
+        scratch_all = self.scratch_all32 if cfr else self.scratch_all
+
+        def root(split: int) -> int:
+            return K.traverse(
+                t.arrays, t.hands, t.sweep, 0, trav, mode, split, store, disc, rows,
+                scratch_one, items, -1, items.val,
+            )  # fmt: skip
+
+        if t.num_items == 0:
+            return out, root(K.SPLIT_NONE)
+        visited = root(K.SPLIT_COLLECT)
+        prev = numba.get_num_threads()
+        numba.set_num_threads(self.threads)
+        try:
+            # the kernels let the GIL go (nogil); one parallel launch at a time, since numba's
+            # workqueue threading layer aborts on launches from two threads at once
+            with _PARALLEL_LAUNCH, numba.parallel_chunksize(1):
+                visited += K.traverse_items(
+                    t.arrays, t.hands, t.sweep, trav, mode, store, disc, scratch_all, items
+                )
+        finally:
+            numba.set_num_threads(prev)
+        visited += root(K.SPLIT_USE)
+        return out, visited
+
+    def cfr_iterations(
+        self,
+        first: int,
+        count: int,
+        params: np.ndarray,
+        predictive: bool,
+        floor: bool,
+        regrets: np.ndarray,
+        strat: np.ndarray,
+        lock_probs: np.ndarray | None = None,
+        prediction: np.ndarray | None = None,
+        scales: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> int | None:
+        """Iterations ``first + 1 .. first + count`` of CFR (both players' passes, discounts
+        from the schedule array ``params``) in one compiled call; the nodes visited. Only for
+        trees without split points (None otherwise: the caller runs :meth:`pass_` per player,
+        whose parallel step has its own dispatch)."""
+        t = self.tree
+        if t.num_items:
+            return None
+        lock = self.no_lock if lock_probs is None else lock_probs
+        pred = self.no_prediction if prediction is None else prediction
+        rscale, sscale = (self.no_scale, self.no_scale) if scales is None else scales
+        return int(
+            K.cfr_iterations(
+                t.arrays, t.hands, t.sweep, int(first), int(count), params, bool(predictive),
+                bool(floor), K.Storage(regrets, strat, pred, rscale, sscale, lock), self.out32,
+                self.scratch_one32, self.items32,
+            )
+        )  # fmt: skip
+
+    def run_cfr(
+        self,
+        first: int,
+        count: int,
+        params: np.ndarray,
+        predictive: bool,
+        floor: bool,
+        regrets: np.ndarray,
+        strat: np.ndarray,
+        lock_probs: np.ndarray | None = None,
+        prediction: np.ndarray | None = None,
+        scales: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> int:
+        """CFR iterations ``first + 1 .. first + count`` with alternating updates (each: OOP's
+        pass, then IP's), discounts from the schedule array ``params``, regrets floored at 0
+        with ``floor`` (CFR+), a predictive schedule's ``prediction`` array; the nodes visited.
+        Trees without split points run the whole loop in one compiled call
+        (:meth:`cfr_iterations`), the others one :meth:`pass_` per player."""
+        if predictive and prediction is None:
+            raise ValueError("a predictive schedule needs a prediction array")
+        visited = self.cfr_iterations(
+            first, count, params, predictive, floor, regrets, strat, lock_probs, prediction,
+            scales,
+        )  # fmt: skip
+        if visited is not None:
+            return visited
+        visited = 0
+        for t in range(first + 1, first + count + 1):
+            fa, fb, fg = discount_factors(params, t)
+            # a predictive schedule's prediction anticipates the next iteration's discounts
+            next_a, next_b, _ = discount_factors(params, t + 1) if predictive else (1.0, 1.0, 1.0)
+            for player in (0, 1):
+                _, n = self.pass_(
+                    player, K.MODE_CFR, regrets, strat, fa, fb, fg, floor, lock_probs,
+                    prediction, next_a, next_b, scales,
+                )  # fmt: skip
+                visited += n
+        return visited
+
+    def best_responses(
+        self, strat: np.ndarray, regrets: np.ndarray, lock_probs: tuple[np.ndarray | None, ...]
+    ) -> tuple[float, float]:
+        """Each player's best-response value (chips) against the average strategy ``strat``,
+        the traverser ``p`` playing ``lock_probs[p]`` where it sets probabilities (see
+        :func:`~pokerlab.tree.vector._kernels.traverse`). Trees without split points and
+        without locks run both passes in one compiled call."""
+        t = self.tree
+        if t.num_items == 0 and all(x is None for x in lock_probs):
+            store = K.Storage(
+                regrets, strat, self.no_prediction, self.no_scale, self.no_scale, self.no_lock
+            )
+            items = K.Items(self.items_ro, self.items_rp, self.items_val)
+            v = K.best_response_pair(
+                t.arrays, t.hands, t.sweep, store, self.out, self.scratch_one, items, t.norm
+            )
+            return float(v[0]), float(v[1])
+        out = []
+        for p in (0, 1):
+            values, _ = self.pass_(p, K.MODE_BR, regrets, strat, lock_probs=lock_probs[p])
+            out.append(self.root_value(p, values))
+        return out[0], out[1]
+
+    def record(
+        self,
+        node: int,
+        trav: int,
+        regrets: np.ndarray,
+        strat: np.ndarray,
+        lock_probs: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Under the average strategy (locked probabilities where ``lock_probs`` sets them):
+        (3, H) = the opponent's reach, the traverser's root weights and the traverser's
+        counterfactual values at ``node`` (one serial pass)."""
+        t = self.tree
+        a, hd = t.arrays, t.hands
+        rec = np.zeros((3, hd.cards.shape[1]))
+        K.traverse(
+            a, hd, t.sweep, 0, trav, K.MODE_EV, K.SPLIT_NONE,
+            K.Storage(
+                regrets, strat, self.no_prediction, self.no_scale, self.no_scale,
+                self.no_lock if lock_probs is None else lock_probs,
+            ),
+            K.Discounts(1.0, 1.0, 1.0, False, 1.0, 1.0),
+            K.RootRows(hd.weight[1 - trav], hd.weight[trav], self.out), self.scratch_one,
+            K.Items(self.items_ro, self.items_rp, self.items_val), node, rec,
+        )  # fmt: skip
+        return rec
+
+    def root_value(self, trav: int, values: np.ndarray) -> float:
+        """Expected value of ``trav`` from its root counterfactual values (chips)."""
+        hd = self.tree.hands
+        n = int(hd.num[trav])
+        return float(np.dot(hd.weight[trav, :n], values[:n]) / self.tree.norm)
