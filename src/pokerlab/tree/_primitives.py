@@ -166,22 +166,25 @@ def regret_matching_block(
 
 
 @njit(cache=True, inline="always")
-def sample_action(probs: np.ndarray, u: float, explore: float = 0.0, keep: float = 1.0) -> int:
-    """The action drawn by ``u`` (uniform in [0, 1)) with probability ``explore + keep *
-    probs[a]`` (the plain distribution by default; outcome sampling's epsilon-on-policy mix with
-    ``explore = epsilon / actions``, ``keep = 1 - epsilon``): the first action whose cumulative
-    probability passes ``u``; the last action of positive probability when rounding leaves the
-    sum short of ``u``, and the last action when none is positive (NaN regrets), so the index
-    never leaves the node. The one sampling step of every Monte Carlo pass."""
+def sample_action(
+    probs: np.ndarray, start: int, count: int, u: float, explore: float = 0.0, keep: float = 1.0
+) -> int:
+    """The action (0 .. ``count`` - 1) drawn by ``u`` (uniform in [0, 1)) with probability
+    ``explore + keep * probs[start + a]`` (the plain distribution by default; outcome sampling's
+    epsilon-on-policy mix with ``explore = epsilon / count``, ``keep = 1 - epsilon``): the first
+    action whose cumulative probability passes ``u``; the last action of positive probability
+    when rounding leaves the sum short of ``u``, and the last action when none is positive (NaN
+    regrets), so the index never leaves the node. The one sampling step of every Monte Carlo
+    pass (indices, not a slice: a slice per node cost B2 15%)."""
     acc = 0.0
     sel = -1
-    for a in range(probs.shape[0]):
-        q = explore + keep * probs[a]
+    for a in range(count):
+        q = explore + keep * probs[start + a]
         if q > 0.0:
             sel = a
             acc += q
             if u < acc:
                 break
     if sel < 0:
-        sel = probs.shape[0] - 1
+        sel = count - 1
     return sel

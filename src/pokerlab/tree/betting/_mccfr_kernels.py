@@ -232,7 +232,7 @@ def es_traversal(
         if update:
             for j in range(na):
                 sums[base + j * ns] += sigma[n, j]
-        sel = sample_action(sigma[n, :na], uniform(rng))
+        sel = sample_action(sigma[n], 0, na, uniform(rng))
         c = children[first + sel]
         pick[n] = c
         stack[top] = c

@@ -29,7 +29,6 @@ from pokerlab.tree._primitives import (
     RegretPruning,
     discount_factors,
     discount_range,
-    regret_matching_block,
     sample_action,
 )
 from pokerlab.tree.history._outcome_kernels import outcome_episode
@@ -148,7 +147,19 @@ def sampled_traversal(
         p = t.player[n]
         off = io[t.infoset[n]]
         na = last - first
-        total = regret_matching_block(regrets, sigma, off, na, 0, 1)
+        # regret matching written out: through regret_matching_block B2 took 15% longer
+        total = 0.0
+        for a in range(na):
+            r = regrets[off + a]
+            if r > 0.0:
+                total += r
+        if total > 0.0:
+            for a in range(na):
+                r = regrets[off + a]
+                sigma[off + a] = r / total if r > 0.0 else 0.0
+        else:
+            for a in range(na):
+                sigma[off + a] = 1.0 / na
         if p == traverser:
             # Prune only where some regret is positive: then the pruned actions (regret below a
             # negative threshold) have sigma = 0 and v~(h) is exact without them.
@@ -169,7 +180,7 @@ def sampled_traversal(
             if p == avg_player:
                 for a in range(na):
                     strat_sum[off + a] += sigma[off + a]
-            sel = sample_action(sigma[off : off + na], uniform(rng))
+            sel = sample_action(sigma, off, na, uniform(rng))
             c = ch[first + sel]
             pick[n] = c
             stack[top] = c

@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from pokerlab._rng import uniform
-from pokerlab.tree._primitives import H_CHANCE, H_TERMINAL, regret_matching_block, sample_action
+from pokerlab.tree._primitives import H_CHANCE, H_TERMINAL, sample_action
 
 __all__ = ["outcome_episode"]
 
@@ -74,10 +74,22 @@ def outcome_episode(
         p = t.player[n]
         off = io[t.infoset[n]]
         na = last - first
-        regret_matching_block(regrets, sigma, off, na, 0, 1)
+        # regret matching written out, as in the other traversal (faster than the helper here)
+        total = 0.0
+        for a in range(na):
+            r = regrets[off + a]
+            if r > 0.0:
+                total += r
+        if total > 0.0:
+            for a in range(na):
+                r = regrets[off + a]
+                sigma[off + a] = r / total if r > 0.0 else 0.0
+        else:
+            for a in range(na):
+                sigma[off + a] = 1.0 / na
         explore = epsilon / na if p == traverser else 0.0
         keep = 1.0 - epsilon if p == traverser else 1.0
-        sel = sample_action(sigma[off : off + na], uniform(rng), explore, keep)
+        sel = sample_action(sigma, off, na, uniform(rng), explore, keep)
         path_node[depth] = n
         path_action[depth] = sel
         path_weight[depth, 0] = my

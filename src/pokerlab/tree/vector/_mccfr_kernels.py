@@ -272,7 +272,7 @@ def traversal(
             for a in range(na):
                 q = off + a * nh + h
                 strat_out[q] = np.float32(strat_out[q] + scale * sig[first + a])
-            sel = sample_action(sig[first : first + na], uniform(rng))
+            sel = sample_action(sig, first, na, uniform(rng))
             c = ch[first + sel]
             pick[n] = c
             for j in range(4):
