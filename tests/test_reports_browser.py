@@ -17,25 +17,9 @@ from pokerlab.cli.main import main  # noqa: E402
 from pokerlab.viewer import create_app  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
+from _report_data import TEMPLATE  # noqa: E402
 from _viewer_data import LiveServer  # noqa: E402
 from test_viewer_browser import SHOTS, browser, wait  # noqa: E402,F401
-
-TEMPLATE = """\
-pot = 100
-stack = 50
-oop_range = "AA,KK,QQ,AKs,AQs"
-ip_range = "JJ,TT,99,AKo,KQs"
-
-[flop]
-bet = "a"
-raise = "a"
-
-[turn]
-bet = "a"
-
-[river]
-bet = "a"
-"""
 
 
 @pytest.fixture(scope="module")

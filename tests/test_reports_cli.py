@@ -17,24 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from _report_data import TEMPLATE
 from pokerlab.cli.main import main
 
-TEMPLATE = """\
-pot = 100
-stack = 50
-oop_range = "AA,KK,QQ,AKs,AQs"
-ip_range = "JJ,TT,99,AKo,KQs"
-
-[flop]
-bet = "a"
-raise = "a"
-
-[turn]
-bet = "a"
-
-[river]
-bet = "a"
-"""
 FLOPS = "KsKh5d\nAsQh2d 30\nAhQs2c  # isomorphic to line 2: one row, weights summed\n9s8s7h\n"
 TIMING = ("seconds", "wall_seconds")
 

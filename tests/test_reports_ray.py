@@ -12,27 +12,12 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
+from _report_data import TEMPLATE  # noqa: E402
 from pokerlab.cli.main import main  # noqa: E402
 from pokerlab.reports import ray_run  # noqa: E402
 from pokerlab.reports.flops import read_flop_file  # noqa: E402
 from pokerlab.reports.run import ReportSettings, load_template, run_local  # noqa: E402
 
-TEMPLATE = """\
-pot = 100
-stack = 50
-oop_range = "AA,KK,QQ,AKs,AQs"
-ip_range = "JJ,TT,99,AKo,KQs"
-
-[flop]
-bet = "a"
-raise = "a"
-
-[turn]
-bet = "a"
-
-[river]
-bet = "a"
-"""
 FLOPS = "KsKh5d\nAsQh2d\n9s8s7h\n"
 TIMING = ("seconds", "wall_seconds")
 

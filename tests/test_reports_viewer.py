@@ -14,25 +14,9 @@ pytest.importorskip("httpx", reason="httpx (test extra) is not installed")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from _report_data import TEMPLATE  # noqa: E402
 from pokerlab.cli.main import main  # noqa: E402
 from pokerlab.viewer import create_app  # noqa: E402
-
-TEMPLATE = """\
-pot = 100
-stack = 50
-oop_range = "AA,KK,QQ,AKs,AQs"
-ip_range = "JJ,TT,99,AKo,KQs"
-
-[flop]
-bet = "a"
-raise = "a"
-
-[turn]
-bet = "a"
-
-[river]
-bet = "a"
-"""
 
 
 @pytest.fixture(scope="module")

@@ -8,27 +8,17 @@ decision node). Every traversal samples a deal: one hand per player from the wei
 card removal, and the turn and river cards still to come (kernels:
 :mod:`pokerlab.tree.vector._mccfr_kernels`).
 
-* ``cs-mccfr``, chance sampling: on the sampled deal, both players' whole action trees are walked
-  (a vanilla CFR pass over one deal); regrets weighted by the opponent's reach;
-* ``es-mccfr``, external sampling: the traverser explores all its actions, the opponent's actions
-  are sampled from its current strategy, chance is sampled.
+``cs-mccfr`` (chance sampling) walks both players' whole action trees on the sampled deal;
+``es-mccfr`` (external sampling) samples the opponent's actions from its current strategy.
 
-An iteration is one traversal per player, OOP then IP (alternating updates), each on its own deal,
-as :class:`~pokerlab.solvers.mccfr.MCCFRSolver` counts them. Exploitability is measured exactly,
-by the full-width best-response and expected-value passes of the vector tree
-(:class:`~pokerlab.tree.vector.passes.Passes`, as :class:`PostflopSolver` measures itself) on the
-strategy sums, so both kinds of solver are judged by one evaluator.
+An iteration is one traversal per player, OOP then IP, each on its own deal. Exploitability is
+exact: the vector tree's full-width passes (:class:`~pokerlab.tree.vector.passes.Passes`) on
+the strategy sums, the evaluator of :class:`PostflopSolver` too.
 
-Discounting is the engine's :class:`~pokerlab.solvers.schedule.DiscountSchedule`, applied every
-``discount_every`` iterations as in :class:`~pokerlab.solvers.mccfr.MCCFRSolver` (block j is
-weighted as the schedule weighs iteration j; Pluribus discounted every 10 minutes):
-``linear_until`` (iterations) or ``linear_seconds`` (solving time, frozen into an iteration count
-that checkpoints keep) end it, then training is plain CFR (Pluribus, Brown & Sandholm 2019).
-Regret-based pruning (Brown, Kroer & Sandholm 2017; Pluribus): in a fraction
-``prune_probability`` of traversals the traverser skips actions whose regret is below
-``prune_threshold``, never on the river (the last betting round) nor for actions that end the
-hand. The xoshiro256** state is part of :meth:`PostflopMCCFR.state_dict`: a resumed run equals an
-uninterrupted one bit for bit.
+Discounting in blocks, its time budget and regret-based pruning are the shared Monte Carlo front's
+(:mod:`pokerlab.solvers.sampling`); here pruning never acts on the river (the last betting round)
+nor on actions that end the hand. The xoshiro256** state is part of
+:meth:`PostflopMCCFR.state_dict`: a resumed run equals an uninterrupted one bit for bit.
 """
 
 from __future__ import annotations
