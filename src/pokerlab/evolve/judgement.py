@@ -161,19 +161,19 @@ def judge_player(
     EV against the equilibrium is seat-averaged: ``(EV as small blind + EV as big blind) / 2``
     in big blinds per hand; it is at most 0, and the exploitability bounds its magnitude.
     """
-    import pokerlab
     from pokerlab.analysis.pushfold import pushfold_strategy, shove_call_arrays
+    from pokerlab.evaluate.exploitability import expected_values, exploitability
 
     game = config.game()
     eq = equilibrium if equilibrium is not None else _equilibrium(config)
     strategy = player_strategy(config, genes)
     sb, bb = shove_call_arrays(strategy)
     eq_sb, eq_bb = shove_call_arrays(eq.strategy)
-    as_sb = pokerlab.expected_values(game, pushfold_strategy(game, sb, eq_bb))[0]
-    as_bb = pokerlab.expected_values(game, pushfold_strategy(game, eq_sb, bb))[1]
+    as_sb = expected_values(game, pushfold_strategy(game, sb, eq_bb))[0]
+    as_bb = expected_values(game, pushfold_strategy(game, eq_sb, bb))[1]
     probs = np.asarray(game.stack_probs)
     return Judgement(
-        exploitability_bb=float(pokerlab.exploitability(game, strategy)),
+        exploitability_bb=float(exploitability(game, strategy)),
         ev_vs_equilibrium_bb=float(0.5 * (as_sb + as_bb)),
         shove_fraction=_mean_fraction(probs, sb),
         call_fraction=_mean_fraction(probs, bb),

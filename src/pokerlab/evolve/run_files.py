@@ -64,10 +64,10 @@ def save_run(
     players: ``tables.png``, ``population.png`` and ``population.gif``.
     Returns {kind: path}.
     """
-    import pokerlab
     from pokerlab.analysis.pushfold import shove_call_arrays, strategy_from_spec
     from pokerlab.evaluate.matches import PushFoldPlayer, play_matches
     from pokerlab.plots.grids import plot_match_curve
+    from pokerlab.saving import save_strategy
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -76,7 +76,7 @@ def save_run(
 
     strategy = result.best_strategy()
     npz = folder / "best_strategy.npz"
-    pokerlab.save_strategy(
+    save_strategy(
         npz,
         strategy,
         algorithm=f"genetic ({config.players} players, {config.mode})",

@@ -319,12 +319,12 @@ def evolve(
     judgement = judge_player(config, best_genes, eq)
     br_value = None
     if config.mode == "adaptive":
-        import pokerlab
         from pokerlab.analysis.pushfold import strategy_from_spec
+        from pokerlab.evaluate.exploitability import exploitability
 
         assert config.opponent is not None
         game = config.game()
-        br_value = float(pokerlab.exploitability(game, strategy_from_spec(config.opponent, game)))
+        br_value = float(exploitability(game, strategy_from_spec(config.opponent, game)))
     probs = np.asarray(config.game().stack_probs)
     eq_shove = _mean_fraction(probs, eq.sb_shove)
     eq_call = _mean_fraction(probs, eq.bb_call)
