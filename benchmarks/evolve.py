@@ -37,8 +37,8 @@ from typing import Any
 
 import pokerlab
 from _common import add_save_option, print_table, write_results
-from pokerlab.analysis.pushfold import solve_pushfold
 from pokerlab.evolve import VARIABLE_STACKS, EvolutionConfig, evolve
+from pokerlab.solvers.pushfold import solve_pushfold
 
 RUNS: list[tuple[str, dict[str, Any]]] = [
     ("(a) simple, 20, round robin", dict(players="simple", population=20)),

@@ -23,8 +23,8 @@ import numpy as np
 
 import pokerlab
 from _common import add_save_option, median_time, print_table, write_results
-from pokerlab.analysis.pushfold import solve_pushfold, sweep_pushfold
 from pokerlab.games.pushfold import class_matrices
+from pokerlab.solvers.pushfold import solve_pushfold, sweep_pushfold
 
 
 def main() -> None:

@@ -79,7 +79,7 @@ def build_folder(root: Path) -> dict[str, object]:
     s3.step(20)
     pokerlab.save_strategy(served / "kuhn3.npz", s3.average_strategy(), algorithm="cfr")
 
-    from pokerlab.analysis.pushfold import solve_pushfold, sweep_pushfold
+    from pokerlab.solvers.pushfold import solve_pushfold, sweep_pushfold
 
     pf = solve_pushfold(10.0)
     pokerlab.save_strategy(

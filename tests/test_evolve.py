@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pokerlab
-from pokerlab.analysis.pushfold import pushfold_strategy, solve_pushfold, strategy_from_spec
+from pokerlab.analysis.pushfold import pushfold_strategy, strategy_from_spec
 from pokerlab.cli.main import main
 from pokerlab.evolve import (
     EvolutionConfig,
@@ -25,6 +25,7 @@ from pokerlab.evolve import (
 )
 from pokerlab.evolve.search import VARIABLE_STACKS
 from pokerlab.games.pushfold import PushFoldGame
+from pokerlab.solvers.pushfold import solve_pushfold
 
 SIMPLE, COMPLEX, VARIABLE = (player_kind(k) for k in ("simple", "complex", "variable"))
 TEN = np.array([10.0])

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerlab.analysis.pushfold import solve_pushfold
 from pokerlab.cli.main import main
 from pokerlab.errors import PokerlabError
 from pokerlab.evolve import EvolutionConfig, evolve
+from pokerlab.solvers.pushfold import solve_pushfold
 
 ray = pytest.importorskip("ray")
 

@@ -13,7 +13,6 @@ from pokerlab.analysis.pushfold import (
     class_frequencies,
     pushfold_strategy,
     shove_call_arrays,
-    solve_pushfold,
     strategy_from_spec,
     top_fraction,
 )
@@ -22,6 +21,7 @@ from pokerlab.cards.deck import COMBO_CLASS, parse_class
 from pokerlab.cli.main import main
 from pokerlab.evaluate.matches import PushFoldPlayer, play_match, play_matches
 from pokerlab.games.pushfold import PushFoldGame
+from pokerlab.solvers.pushfold import solve_pushfold
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from pokerlab.analysis.pushfold import class_frequencies, solve_pushfold
+from pokerlab.analysis.pushfold import class_frequencies
 from pokerlab.cards.deck import N_CLASSES, class_name, parse_class
 from pokerlab.cli.main import main
 from pokerlab.cli.render import evolved_table_grids, hand_grid, stack_chart_grid
+from pokerlab.solvers.pushfold import solve_pushfold
 
 
 def _render(renderable: object, width: int) -> str:

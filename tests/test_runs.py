@@ -428,8 +428,8 @@ def test_pushfold_output_paths_fail_before_any_work(capsys, tmp_path, monkeypatc
     (tmp_path / "afile").write_text("x")
     (tmp_path / "adir").mkdir()
     names = {k: str(tmp_path / k) for k in ("afile", "adir")}
-    _forbid(monkeypatch, "pokerlab.analysis.pushfold.solve_pushfold")
-    _forbid(monkeypatch, "pokerlab.analysis.pushfold.sweep_pushfold")
+    _forbid(monkeypatch, "pokerlab.solvers.pushfold.solve_pushfold")
+    _forbid(monkeypatch, "pokerlab.solvers.pushfold.sweep_pushfold")
     _forbid(monkeypatch, "pokerlab.evaluate.matches.play_matches")
     code, _, err = run(capsys, *[a.format(**names) for a in args])
     assert code == 2, err

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,7 +26,6 @@ from pokerlab.cards.deck import CLASS_COMBOS, COMBO_CLASS, N_CLASSES, N_COMBOS, 
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.exploitability import (
     best_response_strategy,
-    best_response_values,
     expected_values,
 )
 from pokerlab.games.pushfold import PushFoldGame
@@ -36,8 +34,6 @@ from pokerlab.tree.compiled import compile_game
 
 __all__ = [
     "PushFoldSolution",
-    "solve_pushfold",
-    "sweep_pushfold",
     "pushfold_strategy",
     "strategy_from_spec",
     "shove_call_arrays",
@@ -182,54 +178,6 @@ class PushFoldSolution:
                 )
             ]
         return out
-
-
-def solve_pushfold(
-    stack_bb: float | None = 10.0,
-    ante_bb: float = 0.0,
-    *,
-    stacks: list[float] | None = None,
-    stack_probs: list[float] | None = None,
-    target_exploitability: float = 1e-6,
-    algorithm: str = "dcfr",
-    max_iterations: int = 200_000,
-) -> PushFoldSolution:
-    """Nash equilibrium of heads-up push/fold to ``target_exploitability`` (bb per hand).
-
-    Solved on the exact class reduction, expanded to combos, and re-measured there: the returned
-    exploitability is the combo game's (exact best responses over all 1326 hands).
-    """
-    from pokerlab.solvers.factory import make_solver
-
-    game = PushFoldGame(stack_bb, ante_bb, stacks, stack_probs, hands="combos")
-    reduced = game.with_hands("classes")
-    solver = make_solver(reduced, algorithm)
-    start = time.perf_counter()
-    solver.solve(
-        target_exploitability=target_exploitability, iterations=max_iterations, check_every=10
-    )
-    sb, bb = shove_call_arrays(solver.average_strategy())
-    strategy = pushfold_strategy(game, sb, bb)
-    br = best_response_values(game, strategy)
-    seconds = time.perf_counter() - start
-    value = float(expected_values(game, strategy)[0])
-    return PushFoldSolution(
-        game=game,
-        strategy=strategy,
-        exploitability_bb=float(br.sum() / 2.0),
-        sb_game_value_bb=value,
-        iterations=solver.iterations,
-        seconds=seconds,
-        sb_shove=sb,
-        bb_call=bb,
-    )
-
-
-def sweep_pushfold(
-    stacks: list[float], ante_bb: float = 0.0, target_exploitability: float = 1e-6
-) -> list[PushFoldSolution]:
-    """Equilibria at each stack (each solved independently to the target)."""
-    return [solve_pushfold(s, ante_bb, target_exploitability=target_exploitability) for s in stacks]
 
 
 def top_fraction(fraction: float) -> np.ndarray:

@@ -106,13 +106,12 @@ def pushfold(
     from pokerlab.analysis.pushfold import (
         best_response_report,
         class_frequencies,
-        solve_pushfold,
         strategy_from_spec,
-        sweep_pushfold,
     )
     from pokerlab.cards.deck import N_CLASSES, class_name
     from pokerlab.games.pushfold import PushFoldGame
     from pokerlab.io.paths import check_output_file
+    from pokerlab.solvers.pushfold import solve_pushfold, sweep_pushfold
 
     for option, path in (("--csv", csv_file), ("--png", png), ("--out", out)):
         if path is not None:
@@ -286,9 +285,10 @@ class _null:
 
 
 def _player(spec: str, stack: float, ante: float, name: str):  # noqa: ANN202
-    from pokerlab.analysis.pushfold import shove_call_arrays, solve_pushfold, strategy_from_spec
+    from pokerlab.analysis.pushfold import shove_call_arrays, strategy_from_spec
     from pokerlab.evaluate.matches import PushFoldPlayer
     from pokerlab.games.pushfold import PushFoldGame
+    from pokerlab.solvers.pushfold import solve_pushfold
 
     if spec.lower() in ("nash", "equilibrium"):
         strategy = solve_pushfold(stack, ante).strategy

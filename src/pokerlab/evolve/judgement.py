@@ -146,7 +146,7 @@ def player_strategy(config: EvolutionConfig, genes: np.ndarray) -> Any:
 
 
 def _equilibrium(config: EvolutionConfig) -> Any:
-    from pokerlab.analysis.pushfold import solve_pushfold
+    from pokerlab.solvers.pushfold import solve_pushfold
 
     if config.kind.variable:
         return solve_pushfold(None, config.ante_bb, stacks=list(config.stacks))

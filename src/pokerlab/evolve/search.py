@@ -25,7 +25,7 @@ to an optional callback; the run's best player is the best of the last generatio
 
 At the end the best player is measured exactly in the 1326-combo game: its exploitability
 (:func:`pokerlab.exploitability`) and its seat-averaged EV against the CFR equilibrium
-(:func:`pokerlab.analysis.pushfold.solve_pushfold`), which is at most 0 (the symmetric game's
+(:func:`pokerlab.solvers.pushfold.solve_pushfold`), which is at most 0 (the symmetric game's
 value) and is 0 only for an equilibrium strategy. Variable-stack players are measured in the
 variable-stack game with the stack drawn uniformly from 1..10 big blinds each hand.
 """
@@ -243,7 +243,7 @@ def evolve(
     """Run one genetic search to termination and judge its best player exactly.
 
     ``callback`` receives every :class:`GenerationRecord` as it is made (progress, logging).
-    ``equilibrium`` is an optional precomputed :func:`~pokerlab.analysis.pushfold.solve_pushfold`
+    ``equilibrium`` is an optional precomputed :func:`~pokerlab.solvers.pushfold.solve_pushfold`
     solution of ``config.game()`` (solved here when omitted; not counted in ``seconds``).
     The run's ``seconds`` cover the set-up and the generations up to termination.
 
