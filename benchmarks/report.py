@@ -5,8 +5,13 @@ Table 1. The 25-flop subset with the built-in template ``small`` (the README's e
 ``pokerlab report small --flops 25 --target 1%``) solved one flop after another in this
 process (:func:`pokerlab.reports.run.run_local`) with the solver on 1 and on 2 threads: wall
 seconds of the whole report, seconds per flop, and the rows' identity across thread counts.
-With ``--big``, also the 184-flop subset with ``flop-one-size`` (spot F's tree with one bet size
-a street, about a minute a flop on 2 threads: hours; not run by default).
+With ``--big`` (instead of the tables below), the 184-flop subset with ``flop-one-size`` (spot
+F's tree with one bet size a street; 30-55 s a flop on 2 threads at 1%: about 2.3 hours on 2
+threads and 4 on 1). A run that long outlives a working session, so ``--big`` keeps one line per
+finished flop in ``results/local/report-big-<T>t.jsonl`` (written atomically) and resumes from
+it: the figure is the sum over flops of each flop's wall seconds (and CPU seconds of this
+process, which a busy machine inflates less), printed with the range of load averages seen; a
+flop cut short is solved again. ``--restart`` clears the file first.
 
 Table 2. The same report as Ray tasks (:func:`pokerlab.reports.ray_run.run_on_ray`) on a local
 Ray with 1 and with 2 workers (one CPU each, the solver on one thread): wall seconds from the
@@ -21,14 +26,16 @@ approach the machine's capacity when a flop's solve (seconds) dwarfs the per-tas
 (milliseconds once a worker is warm). The solver's own threads split the subtrees below the
 first dealt card, which on a small tree gains less than whole flops in parallel.
 
-Usage: ``python benchmarks/report.py [--quick] [--flops 25] [--target 1] [--no-ray] [--big]
-[--save]``; ``--quick`` uses a tiny template (all-in or check, five hand classes a side) on the
-first 6 flops of the 25-flop subset: about a minute in all.
+Usage: ``python benchmarks/report.py [--quick] [--flops 25] [--target 1] [--no-ray] [--save]``,
+``python benchmarks/report.py --big [--big-threads 1,2] [--restart] [--save]``; ``--quick``
+uses a tiny template (all-in or check, five hand classes a side) on the first 6 flops of the
+25-flop subset: about a minute in all.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -42,8 +49,10 @@ from _common import (  # noqa: E402
     load_average,
     parallel_capacity,
     print_table,
+    results_dir,
     write_results,
 )
+from pokerlab.io.atomic import atomic_write_text  # noqa: E402
 from pokerlab.reports import ray_run  # noqa: E402
 from pokerlab.reports.flops import flop_set  # noqa: E402
 from pokerlab.reports.run import ReportSettings, load_template, run_local, solve_flop  # noqa: E402
@@ -95,15 +104,87 @@ def ray_report(template: dict, flops: list, settings: ReportSettings, workers: i
     }
 
 
+def big_report(threads: int, settings: ReportSettings, restart: bool) -> dict[str, Any]:
+    """The 184-flop report of ``flop-one-size`` on ``threads`` solver threads, resumed from (and
+    kept in) ``results/local/report-big-<threads>t.jsonl``: one JSON line per finished flop with
+    its wall and CPU seconds and the load average at its end. Returns the sums."""
+    big = load_template("flop-one-size")
+    flops = flop_set("184")[0]
+    path = results_dir(False) / f"report-big-{threads}t.jsonl"
+    done: list[dict[str, Any]] = []
+    if path.exists() and not restart:
+        done = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        if any(d.get("target_pct") != settings.target_pct for d in done):
+            raise SystemExit(f"{path} holds another target; run with --restart")
+    seen = {d["board"] for d in done}
+    todo = [f for f in flops if f.text not in seen]
+    print(f"{threads} thread(s): {len(done)} of {len(flops)} flops done before, {len(todo)} to go")
+    solve_flop(big, todo[0] if todo else flops[0], settings, threads)  # kernels compiled first
+    clock = [time.perf_counter(), time.process_time()]
+
+    def keep(row: dict[str, Any]) -> None:
+        wall, cpu = time.perf_counter() - clock[0], time.process_time() - clock[1]
+        done.append(
+            {
+                "board": row["board"],
+                "weight": row["weight"],
+                "target_pct": settings.target_pct,
+                "iterations": row["iterations"],
+                "exploitability_pct": row["exploitability_pct"],
+                "wall_seconds": wall,
+                "cpu_seconds": cpu,
+                "load_average": load_average(),
+            }
+        )
+        atomic_write_text(path, "".join(json.dumps(d) + "\n" for d in done))
+        print(f"  {len(done):3d}/{len(flops)} {row['board']}: {wall:.1f} s", flush=True)
+        clock[:] = [time.perf_counter(), time.process_time()]
+
+    run_local(big, todo, settings, keep, threads=threads)
+    loads = [d["load_average"][0] for d in done if d.get("load_average")]
+    wall = sum(d["wall_seconds"] for d in done)
+    return {
+        "threads": threads,
+        "flops": len(done),
+        "seconds": wall,
+        "cpu_seconds": sum(d["cpu_seconds"] for d in done),
+        "per_flop": wall / len(done),
+        "iterations_mean": statistics.mean(d["iterations"] for d in done),
+        "load_1min_range": [min(loads), max(loads)] if loads else None,
+    }
+
+
+def main_big(args: argparse.Namespace) -> None:
+    settings = ReportSettings(target_pct=args.target)
+    threads = [int(t) for t in args.big_threads.split(",")]
+    big = [big_report(t, settings, args.restart) for t in threads]
+    print_table(
+        f"report of 184 flops, template flop-one-size, target {args.target:g}%",
+        ["threads", "flops", "wall s", "CPU s", "s/flop", "iterations", "load (1 min)"],
+        [
+            [r["threads"], r["flops"], r["seconds"], r["cpu_seconds"], r["per_flop"]]
+            + [r["iterations_mean"], str(r["load_1min_range"])]
+            for r in big
+        ],
+    )
+    path = write_results("report-big", {"target_pct": args.target, "big": big}, save=args.save)
+    print(f"wrote {path}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny template, 6 flops")
     parser.add_argument("--flops", default="25", help="flop set (default 25)")
     parser.add_argument("--target", type=float, default=1.0, help="target, %% of the pot")
     parser.add_argument("--no-ray", action="store_true", help="skip table 2")
-    parser.add_argument("--big", action="store_true", help="also 184 flops of flop-one-size")
+    parser.add_argument("--big", action="store_true", help="184 flops of flop-one-size only")
+    parser.add_argument("--big-threads", default="1,2", help="solver threads of --big")
+    parser.add_argument("--restart", action="store_true", help="--big: forget finished flops")
     add_save_option(parser)
     args = parser.parse_args()
+    if args.big:
+        main_big(args)
+        return
 
     template = TINY if args.quick else load_template("small")
     flops = flop_set(args.flops)[0][: 6 if args.quick else None]
@@ -131,18 +212,6 @@ def main() -> None:
         ],
     )
     print(f"rows identical on 1 and 2 threads: {same}")
-    if args.big:
-        big = load_template("flop-one-size")
-        big_flops = flop_set("184")[0]
-        payload["big"] = [
-            {k: v for k, v in local_report(big, big_flops, settings, t).items() if k != "rows"}
-            for t in (1, 2)
-        ]
-        print_table(
-            "report of 184 flops, template flop-one-size",
-            ["threads", "seconds", "s/flop"],
-            [[r["threads"], r["seconds"], r["per_flop"]] for r in payload["big"]],
-        )
     if not args.no_ray:
         for workers in (1, 2):
             result = ray_report(template, flops, settings, workers)
