@@ -61,7 +61,6 @@ import itertools
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
-from math import sqrt
 from typing import Any
 
 import numba
@@ -71,6 +70,7 @@ from pokerlab._rng import SeedLike, child_seeds, generator, seed_int, seed_state
 from pokerlab.cards.evaluator import eval_tables, evaluate_batch
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate import _limit_lbr_kernels as K
+from pokerlab.evaluate.duplicate import DuplicateEstimate, duplicate_estimate
 from pokerlab.evaluate.limit_matches import MAX_DECISIONS, LimitAgent, deal_cards
 from pokerlab.evaluate.limit_strategy import deck_hands
 from pokerlab.games.limit_holdem import LimitHoldemGame
@@ -160,7 +160,7 @@ def hand_states(agent: LimitAgent, hands: np.ndarray, boards: np.ndarray) -> np.
 
 
 @dataclass
-class LBRResult:
+class LBRResult(DuplicateEstimate):
     """LBR's result against an agent: mean in mbb per game and the 95% interval half-width."""
 
     agent: str
@@ -176,22 +176,11 @@ class LBRResult:
     pair_values: np.ndarray = field(repr=False)  # LBR's sum over each pair's two games (bb)
     seat_means: tuple[float, float] = (0.0, 0.0)  # LBR's mean per game in each seat (mbb)
 
-    @property
-    def interval(self) -> tuple[float, float]:
-        """The 95% confidence interval (mbb/g)."""
-        return (self.mbb_per_game - self.ci95_mbb, self.mbb_per_game + self.ci95_mbb)
-
     def as_dict(self) -> dict[str, Any]:
         """JSON-able fields (no per-pair values)."""
-        low, high = self.interval
         return {
             "agent": self.agent,
-            "pairs": self.pairs,
-            "games": 2 * self.pairs,
-            "mbb_per_game": self.mbb_per_game,
-            "ci95_mbb": self.ci95_mbb,
-            "ci95_low": low,
-            "ci95_high": high,
+            **self.estimate_dict(),
             "seat_mbb": list(self.seat_means),
             "seed": self.seed,
             "seconds": self.seconds,
@@ -283,8 +272,7 @@ def local_best_response(
         numba.set_num_threads(prev)
     counts = counts.sum(axis=0)
     pair_values = out[0::2] + out[1::2]
-    mean = 1000.0 * float(pair_values.mean()) / 2.0
-    ci = 1000.0 * 1.96 * float(pair_values.std(ddof=1)) / sqrt(pairs) / 2.0
+    mean, ci = duplicate_estimate(pair_values)
     seats = (1000.0 * float(out[0::2].mean()), 1000.0 * float(out[1::2].mean()))
     return LBRResult(
         agent=agent.name,

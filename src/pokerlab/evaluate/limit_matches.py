@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from math import sqrt
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,7 @@ from pokerlab.abstraction.buckets import CardAbstraction, bucket_sequence_ids
 from pokerlab.abstraction.isomorphism import round_indexer
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import PokerlabError
+from pokerlab.evaluate.duplicate import DuplicateEstimate, duplicate_estimate
 from pokerlab.evaluate.limit_strategy import as_betting_strategy, strategy_abstraction
 from pokerlab.games.limit_holdem import (
     CALL,
@@ -211,7 +211,7 @@ def strategy_agent(
 
 
 @dataclass
-class MatchResult:
+class MatchResult(DuplicateEstimate):
     """A duplicate match: A's mean result in mbb per game and the 95% interval half-width."""
 
     agent: str
@@ -222,23 +222,12 @@ class MatchResult:
     seed: int
     pair_values: np.ndarray  # A's sum over the two games of each pair, big blinds
 
-    @property
-    def interval(self) -> tuple[float, float]:
-        """The 95% confidence interval (mbb/g)."""
-        return (self.mbb_per_game - self.ci95_mbb, self.mbb_per_game + self.ci95_mbb)
-
     def as_dict(self) -> dict[str, Any]:
         """JSON-able fields (no per-pair values)."""
-        low, high = self.interval
         return {
             "agent": self.agent,
             "opponent": self.opponent,
-            "pairs": self.pairs,
-            "games": 2 * self.pairs,
-            "mbb_per_game": self.mbb_per_game,
-            "ci95_mbb": self.ci95_mbb,
-            "ci95_low": low,
-            "ci95_high": high,
+            **self.estimate_dict(),
             "seed": self.seed,
         }
 
@@ -341,9 +330,7 @@ def duplicate_match(
         states, strength, uniforms, out,
     )  # fmt: skip
     pair_values = out[0::2] + out[1::2]
-    mean = 1000.0 * float(pair_values.mean()) / 2.0
-    sd = float(pair_values.std(ddof=1))
-    ci = 1000.0 * 1.96 * sd / sqrt(pairs) / 2.0
+    mean, ci = duplicate_estimate(pair_values)
     return MatchResult(agent.name, opponent.name, pairs, mean, ci, seed_value, pair_values)
 
 
