@@ -194,6 +194,34 @@ def test_a_limit_es_checkpoint_of_the_format_before_still_loads(tmp_path) -> Non
         LimitESSolver(game, abstraction, recall="perfect").load_state_dict(old)
 
 
+def test_viewer_lists_and_opens_both_checkpoint_formats(tmp_path) -> None:
+    """The file viewer lists an external-sampling checkpoint of the engine's schema as a limit
+    checkpoint (schedule, buckets, recall, sampling) as it lists a ``limit-es`` one, and opens
+    both on their strategy sums."""
+    from pathlib import Path
+
+    from pokerlab.io.files import save_checkpoint
+    from pokerlab.viewer.files import FileEntry, _summarize_npz
+    from pokerlab.viewer.models.limit import LimitModel
+
+    game = load_game("limit-holdem", variant="tiny")
+    abstraction = build_abstraction(4, (3, 3, 3, 3), "ehs", cache=False)
+    es = LimitESSolver(game, abstraction, seed=2)
+    es.step(50)
+    new = tmp_path / "es.ckpt.npz"
+    save_checkpoint(new, es.state_dict(), game="limit-holdem", variant="tiny", seed=0)
+    old = Path(__file__).parent / "data" / "limit_es_format_limit-es.ckpt.npz"
+    for path, iterations in ((new, 50), (old, 45)):
+        entry = FileEntry(path=str(path), kind="", size=0, mtime=0.0)
+        _summarize_npz(path, entry)
+        assert (entry.kind, entry.format, entry.algorithm) == ("limit", "checkpoint", "linear")
+        assert entry.iterations == iterations and entry.details["buckets"] == [3, 3, 3, 3]
+        assert entry.details["sampling"] == "es" and entry.details["recall"] == "imperfect"
+        model = LimitModel(path, path.name)
+        assert model.buckets == [3, 3, 3, 3] and model._table.shape == (es.size,)
+    np.testing.assert_array_equal(LimitModel(new, "es")._table, es.sums)
+
+
 def test_agent_and_checkpoint_loader_work_unchanged(setup, tmp_path) -> None:
     """The trained strategy plays as an agent (beats always-call), and a checkpoint of an
     external-sampling run loads back through the duplicate-match loader as the same solver."""
