@@ -127,6 +127,101 @@ def test_bad_options_are_refused_by_name(setup, kwargs: dict, needle: str) -> No
         LimitESSolver(game, abstraction, **kwargs)
 
 
+def test_state_is_the_engine_schema_and_restores(setup) -> None:
+    """The state has the engine's keys (format 1, algorithm es-mccfr, the schedule and options
+    in ``config``), and :func:`restore_solver` gives a run that goes on as the original."""
+    from pokerlab.solvers.base import STATE_FORMAT
+    from pokerlab.solvers.factory import restore_solver
+    from pokerlab.solvers.schedule import DiscountSchedule
+
+    game, abstraction, _ = setup
+    es = LimitESSolver(game, abstraction, algorithm="dcfr", seed=8, discount_every=5)
+    es.step(23)
+    state = es.state_dict()
+    assert state["format"] == STATE_FORMAT and state["algorithm"] == "es-mccfr"
+    assert (state["game"], state["game_params"]) == ("limit-holdem", game.params)
+    assert state["representation"] == "bucketed" and sorted(state["arrays"]) == [
+        "regrets",
+        "rng",
+        "sums",
+    ]
+    config = state["config"]
+    assert DiscountSchedule(**config["schedule"]) == es.schedule and config["discount_every"] == 5
+    assert config["buckets"] == [4, 4, 4, 4] and config["recall"] == "imperfect"
+    again = restore_solver(state, game, cache=False)
+    assert type(again) is LimitESSolver and again.iterations == 23
+    es.step(11)
+    again.step(11)
+    for name, arr in es.state_dict()["arrays"].items():
+        np.testing.assert_array_equal(again.state_dict()["arrays"][name], arr)
+    other = {**state, "config": {**config, "prune_probability": 0.5}}
+    with pytest.raises(PokerlabError, match="prune_probability 0.5 in the state, 0.95 here"):
+        again.load_state_dict(other)
+
+
+def test_a_limit_es_checkpoint_of_the_format_before_still_loads(tmp_path) -> None:
+    """``tests/data/limit_es_format_limit-es.ckpt.npz`` was written by the solver before the
+    engine's state schema (format ``limit-es``, main at 2c57f65): tiny deck, 3 buckets per
+    round, imperfect recall, seed 11, ``discount_every=7``, pruning, 45 iterations
+    (``save_checkpoint(path, solver.state_dict(), variant="tiny", seed=0, sampling="es")``).
+    It loads by both routes, and 30 more iterations equal 75 straight ones bit for bit; its run
+    saved again writes the schema; a field that differs is refused by name."""
+    from pathlib import Path
+
+    from pokerlab.io.files import load_checkpoint
+    from pokerlab.solvers.factory import load_limit_checkpoint
+
+    path = Path(__file__).parent / "data" / "limit_es_format_limit-es.ckpt.npz"
+    old = load_checkpoint(path)
+    assert old["format"] == "limit-es" and old["iterations"] == 45
+    game = load_game("limit-holdem", variant="tiny")
+    abstraction = build_abstraction(4, (3, 3, 3, 3), "ehs", cache=False)
+    options = {"recall": "imperfect", "discount_every": 7, "regret_pruning": True}
+    straight = LimitESSolver(game, abstraction, seed=11, **options)
+    straight.step(75)
+    direct = LimitESSolver(game, abstraction, seed=0, **options)
+    direct.load_state_dict(old)
+    _, restored = load_limit_checkpoint(path, cache=False)
+    for solver in (direct, restored):
+        assert isinstance(solver, LimitESSolver) and solver.iterations == 45
+        solver.step(30)
+        for name, arr in straight.state_dict()["arrays"].items():
+            np.testing.assert_array_equal(solver.state_dict()["arrays"][name], arr)
+        assert solver.state_dict()["format"] == 1
+    with pytest.raises(PokerlabError, match="another run: discount_every 7, this run 8"):
+        LimitESSolver(game, abstraction, **{**options, "discount_every": 8}).load_state_dict(old)
+    with pytest.raises(PokerlabError, match="another run: recall"):
+        LimitESSolver(game, abstraction, recall="perfect").load_state_dict(old)
+
+
+def test_viewer_lists_and_opens_both_checkpoint_formats(tmp_path) -> None:
+    """The file viewer lists an external-sampling checkpoint of the engine's schema as a limit
+    checkpoint (schedule, buckets, recall, sampling) as it lists a ``limit-es`` one, and opens
+    both on their strategy sums."""
+    from pathlib import Path
+
+    from pokerlab.io.files import save_checkpoint
+    from pokerlab.viewer.files import FileEntry, _summarize_npz
+    from pokerlab.viewer.models.limit import LimitModel
+
+    game = load_game("limit-holdem", variant="tiny")
+    abstraction = build_abstraction(4, (3, 3, 3, 3), "ehs", cache=False)
+    es = LimitESSolver(game, abstraction, seed=2)
+    es.step(50)
+    new = tmp_path / "es.ckpt.npz"
+    save_checkpoint(new, es.state_dict(), game="limit-holdem", variant="tiny", seed=0)
+    old = Path(__file__).parent / "data" / "limit_es_format_limit-es.ckpt.npz"
+    for path, iterations in ((new, 50), (old, 45)):
+        entry = FileEntry(path=str(path), kind="", size=0, mtime=0.0)
+        _summarize_npz(path, entry)
+        assert (entry.kind, entry.format, entry.algorithm) == ("limit", "checkpoint", "linear")
+        assert entry.iterations == iterations and entry.details["buckets"] == [3, 3, 3, 3]
+        assert entry.details["sampling"] == "es" and entry.details["recall"] == "imperfect"
+        model = LimitModel(path, path.name)
+        assert model.buckets == [3, 3, 3, 3] and model._table.shape == (es.size,)
+    np.testing.assert_array_equal(LimitModel(new, "es")._table, es.sums)
+
+
 def test_agent_and_checkpoint_loader_work_unchanged(setup, tmp_path) -> None:
     """The trained strategy plays as an agent (beats always-call), and a checkpoint of an
     external-sampling run loads back through the duplicate-match loader as the same solver."""
@@ -182,9 +277,12 @@ def test_cli_sampling_es(capsys, tmp_path, monkeypatch) -> None:
         np.testing.assert_array_equal(a["arrays"][name], b["arrays"][name])
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert lines[-1]["iteration"] == 2000 and lines[-1]["sampling"] == "es"
-    # a public-chance-sampling run does not resume an external-sampling checkpoint
+    assert load_checkpoint(half)["format"] == 1  # the engine's state schema
+    # a public-chance-sampling run does not resume an external-sampling checkpoint (refused by
+    # the first field that differs: the format, or the algorithm once both write the schema)
     code, _, err = _cli(capsys, *base[:6], "-n", "5", "--resume", str(half), "--no-exploitability")
-    assert code == 2 and "'limit-es'" in err
+    assert code == 2 and "Traceback" not in err
+    assert "checkpoint of another run: format 1" in err or "'es-mccfr'" in err
 
 
 @pytest.mark.parametrize(

@@ -141,7 +141,9 @@ def test_limit_solvers_are_engine_solvers(solved) -> None:
         regrets = np.maximum(solver.regrets, 0.0)
         np.testing.assert_array_equal(current.probs, solver.layout.normalise(regrets))
         state = solver.state_dict()
-        assert state["algorithm"] == solver.schedule.name and state["game"] == "limit-holdem"
+        # the state's algorithm: the schedule of full-width CFR, es-mccfr for external sampling
+        algorithm = "es-mccfr" if solver is es else solver.schedule.name
+        assert state["algorithm"] == algorithm and state["game"] == "limit-holdem"
         assert state["representation"] == "bucketed" and state["game_params"] == game.params
         assert state["config"]["buckets"] == [3, 3, 3, 3] and state["nodes_touched"] > 0
         with pytest.raises(PokerlabError, match="abstract_exploitability_mbb"):

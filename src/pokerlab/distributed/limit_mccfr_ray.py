@@ -40,7 +40,6 @@ from pokerlab.abstraction.buckets import CardAbstraction
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import LimitHoldemGame
 from pokerlab.solvers.limit_mccfr import LimitESSolver
-from pokerlab.solvers.mccfr import block_params
 from pokerlab.tree._primitives import discount_factors, discount_range
 
 __all__ = ["ESWorker", "RayLimitESSolver", "worker_seeds"]
@@ -113,7 +112,7 @@ class RayLimitESSolver(LimitESSolver):
         self.batch = int(batch)
         #: Each worker's xoshiro state (worker 0's is :attr:`rng`, the serial run's stream).
         self.worker_rngs = np.stack([seed_state(s) for s in worker_seeds(seed_value, workers)])
-        self.rng = self.worker_rngs[0]
+        self.rng = self.sampled.rng = self.worker_rngs[0]
         #: Worker nodes (for the CLI's report: each actor runs whole iterations).
         self.worker_nodes = [self.tree.num_nodes] * self.workers
         self._ray = ray
@@ -141,7 +140,7 @@ class RayLimitESSolver(LimitESSolver):
         """The serial kernel's discount before iteration ``t`` (1-based), on the head."""
         every = self.discount_every
         if t > 1 and (t - 1) % every == 0:
-            params = block_params(self.schedule, self.schedule.linear_until, every)
+            params = self._blocks().schedule.as_array()
             a, b, g = discount_factors(params, (t - 1) // every + 1)
             discount_range(self.regrets, self.sums, 0, self.size, a, b, g)  # the kernel's own
 
@@ -194,23 +193,31 @@ class RayLimitESSolver(LimitESSolver):
         self.sums[:] = sums
 
     # --- checkpoints: the workers' generators and the batching are part of the run -------------
-    _CHECKED = (*LimitESSolver._CHECKED, "workers", "batch")
+    def _arrays(self) -> dict[str, np.ndarray]:
+        return {**super()._arrays(), "worker_rngs": self.worker_rngs}
 
-    def state_dict(self) -> dict[str, Any]:
-        state = super().state_dict()
-        state["arrays"]["worker_rngs"] = self.worker_rngs.copy()
-        state["workers"] = self.workers
-        state["batch"] = self.batch
-        return state
+    def _extra_state(self) -> dict[str, Any]:
+        return {**super()._extra_state(), "workers": self.workers, "batch": self.batch}
+
+    def _old_extra(self, state: dict[str, Any]) -> dict[str, Any]:
+        return {"workers": state.get("workers"), "batch": state.get("batch")}
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
+        """The serial run's checks and arrays, and the workers' generator states; a state of
+        another worker count or batch size (or of a serial run) is refused by name."""
         rngs = state.get("arrays", {}).get("worker_rngs")
         if rngs is not None and np.asarray(rngs).shape != self.worker_rngs.shape:
             raise PokerlabError("checkpoint of a run with another number of workers")
-        super().load_state_dict(state)
+        extra = state.get("extra") or {}
+        for key in ("workers", "batch"):
+            theirs = extra.get(key, state.get(key))  # flat in "limit-es" states
+            if theirs != getattr(self, key):
+                raise PokerlabError(
+                    f"checkpoint of another run: {key} {theirs!r}, this run {getattr(self, key)!r}"
+                )
         if rngs is None:
             raise PokerlabError("checkpoint without the workers' generator states")
-        self.worker_rngs[:] = np.asarray(rngs, dtype=np.uint64)
+        super().load_state_dict(state)
 
     def close(self) -> None:
         """End the actors, and the local Ray instance if this solver started it."""

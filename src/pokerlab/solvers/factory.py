@@ -146,9 +146,10 @@ def restore_solver(state: dict, game: HistoryGame | None = None, *, cache: bool 
     """Rebuild a solver from :meth:`Solver.state_dict` output (for example a loaded checkpoint).
 
     ``game`` is needed only for games that are not in the registry. A limit hold'em training
-    state (format ``limit-pcs`` or ``limit-es``) gives its limit solver
-    (:func:`pokerlab.solvers.limit_checkpoint.restore_limit_solver`), with its card abstraction
-    rebuilt, or read from the abstraction cache when ``cache``.
+    state gives its limit solver (format ``limit-pcs`` or ``limit-es``:
+    :func:`pokerlab.solvers.limit_checkpoint.restore_limit_solver`; external sampling in the
+    engine's schema: :func:`pokerlab.solvers.limit_mccfr.restore_limit_es`), with its card
+    abstraction rebuilt, or read from the abstraction cache when ``cache``.
     """
     sampling = state.get("algorithm") in MCCFR_ALGORITHMS
     return SOLVER_FAMILIES[(state_backend_kind(state), sampling)].restore(state, game, cache)
@@ -161,7 +162,7 @@ def load_limit_checkpoint(path: Any, *, cache: bool = True) -> tuple[Any, Any]:
     from pokerlab.io.files import load_checkpoint
 
     state = load_checkpoint(path)
-    if state.get("format") not in ("limit-pcs", "limit-es"):
+    if state_backend_kind(state) != "bucketed":
         raise PokerlabError(
             f"{path}: not a limit hold'em training checkpoint (format {state.get('format')!r})"
         )

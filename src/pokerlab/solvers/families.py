@@ -241,6 +241,18 @@ def _restore_bucketed(state: dict, game: Any, cache: bool) -> Solver:
     return solver
 
 
+def _restore_bucketed_sampling(state: dict, game: Any, cache: bool) -> Solver:
+    """External sampling on the betting tree: a state in the engine's schema (algorithm
+    ``es-mccfr``) restores through :func:`~pokerlab.solvers.limit_mccfr.restore_limit_es`;
+    older states as every limit state."""
+    if str(state.get("format", "")).startswith("limit-"):
+        return _restore_bucketed(state, game, cache)
+    from pokerlab.solvers.limit_mccfr import restore_limit_es
+
+    solver: Any = restore_limit_es(state, game, cache=cache)
+    return solver
+
+
 @dataclass(frozen=True)
 class SolverFamily:
     """One entry of :data:`SOLVER_FAMILIES`: how a backend kind makes a solver for a game
@@ -260,7 +272,7 @@ SOLVER_FAMILIES: dict[tuple[str, bool], SolverFamily] = {
     ("vector", False): SolverFamily(_postflop_solver, _restore_postflop),
     ("vector", True): SolverFamily(_make_postflop_mccfr, _restore_postflop_mccfr),
     ("bucketed", False): SolverFamily(_make_bucketed, _restore_bucketed),
-    ("bucketed", True): SolverFamily(_make_bucketed, _restore_bucketed),
+    ("bucketed", True): SolverFamily(_make_bucketed, _restore_bucketed_sampling),
 }
 
 

@@ -19,9 +19,12 @@ updates every hand of a sampled board with whole vectors (about 0.1 s per iterat
 10 microseconds), so it fits when the abstract game is large and many cheap noisy updates beat
 few exact ones (Lanctot et al. 2009; Johanson et al. 2012 compare the two on limit hold'em).
 
-Discounting uses the engine's schedules (:mod:`pokerlab.solvers.schedule`), applied every
-``discount_every`` iterations as :class:`~pokerlab.solvers.mccfr.MCCFRSolver` does (block j
-weighs as the schedule weighs iteration j; Pluribus discounted every 10 minutes). Predictive and
+:class:`LimitESSolver` is the Monte Carlo front (:class:`~pokerlab.solvers.sampling.SampledCFR`,
+as :class:`~pokerlab.solvers.mccfr.MCCFRSolver` and
+:class:`~pokerlab.solvers.postflop_mccfr.PostflopMCCFR`) with the betting tree's sampled pass
+(:class:`BettingSampledPass`). Discounting uses the engine's schedules
+(:mod:`pokerlab.solvers.schedule`), applied every ``discount_every`` iterations (block j weighs
+as the schedule weighs iteration j; Pluribus discounted every 10 minutes). Predictive and
 hyperparameter schedules are refused by name: a sampled regret is a poor prediction of the next
 one, and a horizon counted in iterations does not fit blocks. Regret-based pruning
 (``regret_pruning``; Pluribus, Brown and Sandholm 2019) as in the MCCFR solver; the last round
@@ -40,28 +43,92 @@ from typing import Any
 import numpy as np
 
 from pokerlab._rng import kernel_seed, seed_state
-from pokerlab.abstraction.buckets import CardAbstraction
+from pokerlab.abstraction.buckets import CardAbstraction, build_abstraction
 from pokerlab.abstraction.isomorphism import round_indexer
 from pokerlab.cards.evaluator import eval_tables
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import LimitHoldemGame
-from pokerlab.solvers.limit_holdem import LimitAbstractSolver
-from pokerlab.solvers.mccfr import block_params
-from pokerlab.solvers.sampling import PLURIBUS_FLOOR_RATIO
+from pokerlab.games.registry import load_game
+from pokerlab.solvers.limit_base import LimitAbstractSolver
+from pokerlab.solvers.sampling import Blocks, SampledCFR
 from pokerlab.solvers.schedule import DiscountSchedule
-from pokerlab.tree._primitives import RegretPruning
 from pokerlab.tree.betting import _mccfr_kernels as K
 from pokerlab.tree.betting._kernels import BettingArrays
 
-__all__ = ["LimitESSolver", "SAMPLING_NAMES"]
+__all__ = [
+    "BettingSampledPass",
+    "LimitESSolver",
+    "OLD_FORMAT",
+    "SAMPLING_NAMES",
+    "restore_limit_es",
+]
 
 #: The ``--sampling`` names of the limit hold'em trainers: public chance sampling (vectors over
 #: every hand of a sampled board) and external sampling (one deal per iteration).
 SAMPLING_NAMES = ("pcs", "es")
+#: The ``format`` of this solver's states before the engine's schema (still loaded).
+OLD_FORMAT = "limit-es"
 
 
-class LimitESSolver(LimitAbstractSolver):
-    """External-sampling MCCFR on ``game``'s betting tree with ``abstraction``'s buckets.
+class BettingSampledPass:
+    """The betting tree's sampled pass (a :class:`~pokerlab.solvers.sampling.SampledPass`):
+    float32 regrets and strategy sums in the ``actions x states`` layout of the limit solvers,
+    the xoshiro256** state, the tree as the kernel reads it and what a deal needs
+    (:func:`K.es_run`)."""
+
+    def __init__(
+        self, tree_arrays: BettingArrays, deal_tables: K.DealTables, size: int, seed: int
+    ) -> None:
+        self.tree_arrays = tree_arrays
+        self.deal_tables = deal_tables
+        self.regrets = np.zeros(size, dtype=np.float32)
+        self.sums = np.zeros(size, dtype=np.float32)
+        self.rng = seed_state(seed)
+
+    def stats(
+        self,
+        blocks: Blocks,
+        rng: np.ndarray,
+        first: int,
+        iterations: int,
+        only_player: int,
+        regrets: np.ndarray | None = None,
+        sums: np.ndarray | None = None,
+        discount: bool = True,
+    ) -> np.ndarray:
+        """The kernel on the given arrays (default: the pass's own) and generator state:
+        [nodes visited, sum of sampled root values, sum of their squares]; ``discount`` False
+        leaves the block discounts out (a Ray worker's batch: the head discounts)."""
+        stats = np.zeros(3, dtype=np.float64)
+        K.es_run(
+            self.tree_arrays,
+            self.deal_tables,
+            self.regrets if regrets is None else regrets,
+            self.sums if sums is None else sums,
+            rng,
+            blocks.schedule.as_array(),
+            np.int64(blocks.every if discount else 0),
+            np.int64(first),
+            np.int64(iterations),
+            np.int64(only_player),
+            blocks.pruning,
+            stats,
+        )
+        return stats
+
+    def run(self, blocks: Blocks, first: int, iterations: int, only_player: int) -> int:
+        return int(self.stats(blocks, self.rng, first, iterations, only_player)[0])
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"regrets": self.regrets, "sums": self.sums, "rng": self.rng}
+
+
+class LimitESSolver(SampledCFR, LimitAbstractSolver):
+    """External-sampling MCCFR on ``game``'s betting tree with ``abstraction``'s buckets: the
+    Monte Carlo front (:class:`~pokerlab.solvers.sampling.SampledCFR`: options, block schedule,
+    state schema) with the betting tree's sampled pass (:class:`BettingSampledPass`), and the
+    limit solvers' layout, strategies and stopping loop
+    (:class:`~pokerlab.solvers.limit_base.LimitAbstractSolver`).
 
     Parameters
     ----------
@@ -75,7 +142,7 @@ class LimitESSolver(LimitAbstractSolver):
     seed:
         Seed of the deals and the opponent's sampled actions (an integer >= 0 or a Generator).
     discount_every:
-        Apply the schedule's discount every this many iterations (>= 1).
+        Apply the schedule's discount every this many iterations (1 .. 2**53).
     regret_pruning:
         Pluribus' regret-based pruning (not with a regret floor such as CFR+'s, where no regret
         is below a negative threshold).
@@ -89,9 +156,13 @@ class LimitESSolver(LimitAbstractSolver):
         310 / 300`` (Pluribus' ratio), else none.
     max_bytes:
         Refuse (before allocating) when the regrets and sums would need more.
+
+    Its state is the engine's schema (format 1, ``algorithm`` ``"es-mccfr"``, the schedule and
+    options in ``config``) with the run's identity also flat (``schedule``, ``recall``,
+    ``ranks``, ``buckets``, ``bucketing``, ``sampling``) for readers of checkpoint files; a
+    state of the format before (``"limit-es"``) still loads (:meth:`load_state_dict`).
     """
 
-    format = "limit-es"
     _default_every = 1000
 
     def __init__(
@@ -111,113 +182,66 @@ class LimitESSolver(LimitAbstractSolver):
     ) -> None:
         seed_value = kernel_seed(seed)
         self._setup(game, abstraction, recall, algorithm, seed_value, max_bytes)
-        name = self.schedule.name
-        if self.schedule.predictive:
-            raise PokerlabError(
-                f"schedule {name!r} is predictive: external sampling refuses it (a sampled "
-                "regret is a poor prediction of the next one); use linear, cfr+, dcfr, dcfr+ "
-                "or cfr"
-            )
-        if self.schedule.scheduled:
-            raise PokerlabError(
-                f"schedule {name!r} moves its exponents over a horizon of iterations: "
-                "external sampling discounts in blocks and refuses it; use linear, cfr+, dcfr, "
-                "dcfr+ or cfr"
-            )
-        if isinstance(discount_every, bool) or not 1 <= int(discount_every) <= 2**53:
-            raise PokerlabError(
-                f"discount_every must be 1 .. 2**53 iterations, got {discount_every!r}"
-            )
-        if not 0.0 <= prune_probability <= 1.0:
-            raise PokerlabError(f"prune_probability must be in [0, 1], got {prune_probability}")
-        if regret_pruning and self.schedule.regret_floor:
-            raise PokerlabError(
-                f"regret_pruning with schedule {name!r}: its regret floor keeps every regret "
-                ">= 0, so nothing is ever below the (negative) pruning threshold"
-            )
         tree = self.tree
         largest = float(np.max(np.abs(tree.payoff_table)))
-        self.discount_every = int(discount_every)
-        self.regret_pruning = bool(regret_pruning)
-        self.prune_threshold = (
-            -25.0 * largest if prune_threshold is None else float(prune_threshold)
+        self._set_sampling_options(
+            self.schedule,
+            regret_pruning,
+            -25.0 * largest if prune_threshold is None else prune_threshold,
+            prune_probability,
+            min_regret,
+            discount_every,
+            None,
         )
-        self.prune_probability = float(prune_probability)
-        if min_regret is None and self.regret_pruning and self.prune_threshold < 0.0:
-            min_regret = self.prune_threshold * PLURIBUS_FLOOR_RATIO
-        self.min_regret = None if min_regret is None else float(min_regret)
+        if self.prune and self.schedule.regret_floor:
+            raise PokerlabError(
+                f"regret_pruning with schedule {self.schedule.name!r}: its regret floor keeps "
+                "every regret >= 0, so nothing is ever below the (negative) pruning threshold"
+            )
+        self.algorithm = "es-mccfr"
+        self.num_players = 2
         need = self.size * self.bytes_per_infoset_action
         if need > max_bytes:
             raise PokerlabError(
                 f"the abstract game needs about {need / 2**30:.1f} GiB "
                 f"({self.size:,} information-set actions); limit {max_bytes / 2**30:.1f} GiB"
             )
-        self.regrets = np.zeros(self.size, dtype=np.float32)
-        self.sums = np.zeros(self.size, dtype=np.float32)
-        self.rng = seed_state(seed_value)
-        self.iterations = 0
-        #: Nodes visited by all traversals so far (not part of the checkpoint).
-        self.nodes_touched = 0
         ranks = game.rules.ranks
-        #: The tree (int64 copies) and the storage layout as the kernel reads them.
-        self._tree_arrays = BettingArrays(
-            tree.kind.astype(np.int64),
-            tree.player.astype(np.int64),
-            tree.round.astype(np.int64),
-            tree.child_start.astype(np.int64),
-            tree.children.astype(np.int64),
-            tree.payoff_id.astype(np.int64),
-            tree.payoff_table.astype(np.float64),
-            self.offset,
-            self.num_states,
-        )
         e = eval_tables()
-        #: What a deal needs: the deck, the indexers, the labels, the evaluator.
-        self._deal_tables = K.DealTables(
-            np.ascontiguousarray(game.rules.cards, dtype=np.int64),
-            tuple(round_indexer(r, ranks).kernel_tables() for r in range(4)),
-            tuple(np.ascontiguousarray(lab, dtype=np.int32) for lab in abstraction.labels),
-            np.array(self._counts, dtype=np.int64),
-            recall == "perfect",
-            (e.card_key, e.card_bit, e.flush, e.disp, e.values),
-        )
-        self._es_run(self.rng, 1, 0, -1)  # compile (or load from the cache) outside timed regions
-
-    # --- the kernel ---------------------------------------------------------------------------
-    def _params(self) -> np.ndarray:
-        return block_params(self.schedule, self.schedule.linear_until, self.discount_every)
-
-    def _es_run(
-        self,
-        rng: np.ndarray,
-        first: int,
-        iterations: int,
-        only_player: int,
-        regrets: np.ndarray | None = None,
-        sums: np.ndarray | None = None,
-        discount: bool = True,
-    ) -> np.ndarray:
-        stats = np.zeros(3, dtype=np.float64)
-        K.es_run(
-            self._tree_arrays,
-            self._deal_tables,
-            self.regrets if regrets is None else regrets,
-            self.sums if sums is None else sums,
-            rng,
-            self._params(),
-            np.int64(self.discount_every if discount else 0),
-            np.int64(first),
-            np.int64(iterations),
-            np.int64(only_player),
-            RegretPruning(
-                self.regret_pruning,
-                self.prune_probability,
-                self.prune_threshold,
-                -math.inf if self.min_regret is None else self.min_regret,
+        self.sampled = BettingSampledPass(
+            # the tree (int64 copies) and the storage layout as the kernel reads them
+            BettingArrays(
+                tree.kind.astype(np.int64),
+                tree.player.astype(np.int64),
+                tree.round.astype(np.int64),
+                tree.child_start.astype(np.int64),
+                tree.children.astype(np.int64),
+                tree.payoff_id.astype(np.int64),
+                tree.payoff_table.astype(np.float64),
+                self.offset,
+                self.num_states,
             ),
-            stats,
+            # what a deal needs: the deck, the indexers, the labels, the evaluator
+            K.DealTables(
+                np.ascontiguousarray(game.rules.cards, dtype=np.int64),
+                tuple(round_indexer(r, ranks).kernel_tables() for r in range(4)),
+                tuple(np.ascontiguousarray(lab, dtype=np.int32) for lab in abstraction.labels),
+                np.array(self._counts, dtype=np.int64),
+                recall == "perfect",
+                (e.card_key, e.card_bit, e.flush, e.disp, e.values),
+            ),
+            self.size,
+            seed_value,
         )
-        return stats
+        self.regrets = self.sampled.regrets
+        self.sums = self.sampled.sums
+        self.rng = self.sampled.rng
+        self._kernel(1, 0)  # compile (or load from the cache) outside timed regions
+
+    @property
+    def regret_pruning(self) -> bool:
+        """Whether regret-based pruning is on (the front's ``prune``)."""
+        return self.prune
 
     def run_iterations(
         self,
@@ -231,15 +255,10 @@ class LimitESSolver(LimitAbstractSolver):
         """``iterations`` iterations numbered from ``first`` on the given float32 arrays and
         xoshiro state (in place), with or without the block discounts; returns nodes visited.
         :meth:`step` is this on the solver's own arrays; the Ray workers run it on theirs."""
-        return int(self._es_run(rng, first, iterations, -1, regrets, sums, discount)[0])
-
-    # --- the verbs ----------------------------------------------------------------------------
-    def _run(self, iterations: int) -> int:
-        """Run ``iterations`` more iterations (one deal, both players in turn, each;
-        :meth:`step` counts them); returns the nodes visited."""
-        return self.run_iterations(
-            self.regrets, self.sums, self.rng, self.iterations + 1, int(iterations), True
+        stats = self.sampled.stats(
+            self._blocks(), rng, first, iterations, -1, regrets, sums, discount
         )
+        return int(stats[0])
 
     def sampled_values(self, player: int, deals: int, seed: int = 0) -> tuple[float, float]:
         """Mean and standard error (big blinds) of ``deals`` sampled root values of ``player``
@@ -248,14 +267,38 @@ class LimitESSolver(LimitAbstractSolver):
         tends to the exact abstract-game value of :meth:`current_strategy` (tested)."""
         if player not in (0, 1):
             raise PokerlabError(f"player must be 0 or 1, got {player!r}")
-        stats = self._es_run(seed_state(seed), 1, int(deals), int(player))
+        stats = self.sampled.stats(self._blocks(), seed_state(seed), 1, int(deals), int(player))
         mean = stats[1] / deals
         var = max(stats[2] / deals - mean * mean, 0.0)
         return float(mean), float(math.sqrt(var / max(deals - 1, 1)))
 
-    # --- checkpoints --------------------------------------------------------------------------
-    _CHECKED = (
-        "format",
+    # --- the state: the front's schema with the run's identity ----------------------------------
+    def _backend_config(self) -> dict[str, Any]:
+        return {
+            "recall": self.recall,
+            "ranks": self.game.rules.ranks,
+            "buckets": list(self.abstraction.buckets),
+            "bucketing": self.abstraction.method,
+        }
+
+    def _state_game(self) -> tuple[str, dict[str, Any], str]:
+        return self.game.name, dict(self.game.params), self.layout.kind
+
+    def state_dict(self) -> dict[str, Any]:
+        """The front's state (:meth:`SampledCFR.state_dict`) plus, flat, the run's identity as
+        limit hold'em checkpoints name it (what the file viewer shows)."""
+        return {
+            **super().state_dict(),
+            "sampling": "es",
+            "schedule": self.schedule.name,
+            "recall": self.recall,
+            "ranks": self.game.rules.ranks,
+            "buckets": list(self.abstraction.buckets),
+            "bucketing": self.abstraction.method,
+        }
+
+    #: The fields a ``"limit-es"`` state (the format before the engine's schema) must share.
+    _OLD_CHECKED = (
         "schedule",
         "recall",
         "ranks",
@@ -268,35 +311,87 @@ class LimitESSolver(LimitAbstractSolver):
         "min_regret",
     )
 
-    def _config(self) -> dict[str, Any]:
-        return {**super()._config(), **{key: getattr(self, key) for key in self._CHECKED[6:]}}
-
-    def _arrays(self) -> dict[str, np.ndarray]:
-        """The run's arrays (copies): regrets, sums and the xoshiro state."""
-        return {"regrets": self.regrets.copy(), "sums": self.sums.copy(), "rng": self.rng.copy()}
-
-    def state_dict(self) -> dict[str, Any]:
-        """Everything a resumed run needs (``arrays``: regrets, sums and the xoshiro state)."""
-        return {
-            **self._common_state(),
-            "arrays": self._arrays(),
-            "sampling": "es",
+    def _upgrade_state(self, state: dict[str, Any]) -> dict[str, Any]:
+        """A ``"limit-es"`` state in the engine's schema, once its flat fields are checked
+        against this run's (a field that differs is refused by name); other states as given."""
+        if state.get("format") != OLD_FORMAT:
+            return state
+        mine = {
+            **self._backend_config(),
+            "schedule": self.schedule.name,
             "discount_every": self.discount_every,
-            "regret_pruning": self.regret_pruning,
+            "regret_pruning": self.prune,
             "prune_threshold": self.prune_threshold,
             "prune_probability": self.prune_probability,
             "min_regret": self.min_regret,
         }
+        for key in self._OLD_CHECKED:
+            if state.get(key) != mine[key]:
+                raise PokerlabError(
+                    f"checkpoint of another run: {key} {state.get(key)!r}, this run {mine[key]!r}"
+                )
+        game, params, representation = self._state_game()
+        return {
+            **state,
+            "format": self.state_format,
+            "algorithm": self.algorithm,
+            "game": state.get("game", game),
+            "game_params": state.get("game_params", params),
+            "representation": representation,
+            "config": self._config(),
+            "extra": {"linear_until_reached": None, **self._old_extra(state)},
+        }
+
+    def _old_extra(self, state: dict[str, Any]) -> dict[str, Any]:
+        """What a ``"limit-es"`` state kept flat that the schema keeps in ``extra``."""
+        return {}
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
-        """Resume from :meth:`state_dict` (or a loaded checkpoint); another run is refused by
-        the name of the first field that differs."""
-        regrets = self._check_state(state, self._CHECKED)
-        arrays = state["arrays"]
-        rng = arrays.get("rng")
-        if rng is None or np.asarray(rng).shape != (4,):
-            raise PokerlabError("checkpoint without the generator state (arrays/rng)")
-        self.regrets[:] = regrets
-        self.sums[:] = arrays["sums"]
-        self.rng[:] = np.asarray(rng, dtype=np.uint64)
-        self.iterations = int(state["iterations"])
+        """Resume from :meth:`state_dict` (or a loaded checkpoint), also of the format before
+        the engine's schema (``"limit-es"``); another run, or another solver's state, is
+        refused naming what differs."""
+        fmt = state.get("format")
+        if fmt not in (self.state_format, OLD_FORMAT):
+            raise PokerlabError(
+                f"checkpoint of another run: format {fmt!r}, this run {self.state_format!r} "
+                "(external sampling; or 'limit-es' before the engine's state schema)"
+            )
+        super().load_state_dict(self._upgrade_state(state))
+
+
+def restore_limit_es(
+    state: dict[str, Any], game: LimitHoldemGame | None = None, *, cache: bool = True
+) -> LimitESSolver:
+    """The :class:`LimitESSolver` of a state in the engine's schema (:meth:`state_dict`, for
+    example a loaded checkpoint): the game from ``game_params`` unless ``game`` is given, the
+    card abstraction rebuilt (or read from the cache, ``cache``) from ``config``, the run's
+    options from ``config``. A ``"limit-es"`` state (the format before) restores through
+    :func:`pokerlab.solvers.limit_checkpoint.restore_limit_solver`."""
+    if state.get("format") != LimitESSolver.state_format or state.get("algorithm") != "es-mccfr":
+        raise PokerlabError(
+            f"not an external-sampling limit hold'em state (format {state.get('format')!r}, "
+            f"algorithm {state.get('algorithm')!r})"
+        )
+    config = state["config"]
+    if game is None:
+        game = load_game("limit-holdem", **state["game_params"])
+    abstraction = build_abstraction(
+        game.rules.ranks,
+        tuple(config["buckets"]),
+        config["bucketing"],
+        seed=int(state.get("seed", 0)),
+        cache=cache,
+    )
+    solver = LimitESSolver(
+        game,
+        abstraction,
+        recall=config["recall"],
+        algorithm=DiscountSchedule(**config["schedule"]),
+        discount_every=int(config["discount_every"]),
+        regret_pruning=bool(config["prune"]),
+        prune_threshold=float(config["prune_threshold"]),
+        prune_probability=float(config["prune_probability"]),
+        min_regret=config["min_regret"],
+    )
+    solver.load_state_dict(state)
+    return solver

@@ -38,6 +38,10 @@ can recover; the default with pruning keeps Pluribus' ratio of floor to threshol
 the schedule's ``regret_floor`` (CFR+) clips them at 0. Only information sets with some
 positive regret prune, so the skipped actions have probability 0 and sampled values stay exact.
 
+:class:`MCCFRSolver` is the Monte Carlo front (:class:`~pokerlab.solvers.sampling.SampledCFR`:
+the options, the block schedule, the run loop, the state) with the history tree's sampled pass
+(:class:`HistorySampledPass`, kernels :mod:`pokerlab.tree.history._mccfr_kernels`).
+
 Randomness comes from a xoshiro256** generator seeded by ``seed``; its state is part of
 :meth:`state_dict`, so the same seed gives the same arrays and a resumed run is bit-identical to
 an uninterrupted one.
@@ -45,7 +49,6 @@ an uninterrupted one.
 
 from __future__ import annotations
 
-import math
 from typing import Any, cast
 
 import numpy as np
@@ -53,15 +56,20 @@ import numpy as np
 from pokerlab._rng import seed_state
 from pokerlab.errors import PokerlabError
 from pokerlab.solvers.base import Solver
-from pokerlab.solvers.sampling import SampledRun
+from pokerlab.solvers.sampling import Blocks, SampledCFR
 from pokerlab.solvers.schedule import DiscountSchedule
 from pokerlab.strategy import Strategy
-from pokerlab.tree._primitives import RegretPruning
 from pokerlab.tree.compiled import CompiledGame, compile_game
 from pokerlab.tree.history import _mccfr_kernels as K
 from pokerlab.tree.history.tree import HistoryTree
 
-__all__ = ["MCCFRSolver", "MCCFR_ALGORITHMS", "block_params", "default_prune_threshold"]
+__all__ = [
+    "HistorySampledPass",
+    "MCCFRSolver",
+    "MCCFR_ALGORITHMS",
+    "block_params",
+    "default_prune_threshold",
+]
 
 #: Algorithm names of the sampling solvers and their kernel codes.
 MCCFR_ALGORITHMS = {
@@ -69,8 +77,6 @@ MCCFR_ALGORITHMS = {
     "es-mccfr": K.EXTERNAL_SAMPLING,
     "os-mccfr": K.OUTCOME_SAMPLING,
 }
-
-
 
 
 def default_prune_threshold(compiled: CompiledGame) -> float:
@@ -109,8 +115,58 @@ def _history_tree(compiled: CompiledGame) -> HistoryTree:
     return cast(HistoryTree, compiled.tree)
 
 
-class MCCFRSolver(SampledRun, Solver):
-    """Monte Carlo CFR (chance, external or outcome sampling) on a history tree.
+class HistorySampledPass:
+    """The history tree's sampled pass (a :class:`~pokerlab.solvers.sampling.SampledPass`):
+    float64 regrets and strategy sums in the layout of full-width CFR on the tree, the
+    xoshiro256** state and the kernels' scratch; :func:`K.mccfr_run` walks them."""
+
+    def __init__(self, tree: HistoryTree, size: int, variant: str, epsilon: float, seed: int):
+        self.tree = tree
+        self.code = MCCFR_ALGORITHMS[variant]
+        self.epsilon = float(epsilon)
+        n, p = tree.num_nodes, tree.num_players
+        self.regrets = np.zeros(size, dtype=np.float64)
+        self.strat_sum = np.zeros(size, dtype=np.float64)
+        self.rng = seed_state(seed)
+        depth = int(K.tree_depth(tree.arrays)) + 1
+        self.scratch = K.SampledScratch(
+            np.full(size, np.nan),  # sigma
+            np.zeros(n, dtype=np.int32),  # stack
+            np.zeros(n, dtype=np.int32),  # visit
+            np.zeros(n, dtype=np.int32),  # pick
+            np.zeros(n, dtype=np.int8),  # explored
+            np.zeros((n, p)),  # reach
+            np.zeros(n),  # values
+            np.zeros((depth, 3)),  # path weight
+        )
+
+    def run(self, blocks: Blocks, first: int, iterations: int, only_player: int) -> int:
+        return int(
+            K.mccfr_run(
+                self.tree.arrays,
+                self.code,
+                self.regrets,
+                self.strat_sum,
+                self.rng,
+                self.scratch,
+                blocks.schedule.as_array(),
+                blocks.every,
+                first,
+                iterations,
+                only_player,
+                self.epsilon,
+                blocks.pruning,
+            )
+        )
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"regrets": self.regrets, "strategy_sum": self.strat_sum, "rng": self.rng}
+
+
+class MCCFRSolver(SampledCFR, Solver):
+    """Monte Carlo CFR (chance, external or outcome sampling) on a history tree: the Monte
+    Carlo front (:class:`~pokerlab.solvers.sampling.SampledCFR`) with the history tree's
+    sampled pass (:class:`HistorySampledPass`).
 
     Parameters
     ----------
@@ -176,58 +232,14 @@ class MCCFRSolver(SampledRun, Solver):
             discount_every,
             linear_seconds,
         )
-
         tree = _history_tree(compiled)
         self._tree = tree
-        size = compiled.size
-        n, p = tree.num_nodes, tree.num_players
-        self.regrets = np.zeros(size, dtype=np.float64)
-        self.strat_sum = np.zeros(size, dtype=np.float64)
-        self.rng = seed_state(self.seed)
-        self._sigma = np.full(size, np.nan)
-        self._stack = np.zeros(n, dtype=np.int32)
-        self._visit = np.zeros(n, dtype=np.int32)
-        self._pick = np.zeros(n, dtype=np.int32)
-        self._explored = np.zeros(n, dtype=np.int8)
-        self._reach = np.zeros((n, p))
-        self._values = np.zeros(n)
-        depth = int(K.tree_depth(tree.arrays)) + 1
-        self._path_weight = np.zeros((depth, 3))
+        self.num_players = tree.num_players
+        self.sampled = HistorySampledPass(tree, compiled.size, variant, self.epsilon, self.seed)
+        self.regrets = self.sampled.regrets
+        self.strat_sum = self.sampled.strat_sum
+        self.rng = self.sampled.rng
         self._run(0)  # compile (or load from cache) outside any timed region
-
-    # --- the schedule in blocks -----------------------------------------------------------------
-    def _block_params(self) -> np.ndarray:
-        return block_params(self.schedule, self._linear_until(), self.discount_every)
-
-    def _kernel(self, first: int, iterations: int, only_player: int = -1) -> int:
-        return int(
-            K.mccfr_run(
-                self._tree.arrays,
-                MCCFR_ALGORITHMS[self.variant],
-                self.regrets,
-                self.strat_sum,
-                self.rng,
-                K.SampledScratch(
-                    self._sigma, self._stack, self._visit, self._pick, self._explored,
-                    self._reach, self._values, self._path_weight,
-                ),
-                self._block_params(),
-                self.discount_every,
-                first,
-                iterations,
-                only_player,
-                self.epsilon,
-                RegretPruning(
-                    self.prune, self.prune_probability, self.prune_threshold,
-                    -math.inf if self.min_regret is None else self.min_regret,
-                ),
-            )  # fmt: skip
-        )
-
-    def sampled_update(self, player: int) -> int:
-        """One traversal (or outcome-sampling episode) for ``player`` and nothing else: no
-        iteration is counted, no discount or pruning applied. Returns nodes touched."""
-        return self._sampled_update(player, self.compiled.num_players)
 
     # --- the verb set -------------------------------------------------------------------------
     def default_check_every(self) -> int:
@@ -244,25 +256,13 @@ class MCCFRSolver(SampledRun, Solver):
         idx = self.compiled.index
         return {key: self.regrets[idx.positions(k)].copy() for k, key in enumerate(idx.keys)}
 
-    def _arrays(self) -> dict[str, np.ndarray]:
-        return {"regrets": self.regrets, "strategy_sum": self.strat_sum, "rng": self.rng}
+    # --- the state: the front's schema with these settings --------------------------------------
+    def _backend_config(self) -> dict[str, Any]:
+        return {"seed": self.seed, "epsilon": self.epsilon}
 
-    def _config(self) -> dict[str, Any]:
-        cfg = self._sampling_config()
-        # the key order of the state's config (compared as a dict; kept for readers of files)
-        return {
-            "schedule": cfg["schedule"],
-            "seed": self.seed,
-            "epsilon": self.epsilon,
-            **{k: v for k, v in cfg.items() if k != "schedule"},
-        }
-
-    def _extra_state(self) -> dict[str, Any]:
-        return {"linear_until_reached": self.linear_until_reached}
-
-    def _load_extra_state(self, state: dict[str, Any]) -> None:
-        reached = state.get("linear_until_reached")
-        self.linear_until_reached = None if reached is None else int(reached)
+    def _state_game(self) -> tuple[str, dict[str, Any], str]:
+        game = self.compiled.game
+        return game.name, dict(game.params), self.compiled.kind
 
     @classmethod
     def from_config(

@@ -24,7 +24,6 @@ nor on actions that end the hand. The xoshiro256** state is part of
 from __future__ import annotations
 
 import math
-import time
 from typing import Any
 
 import numpy as np
@@ -41,9 +40,8 @@ from pokerlab.solvers.postflop_sampling import (  # noqa: F401
     default_prune_threshold,
     sample_tables,
 )
-from pokerlab.solvers.sampling import SampledRun
+from pokerlab.solvers.sampling import Blocks, SampledCFR
 from pokerlab.solvers.schedule import DiscountSchedule, discount_factors
-from pokerlab.tree._primitives import RegretPruning
 from pokerlab.tree.vector import _kernels as VK
 from pokerlab.tree.vector import _mccfr_kernels as MK
 from pokerlab.tree.vector.passes import Passes
@@ -51,6 +49,7 @@ from pokerlab.tree.vector.passes import Passes
 __all__ = [
     "PostflopMCCFR",
     "POSTFLOP_MCCFR_ALGORITHMS",
+    "VectorSampledPass",
 ]
 
 #: Sampling variants on postflop spots and their kernel codes.
@@ -59,8 +58,75 @@ POSTFLOP_MCCFR_ALGORITHMS = {"cs-mccfr": MK.CHANCE_SAMPLING, "es-mccfr": MK.EXTE
 STATE_FORMAT = 2
 
 
-class PostflopMCCFR(SampledRun):
-    """Monte Carlo CFR (chance or external sampling) on a postflop spot's vector tree.
+class VectorSampledPass:
+    """A postflop spot's sampled pass (a :class:`~pokerlab.solvers.sampling.SampledPass`): the
+    float32 regrets and strategy sums of the vector tree's layout, the xoshiro256** state, the
+    sampling tables and the kernels' scratch; :func:`MK.run` walks them. The block discounts are
+    computed here, one row of factors per block the call enters."""
+
+    def __init__(self, tree: Any, tables: SampleTables, variant: str, seed: int) -> None:
+        self.tree = tree
+        self.tables = tables
+        self.code = POSTFLOP_MCCFR_ALGORITHMS[variant]
+        size = tree.size
+        self.regrets = np.zeros(size, dtype=np.float32)
+        self.strat_sum = np.zeros(size, dtype=np.float32)
+        self.rng = seed_state(seed)
+        n = tree.num_nodes
+        edges = int(tree.arrays.children.shape[0])
+        self.scratch = MK.VectorSampledScratch(
+            np.full(4, -1, dtype=np.int64),  # deal
+            np.zeros(n, dtype=np.int64),  # stack
+            np.zeros(n, dtype=np.int64),  # visit
+            np.zeros((n, 4), dtype=np.int64),  # world
+            np.zeros(n),  # reach
+            np.zeros(n),  # values
+            np.zeros(n, dtype=np.int8),  # explored
+            np.zeros(n, dtype=np.int64),  # pick
+            np.zeros(max(edges, 1)),  # sigma per edge
+        )
+
+    def run(self, blocks: Blocks, first: int, iterations: int, only_player: int) -> int:
+        """Iterations ``first`` .. ``first + iterations - 1``, discounting at block starts
+        inside the kernel with the factors computed here (one call per step)."""
+        every = blocks.every if blocks.discounts else 0
+        first_block = 1
+        factors = np.ones((1, 3))
+        if every and iterations:
+            first_block = (first - 1) // every + 1
+            last_block = (first + iterations - 2) // every + 1
+            params = blocks.schedule.as_array()
+            factors = np.array(
+                [discount_factors(params, j) for j in range(first_block, last_block + 1)],
+                dtype=np.float64,
+            ).reshape(-1, 3)
+        return int(
+            MK.run(
+                self.tree.arrays,
+                self.tree.hands,
+                self.tables,
+                self.code,
+                self.regrets,
+                self.strat_sum,
+                first,
+                iterations,
+                MK.BlockDiscounts(every, factors, first_block),
+                self.rng,
+                self.scratch,
+                blocks.pruning,
+                bool(blocks.schedule.regret_floor),
+                only_player,
+            )
+        )
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"regrets": self.regrets, "strategy_sum": self.strat_sum, "rng": self.rng}
+
+
+class PostflopMCCFR(SampledCFR):
+    """Monte Carlo CFR (chance or external sampling) on a postflop spot's vector tree: the
+    Monte Carlo front (:class:`~pokerlab.solvers.sampling.SampledCFR`) with the vector tree's
+    sampled pass (:class:`VectorSampledPass`), exact exploitability and a solved spot to read.
 
     Parameters
     ----------
@@ -83,6 +149,9 @@ class PostflopMCCFR(SampledRun):
     threads:
         Threads of the exploitability passes (the sampling itself is serial).
     """
+
+    state_format = STATE_FORMAT
+    _game_noun = "spot"
 
     def __init__(
         self,
@@ -127,98 +196,18 @@ class PostflopMCCFR(SampledRun):
 
         self.tables = sample_tables(self.spot)
         self.passes = Passes(self.tree, threads)
-        size = self.tree.size
-        self.regrets = np.zeros(size, dtype=np.float32)
-        self.strat_sum = np.zeros(size, dtype=np.float32)
-        self.rng = seed_state(self.seed)
+        self.num_players = 2
+        self.sampled = VectorSampledPass(self.tree, self.tables, variant, self.seed)
+        self.regrets = self.sampled.regrets
+        self.strat_sum = self.sampled.strat_sum
+        self.rng = self.sampled.rng
         self.iterations = 0
         self.nodes_touched = 0
         self.seconds = 0.0
         #: wall seconds spent in the exploitability checks of :meth:`solve` (not in ``seconds``)
         self.check_seconds = 0.0
-        n = self.tree.num_nodes
-        edges = int(self.tree.arrays.children.shape[0])
-        self._deal = np.full(4, -1, dtype=np.int64)
-        self._stack = np.zeros(n, dtype=np.int64)
-        self._visit = np.zeros(n, dtype=np.int64)
-        self._world = np.zeros((n, 4), dtype=np.int64)
-        self._reach = np.zeros(n)
-        self._values = np.zeros(n)
-        self._explored = np.zeros(n, dtype=np.int8)
-        self._pick = np.zeros(n, dtype=np.int64)
-        self._sig = np.zeros(max(edges, 1))
         self._kernel(1, 0)  # compile (or load from numba's cache) outside any timed region
         MK.discount(self.regrets, self.strat_sum, 1.0, 1.0, 1.0)
-
-    # --- kernels ---------------------------------------------------------------------------------
-    def _scratch(self) -> MK.VectorSampledScratch:
-        return MK.VectorSampledScratch(
-            self._deal,
-            self._stack,
-            self._visit,
-            self._world,
-            self._reach,
-            self._values,
-            self._explored,
-            self._pick,
-            self._sig,
-        )
-
-    def _kernel(self, first: int, iterations: int, only_player: int = -1) -> int:
-        """Iterations ``first`` .. ``first + iterations - 1``, discounting at block starts
-        inside the kernel with the factors computed here (one call per step)."""
-        every = self.discount_every if self._discounts() else 0
-        first_block = 1
-        factors = np.ones((1, 3))
-        if every and iterations:
-            first_block = (first - 1) // every + 1
-            last_block = (first + iterations - 2) // every + 1
-            params = self._block_schedule().as_array()
-            factors = np.array(
-                [discount_factors(params, j) for j in range(first_block, last_block + 1)],
-                dtype=np.float64,
-            ).reshape(-1, 3)
-        return int(
-            MK.run(
-                self.tree.arrays,
-                self.tree.hands,
-                self.tables,
-                POSTFLOP_MCCFR_ALGORITHMS[self.variant],
-                self.regrets,
-                self.strat_sum,
-                first,
-                iterations,
-                MK.BlockDiscounts(every, factors, first_block),
-                self.rng,
-                self._scratch(),
-                RegretPruning(
-                    self.prune,
-                    self.prune_probability,
-                    self.prune_threshold,
-                    -math.inf if self.min_regret is None else self.min_regret,
-                ),
-                bool(self.schedule.regret_floor),
-                only_player,
-            )
-        )
-
-    # --- the verb set ----------------------------------------------------------------------------
-    def step(self, iterations: int = 1) -> None:
-        """Run ``iterations`` more iterations (each: a traversal for OOP, then for IP)."""
-        if iterations < 0:
-            raise PokerlabError(f"iterations must be >= 0, got {iterations}")
-        if iterations == 0:
-            return
-        start = time.perf_counter()
-        touched = self._run(iterations)
-        self.nodes_touched += touched
-        self.iterations += iterations
-        self.seconds += time.perf_counter() - start
-
-    def sampled_update(self, player: int) -> int:
-        """One traversal for ``player`` on a sampled deal and nothing else (no iteration counted,
-        no discount, no pruning); returns the nodes visited. For tests and experiments."""
-        return self._sampled_update(player, 2)
 
     def expected_update(self, player: int) -> tuple[np.ndarray, np.ndarray]:
         """The exact expectation, over every deal, of one chance-sampling traversal's update of
@@ -244,7 +233,7 @@ class PostflopMCCFR(SampledRun):
             d_r,
             d_s,
             self.rng.copy(),
-            self._scratch(),
+            self.sampled.scratch,
         )
         return d_r, d_s
 
@@ -328,64 +317,12 @@ class PostflopMCCFR(SampledRun):
         positive = np.maximum(self.regrets, np.float32(0.0))
         return SolvedSpot(self.game, positive, self.regrets, self.passes)
 
-    # --- checkpoints -----------------------------------------------------------------------------
-    def _config(self) -> dict[str, Any]:
-        cfg = self._sampling_config()
-        return {
-            "schedule": cfg["schedule"],
-            "seed": self.seed,
-            **{k: v for k, v in cfg.items() if k != "schedule"},
-            "isomorphism": self.game.isomorphism,
-        }
+    # --- the state: the front's schema (format 2) with these settings ----------------------------
+    def _backend_config(self) -> dict[str, Any]:
+        return {"seed": self.seed, "isomorphism": self.game.isomorphism}
 
-    def state_dict(self) -> dict[str, Any]:
-        """Everything needed to resume exactly: arrays, generator state, counters, settings."""
-        return {
-            "format": STATE_FORMAT,
-            "algorithm": self.algorithm,
-            "game": self.game.name,
-            "game_params": dict(self.game.params),
-            "representation": "vector",
-            "config": self._config(),
-            "iterations": self.iterations,
-            "nodes_touched": self.nodes_touched,
-            "seconds": self.seconds,
-            "arrays": {
-                "regrets": self.regrets.copy(),
-                "strategy_sum": self.strat_sum.copy(),
-                "rng": self.rng.copy(),
-            },
-            "extra": {"linear_until_reached": self.linear_until_reached},
-        }
-
-    def load_state_dict(self, state: dict[str, Any]) -> None:
-        """Restore a state of a solver for the same spot, variant and settings."""
-        if state.get("format") != STATE_FORMAT:
-            raise PokerlabError(f"unsupported postflop MCCFR state format {state.get('format')!r}")
-        if state.get("game") != self.game.name or state.get("game_params") != self.game.params:
-            raise PokerlabError("the state is for a different spot")
-        if state.get("algorithm") != self.algorithm:
-            raise PokerlabError(
-                f"the state was made by {state.get('algorithm')!r}, not {self.algorithm!r}"
-            )
-        if state.get("config") != self._config():
-            raise PokerlabError(
-                f"state settings {state.get('config')} differ from this solver's {self._config()}"
-            )
-        arrays = state["arrays"]
-        for name, arr in (("regrets", self.regrets), ("strategy_sum", self.strat_sum)):
-            if name not in arrays or arrays[name].shape != arr.shape:
-                raise PokerlabError(f"state array {name!r} is missing or has the wrong shape")
-        if "rng" not in arrays or arrays["rng"].shape != self.rng.shape:
-            raise PokerlabError("state array 'rng' is missing or has the wrong shape")
-        self.regrets[...] = arrays["regrets"]
-        self.strat_sum[...] = arrays["strategy_sum"]
-        self.rng[...] = arrays["rng"]
-        self.iterations = int(state["iterations"])
-        self.nodes_touched = int(state["nodes_touched"])
-        self.seconds = float(state["seconds"])
-        reached = (state.get("extra") or {}).get("linear_until_reached")
-        self.linear_until_reached = None if reached is None else int(reached)
+    def _state_game(self) -> tuple[str, dict[str, Any], str]:
+        return self.game.name, dict(self.game.params), "vector"
 
     @classmethod
     def from_config(cls, game: PostflopGame, variant: str, config: dict[str, Any]) -> PostflopMCCFR:
@@ -396,5 +333,3 @@ class PostflopMCCFR(SampledRun):
             game = PostflopGame(game.config, isomorphism=bool(iso))
         options["schedule"] = DiscountSchedule(**options["schedule"])
         return cls(game, variant, **options)
-
-

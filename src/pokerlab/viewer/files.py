@@ -151,7 +151,10 @@ def _summarize_npz(path: Path, entry: FileEntry) -> None:
     bucketed = (
         meta.get("representation") == "bucketed" and meta.get("format") == "pokerlab-strategy"
     )
-    if str(meta.get("state_format", "")).startswith("limit-") or bucketed:  # train limit-holdem
+    limit_state = str(meta.get("state_format", "")).startswith("limit-") or (
+        game == "limit-holdem" and "state_format" in meta  # the engine's state schema
+    )
+    if limit_state or bucketed:  # train limit-holdem
         entry.format = "strategy" if bucketed else "checkpoint"
         entry.kind = "limit"
         entry.algorithm = meta.get("algorithm") if bucketed else meta.get("schedule")

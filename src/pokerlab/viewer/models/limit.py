@@ -46,8 +46,7 @@ class LimitModel(TableModel):
 
         self.meta = read_metadata(path)
         meta = self.meta
-        fmt = str(meta.get("state_format", ""))
-        if meta.get("representation") == BettingLayout.kind and not fmt.startswith("limit-"):
+        if meta.get("representation") == BettingLayout.kind and not _training_checkpoint(meta):
             # a saved strategy: probabilities (a checkpoint names its representation too)
             strategy = load_strategy(path)
             self.game = strategy.game
@@ -79,8 +78,7 @@ class LimitModel(TableModel):
         """The layout a training checkpoint's fields name (every asked-for bucket used)."""
         from pokerlab.games.limit_holdem import LimitHoldemGame
 
-        fmt = str(meta.get("state_format", ""))
-        if not fmt.startswith("limit-"):
+        if not _training_checkpoint(meta):
             raise PokerlabError(f"{rel} is not a limit hold'em training checkpoint")
         buckets = meta.get("buckets")
         if not (isinstance(buckets, list) and len(buckets) == 4):
@@ -193,3 +191,12 @@ def _match(key: str, query: str, mode: str) -> bool:
     if mode == "contains":
         return query in key
     return key == query
+
+
+def _training_checkpoint(meta: dict[str, Any]) -> bool:
+    """Whether file metadata is a limit hold'em training checkpoint's: state format
+    ``limit-pcs`` / ``limit-es``, or the engine's state schema on limit hold'em."""
+    fmt = str(meta.get("state_format", ""))
+    return fmt.startswith("limit-") or (
+        meta.get("game") == "limit-holdem" and "state_format" in meta
+    )
