@@ -89,6 +89,22 @@ def test_short_all_ins_adding_up_to_a_full_raise_reopen(sb_stack: int, reopened:
     assert (s.raise_bounds(r) is not None) == reopened
 
 
+def test_tda_rule_47_example_1() -> None:
+    # TDA 2019 rules, addendum to rule 47, example 1 (blinds 50/100): after the flop A bets 100,
+    # B is all-in for 125, C calls 125, D is all-in for 200, E calls 200. A faces 100 more, a
+    # full raise: A may raise. C faces 75 more: C may only fold or call.
+    r = NoLimitRules(5, (10_000, 225, 10_000, 300, 10_000), 50, 100)
+    s = r.initial_state()
+    for kind in (CALL, CALL, CALL, CALL, CHECK):  # seats 2, 3, 4, 0 call, the big blind checks
+        s = s.apply(r, kind)
+    assert (s.street, s.to_act) == (1, 0)
+    s = s.apply(r, BET, 100).apply(r, ALLIN, 125).apply(r, CALL).apply(r, ALLIN, 200)
+    s = s.apply(r, CALL)
+    assert s.to_act == 0 and s.raise_bounds(r) == (300, 9900)
+    s = s.apply(r, CALL)
+    assert s.to_act == 2 and s.legal_actions(r) == [(FOLD, 0), (CALL, 200)]
+
+
 def test_no_raise_when_every_opponent_is_all_in() -> None:
     r = rules((1000, 300))
     s = r.initial_state().apply(r, RAISE, 40).apply(r, ALLIN, 300)

@@ -14,15 +14,14 @@ Amounts
     the blinds included before the flop); :attr:`BettingState.contrib` is what each seat has put
     in the pot during the hand.
 
-Minimum raise and reopening (Robert's Rules of Poker, "No-limit and pot-limit betting", rules 4
-and 5; the Tournament Directors Association rules 43 "Raise Amounts" and 47 "Re-Opening the
-Bet", 2019 edition)
+Minimum raise and reopening (the Poker Tournament Directors Association rules, 2019 and 2022
+editions: rule 43 "Raise Amounts" and rule 47 "Re-Opening the Bet", with its addendum's example 1)
     A bet is at least the big blind; a raise raises by at least the largest full bet or raise
     increment made on the street (the big blind before any). A player may always go all-in for
     less. An all-in short of a full raise does not reopen the betting to a player who has already
     acted on the street: that player may only fold or call, unless the bets made since they last
-    acted add up to at least a full raise (several short all-ins together). A player whose
-    opponents are all all-in or folded may not raise.
+    acted add up to at least a full raise (several short all-ins together); the minimum raise stays
+    the last full increment. A player whose opponents are all all-in or folded may not raise.
 
 A betting round ends when every player still able to act (not folded, not all-in) has acted on
 the street and matched the highest bet. When at most one player can act, the board runs out

@@ -1,0 +1,76 @@
+"""Cross-check against OpenSpiel's universal_poker with betting abstraction fcpa (issue 24):
+the same betting sequences per round, and on a tiny deck the same information sets, value of
+the uniform strategy and NashConv of it."""
+
+from __future__ import annotations
+
+import pytest
+
+import pokerlab
+from pokerlab.games.nolimit import count_tree
+
+pyspiel = pytest.importorskip("pyspiel")
+
+
+def _gamedef(stack: int, rounds: int = 4, ranks: int = 13) -> str:
+    # seat 0 posts the small blind and acts first preflop, seat 1 first after (1-based below)
+    boards = "0 3 1 1"[: 2 * rounds - 1]
+    first = " ".join(["1"] + ["2"] * (rounds - 1))
+    return (
+        "universal_poker(betting=nolimit,numPlayers=2,"
+        f"numRounds={rounds},blind=50 100,firstPlayer={first},numSuits=4,numRanks={ranks},"
+        f"numHoleCards=2,numBoardCards={boards},stack={stack} {stack},bettingAbstraction=fcpa)"
+    )
+
+
+def _openspiel_betting_counts(stack: int) -> tuple[list[int], list[int]]:
+    """Decision nodes and their actions per round, walking OpenSpiel's tree for one deal (the
+    betting does not depend on the cards)."""
+    game = pyspiel.load_game(_gamedef(stack))
+    nodes, actions = [0] * 4, [0] * 4
+
+    def walk(state) -> None:  # noqa: ANN001 - a pyspiel state
+        while state.is_chance_node():
+            state = state.child(state.legal_actions()[0])
+        if state.is_terminal():
+            return
+        betting = str(state).split("ACPC State: ")[1].split(":")[2]
+        rnd = betting.count("/")
+        nodes[rnd] += 1
+        actions[rnd] += len(state.legal_actions())
+        for a in state.legal_actions():
+            walk(state.child(a))
+
+    walk(game.new_initial_state())
+    return nodes, actions
+
+
+@pytest.mark.parametrize("stack", [300, 777, 2500, 20_000])
+def test_fcpa_betting_sequences_equal_openspiel(stack: int) -> None:
+    game = pokerlab.load_game("nolimit-holdem", config="fcpa", stack=stack)
+    size = count_tree(game.rules, game.abstraction)
+    nodes, actions = _openspiel_betting_counts(stack)
+    assert list(size.decisions) == nodes
+    assert list(size.actions) == actions
+    if stack == 20_000:  # ACPC HUNL stacks: 1,360 betting sequences with fcpa
+        assert size.sequences == 1360 and nodes == [20, 100, 340, 900]
+
+
+def test_tiny_fcpa_game_equals_openspiel() -> None:
+    """8 cards (K, A), two rounds, stacks of 3 big blinds: the same information sets, the same
+    value of the uniform strategy and the same NashConv of it."""
+    os_game = pyspiel.load_game(_gamedef(300, rounds=2, ranks=2))
+    uniform_os = pyspiel.UniformRandomPolicy(os_game)
+    os_values = pyspiel.expected_returns(os_game.new_initial_state(), uniform_os, -1, True)
+    os_infosets = len(pyspiel.CFRSolver(os_game).tabular_current_policy().policy_table())
+    os_nash_conv = pyspiel.nash_conv(os_game, uniform_os, True)
+
+    game = pokerlab.load_game(
+        "nolimit-holdem", actions="fcpa", ranks=2, rounds=2, stack=300, blinds=[50, 100]
+    )
+    uniform = pokerlab.uniform_strategy(game)
+    values = pokerlab.expected_values(game, uniform)
+    assert pokerlab.compile_game(game).tree.num_infosets == os_infosets == 2352
+    assert values[0] == pytest.approx(os_values[0], abs=1e-9)
+    assert values[0] == pytest.approx(-10.416666666666, abs=1e-9)
+    assert pokerlab.nash_conv(game, uniform) == pytest.approx(os_nash_conv, abs=1e-9)
