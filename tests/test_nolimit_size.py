@@ -124,6 +124,15 @@ def test_load_game_parameters_and_errors() -> None:
         pokerlab.load_game("nolimit-holdem", config="hunl-1000")
 
 
+def test_params_rebuild_the_same_game() -> None:
+    game = NoLimitHoldemGame(config="acpc-hunl", stacks=[15_000, 20_000], ante=10)
+    again = NoLimitHoldemGame(**game.params)
+    assert again.rules == game.rules and again.abstraction == game.abstraction
+    assert (again.buckets, again.averages) == ((169, 200, 200, 200), "preflop")
+    with pytest.raises(PokerlabError, match="players must be a whole number, got 2.5"):
+        NoLimitHoldemGame(players=2.5)
+
+
 def test_toml_configuration(tmp_path: Path) -> None:
     path = tmp_path / "six.toml"
     path.write_text(

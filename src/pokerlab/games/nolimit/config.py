@@ -158,7 +158,10 @@ def resolve_config(config: str | Path | None, overrides: Mapping[str, Any]) -> d
         params = read_config(config)
     else:
         params = _builtin(str(config))
-    params.update({k: v for k, v in overrides.items() if v is not None})
-    if "stacks" in overrides and overrides["stacks"] is not None:
+    given = {k: v for k, v in overrides.items() if v is not None}
+    if "stacks" in given:
         params.pop("stack", None)
+    elif "stack" in given:
+        params.pop("stacks", None)
+    params.update(given)
     return params

@@ -43,7 +43,7 @@ __all__ = ["NoLimitHoldemGame", "NoLimitHistory"]
 
 def _whole(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
-        raise PokerlabError(f"nolimit-holdem: {name} must be a whole number of chips: {value!r}")
+        raise PokerlabError(f"nolimit-holdem: {name} must be a whole number, got {value!r}")
     return int(value)
 
 
@@ -123,7 +123,10 @@ class NoLimitHoldemGame(HistoryGame):
                 )
             spec = BUILTIN[spec]["actions"]
         self.abstraction = ActionAbstraction.from_dict(spec)
-        self.buckets = tuple(params.get("buckets", PLURIBUS_BUCKETS))
+        buckets_given = params.get("buckets", PLURIBUS_BUCKETS)
+        if isinstance(buckets_given, str | bytes) or len(buckets_given) != 4:
+            raise PokerlabError(f"nolimit-holdem: buckets are 4 counts, got {buckets_given!r}")
+        self.buckets = tuple(_whole(b, "a bucket count") for b in buckets_given)
         self.averages = str(params.get("averages", "all"))
         if self.averages not in AVERAGES:
             raise PokerlabError(
@@ -140,6 +143,8 @@ class NoLimitHoldemGame(HistoryGame):
             "ranks": self.rules.ranks,
             "rounds": self.rules.rounds,
             "actions": self.abstraction.to_dict(),
+            "buckets": list(self.buckets),
+            "averages": self.averages,
         }
 
     def summary(
