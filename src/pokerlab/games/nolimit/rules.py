@@ -32,7 +32,7 @@ last round; :func:`payoffs` splits the main and side pots.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from pokerlab.errors import PokerlabError
@@ -270,16 +270,31 @@ class BettingState:
             raise PokerlabError(f"unknown action kind {kind!r}")
         acted = list(self.acted)
         acted[p] = max(bets)
-        state = replace(
-            self,
-            contrib=tuple(contrib),
-            bets=tuple(bets),
-            folded=tuple(folded),
-            acted=tuple(acted),
-            min_raise=min_raise,
-            raises=raises,
+        state = BettingState(
+            self.street,
+            tuple(contrib),
+            tuple(bets),
+            tuple(folded),
+            tuple(acted),
+            p,
+            min_raise,
+            raises,
         )
         return state._next(rules, p)
+
+    def _moved(self, to_act: int, status: str = "act", street: int | None = None) -> BettingState:
+        """This state with another seat on move (direct construction: the count's hot path)."""
+        return BettingState(
+            self.street if street is None else street,
+            self.contrib,
+            self.bets,
+            self.folded,
+            self.acted,
+            to_act,
+            self.min_raise,
+            self.raises,
+            status,
+        )
 
     def _needs_to_act(self, rules: NoLimitRules, seat: int) -> bool:
         if self.folded[seat] or self.behind(rules, seat) == 0:
@@ -289,26 +304,28 @@ class BettingState:
     def _next(self, rules: NoLimitRules, last: int) -> BettingState:
         """Move to the next seat that must act after ``last``, or close the round."""
         if self.folded.count(False) == 1:
-            return replace(self, to_act=-1, status="fold")
+            return self._moved(-1, "fold")
         n = rules.players
         for k in range(1, n + 1):
             seat = (last + k) % n
             if self._needs_to_act(rules, seat):
-                return replace(self, to_act=seat)
+                return self._moved(seat)
         return self._close_round(rules)
 
     def _close_round(self, rules: NoLimitRules) -> BettingState:
         able = [s for s in range(rules.players) if not self.folded[s] and self.behind(rules, s)]
         if self.street + 1 >= rules.rounds or len(able) <= 1:
-            street = rules.rounds - 1  # the board runs out without betting
-            return replace(self, street=street, to_act=-1, status="showdown")
-        fresh = replace(
-            self,
-            street=self.street + 1,
-            bets=(0,) * rules.players,
-            acted=(-1,) * rules.players,
-            min_raise=rules.big_blind,
-            raises=0,
+            # the board runs out without betting
+            return self._moved(-1, "showdown", street=rules.rounds - 1)
+        fresh = BettingState(
+            self.street + 1,
+            self.contrib,
+            (0,) * rules.players,
+            self.folded,
+            (-1,) * rules.players,
+            -1,
+            rules.big_blind,
+            0,
         )
         return fresh._next(rules, rules.first_to_act(fresh.street) - 1)
 
