@@ -73,6 +73,7 @@ def test_entries_and_bytes() -> None:
     assert memory_bytes([1, 2, 3, 4], "none") == 40
     assert "6,321" in info["text"] and "49.4 KiB" in info["text"]
     assert info["action_sequences"] == {"preflop": 4, "flop": 4, "turn": 4, "river": 4}
+    assert info["infosets"] == {"preflop": 676, "flop": 800, "turn": 800, "river": 800}
 
 
 def test_refused_with_the_estimate_when_it_does_not_fit() -> None:

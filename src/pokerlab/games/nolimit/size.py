@@ -174,7 +174,8 @@ def summary_dict(
     buckets: Sequence[int] = PLURIBUS_BUCKETS,
     averages: str = "all",
 ) -> dict[str, Any]:
-    """The numbers of :func:`count_tree` with the entries and bytes for ``buckets``."""
+    """The numbers of :func:`count_tree` with the information sets (decision nodes times
+    buckets), entries and bytes for ``buckets``."""
     if len(buckets) != 4 or any(isinstance(b, bool) or int(b) < 1 for b in buckets):
         raise PokerlabError(f"buckets are 4 positive counts (one per street), got {buckets!r}")
     size = count_tree(rules, abstraction)
@@ -188,6 +189,9 @@ def summary_dict(
         "total_action_sequences": size.sequences,
         "betting_states": size.states,
         "buckets": dict(zip(streets, [int(b) for b in buckets], strict=False)),
+        "infosets": {
+            s: int(b) * n for s, b, n in zip(streets, buckets, size.decisions, strict=False)
+        },
         "infoset_actions": dict(zip(streets, entries, strict=False)),
         "total_infoset_actions": sum(entries),
         "averages": averages,
@@ -198,15 +202,17 @@ def summary_dict(
 
 def format_summary(info: dict[str, Any]) -> str:
     """A readable table of :func:`summary_dict`."""
-    lines = [f"{'street':<8} {'sequences':>14} {'actions':>14} {'buckets':>8} {'entries':>18}"]
+    head = ("street", "sequences", "actions", "buckets", "infosets", "entries")
+    lines = ["{:<8} {:>13} {:>13} {:>8} {:>15} {:>15}".format(*head)]
     for street, seqs in info["action_sequences"].items():
         lines.append(
-            f"{street:<8} {seqs:>14,} {info['actions'][street]:>14,} "
-            f"{info['buckets'][street]:>8,} {info['infoset_actions'][street]:>18,}"
+            f"{street:<8} {seqs:>13,} {info['actions'][street]:>13,} "
+            f"{info['buckets'][street]:>8,} {info['infosets'][street]:>15,} "
+            f"{info['infoset_actions'][street]:>15,}"
         )
     lines.append(
-        f"{'total':<8} {info['total_action_sequences']:>14,} {'':>14} {'':>8} "
-        f"{info['total_infoset_actions']:>18,}"
+        f"{'total':<8} {info['total_action_sequences']:>13,} {'':>13} {'':>8} "
+        f"{sum(info['infosets'].values()):>15,} {info['total_infoset_actions']:>15,}"
     )
     lines.append(
         f"memory: {format_bytes(info['bytes'])} ({info['bytes']:,} bytes; 4 bytes of regret "
