@@ -146,3 +146,6 @@ def test_round_trip_of_the_dictionary_form() -> None:
     )
     again = ActionAbstraction.from_dict(ab.to_dict())
     assert again == ab
+    for value in (2.5, 3.0, 1234567.5, 0.0001):
+        assert parse_street_sizes(str(BigBlinds(value))) == (BigBlinds(value),)
+    assert str(BigBlinds(1234567.5)) == "1234567.5bb" and str(BigBlinds(3.0)) == "3bb"

@@ -24,6 +24,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
+from decimal import Decimal
 from typing import Any
 
 from pokerlab.errors import ParseError, PokerlabError
@@ -51,7 +52,10 @@ class BigBlinds:
     value: float
 
     def __str__(self) -> str:
-        return f"{self.value:g}bb"
+        text = format(Decimal(repr(self.value)), "f")  # plain decimal: reads back exactly
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return f"{text}bb"
 
 
 Size = BetSize | BigBlinds
