@@ -1,6 +1,6 @@
 """Cross-check against OpenSpiel's universal_poker with betting abstraction fcpa (issue 24):
 the same betting sequences per round, and on a tiny deck the same information sets, value of
-the uniform strategy and NashConv of it."""
+the uniform strategy and best-response values against it."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def test_fcpa_betting_sequences_equal_openspiel(stack: int) -> None:
 
 def test_tiny_fcpa_game_equals_openspiel() -> None:
     """8 cards (K, A), two rounds, stacks of 3 big blinds: the same information sets, the same
-    value of the uniform strategy and the same NashConv of it."""
+    value of the uniform strategy and the same best-response values against it."""
     os_game = pyspiel.load_game(_gamedef(300, rounds=2, ranks=2))
     uniform_os = pyspiel.UniformRandomPolicy(os_game)
     os_values = pyspiel.expected_returns(os_game.new_initial_state(), uniform_os, -1, True)
@@ -74,3 +74,8 @@ def test_tiny_fcpa_game_equals_openspiel() -> None:
     assert values[0] == pytest.approx(os_values[0], abs=1e-9)
     assert values[0] == pytest.approx(-10.416666666666, abs=1e-9)
     assert pokerlab.nash_conv(game, uniform) == pytest.approx(os_nash_conv, abs=1e-9)
+    root = os_game.new_initial_state().history_str()
+    os_best = [pyspiel.TabularBestResponse(os_game, p, uniform_os).value(root) for p in (0, 1)]
+    best = pokerlab.best_response_values(game, uniform)
+    assert list(best) == pytest.approx(os_best, abs=1e-9)
+    assert list(best) == pytest.approx([50.0, 37.619047619], abs=1e-6)
