@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from pokerlab.errors import PokerlabError
@@ -195,3 +196,35 @@ def test_six_players_need_17_cards_for_four_rounds() -> None:
     NoLimitRules(6, (100,) * 6, 1, 2, ranks=4, rounds=2)  # 16 cards: 12 hole + a 3-card flop
     with pytest.raises(PokerlabError, match="need 12 hole cards plus 5 board cards"):
         NoLimitRules(6, (100,) * 6, 1, 2, ranks=4)
+
+
+def test_random_hands_keep_the_invariants() -> None:
+    """Random legal play, 2 to 6 players, unequal stacks, random raise sizes: nobody puts in
+    more than their stack, the seat on move can act, a street's bets are matched or all-in when
+    it closes, and the payoffs for random hand values sum to zero."""
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        n = int(rng.integers(2, 7))
+        stacks = tuple(int(s) for s in rng.integers(40, 600, size=n))
+        r = NoLimitRules(n, stacks, 5, 10, ante=int(rng.integers(0, 3)))
+        s = r.initial_state()
+        while s.status == "act":
+            p = s.to_act
+            assert not s.folded[p] and s.behind(r, p) > 0
+            legal = s.legal_actions(r)
+            kind, amount = legal[int(rng.integers(len(legal)))]
+            if kind in (BET, RAISE):
+                low, high = s.raise_bounds(r)
+                amount = int(rng.integers(low, high + 1))
+                kind = s.raise_kind(r, amount)
+            before = s
+            s = s.apply(r, kind, amount)
+            assert all(0 <= c <= stack for c, stack in zip(s.contrib, stacks, strict=True))
+            if s.status == "act" and s.street > before.street:
+                assert s.bets == (0,) * n
+                live = [q for q in range(n) if not s.folded[q] and s.behind(r, q) > 0]
+                assert len(live) >= 2
+        strengths = [int(v) for v in rng.integers(0, 4, size=n)]
+        assert sum(payoffs(r, s, strengths)) == 0
+        if s.status == "fold":
+            assert s.folded.count(False) == 1
