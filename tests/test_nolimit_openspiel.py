@@ -12,21 +12,24 @@ from pokerlab.games.nolimit import count_tree
 pyspiel = pytest.importorskip("pyspiel")
 
 
-def _gamedef(stack: int, rounds: int = 4, ranks: int = 13) -> str:
-    # seat 0 posts the small blind and acts first preflop, seat 1 first after (1-based below)
+def _gamedef(stacks: list[int], rounds: int = 4, ranks: int = 13) -> str:
+    """Seat 0 posts the small blind; heads-up it acts first preflop and seat 1 first after;
+    with 3+ players seat 2 acts first preflop and seat 0 after (1-based in the gamedef)."""
+    n = len(stacks)
     boards = "0 3 1 1"[: 2 * rounds - 1]
-    first = " ".join(["1"] + ["2"] * (rounds - 1))
+    first = " ".join(["1" if n == 2 else "3"] + ["2" if n == 2 else "1"] * (rounds - 1))
+    blinds = " ".join(["50", "100"] + ["0"] * (n - 2))
     return (
-        "universal_poker(betting=nolimit,numPlayers=2,"
-        f"numRounds={rounds},blind=50 100,firstPlayer={first},numSuits=4,numRanks={ranks},"
-        f"numHoleCards=2,numBoardCards={boards},stack={stack} {stack},bettingAbstraction=fcpa)"
+        f"universal_poker(betting=nolimit,numPlayers={n},numRounds={rounds},blind={blinds},"
+        f"firstPlayer={first},numSuits=4,numRanks={ranks},numHoleCards=2,"
+        f"numBoardCards={boards},stack={' '.join(map(str, stacks))},bettingAbstraction=fcpa)"
     )
 
 
-def _openspiel_betting_counts(stack: int) -> tuple[list[int], list[int]]:
+def _openspiel_betting_counts(stacks: list[int]) -> tuple[list[int], list[int]]:
     """Decision nodes and their actions per round, walking OpenSpiel's tree for one deal (the
     betting does not depend on the cards)."""
-    game = pyspiel.load_game(_gamedef(stack))
+    game = pyspiel.load_game(_gamedef(stacks))
     nodes, actions = [0] * 4, [0] * 4
 
     def walk(state) -> None:  # noqa: ANN001 - a pyspiel state
@@ -45,21 +48,52 @@ def _openspiel_betting_counts(stack: int) -> tuple[list[int], list[int]]:
     return nodes, actions
 
 
+def _ours(stacks: list[int], reopens: bool = False) -> tuple[list[int], list[int]]:
+    game = pokerlab.load_game(
+        "nolimit-holdem",
+        config="fcpa",
+        players=len(stacks),
+        stacks=stacks,
+        short_allin_reopens=reopens,
+    )
+    size = count_tree(game.rules, game.abstraction)
+    return list(size.decisions), list(size.actions)
+
+
 @pytest.mark.parametrize("stack", [300, 777, 2500, 20_000])
 def test_fcpa_betting_sequences_equal_openspiel(stack: int) -> None:
-    game = pokerlab.load_game("nolimit-holdem", config="fcpa", stack=stack)
-    size = count_tree(game.rules, game.abstraction)
-    nodes, actions = _openspiel_betting_counts(stack)
-    assert list(size.decisions) == nodes
-    assert list(size.actions) == actions
+    nodes, actions = _openspiel_betting_counts([stack, stack])
+    assert _ours([stack, stack]) == (nodes, actions)
     if stack == 20_000:  # ACPC HUNL stacks: 1,360 betting sequences with fcpa
-        assert size.sequences == 1360 and nodes == [20, 100, 340, 900]
+        assert sum(nodes) == 1360 and nodes == [20, 100, 340, 900]
+
+
+@pytest.mark.parametrize("stacks", [[1000] * 3, [800] * 4, [250, 1000, 400], [700, 300]])
+def test_multiway_fcpa_betting_equals_openspiel(stacks: list[int]) -> None:
+    # equal stacks, or no short all-in a player who acted could face: the TDA rule and the ACPC
+    # dealer agree
+    assert _ours(stacks) == _openspiel_betting_counts(stacks)
+
+
+@pytest.mark.parametrize("stacks", [[500, 1000, 1500], [400, 1000, 1500, 700]])
+def test_short_all_ins_reopen_in_openspiel(stacks: list[int]) -> None:
+    """With unequal stacks OpenSpiel (the ACPC dealer's logic) lets a player who has acted
+    raise again after a short all-in; ``short_allin_reopens=True`` gives its tree, the default
+    TDA rule a smaller one (for [500, 1000, 1500]: UTG and the small blind limp, the big blind
+    raises to 400, UTG calls, the small blind is all-in for 100 more: the big blind may only
+    call or fold)."""
+    expected = _openspiel_betting_counts(stacks)
+    assert _ours(stacks, reopens=True) == expected
+    tda = _ours(stacks)
+    assert sum(tda[0]) < sum(expected[0])
+    if stacks == [500, 1000, 1500]:
+        assert tda[0][0] == expected[0][0] - 3 == 66
 
 
 def test_tiny_fcpa_game_equals_openspiel() -> None:
     """8 cards (K, A), two rounds, stacks of 3 big blinds: the same information sets, the same
     value of the uniform strategy and the same best-response values against it."""
-    os_game = pyspiel.load_game(_gamedef(300, rounds=2, ranks=2))
+    os_game = pyspiel.load_game(_gamedef([300, 300], rounds=2, ranks=2))
     uniform_os = pyspiel.UniformRandomPolicy(os_game)
     os_values = pyspiel.expected_returns(os_game.new_initial_state(), uniform_os, -1, True)
     os_infosets = len(pyspiel.CFRSolver(os_game).tabular_current_policy().policy_table())

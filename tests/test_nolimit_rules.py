@@ -90,6 +90,12 @@ def test_short_all_ins_adding_up_to_a_full_raise_reopen(sb_stack: int, reopened:
     assert (s.raise_bounds(r) is not None) == reopened
 
 
+def test_short_all_in_reopens_under_the_acpc_option() -> None:
+    r = NoLimitRules(3, (1000, 150, 1000), 5, 10, short_allin_reopens=True)
+    s = r.initial_state().apply(r, RAISE, 100).apply(r, CALL).apply(r, ALLIN, 150)
+    assert s.to_act == 2 and s.raise_bounds(r) == (240, 1000)  # min raise still 90 more
+
+
 def test_tda_rule_47_example_1() -> None:
     # TDA 2019 rules, addendum to rule 47, example 1 (blinds 50/100): after the flop A bets 100,
     # B is all-in for 125, C calls 125, D is all-in for 200, E calls 200. A faces 100 more, a

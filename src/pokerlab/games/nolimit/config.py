@@ -10,6 +10,7 @@ A configuration is a table of these keys (all optional; chips are whole numbers)
     rounds = 4                   # betting rounds played (2 to 4)
     buckets = [169, 200, 200, 200]   # card buckets per street, for the size summary
     averages = "all"             # streets keeping average strategies: all | preflop | none
+    short_allin_reopens = false  # true: a short all-in reopens the betting (ACPC, OpenSpiel)
     [actions]                    # ActionAbstraction.from_dict
     preflop = ["2.5bb, a", "3x, a", "a"]
     flop = ["50%, 100%, a", "100%, a"]
@@ -44,6 +45,7 @@ KEYS = (
     "actions",
     "buckets",
     "averages",
+    "short_allin_reopens",
 )
 
 _PREFLOP_SIMPLE = ["2.5bb, a", "3x, a", "a"]

@@ -57,7 +57,7 @@ class NoLimitHoldemGame(HistoryGame):
     ``(small, big)``; ``ante``; ``deck`` ``"full" | "small" | "tiny" | "micro"`` or ``ranks``;
     ``rounds`` 2 to 4; ``actions`` a table for :meth:`ActionAbstraction.from_dict` or the name
     of a built-in configuration whose actions to take; ``buckets`` per street; ``averages``
-    ``"all" | "preflop" | "none"``.
+    ``"all" | "preflop" | "none"``; ``short_allin_reopens`` (see :class:`NoLimitRules`).
     """
 
     name = "nolimit-holdem"
@@ -77,6 +77,7 @@ class NoLimitHoldemGame(HistoryGame):
         actions: Mapping[str, Any] | str | None = None,
         buckets: Sequence[int] | None = None,
         averages: str | None = None,
+        short_allin_reopens: bool | None = None,
     ) -> None:
         super().__init__()
         given = {
@@ -91,6 +92,7 @@ class NoLimitHoldemGame(HistoryGame):
             "actions": actions,
             "buckets": None if buckets is None else list(buckets),
             "averages": averages,
+            "short_allin_reopens": short_allin_reopens,
         }
         params = resolve_config(config, given)
         n = _whole(params.get("players", 2), "players")
@@ -114,6 +116,7 @@ class NoLimitHoldemGame(HistoryGame):
             ante=_whole(params.get("ante", 0), "ante"),
             ranks=_whole(params.get("ranks", DECKS[deck_name]), "ranks"),
             rounds=_whole(params.get("rounds", 4), "rounds"),
+            short_allin_reopens=bool(params.get("short_allin_reopens", False)),
         )
         spec = params.get("actions", {})
         if isinstance(spec, str):
@@ -145,6 +148,7 @@ class NoLimitHoldemGame(HistoryGame):
             "actions": self.abstraction.to_dict(),
             "buckets": list(self.buckets),
             "averages": self.averages,
+            "short_allin_reopens": self.rules.short_allin_reopens,
         }
 
     def summary(

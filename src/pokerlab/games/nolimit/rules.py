@@ -71,6 +71,10 @@ class NoLimitRules:
         Ranks of the deck, the top ones (13: 52 cards; 3: Q..A, 12 cards).
     rounds:
         Betting rounds played, 2 to 4 (fewer ends the hand with a showdown on the flop or turn).
+    short_allin_reopens:
+        False (default): the TDA rule above. True: every raise, a short all-in too, reopens the
+        betting, as OpenSpiel's ``universal_poker`` (the ACPC dealer's game logic) does: for
+        cross-checks; the two differ only where stacks are unequal.
     """
 
     players: int
@@ -80,6 +84,7 @@ class NoLimitRules:
     ante: int = 0
     ranks: int = 13
     rounds: int = 4
+    short_allin_reopens: bool = False
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= MAX_PLAYERS:
@@ -199,7 +204,9 @@ class BettingState:
         ]
         if not others:
             return False
-        return self.acted[p] < 0 or top - self.acted[p] >= self.min_raise
+        if self.acted[p] < 0 or rules.short_allin_reopens and top > self.acted[p]:
+            return True
+        return top - self.acted[p] >= self.min_raise
 
     def raise_bounds(self, rules: NoLimitRules) -> tuple[int, int] | None:
         """(smallest, largest) legal raise-to amounts of the seat on move, or None; the smallest
