@@ -54,6 +54,10 @@ def test_config_errors_name_the_street_depth_and_key() -> None:
         abstraction(raise_cap={"flp": 1})
     with pytest.raises(PokerlabError, match="merging_threshold must be a number >= 0"):
         abstraction(merging_threshold=-1)
+    with pytest.raises(PokerlabError, match="add_allin_threshold must be a number >= 0, got nan"):
+        abstraction(add_allin_threshold=float("nan"))
+    with pytest.raises(PokerlabError, match=r"actions\.turn must be a size list .* got 3"):
+        abstraction(turn=3)
 
 
 def test_preflop_open_sizes_in_chips() -> None:

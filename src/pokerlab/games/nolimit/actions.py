@@ -41,7 +41,8 @@ from pokerlab.games.postflop.betsizes import BetSize, format_bet_sizes, parse_be
 
 __all__ = ["BigBlinds", "Size", "ActionAbstraction", "parse_street_sizes", "abstract_actions"]
 
-_DEFAULTS = {f.name: f.default for f in fields(ActionTreeOptions)}
+_THRESHOLDS = ("add_allin_threshold", "force_allin_threshold", "merging_threshold")
+_DEFAULTS = {f.name: f.default for f in fields(ActionTreeOptions) if f.name in _THRESHOLDS}
 _BB = re.compile(r"^((?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))bb$")
 
 
@@ -125,8 +126,7 @@ class ActionAbstraction:
         tokens raise :class:`~pokerlab.errors.PokerlabError` naming them."""
         if not isinstance(spec, Mapping):
             raise PokerlabError(f"actions must be a table of streets, got {spec!r}")
-        known = {*STREETS, "raise_cap", *_DEFAULTS} - {"pot", "stack", "first_street", "sizes"}
-        known.discard("raise_limit")
+        known = {*STREETS, "raise_cap", *_THRESHOLDS}
         for key in spec:
             if key not in known:
                 raise PokerlabError(
@@ -135,6 +135,11 @@ class ActionAbstraction:
         sizes = []
         for street in STREETS:
             value = spec.get(street, ())
+            if not isinstance(value, str | list | tuple):
+                raise PokerlabError(
+                    f"actions.{street} must be a size list such as '50%, a' or a list of them "
+                    f"(one per raise depth), got {value!r}"
+                )
             lists = [value] if isinstance(value, str) else list(value)
             parsed = []
             for depth, text in enumerate(lists):
@@ -157,9 +162,11 @@ class ActionAbstraction:
             if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 0):
                 raise PokerlabError(f"a raise cap must be a whole number >= 0, got {cap!r}")
         thresholds = {}
-        for key in ("add_allin_threshold", "force_allin_threshold", "merging_threshold"):
+        for key in _THRESHOLDS:
             value = spec.get(key, _DEFAULTS[key])
-            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise PokerlabError(f"{key} must be a number >= 0, got {value!r}")
+            if not (math.isfinite(value) and value >= 0):
                 raise PokerlabError(f"{key} must be a number >= 0, got {value!r}")
             thresholds[key] = float(value)
         return cls(tuple(sizes), tuple(cap_list), **thresholds)
@@ -172,7 +179,7 @@ class ActionAbstraction:
         out["raise_cap"] = {
             s: c for s, c in zip(STREETS, self.raise_cap, strict=True) if c is not None
         }
-        for key in ("add_allin_threshold", "force_allin_threshold", "merging_threshold"):
+        for key in _THRESHOLDS:
             out[key] = getattr(self, key)
         return out
 
@@ -235,6 +242,6 @@ def abstract_actions(
     if candidates and allin - top <= _round(pot_after_call * abstraction.add_allin_threshold):
         candidates.add(allin)
     raises = [(state.raise_kind(rules, a), a) for a in sorted(candidates)]
-    if pot_after_call > 0 and not math.isinf(abstraction.merging_threshold):
+    if pot_after_call > 0:
         raises = _merge(raises, pot_after_call, top, abstraction.merging_threshold)
     return out + raises
