@@ -121,6 +121,10 @@ def test_load_game_parameters_and_errors() -> None:
         pokerlab.load_game("nolimit-holdem", deck="huge")
     with pytest.raises(PokerlabError, match=r"bad bet size .*'3y'"):
         pokerlab.load_game("nolimit-holdem", actions={"flop": "50%, 3y"})
+    with pytest.raises(PokerlabError, match=r"blinds \(small, big\) must be a list of 2 numbers"):
+        pokerlab.load_game("nolimit-holdem", blinds=100)
+    with pytest.raises(PokerlabError, match="buckets must be a list of 4 numbers"):
+        pokerlab.load_game("nolimit-holdem", buckets=[169, 200])
     with pytest.raises(PokerlabError, match="unknown configuration 'hunl-1000'"):
         pokerlab.load_game("nolimit-holdem", config="hunl-1000")
 

@@ -41,6 +41,13 @@ from pokerlab.games.nolimit.size import (
 __all__ = ["NoLimitHoldemGame", "NoLimitHistory"]
 
 
+def _list(value: Any, name: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list | tuple) or (length is not None and len(value) != length):
+        size = f"{length} " if length is not None else ""
+        raise PokerlabError(f"nolimit-holdem: {name} must be a list of {size}numbers: {value!r}")
+    return list(value)
+
+
 def _whole(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
         raise PokerlabError(f"nolimit-holdem: {name} must be a whole number, got {value!r}")
@@ -83,26 +90,24 @@ class NoLimitHoldemGame(HistoryGame):
         given = {
             "players": players,
             "stack": stack,
-            "stacks": None if stacks is None else list(stacks),
-            "blinds": None if blinds is None else list(blinds),
+            "stacks": stacks,
+            "blinds": blinds,
             "ante": ante,
             "deck": deck,
             "ranks": ranks,
             "rounds": rounds,
             "actions": actions,
-            "buckets": None if buckets is None else list(buckets),
+            "buckets": buckets,
             "averages": averages,
             "short_allin_reopens": short_allin_reopens,
         }
         params = resolve_config(config, given)
         n = _whole(params.get("players", 2), "players")
         if "stacks" in params:
-            stack_list = [_whole(s, "a stack") for s in params["stacks"]]
+            stack_list = [_whole(s, "a stack") for s in _list(params["stacks"], "stacks")]
         else:
             stack_list = [_whole(params.get("stack", 10_000), "stack")] * max(n, 0)
-        blind_pair = params.get("blinds", [50, 100])
-        if isinstance(blind_pair, str | bytes) or len(blind_pair) != 2:
-            raise PokerlabError(f"nolimit-holdem: blinds are (small, big), got {blind_pair!r}")
+        blind_pair = _list(params.get("blinds", [50, 100]), "blinds (small, big)", 2)
         deck_name = str(params.get("deck", "full")).lower()
         if deck_name not in DECKS:
             raise PokerlabError(
@@ -126,10 +131,10 @@ class NoLimitHoldemGame(HistoryGame):
                 )
             spec = BUILTIN[spec]["actions"]
         self.abstraction = ActionAbstraction.from_dict(spec)
-        buckets_given = params.get("buckets", PLURIBUS_BUCKETS)
-        if isinstance(buckets_given, str | bytes) or len(buckets_given) != 4:
-            raise PokerlabError(f"nolimit-holdem: buckets are 4 counts, got {buckets_given!r}")
+        buckets_given = _list(params.get("buckets", PLURIBUS_BUCKETS), "buckets", 4)
         self.buckets = tuple(_whole(b, "a bucket count") for b in buckets_given)
+        if min(self.buckets) < 1:
+            raise PokerlabError(f"nolimit-holdem: bucket counts must be >= 1: {self.buckets}")
         self.averages = str(params.get("averages", "all"))
         if self.averages not in AVERAGES:
             raise PokerlabError(
