@@ -49,6 +49,15 @@ def test_three_players_under_the_gun_first_then_small_blind_postflop() -> None:
     assert (s.street, s.to_act, s.contrib) == (1, 0, (12, 12, 12))
 
 
+def test_position_names() -> None:
+    names = {n: [rules((100,) * n).position(s) for s in range(n)] for n in range(2, 7)}
+    assert names[2] == ["BTN/SB", "BB"]
+    assert names[3] == ["SB", "BB", "BTN"]
+    assert names[6] == ["SB", "BB", "UTG", "HJ", "CO", "BTN"]
+    with pytest.raises(PokerlabError, match="no seat 6 at a table of 6"):
+        rules((100,) * 6).position(6)
+
+
 def test_minimum_raise_is_the_last_raise_increment() -> None:
     r = rules((1000, 1000))
     s = r.initial_state().apply(r, RAISE, 35)  # raise by 25

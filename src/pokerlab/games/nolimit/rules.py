@@ -125,6 +125,18 @@ class NoLimitRules:
         """Blind posted by ``seat`` (chips)."""
         return self.small_blind if seat == 0 else self.big_blind if seat == 1 else 0
 
+    def position(self, seat: int) -> str:
+        """The seat's table position: ``SB``, ``BB``, then counting back from the button
+        ``UTG``, ``HJ``, ``CO``, ``BTN`` (6 players: UTG HJ CO BTN; 3: BTN); heads-up seat 0 is
+        ``BTN/SB``."""
+        if not 0 <= seat < self.players:
+            raise PokerlabError(f"no seat {seat} at a table of {self.players}")
+        if self.players == 2:
+            return ("BTN/SB", "BB")[seat]
+        if seat < 2:
+            return ("SB", "BB")[seat]
+        return ("BTN", "CO", "HJ", "UTG")[self.players - 1 - seat]
+
     def board_size(self, street: int) -> int:
         """Board cards showing during ``street`` (0 preflop, 3 flop, 4 turn, 5 river)."""
         return (0, 3, 4, 5)[street]
