@@ -6,7 +6,8 @@ Seats and order
     seat is the button. With three or more players the first seat after the big blind (seat 2,
     "under the gun") acts first before the flop and seat 0 first after it. Heads-up the button
     posts the small blind: seat 0 acts first before the flop and last after it (seat 1 first),
-    as in the ACPC heads-up rules and OpenSpiel's ``universal_poker`` HUNL game strings.
+    as in the ACPC heads-up rules (whose HUNL game string numbers the big blind seat 0: here
+    it is seat 1, so an equal gamedef says ``blind = 50 100``, ``firstPlayer = 1 2 2 2``).
     Every seat posts the ante first; antes are dead money (not part of a street's bets).
 
 Amounts
