@@ -36,12 +36,19 @@ def _limit_holdem(**params: Any) -> HistoryGame:
     return LimitHoldemGame(**params)
 
 
+def _nolimit_holdem(**params: Any) -> HistoryGame:
+    from pokerlab.games.nolimit.game import NoLimitHoldemGame
+
+    return NoLimitHoldemGame(**params)
+
+
 _REGISTRY: dict[str, Callable[..., HistoryGame]] = {
     "kuhn": KuhnGame,
     "leduc": LeducGame,
     "pushfold": _pushfold,
     "postflop": _postflop,
     "limit-holdem": _limit_holdem,
+    "nolimit-holdem": _nolimit_holdem,
 }
 
 
