@@ -36,7 +36,11 @@ from pokerlab.games.nolimit.rules import (
     BettingState,
     NoLimitRules,
 )
-from pokerlab.games.postflop.actions import ActionTreeOptions, _merge, _round
+from pokerlab.games.postflop.actions import (
+    ActionTreeOptions,
+    merge_close_sizes,
+    round_half_away,
+)
 from pokerlab.games.postflop.betsizes import BetSize, format_bet_sizes, parse_bet_sizes, resolve_bet
 
 __all__ = ["BigBlinds", "Size", "ActionAbstraction", "parse_street_sizes", "abstract_actions"]
@@ -195,7 +199,7 @@ def _raise_to(size: Size, rules: NoLimitRules, state: BettingState) -> int:
     p = state.to_act
     top = max(state.bets)
     if isinstance(size, BigBlinds):
-        return _round(size.value * rules.big_blind)
+        return round_half_away(size.value * rules.big_blind)
     behind = state.behind(rules, p)
     if size.kind == "allin":
         return state.bets[p] + behind
@@ -208,7 +212,7 @@ def _raise_to(size: Size, rules: NoLimitRules, state: BettingState) -> int:
         streets_left=rules.rounds - state.street,
         bets=state.raises + (1 if state.street == 0 else 0),  # preflop the blind is faced
     )
-    return top + _round(add)
+    return top + round_half_away(add)
 
 
 def abstract_actions(
@@ -236,12 +240,14 @@ def abstract_actions(
             continue  # Nx needs a bet to multiply
         amount = min(max(_raise_to(size, rules, state), low), allin)
         new_pot = pot_after_call + 2 * (amount - top)
-        if allin <= amount + _round(new_pot * abstraction.force_allin_threshold):
+        if allin <= amount + round_half_away(new_pot * abstraction.force_allin_threshold):
             amount = allin
         candidates.add(amount)
-    if candidates and allin - top <= _round(pot_after_call * abstraction.add_allin_threshold):
+    if candidates and allin - top <= round_half_away(
+        pot_after_call * abstraction.add_allin_threshold
+    ):
         candidates.add(allin)
     raises = [(state.raise_kind(rules, a), a) for a in sorted(candidates)]
     if pot_after_call > 0:
-        raises = _merge(raises, pot_after_call, top, abstraction.merging_threshold)
+        raises = merge_close_sizes(raises, pot_after_call, top, abstraction.merging_threshold)
     return out + raises

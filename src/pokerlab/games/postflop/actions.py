@@ -140,8 +140,9 @@ class _Info:
     raises: int
 
 
-def _round(x: float) -> int:
-    # Rust's f32/f64::round rounds halves away from zero; Python's round() is banker's.
+def round_half_away(x: float) -> int:
+    """``x`` rounded to the nearest integer, halves away from zero (as postflop-solver's Rust
+    ``round`` does; Python's ``round`` rounds halves to even)."""
     return int(math.floor(x + 0.5)) if x >= 0 else -int(math.floor(-x + 0.5))
 
 
@@ -162,16 +163,16 @@ def _size_amount(
     if kind == "allin":
         return max_amount
     if kind == "pot":
-        add = _round(pot * float(size.value))
+        add = round_half_away(pot * float(size.value))
         return opp_bet + add if raising else add
     if kind == "prev":
         if not raising:
             raise PokerlabError(
                 "an 'Nx' size (a multiple of the previous bet) needs a bet to raise"
             )
-        return _round(opp_bet * float(size.value))
+        return round_half_away(opp_bet * float(size.value))
     if kind == "chips":
-        add = _round(float(size.value))
+        add = round_half_away(float(size.value))
         return opp_bet + add if raising else add
     if kind == "geometric":
         n = int(size.streets) or streets_left
@@ -179,12 +180,12 @@ def _size_amount(
             n = max(n - bets + 1, 1)
         ratio = ((2.0 * spr_after_call + 1.0) ** (1.0 / n) - 1.0) / 2.0
         cap = float(size.value) if size.value and size.value > 0 else math.inf
-        add = _round(pot * min(ratio, cap))
+        add = round_half_away(pot * min(ratio, cap))
         return opp_bet + add if raising else add
     raise PokerlabError(f"unknown bet size kind {kind!r}")
 
 
-def _merge(
+def merge_close_sizes(
     actions: list[tuple[int, int]], pot: int, offset: int, t: float
 ) -> list[tuple[int, int]]:
     """Drop sizes within ``t`` of a larger kept size (largest kept first)."""
@@ -279,7 +280,7 @@ def build_action_tree(
                     max_amount=max_amount,
                 )
                 actions.append((ALLIN, max_amount) if s.kind == "allin" else (BET, amt))
-            if max_amount <= _round(pot * opts.add_allin_threshold):
+            if max_amount <= round_half_away(pot * opts.add_allin_threshold):
                 actions.append((ALLIN, max_amount))
         else:
             actions.append((FOLD, 0))
@@ -301,12 +302,12 @@ def build_action_tree(
                         bets=bets,
                     )
                     actions.append((ALLIN, max_amount) if s.kind == "allin" else (RAISE, amt))
-                if max_amount <= ob + _round(pot * opts.add_allin_threshold):
+                if max_amount <= ob + round_half_away(pot * opts.add_allin_threshold):
                     actions.append((ALLIN, max_amount))
 
         def above_threshold(amount: int) -> bool:
             new_pot = pot + 2 * (amount - ob)
-            return max_amount <= amount + _round(new_pot * opts.force_allin_threshold)
+            return max_amount <= amount + round_half_away(new_pot * opts.force_allin_threshold)
 
         fixed: list[tuple[int, int]] = []
         for kind, amt in actions:
@@ -319,7 +320,7 @@ def build_action_tree(
             else:
                 fixed.append((kind, amt))
         fixed = sorted(set(fixed), key=_order)
-        fixed = _merge(fixed, pot, ob, opts.merging_threshold)
+        fixed = merge_close_sizes(fixed, pot, ob, opts.merging_threshold)
         if max_amount <= 0:  # nothing behind: only check/call remain meaningful
             fixed = [a for a in fixed if a[0] in (CHECK, CALL, FOLD)]
         for kind, amt in fixed:
