@@ -1,0 +1,40 @@
+"""Judging no-limit hold'em agents without a blueprint (issue 24, "Judging it"): the agent
+interface and baselines (:mod:`.agents`), duplicate matches for 2 to 6 players
+(:mod:`.matches`) and heads-up local best response (:mod:`.lbr`). A Python API (no CLI yet);
+docs/nolimit-holdem.md has the oracle values."""
+
+from pokerlab.evaluate.nolimit.agents import (
+    Action,
+    AlwaysCall,
+    AlwaysFold,
+    HandStrengthRule,
+    NoLimitAgent,
+    PotRaise,
+    PublicView,
+    normalize_action,
+    pot_raise_to,
+)
+from pokerlab.evaluate.nolimit.matches import (
+    HandRecord,
+    NoLimitMatchResult,
+    deal_cards,
+    duplicate_match,
+    play_hand,
+)
+
+__all__ = [
+    "Action",
+    "AlwaysCall",
+    "AlwaysFold",
+    "HandRecord",
+    "HandStrengthRule",
+    "NoLimitAgent",
+    "NoLimitMatchResult",
+    "PotRaise",
+    "PublicView",
+    "deal_cards",
+    "duplicate_match",
+    "normalize_action",
+    "play_hand",
+    "pot_raise_to",
+]
