@@ -14,6 +14,7 @@ from pokerlab.evaluate.nolimit.agents import (
     normalize_action,
     pot_raise_to,
 )
+from pokerlab.evaluate.nolimit.lbr import NoLimitLBRResult, local_best_response
 from pokerlab.evaluate.nolimit.matches import (
     HandRecord,
     NoLimitMatchResult,
@@ -29,11 +30,13 @@ __all__ = [
     "HandRecord",
     "HandStrengthRule",
     "NoLimitAgent",
+    "NoLimitLBRResult",
     "NoLimitMatchResult",
     "PotRaise",
     "PublicView",
     "deal_cards",
     "duplicate_match",
+    "local_best_response",
     "normalize_action",
     "play_hand",
     "pot_raise_to",
