@@ -1,7 +1,7 @@
 """Judging no-limit hold'em agents without a blueprint (issue 24, "Judging it"): the agent
-interface and baselines (:mod:`.agents`), duplicate matches for 2 to 6 players
-(:mod:`.matches`) and heads-up local best response (:mod:`.lbr`). A Python API (no CLI yet);
-docs/nolimit-holdem.md has the oracle values."""
+interface and baselines (:mod:`.agents`, :mod:`.pushfold_agent`), duplicate matches for 2 to 6
+players (:mod:`.matches`) and heads-up local best response (:mod:`.lbr`). A Python API (no CLI
+yet); docs/nolimit-holdem.md has the oracle values."""
 
 from pokerlab.evaluate.nolimit.agents import (
     Action,
@@ -22,6 +22,7 @@ from pokerlab.evaluate.nolimit.matches import (
     duplicate_match,
     play_hand,
 )
+from pokerlab.evaluate.nolimit.pushfold_agent import PushFoldAgent
 
 __all__ = [
     "Action",
@@ -33,6 +34,7 @@ __all__ = [
     "NoLimitLBRResult",
     "NoLimitMatchResult",
     "PotRaise",
+    "PushFoldAgent",
     "PublicView",
     "deal_cards",
     "duplicate_match",
