@@ -79,7 +79,20 @@ def test_lbr_is_seeded_and_deterministic() -> None:
     assert not np.array_equal(a.pair_values, c.pair_values)
 
 
+class Inconsistent(AlwaysCall):
+    """Plays like always-call but claims no hand ever plays what it plays."""
+
+    name = "liar"
+
+    def action_probability(
+        self, view: PublicView, hands: np.ndarray, action: tuple[int, int]
+    ) -> np.ndarray:
+        return np.zeros(len(hands))
+
+
 def test_lbr_errors_name_the_bad_input() -> None:
+    with pytest.raises(PokerlabError, match="agent 'liar': no hand of its range plays the action"):
+        local_best_response(HUNL, Inconsistent(), 2)
     with pytest.raises(PokerlabError, match="heads-up only, got 3 players"):
         local_best_response(NoLimitRules(3, (1000,) * 3, 5, 10), AlwaysCall(), 2)
     with pytest.raises(PokerlabError, match="unknown LBR actions 'fcp'"):

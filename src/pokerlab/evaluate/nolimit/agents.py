@@ -263,6 +263,16 @@ class HandStrengthRule(NoLimitAgent):
     def policy(self, view: PublicView, hole: tuple[int, int]) -> dict[Action, float]:
         return {self._pick(view, self.strength(view.rules, hole, view.board)): 1.0}
 
+    def action_probability(self, view: PublicView, hands: np.ndarray, action: Action) -> np.ndarray:
+        """1 where the hand's E[HS] leads to ``action`` (the same rule as :meth:`policy`)."""
+        key = normalize_action(view, action, self.name)
+        ehs = np.array([self.strength(view.rules, (a, b), view.board)
+                        for a, b in np.asarray(hands).tolist()])  # fmt: skip
+        raise_, low = self._pick(view, 1.0), self._pick(view, 0.0)
+        middle = passive_action(view)
+        out = np.where(ehs >= self.raise_above, key == raise_, key == middle)
+        return np.where(ehs < self.call_above, key == low, out).astype(np.float64)
+
 
 def _ehs_raw(
     ranks: int, hole: tuple[int, int], board: tuple[int, ...], exact_limit: int, rollouts: int
