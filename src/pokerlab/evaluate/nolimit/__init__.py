@@ -1,0 +1,45 @@
+"""Judging no-limit hold'em agents without a blueprint (issue 24, "Judging it"): the agent
+interface and baselines (:mod:`.agents`, :mod:`.pushfold_agent`), duplicate matches for 2 to 6
+players (:mod:`.matches`) and heads-up local best response (:mod:`.lbr`). A Python API (no CLI
+yet); docs/nolimit-holdem.md has the oracle values."""
+
+from pokerlab.evaluate.nolimit.agents import (
+    Action,
+    AlwaysCall,
+    AlwaysFold,
+    HandStrengthRule,
+    NoLimitAgent,
+    PotRaise,
+    PublicView,
+    normalize_action,
+    pot_raise_to,
+)
+from pokerlab.evaluate.nolimit.lbr import NoLimitLBRResult, local_best_response
+from pokerlab.evaluate.nolimit.matches import (
+    HandRecord,
+    NoLimitMatchResult,
+    deal_cards,
+    duplicate_match,
+    play_hand,
+)
+from pokerlab.evaluate.nolimit.pushfold_agent import PushFoldAgent
+
+__all__ = [
+    "Action",
+    "AlwaysCall",
+    "AlwaysFold",
+    "HandRecord",
+    "HandStrengthRule",
+    "NoLimitAgent",
+    "NoLimitLBRResult",
+    "NoLimitMatchResult",
+    "PotRaise",
+    "PushFoldAgent",
+    "PublicView",
+    "deal_cards",
+    "duplicate_match",
+    "local_best_response",
+    "normalize_action",
+    "play_hand",
+    "pot_raise_to",
+]

@@ -1,0 +1,134 @@
+"""Local best response for heads-up no-limit (issue 24): the always-fold oracles (Lisy and
+Bowling 2017: 750 mbb/g with fcpa, 250 with fc at blinds 50/100), a clear win against
+always-call, seeded determinism against a card-dependent stochastic agent, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab._rng import generator
+from pokerlab.cards.evaluator import evaluate
+from pokerlab.errors import PokerlabError
+from pokerlab.evaluate.nolimit import (
+    AlwaysCall,
+    AlwaysFold,
+    NoLimitAgent,
+    PublicView,
+    deal_cards,
+    local_best_response,
+    pot_raise_to,
+)
+from pokerlab.evaluate.nolimit.agents import passive_action
+from pokerlab.games.nolimit.rules import FOLD, NoLimitRules
+
+HUNL = NoLimitRules(2, (20_000, 20_000), 50, 100)
+
+
+class PairsRaise(NoLimitAgent):
+    """Pot-raises with a pocket pair; otherwise folds to a raise half the time, else calls."""
+
+    name = "pairs-raise"
+
+    def policy(self, view: PublicView, hole: tuple[int, int]) -> dict[tuple[int, int], float]:
+        pot = pot_raise_to(view)
+        if hole[0] // 4 == hole[1] // 4 and pot is not None:
+            return {pot: 1.0}
+        if view.state.to_call() > 0:
+            return {(FOLD, 0): 0.5, passive_action(view): 0.5}
+        return {passive_action(view): 1.0}
+
+
+@pytest.mark.parametrize("rounds", ["3-4", "1-4"])
+def test_lbr_fcpa_against_always_fold_is_exactly_750(rounds: str) -> None:
+    result = local_best_response(HUNL, AlwaysFold(), 20, seed=4, actions="fcpa", rounds=rounds)
+    assert result.mbb_per_game == 750.0 and result.ci95_mbb == 0.0
+    assert result.seat_means == (1000.0, 500.0)  # the pot bet takes the big blind; SB folds
+    assert result.counts == {"fold": 0, "call": 0, "pot": 20, "allin": 0}
+
+
+def test_lbr_fc_against_always_fold_is_250_plus_the_checked_down_showdowns() -> None:
+    pairs, seed = 60, 9
+    result = local_best_response(HUNL, AlwaysFold(), pairs, seed=seed, actions="fc")
+    # seat 1: the agent folds its small blind, +50 chips every game
+    assert result.seat_means[1] == 500.0
+    # seat 0: LBR limps and checks down; +-1 bb by the showdown, computed here by hand
+    cards = deal_cards(HUNL, pairs, generator(seed))
+    won = [
+        np.sign(evaluate(row[[0, 1, 4, 5, 6, 7, 8]].tolist()) - evaluate(row[2:9].tolist()))
+        for row in cards
+    ]
+    assert result.seat_means[0] == pytest.approx(1000.0 * float(np.mean(won)))
+    assert result.mbb_per_game == pytest.approx(250.0 + 500.0 * float(np.mean(won)))
+    low, high = result.interval
+    assert low < 250.0 < high  # 250 in expectation (BLUEPRINT.md C3)
+
+
+def test_lbr_beats_always_call_by_a_clear_margin() -> None:
+    short = NoLimitRules(2, (2000, 2000), 50, 100)
+    result = local_best_response(short, AlwaysCall(), 100, seed=1, actions="fcpa")
+    assert result.interval[0] > 2000.0  # mbb/g; the agent never folds, LBR shoves its edges
+    assert result.counts["fold"] == 0 and result.counts["allin"] > 0
+
+
+def test_lbr_is_seeded_and_deterministic() -> None:
+    a = local_best_response(HUNL, PairsRaise(), 4, seed=2, actions="fcpa")
+    b = local_best_response(HUNL, PairsRaise(), 4, seed=2, actions="fcpa")
+    c = local_best_response(HUNL, PairsRaise(), 4, seed=3, actions="fcpa")
+    assert np.array_equal(a.pair_values, b.pair_values) and a.counts == b.counts
+    assert not np.array_equal(a.pair_values, c.pair_values)
+
+
+class Inconsistent(AlwaysCall):
+    """Plays like always-call but claims no hand ever plays what it plays."""
+
+    name = "liar"
+
+    def action_probability(
+        self, view: PublicView, hands: np.ndarray, action: tuple[int, int]
+    ) -> np.ndarray:
+        return np.zeros(len(hands))
+
+
+def test_lbr_errors_name_the_bad_input() -> None:
+    with pytest.raises(PokerlabError, match="agent 'liar': no hand of its range plays the action"):
+        local_best_response(HUNL, Inconsistent(), 2)
+    with pytest.raises(PokerlabError, match="heads-up only, got 3 players"):
+        local_best_response(NoLimitRules(3, (1000,) * 3, 5, 10), AlwaysCall(), 2)
+    with pytest.raises(PokerlabError, match="unknown LBR actions 'fcp'"):
+        local_best_response(HUNL, AlwaysCall(), 2, actions="fcp")
+    with pytest.raises(PokerlabError, match="unknown LBR rounds '2-4'"):
+        local_best_response(HUNL, AlwaysCall(), 2, rounds="2-4")
+    with pytest.raises(PokerlabError, match="pairs must be an integer >= 2, got 1"):
+        local_best_response(HUNL, AlwaysCall(), 1)
+
+
+def test_lbr_keeps_the_range_by_bayes_rule() -> None:
+    from pokerlab.cards.deck import COMBO_INDEX, parse_cards
+    from pokerlab.cards.preflop import equity_matrix
+    from pokerlab.evaluate.nolimit.lbr import _lbr_action, _Range
+
+    hole = tuple(sorted(parse_cards("7c2d")))
+    range_ = _Range(HUNL, hole)
+    agent = PairsRaise()
+    view = PublicView(HUNL, HUNL.initial_state(), ())
+    raise_ = pot_raise_to(view)
+    assert raise_ == (4, 300)
+    live = range_.weights > 0
+    probs = np.zeros(len(range_.hands))
+    probs[live] = agent.action_probability(view, range_.hands[live], raise_)
+    range_.update(probs, "pairs-raise")
+    # the range is now the 72 pocket pairs that miss 7c and 2d, with equal weights
+    kept = range_.hands[range_.weights > 0]
+    assert len(kept) == 72 and all(a // 4 == b // 4 for a, b in kept.tolist())
+    mine = COMBO_INDEX[hole[0], hole[1]]
+    expect = np.mean([equity_matrix()[mine, COMBO_INDEX[a, b]] for a, b in kept.tolist()])
+    assert range_.wp(()) == pytest.approx(expect, abs=1e-12)
+    # u(call) = WP * 400 - (1 - WP) * 200 < 0 (WP < 1/3 against pairs): LBR folds
+    assert expect < 1 / 3
+    after = PublicView(HUNL, view.state.apply(HUNL, *raise_), (), ((0, *raise_),))
+    assert _lbr_action(HUNL, after, range_, agent, "fcpa") == ((FOLD, 0), "fold")
+    # against the whole range it would not: 7-2 offsuit has more than 1/3 against a random hand
+    uniform = _Range(HUNL, hole)
+    assert uniform.wp(()) > 1 / 3
+    assert _lbr_action(HUNL, after, uniform, agent, "fc")[1] == "call"
