@@ -146,7 +146,8 @@ def restore_solver(state: dict, game: HistoryGame | None = None, *, cache: bool 
     """Rebuild a solver from :meth:`Solver.state_dict` output (for example a loaded checkpoint).
 
     ``game`` is needed only for games that are not in the registry. A limit hold'em training
-    state (format ``limit-pcs`` or ``limit-es``) gives its limit solver
+    state (representation ``"bucketed"``; older files: format ``limit-pcs`` or ``limit-es``)
+    gives its limit solver
     (:func:`pokerlab.solvers.limit_checkpoint.restore_limit_solver`), with its card abstraction
     rebuilt, or read from the abstraction cache when ``cache``.
     """
@@ -159,9 +160,10 @@ def load_limit_checkpoint(path: Any, *, cache: bool = True) -> tuple[Any, Any]:
     --checkpoint``, restored by :func:`restore_solver` (the abstraction rebuilt, or read from
     the cache, from the checkpoint's fields); any other file is refused, naming its format."""
     from pokerlab.io.files import load_checkpoint
+    from pokerlab.solvers.limit_base import state_family
 
     state = load_checkpoint(path)
-    if state.get("format") not in ("limit-pcs", "limit-es"):
+    if state_family(state) is None:
         raise PokerlabError(
             f"{path}: not a limit hold'em training checkpoint (format {state.get('format')!r})"
         )

@@ -46,8 +46,7 @@ class LimitModel(TableModel):
 
         self.meta = read_metadata(path)
         meta = self.meta
-        fmt = str(meta.get("state_format", ""))
-        if meta.get("representation") == BettingLayout.kind and not fmt.startswith("limit-"):
+        if meta.get("representation") == BettingLayout.kind and "state_format" not in meta:
             # a saved strategy: probabilities (a checkpoint names its representation too)
             strategy = load_strategy(path)
             self.game = strategy.game
@@ -80,8 +79,11 @@ class LimitModel(TableModel):
         from pokerlab.games.limit_holdem import LimitHoldemGame
 
         fmt = str(meta.get("state_format", ""))
-        if not fmt.startswith("limit-"):
+        if not (fmt.startswith("limit-") or meta.get("representation") == BettingLayout.kind):
             raise PokerlabError(f"{rel} is not a limit hold'em training checkpoint")
+        config = meta.get("config")
+        if isinstance(config, dict):  # the engine's state schema: the run's identity there
+            meta = {**meta, **config}
         buckets = meta.get("buckets")
         if not (isinstance(buckets, list) and len(buckets) == 4):
             raise PokerlabError(f"{rel}: no bucket counts in the checkpoint")
