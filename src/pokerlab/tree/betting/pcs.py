@@ -30,9 +30,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab._rng import generator
-from pokerlab.abstraction.buckets import bucket_sequence_ids
-from pokerlab.abstraction.isomorphism import HandIndexer, round_indexer
-from pokerlab.cards.evaluator import evaluate_batch
+from pokerlab.abstraction.isomorphism import HandIndexer
 from pokerlab.errors import PokerlabError
 from pokerlab.tree._discounts import LazyScale, discount_factors
 from pokerlab.tree._primitives import DEAL, PARAMS_LAYOUT, RunArrays
@@ -46,53 +44,17 @@ from pokerlab.tree.betting._subtree_kernels import (
     subtree_buffers,
     tree_depth,
 )
+from pokerlab.tree.betting.boards import (
+    board_entries,
+    full_chance_bytes,
+    path_bytes_per_entry,
+    split_subtrees,
+)
 
 __all__ = ["BYTES_PER_INFOSET_ACTION", "PCSState", "full_chance_bytes", "path_bytes_per_entry"]
 
 #: Bytes of storage per (information set, action): a float32 regret and a float32 strategy sum.
 BYTES_PER_INFOSET_ACTION = 8
-
-
-def _ranked(
-    cards: np.ndarray, order: np.ndarray, strength: np.ndarray, segments: np.ndarray
-) -> np.ndarray:
-    """:attr:`BoardBatch.ranked`: per sorted position, the entry's two cards and the end of its
-    run of equal strength within its board."""
-    ranked = np.empty((order.size, 3), dtype=np.int64)
-    ranked[:, :2] = cards[order]
-    s = strength[order]
-    # a run ends where the strength changes or the board's segment ends
-    ends = np.zeros(order.size, dtype=bool)
-    ends[segments[1:] - 1] = True
-    ends[:-1] |= s[1:] != s[:-1]
-    stops = np.flatnonzero(ends) + 1
-    ranked[:, 2] = stops[np.searchsorted(stops, np.arange(order.size), side="right")]
-    return ranked
-
-
-def path_bytes_per_entry(depth: int) -> int:
-    """Bytes per hand entry of one worker's depth-first pass scratch (:func:`subtree_buffers`)."""
-    return (2 * 4 + 3 * 8 + 3 * 4) * (depth + 1) + 3 * 8
-
-
-def full_chance_bytes(
-    tree: Any, num_cards: int, ranks: int, workers: int = 1, split_round: int = 0,
-    board_chunk: int | None = None,
-) -> int:  # fmt: skip
-    """Bytes of scratch of a run with ``chance="full"`` on ``tree`` and a deck of ``num_cards``
-    cards of ``ranks`` ranks besides its regrets and sums: every canonical board's hand entries
-    (92 bytes each in a :class:`BoardBatch`, plus the root reach), each worker's depth-first
-    pass buffers, and with several workers the reach and value rows at each subtree root."""
-    boards = HandIndexer((3, 1, 1), ranks).size
-    entries = comb(num_cards - 5, 2) * boards
-    width = comb(num_cards - 5, 2) * min(boards, board_chunk or boards)
-    depth = tree_depth(tree.child_start, tree.children)
-    # every board's entries and root reach; per pass (a chunk's width) its own root, reach and
-    # value rows (one row each), the workers' path buffers and the cut rows
-    per_pass = 16 + workers * path_bytes_per_entry(depth)
-    if workers > 1:
-        per_pass += 3 * 4 * int(((tree.kind == DEAL) & (tree.round == split_round)).sum())
-    return (92 + 8) * entries + per_pass * width
 
 
 class PCSState:
@@ -194,25 +156,11 @@ class PCSState:
         self._weights = (1.0, 1.0)
 
     def _split(self, split_round: int) -> None:
-        """The subtrees after ``split_round``'s betting, each to the least loaded worker by node
-        count (``subtrees``: (root, end, worker); ``worker_nodes``: each worker's nodes)."""
-        tree = self.tree
-        end = np.arange(1, tree.num_nodes + 1, dtype=np.int64)
-        for n in range(tree.num_nodes - 1, -1, -1):
-            kids = tree.children[tree.child_start[n] : tree.child_start[n + 1]]
-            if kids.size:
-                end[n] = max(end[n], int(end[kids].max()))
-        if split_round not in (0, 1, 2):
-            raise PokerlabError(f"split_round must be 0, 1 or 2, got {split_round}")
-        deals = np.flatnonzero((tree.kind == DEAL) & (tree.round == split_round))
-        roots = [int(tree.children[tree.child_start[d]]) for d in deals]
-        load = [0] * self.workers
-        for root in sorted(roots, key=lambda r: int(end[r]) - r, reverse=True):
-            w = int(np.argmin(load))
-            load[w] += int(end[root]) - root
-            self._owner[root : end[root]] = w
-            self.subtrees.append((root, int(end[root]), w))
-        self.worker_nodes = load
+        """The subtrees after ``split_round``'s betting over the workers
+        (:func:`~pokerlab.tree.betting.boards.split_subtrees`)."""
+        self.subtrees, self._owner, self.worker_nodes = split_subtrees(
+            self.tree, self.workers, split_round
+        )
 
     # --- storage --------------------------------------------------------------------------------
     def _allocate_storage(self) -> None:
@@ -319,34 +267,8 @@ class PCSState:
     # --- one sampled board (or a batch) --------------------------------------------------------
     def _board_arrays(self, boards: np.ndarray) -> BoardBatch:
         """The pass's entries for a batch of boards ``(B, 5)`` (or one board): the live hands of
-        each board with their states, strengths and order (see :class:`BoardBatch`)."""
-        boards = np.atleast_2d(np.asarray(boards, dtype=np.int64))
-        hands = self.hands
-        parts: list[list[np.ndarray]] = [[] for _ in range(5)]
-        segments = np.zeros(boards.shape[0] + 1, dtype=np.int64)
-        for b, board in enumerate(boards):
-            idx = np.flatnonzero(~np.isin(hands, board).any(axis=1))
-            labels = []
-            for r, shown in enumerate((0, 3, 4, 5)):
-                rows = np.concatenate(
-                    [hands[idx], np.broadcast_to(board[:shown], (idx.size, shown))], axis=1
-                )
-                labels.append(self.labels[r][round_indexer(r, self.ranks).index(rows)])
-            ids = bucket_sequence_ids(labels, self._counts, self.recall)
-            seven = np.concatenate([hands[idx], np.broadcast_to(board, (idx.size, 5))], axis=1)
-            strength = evaluate_batch(seven.astype(np.uint8)).astype(np.int32)
-            parts[0].append(np.stack([np.asarray(x, dtype=np.int64) for x in ids]))
-            parts[1].append(segments[b] + np.argsort(strength, kind="stable"))
-            parts[2].append(strength)
-            parts[3].append(hands[idx])
-            parts[4].append(idx)
-            segments[b + 1] = segments[b] + idx.size
-        states, order, strength, cards, hand = (np.concatenate(x, axis=-1 if i == 0 else 0)
-                                                for i, x in enumerate(parts))  # fmt: skip
-        order = order.astype(np.int64)
-        cards = cards.astype(np.int64)
-        ranked = _ranked(cards, order, strength, segments)
-        return BoardBatch(states, order, strength, segments, cards, hand, ranked)
+        each board with their states, strengths and order (:func:`board_entries`)."""
+        return board_entries(boards, self.hands, self.labels, self._counts, self.recall, self.ranks)
 
     def _discounts(self, frozen: np.ndarray | None = None) -> Discounts:
         """How this iteration's passes update (the regret floor is left to the caller of a
