@@ -14,6 +14,7 @@ from pokerlab.abstraction.buckets import build_abstraction
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
 from pokerlab.solvers.base import STATE_FORMAT
+from pokerlab.solvers.factory import restore_solver
 from pokerlab.solvers.limit_holdem import LimitPCSSolver
 from pokerlab.solvers.schedule import LazyScale, discount_factors
 from pokerlab.tree.betting import _kernels as K
@@ -173,6 +174,14 @@ def test_training_plays_sensibly_and_resumes(game, abstraction) -> None:
     np.testing.assert_array_equal(legacy.sums, solver.sums)
     with pytest.raises(PokerlabError, match="format 'limit-zz'"):
         legacy.load_state_dict({**limit_pcs_state(state), "format": "limit-zz"})
+    # restore_solver rebuilds the run from either form (game and abstraction from its fields)
+    for form in (state, limit_pcs_state(state)):
+        back = restore_solver(form, cache=False)
+        assert isinstance(back, LimitPCSSolver) and back.iterations == 10
+        back.step(20)
+        np.testing.assert_array_equal(back.regrets, solver.regrets)
+    with pytest.raises(PokerlabError, match="'limit-zz'"):
+        restore_solver({**limit_pcs_state(state), "format": "limit-zz"}, cache=False)
 
 
 def test_refusals(game, abstraction) -> None:
