@@ -11,6 +11,7 @@ import itertools
 import numpy as np
 import pytest
 
+from _limit_states import limit_pcs_state
 from pokerlab import load_game
 from pokerlab.abstraction.buckets import build_abstraction
 from pokerlab.errors import PokerlabError
@@ -50,18 +51,18 @@ def test_canonical_boards_equal_every_ordered_board(game, abstraction, recall: s
     the same boards unweighted (every class once) are off by far more."""
     full = LimitPCSSolver(game, abstraction, recall=recall, chance="full")
     unweighted = LimitPCSSolver(game, abstraction, recall=recall, chance="full")
-    unweighted._full_reach[:] = 1.0
-    unweighted._scale *= float(unweighted._full_weights.sum()) / unweighted.full_boards
+    unweighted.state._full_reach[:] = 1.0
+    unweighted.state._scale *= float(unweighted.state._full_weights.sum()) / unweighted.full_boards
     boards = _ordered_boards(game)
     assert full.full_boards == 786 and len(boards) == 15_840
     every = LimitPCSSolver(game, abstraction, recall=recall, boards_per_iteration=len(boards))
-    entries = every._board_arrays(boards)
+    entries = every.state._board_arrays(boards)
     for t in (1, 2):
         full.step(1)
         unweighted.step(1)
-        every._begin_iteration(t)
-        every._pass(entries, 0, update=True)
-        every._pass(entries, 1, update=True)
+        every.state._begin_iteration(t)
+        every.state._pass(entries, 0, update=True)
+        every.state._pass(entries, 1, update=True)
         every.iterations = t
         for name in ("regrets", "sums"):
             theirs = getattr(every, name)
@@ -92,7 +93,7 @@ def test_split_passes_equal_one_worker(game, abstraction, recall: str, algorithm
         solver.step(3)
         runs[workers, split] = (
             solver.regrets.copy(), solver.sums.copy(), solver.prediction.copy(),
-            solver._root.copy(),
+            solver.state._root.copy(),
         )  # fmt: skip
     ref = runs[1, 0]
     for key, arrays in runs.items():
@@ -130,7 +131,7 @@ def test_board_chunks_equal_one_pass(game, abstraction, algorithm, recall, worke
     kwargs = {"recall": recall, "algorithm": algorithm, "chance": "full", "workers": workers}
     one = LimitPCSSolver(game, abstraction, split_round=1, **kwargs)
     chunked = LimitPCSSolver(game, abstraction, split_round=1, board_chunk=100, **kwargs)
-    assert len(chunked._full_chunks) == 8  # 786 boards: 7 of 100 and one of 86
+    assert len(chunked.state._full_chunks) == 8  # 786 boards: 7 of 100 and one of 86
     one.step(3)
     chunked.step(3)
     assert np.array_equal(one.regrets, chunked.regrets)
@@ -148,8 +149,8 @@ def test_root_values_of_one_board(game, abstraction, workers: int) -> None:
     )
     full.step(2)
     sampled = LimitPCSSolver(game, abstraction, recall="perfect")
-    sampled._set_arrays(full.regrets, full.sums, None)
-    board = full._full_boards[100]
+    sampled.state._set_arrays(full.regrets, full.sums, None)
+    board = full.state._full_boards[100]
     for seat in (0, 1):
         mine = full.root_values(board, seat)
         assert np.array_equal(mine, sampled.root_values(board, seat))
@@ -162,7 +163,7 @@ def test_resume_is_exact_and_refuses_a_sampled_checkpoint(game, abstraction) -> 
     two = LimitPCSSolver(game, abstraction, recall="perfect", chance="full")
     two.step(2)
     state = two.state_dict()
-    assert state["chance"] == "full"
+    assert state["config"]["chance"] == "full"
     three = LimitPCSSolver(game, abstraction, recall="perfect", chance="full")
     three.load_state_dict(state)
     three.step(2)
@@ -170,7 +171,7 @@ def test_resume_is_exact_and_refuses_a_sampled_checkpoint(game, abstraction) -> 
     sampled = LimitPCSSolver(game, abstraction, recall="perfect")
     with pytest.raises(PokerlabError, match="chance 'full', this run 'sampled'"):
         sampled.load_state_dict(state)
-    old = sampled.state_dict()
+    old = limit_pcs_state(sampled.state_dict())
     del old["chance"]  # a file from before chance="full": sampled
     with pytest.raises(PokerlabError, match="chance 'sampled', this run 'full'"):
         three.load_state_dict(old)

@@ -8,10 +8,13 @@ from math import comb
 import numpy as np
 import pytest
 
+from _limit_states import limit_pcs_state
 from pokerlab import load_game
 from pokerlab.abstraction.buckets import build_abstraction
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
+from pokerlab.solvers.base import STATE_FORMAT
+from pokerlab.solvers.factory import restore_solver
 from pokerlab.solvers.limit_holdem import LimitPCSSolver
 from pokerlab.solvers.schedule import LazyScale, discount_factors
 from pokerlab.tree.betting import _kernels as K
@@ -101,7 +104,7 @@ def test_terminal_values_equal_pairwise_sums(game, abstraction, seat: int) -> No
     straight on the table (most hands tie), so tie groups of every size are covered."""
     boards = np.array([BOARD, [28, 33, 38, 43, 45], [29, 35, 39, 47, 50]])  # 9 T J Q K: a straight
     solver = LimitPCSSolver(game, abstraction, recall="imperfect", boards_per_iteration=3)
-    entries = solver._board_arrays(boards)
+    entries = solver.state._board_arrays(boards)
     assert np.diff(entries.ranked[:, 2]).min() >= 0  # tie-group ends never go backwards
     t = solver.tree
     width = entries.states.shape[1]
@@ -112,10 +115,10 @@ def test_terminal_values_equal_pairwise_sums(game, abstraction, seat: int) -> No
         node = int(np.flatnonzero(t.kind == kind)[-1])
         out = np.zeros(width, dtype=np.float32)
         K.terminal_values(
-            solver._tree_arrays, entries, np.int64(node), np.int64(kind), solver._scale,
+            solver.state._tree_arrays, entries, np.int64(node), np.int64(kind), solver.state._scale,
             np.int64(seat), reach, out, np.zeros(104),
         )  # fmt: skip
-        amount = t.payoff_table[t.payoff_id[node]] * solver._scale
+        amount = t.payoff_table[t.payoff_id[node]] * solver.state._scale
         expected = np.zeros(width)
         for b in range(len(boards)):
             seg = np.arange(entries.segments[b], entries.segments[b + 1])
@@ -161,6 +164,24 @@ def test_training_plays_sensibly_and_resumes(game, abstraction) -> None:
     again.step(20)
     np.testing.assert_array_equal(again.regrets, solver.regrets)
     np.testing.assert_array_equal(again.sums, solver.sums)
+    # the engine's state schema; a checkpoint in the older flat limit-pcs layout resumes the same
+    assert state["format"] == STATE_FORMAT and state["representation"] == "bucketed"
+    assert state["config"]["sampling"] == "pcs" and sorted(state["arrays"]) == ["regrets", "sums"]
+    legacy = LimitPCSSolver(game, abstraction, recall="perfect", seed=99)
+    legacy.load_state_dict(limit_pcs_state(state))
+    legacy.step(20)
+    np.testing.assert_array_equal(legacy.regrets, solver.regrets)
+    np.testing.assert_array_equal(legacy.sums, solver.sums)
+    with pytest.raises(PokerlabError, match="format 'limit-zz'"):
+        legacy.load_state_dict({**limit_pcs_state(state), "format": "limit-zz"})
+    # restore_solver rebuilds the run from either form (game and abstraction from its fields)
+    for form in (state, limit_pcs_state(state)):
+        back = restore_solver(form, cache=False)
+        assert isinstance(back, LimitPCSSolver) and back.iterations == 10
+        back.step(20)
+        np.testing.assert_array_equal(back.regrets, solver.regrets)
+    with pytest.raises(PokerlabError, match="'limit-zz'"):
+        restore_solver({**limit_pcs_state(state), "format": "limit-zz"}, cache=False)
 
 
 def test_refusals(game, abstraction) -> None:
@@ -197,7 +218,7 @@ def _node_rows(
     numpy walk down the tree, float64) and, at ``player``'s decisions and their children, the
     value rows: a depth-first pass of the kernel over the subtree at the node from its reach
     rows there (NaN elsewhere)."""
-    entries = solver._board_arrays(boards)
+    entries = solver.state._board_arrays(boards)
     tree = solver.tree
     width = entries.states.shape[1]
     match = solver.prediction if solver.schedule.predictive else solver.regrets
@@ -220,7 +241,9 @@ def _node_rows(
         for m in (n, *tree.children[tree.child_start[n] : tree.child_start[n + 1]]):
             out = np.zeros(width, dtype=np.float32)
             root_reach = np.ascontiguousarray(reach[:, m].astype(np.float32))
-            solver._subtree(entries, player, False, int(m), root_reach, out, solver._buffers[0])
+            solver.state._subtree(
+                entries, player, False, int(m), root_reach, out, solver.state._buffers[0]
+            )
             values[m] = out
     return reach, values
 
@@ -246,10 +269,10 @@ def test_predictive_update_equals_a_reference(game, abstraction, algorithm: str)
     # the first half of iteration 4: the discount (lazy: the stored arrays are held times the
     # scales, and this iteration's additions are weighted), then player 0's pass
     t = solver.iterations + 1
-    solver._begin_iteration(t)
-    na_, nb_, _ = discount_factors(solver._params, t + 1)
-    assert solver._next == (na_, nb_)
-    ws, wr = solver._weights
+    solver.state._begin_iteration(t)
+    na_, nb_, _ = discount_factors(solver.state._params, t + 1)
+    assert solver.state._next == (na_, nb_)
+    ws, wr = solver.state._weights
     if algorithm == "pdcfr+":
         assert wr > 1 and ws > 1  # both discounts are lazy here
     R = solver.regrets.astype(np.float64)
@@ -257,7 +280,7 @@ def test_predictive_update_equals_a_reference(game, abstraction, algorithm: str)
     S = solver.sums.astype(np.float64)
     # values and reach under the current strategy (a pass that does not update sees it too)
     reach, values = _node_rows(solver, BOARD, 0)
-    states, *_ = solver._board_arrays(BOARD)
+    states, *_ = solver.state._board_arrays(BOARD)
     tree = solver.tree
     want_r, want_p, want_s = R.copy(), P.copy(), S.copy()
     for n in np.flatnonzero((tree.kind == DECISION) & (tree.player == 0)):
@@ -280,7 +303,7 @@ def test_predictive_update_equals_a_reference(game, abstraction, algorithm: str)
         want_r[block] = r_new.reshape(-1)
         want_p[block] = np.maximum(r_new * d + inst, 0.0).reshape(-1)
         want_s[block] += ws * strat.reshape(-1)
-    solver._pass(BOARD, 0, update=True)
+    solver.state._pass(BOARD, 0, update=True)
     scale = np.abs(want_r).max()
     np.testing.assert_allclose(solver.regrets, want_r, rtol=1e-5, atol=1e-6 * scale)
     np.testing.assert_allclose(solver.prediction, want_p, rtol=1e-5, atol=1e-6 * scale)
@@ -338,22 +361,22 @@ def test_board_batch_is_the_mean_of_its_boards(game, abstraction, traverser: int
             algorithm="cfr",
             boards_per_iteration=boards_per_iteration,
         )
-        s._set_arrays(state["arrays"]["regrets"], state["arrays"]["sums"], None)
+        s.state._set_arrays(state["arrays"]["regrets"], state["arrays"]["sums"], None)
         return s
 
     singles = []
     for board in boards:
         s = fresh(1)
         values = s.root_values(board, traverser)  # before the update
-        root = s._pass(board, traverser, update=True)
+        root = s.state._pass(board, traverser, update=True)
         singles.append((root, values, s.regrets.copy(), s.sums.copy()))
     batch = fresh(2)
-    root = batch._pass(np.stack(boards), traverser, update=True)
-    entries = batch._board_arrays(np.stack(boards))  # each board's live hands, board by board
+    root = batch.state._pass(np.stack(boards), traverser, update=True)
+    entries = batch.state._board_arrays(np.stack(boards))  # each board's live hands, board by board
     per_hand = np.zeros((2, len(batch.hands)), dtype=np.float32)
     for b in range(2):
         seg = slice(entries.segments[b], entries.segments[b + 1])
-        per_hand[b, entries.hand[seg]] = batch._root[seg]
+        per_hand[b, entries.hand[seg]] = batch.state._root[seg]
     base_r, base_s = state["arrays"]["regrets"], state["arrays"]["sums"]
     assert root == pytest.approx((singles[0][0] + singles[1][0]) / 2, rel=1e-5, abs=1e-7)
     for b in range(2):
@@ -376,7 +399,7 @@ def test_board_batch_trains_resumes_and_is_refused_across_sizes(game, abstractio
     solver.step(60)
     assert abstract_exploitability_mbb(solver, tables) < start / 4
     state = solver.state_dict()
-    assert state["boards_per_iteration"] == 4
+    assert state["config"]["boards_per_iteration"] == 4
     solver.step(5)
     again = LimitPCSSolver(game, small, recall="imperfect", boards_per_iteration=4, seed=9)
     again.load_state_dict(state)
@@ -389,9 +412,10 @@ def test_board_batch_trains_resumes_and_is_refused_across_sizes(game, abstractio
     with pytest.raises(PokerlabError, match="boards_per_iteration must be >= 1"):
         LimitPCSSolver(game, small, boards_per_iteration=0)
     # a checkpoint from before the batch (no field) is a one-board run
-    del state["boards_per_iteration"]
+    old = limit_pcs_state(state)
+    del old["boards_per_iteration"]
     with pytest.raises(PokerlabError, match="boards_per_iteration 1, this run 4"):
-        again.load_state_dict(state)
+        again.load_state_dict(old)
 
 
 @pytest.mark.parametrize("algorithm,recall", [("cfr+", "imperfect"), ("pdcfr+", "perfect")])
@@ -412,10 +436,12 @@ def test_split_pass_equals_the_whole_tree_pass(game, abstraction, algorithm, rec
     split.load_state_dict(one.state_dict())
     boards = np.stack([BOARD, BOARD_2])
     for solver in (one, split):
-        solver._begin_iteration(4)
+        solver.state._begin_iteration(4)
     for traverser in (0, 1):
-        assert one._pass(boards, traverser, update=True) == split._pass(boards, traverser, True)
-        np.testing.assert_array_equal(one._root, split._root)
+        assert one.state._pass(boards, traverser, update=True) == split.state._pass(
+            boards, traverser, True
+        )
+        np.testing.assert_array_equal(one.state._root, split.state._root)
         np.testing.assert_array_equal(one.regrets, split.regrets)
         np.testing.assert_array_equal(one.sums, split.sums)
         np.testing.assert_array_equal(one.prediction, split.prediction)
@@ -475,10 +501,10 @@ def test_lazy_discounts_train_as_the_eager_rule(game, abstraction, algorithm: st
     # after a few tens of iterations (PDCFR+ here: 1e-6 relative up to 19, 1e-3 at 22)
     lazy.step(12)
     eager.step(12)
-    ws, wr = lazy._sum_scale.weight, lazy._regret_scale.weight
+    ws, wr = lazy.state._sum_scale.weight, lazy.state._regret_scale.weight
     assert ws > 1
     assert (wr > 1) == (algorithm in ("linear", "dcfr+", "pdcfr+"))
-    assert eager._sum_scale.weight == eager._regret_scale.weight == 1.0
+    assert eager.state._sum_scale.weight == eager.state._regret_scale.weight == 1.0
     scale_r = np.abs(eager.regrets).max()
     np.testing.assert_allclose(lazy.regrets / wr, eager.regrets, rtol=1e-3, atol=1e-4 * scale_r)
     scale = np.abs(eager.sums).max()
@@ -508,7 +534,7 @@ def test_checkpoints_keep_the_lazy_scales(game, abstraction) -> None:
 
     def solver() -> LimitPCSSolver:
         s = LimitPCSSolver(game, abstraction, recall="perfect", algorithm="dcfr+", seed=1)
-        s._sum_scale, s._regret_scale = Small(), Small()
+        s.state._sum_scale, s.state._regret_scale = Small(), Small()
         return s
 
     straight = solver()
@@ -516,19 +542,24 @@ def test_checkpoints_keep_the_lazy_scales(game, abstraction) -> None:
     first = solver()
     first.step(6)
     state = first.state_dict()
-    assert state["scales"] == [first._sum_scale.weight, first._regret_scale.weight]
+    assert state["extra"]["scales"] == [
+        first.state._sum_scale.weight,
+        first.state._regret_scale.weight,
+    ]
     again = solver()
     again.load_state_dict(state)
     again.step(8)
     np.testing.assert_array_equal(again.regrets, straight.regrets)
     np.testing.assert_array_equal(again.sums, straight.sums)
-    old = first.state_dict()
+    old = limit_pcs_state(first.state_dict())
     del old["scales"]
-    old["arrays"]["sums"] = old["arrays"]["sums"] / np.float32(first._sum_scale.weight)
-    old["arrays"]["regrets"] = old["arrays"]["regrets"] / np.float32(first._regret_scale.weight)
+    old["arrays"]["sums"] = old["arrays"]["sums"] / np.float32(first.state._sum_scale.weight)
+    old["arrays"]["regrets"] = old["arrays"]["regrets"] / np.float32(
+        first.state._regret_scale.weight
+    )
     legacy = solver()
     legacy.load_state_dict(old)
-    assert legacy._sum_scale.weight == legacy._regret_scale.weight == 1.0
+    assert legacy.state._sum_scale.weight == legacy.state._regret_scale.weight == 1.0
     np.testing.assert_allclose(
         legacy.average_strategy().probs, first.average_strategy().probs, atol=1e-6
     )

@@ -28,7 +28,7 @@ def test_layout_covers_every_slot_once(setup) -> None:
     owners = [-1, 0, 1, 2]
     slots = np.concatenate(
         [
-            compact_layout(solver.tree, solver.offset, solver.num_states, solver._owner, w)[1]
+            compact_layout(solver.tree, solver.offset, solver.num_states, solver.state._owner, w)[1]
             for w in owners
         ]
     )
@@ -55,7 +55,7 @@ def test_ray_run_equals_one_process(
     try:
         assert len(dist.worker_bytes) == workers and min(dist.worker_bytes) > 0
         # the head keeps only its nodes' numbers; the actors hold the rest
-        assert dist._head_slots.size + sum(s.size for s in dist._slots) == one.size
+        assert dist.state._head_slots.size + sum(s.size for s in dist.state._slots) == one.size
         dist.step(5)
         busy = dist.worker_busy_seconds()  # each actor's seconds in passes, then reset
         assert len(busy) == workers and min(busy) > 0
@@ -125,6 +125,6 @@ def test_ray_every_board_equals_one_process(
         dist.step(3)
         for name in ("regrets", "sums", "prediction"):
             assert np.array_equal(getattr(one, name), getattr(dist, name)), name
-        assert np.array_equal(one._root, dist._root)
+        assert np.array_equal(one.state._root, dist.state._root)
     finally:
         dist.close()

@@ -115,13 +115,13 @@ class SubtreeWorker:
         """Whole passes over the worker's subtrees for ``traverser``.
 
         ``board``: the entries of the sampled boards (as the head computes them,
-        :meth:`LimitPCSSolver._board_arrays`); ``reach_rows`` (k, 2, entries): each
-        player's reach at each subtree root; ``factors``: the next iteration's regret discounts
-        (a, b) and the weights of this iteration's additions to the sums and the regrets (the
-        head's lazy scales, :class:`~pokerlab.solvers.schedule.LazyScale`). Each subtree is one
-        depth-first pass
-        (:func:`~pokerlab.tree.betting._subtree_kernels.pcs_subtree`). Returns the value rows
-        at the roots (k, entries).
+        :meth:`~pokerlab.tree.betting.pcs.PCSState._board_arrays`); ``reach_rows`` (k, 2,
+        entries): each player's reach at each subtree root; ``factors``: the next iteration's
+        regret discounts (a, b) and the weights of this iteration's additions to the sums and the
+        regrets (the head's lazy scales, :class:`~pokerlab.solvers.schedule.LazyScale`). Each
+        subtree is one depth-first pass
+        (:func:`~pokerlab.tree.betting._subtree_kernels.pcs_subtree`). Returns the value rows at
+        the roots (k, entries).
         """
         start = time.perf_counter()
         width = board.states.shape[1]

@@ -146,7 +146,8 @@ def restore_solver(state: dict, game: HistoryGame | None = None, *, cache: bool 
     """Rebuild a solver from :meth:`Solver.state_dict` output (for example a loaded checkpoint).
 
     ``game`` is needed only for games that are not in the registry. A limit hold'em training
-    state gives its limit solver (format ``limit-pcs`` or ``limit-es``:
+    state (representation ``"bucketed"``; older files: format ``limit-pcs`` or ``limit-es``)
+    gives its limit solver (public chance sampling:
     :func:`pokerlab.solvers.limit_checkpoint.restore_limit_solver`; external sampling in the
     engine's schema: :func:`pokerlab.solvers.limit_mccfr.restore_limit_es`), with its card
     abstraction rebuilt, or read from the abstraction cache when ``cache``.
@@ -160,9 +161,10 @@ def load_limit_checkpoint(path: Any, *, cache: bool = True) -> tuple[Any, Any]:
     --checkpoint``, restored by :func:`restore_solver` (the abstraction rebuilt, or read from
     the cache, from the checkpoint's fields); any other file is refused, naming its format."""
     from pokerlab.io.files import load_checkpoint
+    from pokerlab.solvers.limit_base import state_family
 
     state = load_checkpoint(path)
-    if state_backend_kind(state) != "bucketed":
+    if state_family(state) is None:
         raise PokerlabError(
             f"{path}: not a limit hold'em training checkpoint (format {state.get('format')!r})"
         )

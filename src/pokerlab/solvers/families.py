@@ -228,10 +228,13 @@ def _restore_postflop_mccfr(state: dict, game: Any, cache: bool) -> Solver:
 
 
 def _restore_bucketed(state: dict, game: Any, cache: bool) -> Solver:
-    if not str(state.get("format", "")).startswith("limit-"):
+    from pokerlab.solvers.limit_base import state_family
+
+    if state_family(state) is None:
         raise PokerlabError(
             f"a limit hold'em state of format {state.get('format')!r} is not restored: only "
-            "the limit solvers' states (limit-pcs, limit-es) are"
+            "the limit solvers' states (representation 'bucketed'; older: limit-pcs, "
+            "limit-es) are"
         )
     # its game has no history tree to compile (the full deck's would never finish): the limit
     # solvers restore on the betting tree
@@ -289,7 +292,8 @@ def backend_kind(game: Any) -> str:
 
 def state_backend_kind(state: dict) -> str:
     """The backend kind of a solver state (a loaded checkpoint)."""
-    if str(state.get("format", "")).startswith("limit-") or state.get("game") == "limit-holdem":
+    limit = str(state.get("format", "")).startswith("limit-")
+    if limit or state.get("representation") == "bucketed" or state.get("game") == "limit-holdem":
         return "bucketed"
     if state.get("representation") == "vector":
         return "vector"

@@ -26,9 +26,13 @@ from pokerlab.tree.compiled import CompiledGame
 __all__ = [
     "BYTES_PER_INFOSET_ACTION",
     "LimitAbstractSolver",
+    "BucketedVerbs",
+    "bucketed_layout",
     "check_storage",
     "layout_size",
+    "schedule_of",
     "state_counts",
+    "state_family",
 ]
 
 #: Bytes of storage per (information set, action): a float32 regret and a float32 strategy sum.
@@ -72,79 +76,78 @@ def _bytes_text(need: int) -> str:
     return f"10^{digits} GiB"
 
 
-class LimitAbstractSolver(Solver):
-    """What the limit hold'em solvers on the abstract game share (public chance sampling,
-    :class:`LimitPCSSolver`; external sampling,
-    :class:`~pokerlab.solvers.limit_mccfr.LimitESSolver`): the checks of the game and
-    abstraction, the storage layout (a :class:`~pokerlab.tree.betting.layout.BettingLayout`:
-    per decision node an ``actions x states`` block of float32 regrets and strategy sums,
-    states = this round's buckets or the bucket sequences so far), the hole-card pairs of the
-    deck, the stopping loop (:meth:`solve`), the average and current strategies and the
-    checkpoint checks.
+def state_family(state: dict[str, Any]) -> str | None:
+    """The limit solver family a state belongs to: ``"limit-pcs"`` (public chance sampling) or
+    ``"limit-es"`` (external sampling), from the format of older states or, in the engine's
+    schema (``format`` :data:`~pokerlab.solvers.base.STATE_FORMAT`, representation
+    ``"bucketed"``), from the ``sampling`` of its config (or its top level); None otherwise."""
+    fmt = state.get("format")
+    if fmt in ("limit-pcs", "limit-es"):
+        return str(fmt)
+    if state.get("representation") != "bucketed":
+        return None
+    config = state.get("config")
+    sampling = (config if isinstance(config, dict) else {}).get("sampling", state.get("sampling"))
+    return {"pcs": "limit-pcs", "es": "limit-es"}.get(str(sampling))
 
-    A :class:`~pokerlab.solvers.base.Solver`: ``compiled`` is the game with the layout as its
-    tree backend (kind ``"bucketed"``), ``step(n)`` runs ``n`` more iterations (each solver's
-    :meth:`_run`), the counters ``iterations``, ``nodes_touched`` and ``seconds`` are kept, and
-    :meth:`average_strategy` / :meth:`current_strategy` return a
-    :class:`~pokerlab.strategy.BettingStrategy`. Two things differ: :meth:`solve` counts
-    ``iterations`` in all (the training CLI's meaning, kept until it drives the solver through
-    :class:`~pokerlab.solvers.run.TrainingRun`), and the exploitability is the abstract
-    game's, measured by :func:`pokerlab.evaluate.limit_abstract.abstract_exploitability_mbb`
-    (it needs the bucket tables), not by :meth:`exploitability`.
-    """
 
-    #: The checkpoint's ``format`` field.
-    format = ""
+def schedule_of(algorithm: str | DiscountSchedule) -> DiscountSchedule:
+    """The discount schedule ``algorithm`` names (or is)."""
+    return algorithm if isinstance(algorithm, DiscountSchedule) else schedule_by_name(algorithm)
+
+
+def bucketed_layout(
+    game: LimitHoldemGame,
+    abstraction: CardAbstraction,
+    recall: str,
+    schedule: DiscountSchedule,
+    max_bytes: int = 8 << 30,
+) -> BettingLayout:
+    """The storage layout of a limit solver on ``game`` with ``abstraction`` after the checks of
+    the inputs (four rounds, the abstraction's deck, the recall). The layout's sizes are Python
+    integers: storage above ``max_bytes`` (float32 regrets and sums, and the predictions of a
+    predictive ``schedule``) is refused with its estimate before any array is made, so no count
+    or index wraps around int64."""
+    rules = game.rules
+    if rules.rounds != 4:
+        raise PokerlabError("the limit hold'em solver needs the four-round game")
+    if abstraction.ranks != rules.ranks:
+        raise PokerlabError(
+            f"abstraction of a {4 * abstraction.ranks}-card deck for a {rules.num_cards}-card game"
+        )
+    if recall not in ("perfect", "imperfect"):
+        raise PokerlabError(f"recall must be 'perfect' or 'imperfect', got {recall!r}")
+    tree = game.betting_tree
+    states = state_counts(abstraction, recall)
+    size = layout_size(tree, states)
+    per_action = BYTES_PER_INFOSET_ACTION + (4 if schedule.predictive else 0)
+    check_storage(size, per_action, max_bytes)
+    # every count below fits int64 now (size * per_action <= max_bytes)
+    counts = tuple(int(b) for b in abstraction.buckets)
+    return BettingLayout(tree, counts, np.array(states), recall)
+
+
+class BucketedVerbs:
+    """The verbs of a solver on the betting tree with card abstraction that differ from the
+    engine's defaults, shared by public chance sampling
+    (:class:`~pokerlab.solvers.limit_holdem.LimitPCSSolver`, a :class:`CFRSolver` on the
+    betting backend) and external sampling (:class:`LimitAbstractSolver`): the strategies are
+    :class:`~pokerlab.strategy.BettingStrategy` tables with the abstraction; :meth:`solve` runs
+    the engine's stopping loop without a target (the exploitability is the abstract game's,
+    measured by :func:`pokerlab.evaluate.limit_abstract.abstract_exploitability_mbb` with its
+    bucket tables, so :meth:`exploitability` is refused by name)."""
+
     #: Iterations between callbacks in :meth:`solve` unless told (:meth:`default_check_every`).
     _default_every = 10
-    sums: np.ndarray
+    layout: BettingLayout
+    abstraction: CardAbstraction
+    schedule: DiscountSchedule
+    compiled: CompiledGame
+    iterations: int
+    seconds: float
+    nodes_touched: int
     regrets: np.ndarray
-
-    def _setup(
-        self,
-        game: LimitHoldemGame,
-        abstraction: CardAbstraction,
-        recall: str,
-        algorithm: str | DiscountSchedule,
-        seed: int | None,
-        max_bytes: int = 8 << 30,
-    ) -> None:
-        """Check the inputs; set the schedule, the layout and the hole-card pairs. The layout's
-        sizes are Python integers: storage above ``max_bytes`` is refused (with its estimate)
-        before any array is made, so no count or index wraps around int64."""
-        rules = game.rules
-        if rules.rounds != 4:
-            raise PokerlabError("the limit hold'em solver needs the four-round game")
-        if abstraction.ranks != rules.ranks:
-            raise PokerlabError(
-                f"abstraction of a {4 * abstraction.ranks}-card deck for a "
-                f"{rules.num_cards}-card game"
-            )
-        if recall not in ("perfect", "imperfect"):
-            raise PokerlabError(f"recall must be 'perfect' or 'imperfect', got {recall!r}")
-        self.schedule = (
-            algorithm if isinstance(algorithm, DiscountSchedule) else schedule_by_name(algorithm)
-        )
-        self.abstraction = abstraction
-        self.recall = recall
-        self.seed = seed
-        tree = game.betting_tree
-        self.tree = tree
-        states = state_counts(abstraction, recall)
-        size = layout_size(tree, states)
-        per_action = BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
-        check_storage(size, per_action, max_bytes)
-        # every count below fits int64 now (size * per_action <= max_bytes)
-        self._counts = tuple(int(b) for b in abstraction.buckets)
-        #: The storage layout (``offset``, ``num_states``, ``size``) and its index.
-        self.layout = BettingLayout(tree, self._counts, np.array(states), recall)
-        self.num_states = self.layout.num_states
-        self.offset = self.layout.offset
-        self.size = self.layout.size
-        Solver.__init__(self, CompiledGame(game, self.layout))  # type: ignore[arg-type]
-        self.algorithm = self.schedule.name
-        deck = rules.cards
-        self.hands = np.array(list(itertools.combinations(deck, 2)), dtype=np.int64)
+    game: Any
 
     def default_check_every(self) -> int:
         """Iterations between callbacks (and a training run's reports) unless told."""
@@ -194,15 +197,10 @@ class LimitAbstractSolver(Solver):
         return BettingStrategy.of(
             self.game,
             self.layout,
-            self.layout.normalise(self.sums),
+            self.layout.normalise(self.strategy_sum()),
             self.abstraction,
             self._identity(),
         )
-
-    def strategy_sum(self) -> np.ndarray:
-        """The (discounted) strategy sums as stored (float32; times a lazy scale where the
-        solver keeps one, which normalising ignores)."""
-        return self.sums
 
     def current_strategy(self) -> BettingStrategy:
         """Regret matching on the stored regrets (uniform where no regret of a (node, state)
@@ -225,16 +223,6 @@ class LimitAbstractSolver(Solver):
     def _identity(self) -> dict[str, Any]:
         return {"ranks": self.game.rules.ranks, "bucketing": self.abstraction.method}
 
-    def _config(self) -> dict[str, Any]:
-        """The settings a checkpoint must share with the run that loads it."""
-        return {
-            "schedule": self.schedule.name,
-            "recall": self.recall,
-            "ranks": self.game.rules.ranks,
-            "buckets": list(self.abstraction.buckets),
-            "bucketing": self.abstraction.method,
-        }
-
     @property
     def num_infoset_actions(self) -> int:
         return self.size
@@ -244,6 +232,71 @@ class LimitAbstractSolver(Solver):
         """Bytes of float32 storage per (information set, action): regrets and sums, and the
         predicted regrets under a predictive schedule."""
         return BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
+
+
+class LimitAbstractSolver(BucketedVerbs, Solver):
+    """A limit hold'em solver on the abstract game with its own run (external sampling,
+    :class:`~pokerlab.solvers.limit_mccfr.LimitESSolver`; public chance sampling is
+    :class:`~pokerlab.solvers.cfr.CFRSolver` on the betting backend): the checks of the game
+    and abstraction, the storage layout (a :class:`~pokerlab.tree.betting.layout.BettingLayout`:
+    per decision node an ``actions x states`` block of float32 regrets and strategy sums,
+    states = this round's buckets or the bucket sequences so far), the hole-card pairs of the
+    deck and the checkpoint checks; the verbs of :class:`BucketedVerbs`.
+
+    A :class:`~pokerlab.solvers.base.Solver`: ``compiled`` is the game with the layout as its
+    tree backend (kind ``"bucketed"``), ``step(n)`` runs ``n`` more iterations (the solver's
+    :meth:`_run`), the counters ``iterations``, ``nodes_touched`` and ``seconds`` are kept.
+    """
+
+    #: The checkpoint's ``format`` field.
+    format = ""
+    #: Iterations between callbacks in :meth:`solve` unless told (:meth:`default_check_every`).
+    _default_every = 10
+    sums: np.ndarray
+    regrets: np.ndarray
+
+    def _setup(
+        self,
+        game: LimitHoldemGame,
+        abstraction: CardAbstraction,
+        recall: str,
+        algorithm: str | DiscountSchedule,
+        seed: int | None,
+        max_bytes: int = 8 << 30,
+    ) -> None:
+        """Check the inputs; set the schedule, the layout and the hole-card pairs. The layout's
+        sizes are Python integers: storage above ``max_bytes`` is refused (with its estimate)
+        before any array is made, so no count or index wraps around int64."""
+        self.schedule = schedule_of(algorithm)
+        self.abstraction = abstraction
+        self.recall = recall
+        self.seed = seed
+        self.tree = game.betting_tree
+        #: The storage layout (``offset``, ``num_states``, ``size``) and its index.
+        self.layout = bucketed_layout(game, abstraction, recall, self.schedule, max_bytes)
+        self._counts = self.layout.buckets
+        self.num_states = self.layout.num_states
+        self.offset = self.layout.offset
+        self.size = self.layout.size
+        Solver.__init__(self, CompiledGame(game, self.layout))  # type: ignore[arg-type]
+        self.algorithm = self.schedule.name
+        deck = game.rules.cards
+        self.hands = np.array(list(itertools.combinations(deck, 2)), dtype=np.int64)
+
+    def strategy_sum(self) -> np.ndarray:
+        """The (discounted) strategy sums as stored (float32; times a lazy scale where the
+        solver keeps one, which normalising ignores)."""
+        return self.sums
+
+    def _config(self) -> dict[str, Any]:
+        """The settings a checkpoint must share with the run that loads it."""
+        return {
+            "schedule": self.schedule.name,
+            "recall": self.recall,
+            "ranks": self.game.rules.ranks,
+            "buckets": list(self.abstraction.buckets),
+            "bucketing": self.abstraction.method,
+        }
 
     def _common_state(self) -> dict[str, Any]:
         """The checkpoint fields every limit solver writes: the engine's state schema
@@ -270,6 +323,12 @@ class LimitAbstractSolver(Solver):
     def _check_state(self, state: dict[str, Any], keys: tuple[str, ...]) -> np.ndarray:
         """Refuse a checkpoint of another run (naming the first field that differs) or of
         another abstract game; return its regrets."""
+        theirs = state_family(state)
+        if theirs != self.format:
+            raise PokerlabError(
+                f"checkpoint of another run: format {theirs or state.get('format')!r}, "
+                f"this run {self.format!r}"
+            )
         mine = self.state_dict()
         for key in keys:
             if state.get(key) != mine[key]:

@@ -1,4 +1,5 @@
-"""CFR with public chance sampling on abstracted heads-up limit hold'em (issue 10).
+"""CFR with public chance sampling on abstracted heads-up limit hold'em (issue 10): the engine's
+:class:`~pokerlab.solvers.cfr.CFRSolver` on the betting-tree backend.
 
 Public chance sampling (Johanson, Bard, Lanctot, Gibson and Bowling 2012, "Efficient Nash
 equilibrium approximation through Monte Carlo counterfactual regret minimization"): each
@@ -13,42 +14,41 @@ weights are folded into a scale so that a pass returns unbiased counterfactual v
 Regrets and strategy sums are float32 arrays laid out per decision node as ``actions x states``
 (states: the node's round's bucket count, or the product of the counts so far with perfect
 recall); the engine's discount schedules (:mod:`pokerlab.solvers.schedule`) scale them before
-each iteration. The solver has the engine's verbs: ``step``, ``solve``, ``average_strategy``,
-``state_dict`` / ``load_state_dict`` (exact resume: the generator state travels with it).
-
-This module holds the solver's run (settings, storage, the iteration and its discounts,
-checkpoints); what every limit solver shares is :mod:`pokerlab.solvers.limit_base`, the board
-passes are :mod:`pokerlab.solvers._limit_passes`.
+each iteration. The run (storage, boards, passes, the head/worker split) is the backend's
+(:class:`~pokerlab.tree.betting.backend.BettingBackend`,
+:class:`~pokerlab.tree.betting.pcs.PCSState`); :class:`LimitPCSSolver` is the configuration:
+the backend from the game, the abstraction and the chance options, the verbs of a solver on
+buckets (:class:`~pokerlab.solvers.limit_base.BucketedVerbs`) and the checkpoint in the
+engine's state schema (older ``limit-pcs`` checkpoints still load).
 """
 
 from __future__ import annotations
 
-from math import comb
 from typing import Any
 
 import numpy as np
 
-from pokerlab._rng import generator
 from pokerlab.abstraction.buckets import CardAbstraction
-from pokerlab.abstraction.isomorphism import HandIndexer
 from pokerlab.errors import PokerlabError
-from pokerlab.games.limit_holdem import DEAL, LimitHoldemGame
-from pokerlab.solvers._limit_passes import (
-    PCSPasses,
-    _path_bytes_per_entry,
-    full_chance_bytes,
-)
+from pokerlab.games.limit_holdem import LimitHoldemGame
+from pokerlab.solvers.base import STATE_FORMAT
+from pokerlab.solvers.cfr import CFRSolver
 from pokerlab.solvers.limit_base import (
     BYTES_PER_INFOSET_ACTION,
+    BucketedVerbs,
     LimitAbstractSolver,
+    bucketed_layout,
     check_storage,
     layout_size,
+    schedule_of,
     state_counts,
+    state_family,
 )
-from pokerlab.solvers.schedule import DiscountSchedule, LazyScale, discount_factors
-from pokerlab.tree.betting import _kernels as K
-from pokerlab.tree.betting._kernels import BettingArrays, BoardBatch, betting_arrays
-from pokerlab.tree.betting._subtree_kernels import subtree_buffers, tree_depth
+from pokerlab.solvers.schedule import DiscountSchedule
+from pokerlab.tree.betting import pcs
+from pokerlab.tree.betting._kernels import BoardBatch
+from pokerlab.tree.betting.backend import BettingBackend, ChanceOptions
+from pokerlab.tree.compiled import CompiledGame
 
 __all__ = [
     "BYTES_PER_INFOSET_ACTION",
@@ -61,9 +61,31 @@ __all__ = [
     "state_counts",
 ]
 
+#: The flat identity fields of ``limit-pcs`` checkpoints (before the engine's schema), by the
+#: config key that holds each now.
+_LEGACY_FIELDS = ("schedule", "recall", "ranks", "buckets", "bucketing")
 
-class LimitPCSSolver(LimitAbstractSolver, PCSPasses):
-    """Public-chance-sampling CFR on ``game``'s betting tree with ``abstraction``'s buckets.
+
+def full_chance_bytes(
+    game: LimitHoldemGame, workers: int = 1, split_round: int = 0, board_chunk: int | None = None
+) -> int:
+    """Bytes of scratch that :class:`LimitPCSSolver` with ``chance="full"`` needs besides its
+    regrets and sums: every canonical board's hand entries (92 bytes each in a
+    :class:`BoardBatch`, plus the root reach), each worker's depth-first pass buffers, and with
+    several workers the reach and value rows at each subtree root. 12 cards: 16,506 entries,
+    22 MiB on one worker, 43-53 MiB on two; 24 cards: 7.1 million entries, 9.1 GiB on one
+    worker, 18-22 GiB on two (so refused under the default 8 GiB limit). The Ray object
+    store's copy of the entries and the temporaries of building them come on top."""
+    rules = game.rules
+    return pcs.full_chance_bytes(
+        game.betting_tree, rules.num_cards, rules.ranks, workers, split_round, board_chunk
+    )
+
+
+class LimitPCSSolver(BucketedVerbs, CFRSolver):
+    """Public-chance-sampling CFR on ``game``'s betting tree with ``abstraction``'s buckets: a
+    :class:`~pokerlab.solvers.cfr.CFRSolver` whose compiled game has the betting backend
+    (:class:`~pokerlab.tree.betting.backend.BettingBackend`, kind ``"bucketed"``) as its tree.
 
     Parameters
     ----------
@@ -120,6 +142,7 @@ class LimitPCSSolver(LimitAbstractSolver, PCSPasses):
         written: the reference the tests and ``benchmarks/limit.py --step-time`` compare with).
     """
 
+    #: The solver family (older checkpoints' ``format``; now the config's ``sampling``).
     format = "limit-pcs"
 
     def __init__(
@@ -137,236 +160,185 @@ class LimitPCSSolver(LimitAbstractSolver, PCSPasses):
         lazy_discounts: bool = True,
         chance: str = "sampled",
         board_chunk: int | None = None,
+        state_factory: Any = None,
     ) -> None:
-        self._setup(game, abstraction, recall, algorithm, seed, max_bytes)
-        self.lazy_discounts = bool(lazy_discounts)
-        rules = game.rules
-        tree = self.tree
-        deck = rules.cards
+        schedule = schedule_of(algorithm)
+        layout = bucketed_layout(game, abstraction, recall, schedule, max_bytes)
         if int(boards_per_iteration) < 1:
             raise PokerlabError(f"boards_per_iteration must be >= 1, got {boards_per_iteration}")
-        self.boards_per_iteration = int(boards_per_iteration)
         if chance not in ("sampled", "full"):
             raise PokerlabError(f"chance must be 'sampled' or 'full', got {chance!r}")
-        if chance == "full" and self.boards_per_iteration != 1:
+        if chance == "full" and int(boards_per_iteration) != 1:
             raise PokerlabError(
                 "boards_per_iteration is the sampled board batch; chance='full' walks every board"
             )
-        self.chance = chance
         if board_chunk is not None and chance != "full":
             raise PokerlabError("board_chunk is an option of chance='full'")
         if board_chunk is not None and int(board_chunk) < 1:
             raise PokerlabError(f"board_chunk must be >= 1, got {board_chunk}")
-        if board_chunk is not None and self.schedule.predictive:
+        if board_chunk is not None and schedule.predictive:
             raise PokerlabError(
-                f"board_chunk with {self.schedule.name}: a predictive update needs every board "
+                f"board_chunk with {schedule.name}: a predictive update needs every board "
                 "in one pass"
             )
-        self.board_chunk = None if board_chunk is None else int(board_chunk)
         if workers < 1:
             raise PokerlabError(f"workers must be >= 1, got {workers}")
-        self.workers = int(workers)
-        #: Hole-card pairs that miss a board (the entries per board of a pass).
-        self.live_hands = comb(rules.num_cards - 5, 2)
-        h = self.live_hands * self.boards_per_iteration
-        self._depth = tree_depth(tree.child_start, tree.children)
-        if chance == "full":
-            # every suit-canonical ordered board (flop set, turn, river): their entries
-            self._board_indexer = HandIndexer((3, 1, 1), rules.ranks)
-            chunk = min(self._board_indexer.size, self.board_chunk or self._board_indexer.size)
-            h = self.live_hands * chunk
-            scratch = full_chance_bytes(game, self.workers, split_round, self.board_chunk)
-            if chunk < self._board_indexer.size:
-                scratch += 4 * self.size  # the frozen regrets
-        else:
-            # the depth-first passes need rows for one root-to-leaf path per worker; a split
-            # pass the reach and value rows at each subtree root (the cuts)
-            roots = int(((tree.kind == DEAL) & (tree.round == split_round)).sum())
-            scratch = (3 * 4 * roots if self.workers > 1 else 0) * h
-            scratch += self.workers * _path_bytes_per_entry(self._depth) * h
-        per_action = BYTES_PER_INFOSET_ACTION + (4 if self.schedule.predictive else 0)
-        need = self.size * per_action + scratch
-        if need > max_bytes and chance == "full":
-            raise PokerlabError(
-                f"chance='full' on {rules.num_cards} cards walks {self._board_indexer.size:,} "
-                f"canonical boards ({h:,} hand entries per pass): about {need / 2**30:.1f} GiB "
-                f"with the storage, limit {max_bytes / 2**30:.1f} GiB; walk them in smaller "
-                "chunks (board_chunk) or sample boards"
-            )
-        if need > max_bytes:
-            raise PokerlabError(
-                f"the abstract game needs about {need / 2**30:.1f} GiB "
-                f"({self.size:,} information-set actions); limit {max_bytes / 2**30:.1f} GiB"
-            )
-        self._allocate_storage()
-        #: The tree and the storage layout as the kernel reads them.
-        self._tree_arrays: BettingArrays = betting_arrays(tree, self.offset, self.num_states)
-        #: Each entry's value at the root after the last pass (``root_values``).
-        self._root = np.zeros(h, dtype=np.float32)
-        #: The depth-first pass's scratch, one set per worker (:func:`subtree_buffers`).
-        self._buffers = [subtree_buffers(self._depth, h) for _ in range(self.workers)]
-        self._owner = np.full(tree.num_nodes, -1, dtype=np.int64)
-        self.subtrees: list[tuple[int, int, int]] = []  # (root, end, worker)
-        if self.workers > 1:
-            end = np.arange(1, tree.num_nodes + 1, dtype=np.int64)
-            for n in range(tree.num_nodes - 1, -1, -1):
-                kids = tree.children[tree.child_start[n] : tree.child_start[n + 1]]
-                if kids.size:
-                    end[n] = max(end[n], int(end[kids].max()))
-            if split_round not in (0, 1, 2):
-                raise PokerlabError(f"split_round must be 0, 1 or 2, got {split_round}")
-            deals = np.flatnonzero((tree.kind == DEAL) & (tree.round == split_round))
-            roots = [int(tree.children[tree.child_start[d]]) for d in deals]
-            load = [0] * self.workers
-            for root in sorted(roots, key=lambda r: int(end[r]) - r, reverse=True):
-                w = int(np.argmin(load))
-                load[w] += int(end[root]) - root
-                self._owner[root : end[root]] = w
-                self.subtrees.append((root, int(end[root]), w))
-            self.worker_nodes = load
-            self._setup_cuts(h)
-        self._pool: Any = None  # the worker threads, started by the first split pass
-        self._deck = deck
-        left = rules.num_cards - 2 - 2 - 5
-        # uniform deal: 1 / (pairs for the opponent given the hand and the board); per-hand sums
-        # at the root then average over the traverser's hands through the reported value; a
-        # batch of B boards weighs each 1/B
-        #: The scale of a pass over one board (``root_values``).
-        self._board_scale = 1.0 / comb(rules.num_cards - 2 - 5, 2)
-        self._scale = self._board_scale / self.boards_per_iteration
-        del left
-        if chance == "full":
-            self._setup_full()
-        self.iterations = 0
-        self.rng = generator(seed)
-        self._params = self.schedule.as_array()
-        self._next = (1.0, 1.0)  # the next iteration's (a, b) discounts, for the prediction
-        # the discounts kept as one number each (strategy sums, regrets) and this iteration's
-        # weights of the additions to them (sums, regrets)
-        self._sum_scale = LazyScale()
-        self._regret_scale = LazyScale()
-        self._weights = (1.0, 1.0)
-        # about ten boards between callbacks (progress, logs, the seconds limit), whatever the batch
-        self._default_every = max(1, 10 // self.boards_per_iteration)
-        if chance == "full":
-            self._default_every = 1
+        options = ChanceOptions(
+            chance=chance,
+            boards_per_iteration=int(boards_per_iteration),
+            board_chunk=None if board_chunk is None else int(board_chunk),
+            workers=int(workers),
+            split_round=int(split_round),
+            seed=seed,
+            lazy_discounts=bool(lazy_discounts),
+            max_bytes=int(max_bytes),
+        )
+        backend = BettingBackend(
+            layout, game.rules.cards, game.rules.ranks, abstraction.labels, options, state_factory
+        )
+        self.abstraction = abstraction
+        self.recall = recall
+        self.seed = seed
+        self.layout = layout
+        self.options = options
+        self.boards_per_iteration = options.boards_per_iteration
+        self.chance = chance
+        self.board_chunk = options.board_chunk
+        self.lazy_discounts = options.lazy_discounts
+        self.workers = options.workers
+        # about ten boards between callbacks (progress, logs, the seconds limit), whatever the
+        # batch; one iteration over every board
+        self._default_every = 1 if chance == "full" else max(1, 10 // self.boards_per_iteration)
+        CFRSolver.__init__(self, CompiledGame(game, backend), schedule)  # type: ignore[arg-type]
 
-    def _allocate_storage(self) -> None:
-        """The regrets, strategy sums and predicted regrets (float32, flat, in node order)."""
-        self.regrets = np.zeros(self.size, dtype=np.float32)
-        self.sums = np.zeros(self.size, dtype=np.float32)
-        #: Predicted regrets (predictive schedules only; 0 at the start: uniform play first).
-        self.prediction = np.zeros(self.size if self.schedule.predictive else 0, dtype=np.float32)
+    # --- the run's arrays and facts (the backend state's) ---------------------------------------
+    @property
+    def regrets(self) -> np.ndarray:  # type: ignore[override]
+        """The stored regrets (float32, times the lazy regret scale)."""
+        return self.state.regrets()
 
-    def _set_arrays(
-        self, regrets: np.ndarray, sums: np.ndarray, prediction: np.ndarray | None
-    ) -> None:
-        """Overwrite the stored arrays (flat, full layout) with a checkpoint's."""
-        self.regrets[:] = regrets
-        self.sums[:] = sums
-        if self.schedule.predictive and prediction is not None:
-            self.prediction[:] = prediction
+    @property
+    def sums(self) -> np.ndarray:
+        """The stored strategy sums (float32, times the lazy sum scale)."""
+        return self.state.strategy_sum()
 
-    def _discount(self, a: float, b: float, g: float) -> None:
-        """Scale the stored regrets and sums before an iteration (the schedule's factors)."""
-        K.discount(self.regrets, self.sums, a, b, g)
+    @property
+    def prediction(self) -> np.ndarray:
+        """The predicted regrets (empty unless the schedule is predictive)."""
+        return self.state.prediction()
 
-    # --- the verbs ----------------------------------------------------------------------------
-    def _run(self, iterations: int) -> int:
-        """Run ``iterations`` more iterations (``boards_per_iteration`` sampled boards, or every
-        board, both players in turn, each; :meth:`step` counts them). Returns the public nodes
-        walked: two passes over the tree per iteration, one per chunk of boards with
-        ``chance="full"`` (each pass carries a whole vector of hands over its boards)."""
-        walks = len(self._full_chunks) if self.chance == "full" else 1
-        for i in range(int(iterations)):
-            t = self.iterations + i + 1
-            self._begin_iteration(t)
-            if self.chance == "full":
-                self._full_pass(0, update=True)
-                self._full_pass(1, update=True)
-                continue
-            boards = np.stack(
-                [
-                    self.rng.choice(self._deck, size=5, replace=False)
-                    for _ in range(self.boards_per_iteration)
-                ]
-            ).astype(np.int64)
-            entries = self._board_arrays(boards)  # once for both players' passes
-            self._pass(entries, 0, update=True)
-            self._pass(entries, 1, update=True)
-        return 2 * walks * self.tree.num_nodes * int(iterations)
+    @property
+    def tree(self) -> Any:
+        return self.layout.tree
 
-    def _begin_iteration(self, t: int) -> None:
-        """The schedule's discount before iteration ``t``: uniform factors kept lazily
-        (:class:`LazyScale`: the strategy sums' g_t always; the regrets' when a_t = b_t, or with
-        the regret floor, which leaves no regret below 0 to take b_t), the others applied to the
-        stored arrays; then the weights of the iteration's additions and the next iteration's
-        regret discount (for the prediction)."""
-        a, b, g = discount_factors(self._params, t)
-        if not self.lazy_discounts:
-            ra, rb, gs, regret_weight, sum_weight = a, b, g, 1.0, 1.0
-        else:
-            if self.schedule.regret_floor:
-                b = a
-            ra, rb, regret_weight = self._regret_scale.advance(a, b)
-            gs, _, sum_weight = self._sum_scale.advance(g)
-        if (ra, rb, gs) != (1.0, 1.0, 1.0):
-            self._discount(float(ra), float(rb), float(gs))
-        self._weights = (float(sum_weight), float(regret_weight))
-        na, nb, _ = discount_factors(self._params, t + 1)
-        self._next = (float(na), float(nb))
+    @property
+    def size(self) -> int:
+        return self.layout.size
 
-    def state_dict(self) -> dict[str, Any]:
-        """Everything a resumed run needs, in the checkpoint layout of :mod:`pokerlab.io.files`
-        (``arrays`` plus JSON-able fields; the generator state included). The arrays are stored
-        as they are held: times the lazy scales ``scales`` (strategy sums, regrets; see
-        :class:`LazyScale`)."""
-        return {
-            **self._common_state(),
-            "scales": [self._sum_scale.weight, self._regret_scale.weight],
-            "boards_per_iteration": self.boards_per_iteration,
-            "chance": self.chance,
-            "arrays": self._arrays(),
-            "rng": self.rng.bit_generator.state,
-        }
+    @property
+    def offset(self) -> np.ndarray:
+        return self.layout.offset
+
+    @property
+    def num_states(self) -> np.ndarray:
+        return self.layout.num_states
+
+    @property
+    def hands(self) -> np.ndarray:
+        """The deck's hole-card pairs (the rows of :meth:`root_values`)."""
+        return self.state.hands
+
+    @property
+    def live_hands(self) -> int:
+        return self.state.live_hands
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The board generator."""
+        return self.state.rng
+
+    @property
+    def subtrees(self) -> list[tuple[int, int, int]]:
+        """The split's subtrees: (root, end, worker)."""
+        return self.state.subtrees
+
+    @property
+    def worker_nodes(self) -> list[int]:
+        """Nodes each worker owns (only with a split: ``workers`` > 1)."""
+        if self.state.worker_nodes is None:
+            raise AttributeError("worker_nodes: the tree is split only with workers > 1")
+        return self.state.worker_nodes
+
+    @property
+    def full_boards(self) -> int:
+        """Canonical boards an iteration walks with ``chance="full"`` (0 when sampling)."""
+        return self.state.full_boards
+
+    def root_values(self, board: np.ndarray, traverser: int) -> np.ndarray:
+        """Counterfactual value of each hole-card pair of ``traverser`` at the root for
+        ``board`` under the current strategy (:meth:`PCSState.root_values`)."""
+        return self.state.root_values(board, traverser)
+
+    # --- the state schema -----------------------------------------------------------------------
+    def strategy_sum(self) -> np.ndarray:
+        """The strategy sums as stored (float32; times the lazy scale, which normalising
+        ignores)."""
+        return self.state.strategy_sum()
 
     def _config(self) -> dict[str, Any]:
+        """The settings a checkpoint must share with the run that loads it."""
         return {
-            **super()._config(),
+            "sampling": "pcs",
+            "schedule": self.schedule.name,
+            "recall": self.recall,
+            "ranks": self.game.rules.ranks,
+            "buckets": list(self.abstraction.buckets),
+            "bucketing": self.abstraction.method,
             "boards_per_iteration": self.boards_per_iteration,
             "chance": self.chance,
         }
 
-    def _arrays(self) -> dict[str, np.ndarray]:
-        out = {"regrets": self.regrets.copy(), "sums": self.sums.copy()}
-        if self.schedule.predictive:
-            out["prediction"] = self.prediction.copy()
-        return out
+    def _extra_state(self) -> dict[str, Any]:
+        return self.state.extra()
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
-        """Resume from :meth:`state_dict` (or a loaded checkpoint); refuses another game."""
-        keys = ("format", "schedule", "recall", "ranks", "buckets", "bucketing")
-        regrets = self._check_state(state, keys)
-        boards = int(state.get("boards_per_iteration", 1))  # files before the batch: one board
-        if boards != self.boards_per_iteration:
+        """Resume from :meth:`state_dict` (the engine's schema) or an older ``limit-pcs``
+        checkpoint (flat identity fields, ``scales`` and ``rng`` at the top level); another run
+        is refused by the name of the first field that differs."""
+        family = state_family(state)
+        if family != self.format:
             raise PokerlabError(
-                f"checkpoint of another run: boards_per_iteration {boards}, "
-                f"this run {self.boards_per_iteration}"
+                f"checkpoint of another run: format {family or state.get('format')!r}, "
+                f"this run {self.format!r}"
             )
-        chance = str(state.get("chance", "sampled"))  # files before chance="full": sampled
-        if chance != self.chance:
-            raise PokerlabError(f"checkpoint of another run: chance {chance!r}, this run "
-                                f"{self.chance!r}")  # fmt: skip
-        arrays = state["arrays"]
+        mine = self._config()
+        if state.get("format") == STATE_FORMAT:
+            theirs = dict(state.get("config") or {})
+            extra = dict(state.get("extra") or {})
+        else:  # limit-pcs: the identity flat; files before the batch: one board, sampled
+            theirs = {key: state.get(key) for key in _LEGACY_FIELDS}
+            theirs["boards_per_iteration"] = int(state.get("boards_per_iteration", 1))
+            theirs["chance"] = str(state.get("chance", "sampled"))
+            extra = {"rng": state.get("rng"), "scales": state.get("scales", (1.0, 1.0))}
+        for key, value in mine.items():
+            if key != "sampling" and theirs.get(key) != value:
+                raise PokerlabError(
+                    f"checkpoint of another run: {key} {theirs.get(key)!r}, this run {value!r}"
+                )
+        if state.get("game", self.game.name) != self.game.name:
+            raise PokerlabError(f"checkpoint of game {state.get('game')!r}, not limit-holdem")
+        arrays = state.get("arrays", {})
+        regrets = arrays.get("regrets")
+        if regrets is None or regrets.shape != (self.size,):
+            raise PokerlabError("checkpoint of another abstract game (array sizes differ)")
         prediction = arrays.get("prediction")
         if self.schedule.predictive and (prediction is None or prediction.shape != regrets.shape):
             raise PokerlabError(
                 f"checkpoint without the predicted regrets that {self.schedule.name} needs"
             )
-        self._set_arrays(regrets, arrays["sums"], prediction)
-        # checkpoints before the lazy scales hold the arrays at scale 1
-        sum_scale, regret_scale = state.get("scales", (1.0, 1.0))
-        self._sum_scale.weight = float(sum_scale)
-        self._regret_scale.weight = float(regret_scale)
+        if extra.get("rng") is None:
+            raise PokerlabError("checkpoint without the board generator's state (rng)")
+        self.state.load(arrays, extra)
         self.iterations = int(state["iterations"])
-        self.rng.bit_generator.state = state["rng"]
+        self.nodes_touched = int(state.get("nodes_touched", 0))
+        self.seconds = float(state.get("seconds", 0.0))

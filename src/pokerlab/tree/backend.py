@@ -3,7 +3,8 @@
 A **tree backend** is one way of storing a game for the kernels: the public tree (vectors over
 private states, :mod:`pokerlab.tree.public.tree`), the history tree (one node per history,
 :mod:`pokerlab.tree.history.tree`), the postflop vector tree
-(:mod:`pokerlab.tree.vector.backend`), and later a bucketed tree or a remote subtree. A backend
+(:mod:`pokerlab.tree.vector.backend`), the bucketed betting tree
+(:mod:`pokerlab.tree.betting.backend`), and later a remote subtree. A backend
 owns its arrays, its scratch memory and its passes; solvers
 (:class:`~pokerlab.solvers.cfr.CFRSolver`) and evaluators
 (:mod:`pokerlab.evaluate.exploitability`) only call the methods below and never look at the
@@ -117,7 +118,7 @@ class TreeBackend(Protocol):
     Attributes
     ----------
     kind:
-        Name of the representation: ``"public"``, ``"history"``, ``"postflop"``, later
+        Name of the representation: ``"public"``, ``"history"``, ``"postflop"``,
         ``"bucketed"``...
     num_players:
         Number of players.

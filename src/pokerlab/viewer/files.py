@@ -151,15 +151,18 @@ def _summarize_npz(path: Path, entry: FileEntry) -> None:
     bucketed = (
         meta.get("representation") == "bucketed" and meta.get("format") == "pokerlab-strategy"
     )
-    limit_state = str(meta.get("state_format", "")).startswith("limit-") or (
-        game == "limit-holdem" and "state_format" in meta  # the engine's state schema
+    state_format = meta.get("state_format")
+    checkpoint = str(state_format or "").startswith("limit-") or (
+        state_format is not None and meta.get("representation") == "bucketed"
     )
-    if limit_state or bucketed:  # train limit-holdem
+    if checkpoint or bucketed:  # train limit-holdem (its identity flat or in the config)
+        config = meta.get("config")
+        run = {**meta, **config} if isinstance(config, dict) else meta
         entry.format = "strategy" if bucketed else "checkpoint"
         entry.kind = "limit"
-        entry.algorithm = meta.get("algorithm") if bucketed else meta.get("schedule")
+        entry.algorithm = meta.get("algorithm") if bucketed else run.get("schedule")
         entry.unit = "mbb/g"
-        fields = meta.get("betting") if bucketed else meta
+        fields = meta.get("betting") if bucketed else run
         fields = fields if isinstance(fields, dict) else {}
         entry.details = {
             "game_params": entry.details["game_params"]

@@ -46,7 +46,7 @@ class LimitModel(TableModel):
 
         self.meta = read_metadata(path)
         meta = self.meta
-        if meta.get("representation") == BettingLayout.kind and not _training_checkpoint(meta):
+        if meta.get("representation") == BettingLayout.kind and "state_format" not in meta:
             # a saved strategy: probabilities (a checkpoint names its representation too)
             strategy = load_strategy(path)
             self.game = strategy.game
@@ -78,8 +78,12 @@ class LimitModel(TableModel):
         """The layout a training checkpoint's fields name (every asked-for bucket used)."""
         from pokerlab.games.limit_holdem import LimitHoldemGame
 
-        if not _training_checkpoint(meta):
+        fmt = str(meta.get("state_format", ""))
+        if not (fmt.startswith("limit-") or meta.get("representation") == BettingLayout.kind):
             raise PokerlabError(f"{rel} is not a limit hold'em training checkpoint")
+        config = meta.get("config")
+        if isinstance(config, dict):  # the engine's state schema: the run's identity there
+            meta = {**meta, **config}
         buckets = meta.get("buckets")
         if not (isinstance(buckets, list) and len(buckets) == 4):
             raise PokerlabError(f"{rel}: no bucket counts in the checkpoint")
@@ -191,12 +195,3 @@ def _match(key: str, query: str, mode: str) -> bool:
     if mode == "contains":
         return query in key
     return key == query
-
-
-def _training_checkpoint(meta: dict[str, Any]) -> bool:
-    """Whether file metadata is a limit hold'em training checkpoint's: state format
-    ``limit-pcs`` / ``limit-es``, or the engine's state schema on limit hold'em."""
-    fmt = str(meta.get("state_format", ""))
-    return fmt.startswith("limit-") or (
-        meta.get("game") == "limit-holdem" and "state_format" in meta
-    )
