@@ -103,7 +103,7 @@ def test_checkpoint_of_another_run_is_refused(setup) -> None:
     with pytest.raises(PokerlabError, match="discount_every"):
         other.load_state_dict(es.state_dict())
     pcs = LimitPCSSolver(game, abstraction, algorithm="linear")
-    with pytest.raises(PokerlabError, match="'limit-pcs'"):
+    with pytest.raises(PokerlabError, match="made by 'linear', not 'es-mccfr'"):
         es.load_state_dict(pcs.state_dict())
 
 
@@ -282,7 +282,7 @@ def test_cli_sampling_es(capsys, tmp_path, monkeypatch) -> None:
     # the first field that differs: the format, or the algorithm once both write the schema)
     code, _, err = _cli(capsys, *base[:6], "-n", "5", "--resume", str(half), "--no-exploitability")
     assert code == 2 and "Traceback" not in err
-    assert "checkpoint of another run: format 1" in err or "'es-mccfr'" in err
+    assert "checkpoint of another run: format 'limit-es', this run 'limit-pcs'" in err
 
 
 @pytest.mark.parametrize(

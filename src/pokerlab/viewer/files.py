@@ -157,7 +157,7 @@ def _summarize_npz(path: Path, entry: FileEntry) -> None:
     )
     if checkpoint or bucketed:  # train limit-holdem (its identity flat or in the config)
         config = meta.get("config")
-        run = {**meta, **config} if isinstance(config, dict) else meta
+        run = {**config, **meta} if isinstance(config, dict) else meta  # flat fields win
         entry.format = "strategy" if bucketed else "checkpoint"
         entry.kind = "limit"
         entry.algorithm = meta.get("algorithm") if bucketed else run.get("schedule")

@@ -83,7 +83,7 @@ class LimitModel(TableModel):
             raise PokerlabError(f"{rel} is not a limit hold'em training checkpoint")
         config = meta.get("config")
         if isinstance(config, dict):  # the engine's state schema: the run's identity there
-            meta = {**meta, **config}
+            meta = {**config, **meta}  # flat fields (external sampling's) win
         buckets = meta.get("buckets")
         if not (isinstance(buckets, list) and len(buckets) == 4):
             raise PokerlabError(f"{rel}: no bucket counts in the checkpoint")
