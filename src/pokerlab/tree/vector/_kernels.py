@@ -108,6 +108,10 @@ def traverse(
     c0o = sw.c0[opp]
     c1o = sw.c1[opp]
     same1 = sw.same1[trav]
+    cs_t = sw.card_start[trav]
+    ch_t = sw.card_hands[trav]
+    cs_o = sw.card_start[opp]
+    ch_o = sw.card_hands[opp]
     predictive = pred.shape[0] > 0
     compressed = rscale.shape[0] > 0
     visited = 0
@@ -168,14 +172,15 @@ def traverse(
                     rp = rp_buf[rp_at[d]]
                     if compressed:
                         fg = disc.fg
-                        strategy_sums_16(strat, sscale, n, off, na, nh_a, sig[d], val[d], rp, fg)
+                        strategy_sums_16(strat, sscale, n, off, na, nh_a, sig, val, d, rp, fg)
                     else:
-                        strategy_sums(strat, off, na, nh_a, sig[d], rp, fg32)
+                        strategy_sums(strat, off, na, nh_a, sig, d, rp, fg32)
             elif kind == CHANCE and split == SPLIT_COLLECT and t.item_first[n] >= 0:
                 # record the reaches entering each dealt card's subtree, then stop here
                 ro = ro_buf[ro_at[d]]
                 rp = rp_buf[rp_at[d]]
-                collect_items(t, sw, n, trav, ro, rp, nh_o, nh_t, items.ro, items.rp)
+                iro, irp = items.ro, items.rp
+                collect_items(t, cs_o, ch_o, cs_t, ch_t, n, ro, rp, nh_o, nh_t, iro, irp)
                 dst = out if d == 0 else val[d - 1, st_slot[d]]
                 for h in range(nh_t):
                     dst[h] = 0.0
@@ -229,7 +234,9 @@ def traverse(
                 ro = ro_buf[ro_at[d]]
                 rp = rp_buf[rp_at[d]]
                 inv = t.chance_weight[n]
-                deal_reaches(sw, trav, card, inv, ro, rp, nh_o, nh_t, ro_buf[d1], rp_buf[d1])
+                nro = ro_buf[d1]
+                nrp = rp_buf[d1]
+                deal_reaches(cs_o, ch_o, cs_t, ch_t, card, inv, ro, rp, nh_o, nh_t, nro, nrp)
                 ro_at[d1] = d1
                 rp_at[d1] = d1
             d = d1
@@ -239,18 +246,18 @@ def traverse(
         if kind == DECISION:
             actor = t.player[n]
             if actor != trav:
-                sum_values(val[d], na, nh_t, dst)
+                sum_values(val, d, na, nh_t, dst)
             elif mode == MODE_BR:
-                best_values(val[d], na, nh_t, dst, lock_probs, t.offset[n])
+                best_values(val, d, na, nh_t, dst, lock_probs, t.offset[n])
             else:
-                expected_values(sig[d], val[d], na, nh_t, dst)
+                expected_values(sig, val, d, na, nh_t, dst)
                 if mode == MODE_CFR and split != SPLIT_COLLECT and compressed:
-                    update_regrets_16(store, disc, n, t.offset[n], na, nh_t, val[d], dst)
+                    update_regrets_16(store, disc, n, t.offset[n], na, nh_t, val, d, dst)
                 elif mode == MODE_CFR and split != SPLIT_COLLECT:
-                    update_regrets(store, disc, t.offset[n], na, nh_t, val[d], dst)
+                    update_regrets(store, disc, t.offset[n], na, nh_t, val, d, dst)
         else:
             # chance: summed in float64 (snap is free: no showdown runs while a node combines)
-            chance_values(t, hands, sw, n, trav, na, nh_t, val[d], snap[:nh_t], dst)
+            chance_values(t, hands, cs_t, ch_t, n, trav, na, nh_t, val, d, snap[:nh_t], dst)
         if n == rec_node:
             for h in range(nh_t):
                 rec[2, h] = dst[h]

@@ -2,10 +2,11 @@
 children's values and the regret update, each over one node's ``actions x hands`` block.
 
 A node's block starts at ``off`` in the regret and strategy-sum arrays, action-major (the hands
-of action ``a`` at ``off + a * nh``). The rows of the depth's scratch, ``sig[d]`` (strategy) and
-``val[d]`` (children's values), come in as ``sig_d`` and ``val_d``. Discounting follows DCFR
-(Brown & Sandholm 2019): positive regrets times ``fa``, negative ones times ``fb``, strategy
-sums times ``fg``; CFR+ floors the regrets at 0. All are inlined into
+of action ``a`` at ``off + a * nh``). ``sig[d]`` and ``val[d]`` are the node's strategy and its
+children's values in the pass's depth scratch (indexed in place, as a view per call costs a
+reference count). Discounting follows DCFR (Brown & Sandholm 2019): positive regrets times
+``fa``, negative ones times ``fb``, strategy sums times ``fg``; CFR+ floors the regrets at 0.
+All are inlined into
 :func:`pokerlab.tree.vector._kernels.traverse` (``inline="always"``): after editing them, delete
 the stale numba cache files (docs/architecture.md, developer note).
 """
@@ -66,26 +67,26 @@ def sigma_block(store, off, na, nh, sig, d, lock_probs, tot, uni):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def strategy_sums(strat, off, na, nh, sig_d, rp, fg32):
+def strategy_sums(strat, off, na, nh, sig, d, rp, fg32):
     """Average strategy of the traverser: S <- g S + pi_i(I) sigma(I, a) (float32)."""
     for a in range(na):
         row = strat[off + a * nh : off + (a + 1) * nh]
-        sg = sig_d[a]
+        sg = sig[d, a]
         for h in range(nh):
             row[h] = row[h] * fg32 + rp[h] * sg[h]
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def strategy_sums_16(strat, sscale, n, off, na, nh, sig_d, val_d, rp, fg):
+def strategy_sums_16(strat, sscale, n, off, na, nh, sig, val, d, rp, fg):
     """:func:`strategy_sums` in 16 bits: S = u x scale / 65535; the new block goes through
-    ``val_d`` (free until the children write it) and is encoded with its maximum as the node's
+    ``val[d]`` (free until the children write it) and is encoded with its maximum as the node's
     new scale."""
     dec = np.float32(sscale[n] * fg / U16_MAX)
     mx = Z32
     for a in range(na):
         row = strat[off + a * nh : off + (a + 1) * nh]
-        sg = sig_d[a]
-        vv = val_d[a]
+        sg = sig[d, a]
+        vv = val[d, a]
         for h in range(nh):
             x = np.float32(row[h]) * dec + rp[h] * sg[h]
             vv[h] = x
@@ -94,34 +95,34 @@ def strategy_sums_16(strat, sscale, n, off, na, nh, sig_d, val_d, rp, fg):
     half = np.float32(0.5)
     for a in range(na):
         row = strat[off + a * nh : off + (a + 1) * nh]
-        vv = val_d[a]
+        vv = val[d, a]
         for h in range(nh):
             row[h] = np.uint16(math.floor(vv[h] * enc + half))
     sscale[n] = np.float32(mx)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def sum_values(val_d, na, nh, dst):
+def sum_values(val, d, na, nh, dst):
     """dst = the sum of the children's values (the opponent acts: its strategy is in the
     reach)."""
-    vv = val_d[0]
+    vv = val[d, 0]
     for h in range(nh):
         dst[h] = vv[h]
     for a in range(1, na):
-        vv = val_d[a]
+        vv = val[d, a]
         for h in range(nh):
             dst[h] += vv[h]
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def best_values(val_d, na, nh, dst, lock_probs, off):
+def best_values(val, d, na, nh, dst, lock_probs, off):
     """dst = the best child's value per hand (a best response), or the locked probabilities'
     mix where ``lock_probs`` holds them."""
-    vv = val_d[0]
+    vv = val[d, 0]
     for h in range(nh):
         dst[h] = vv[h]
     for a in range(1, na):
-        vv = val_d[a]
+        vv = val[d, a]
         for h in range(nh):
             x = vv[h]
             dst[h] = x if x > dst[h] else dst[h]
@@ -131,26 +132,26 @@ def best_values(val_d, na, nh, dst, lock_probs, off):
             if lock_probs[off + h] >= 0.0:
                 x = 0.0
                 for a in range(na):
-                    x += lock_probs[off + a * nh + h] * val_d[a, h]
+                    x += lock_probs[off + a * nh + h] * val[d, a, h]
                 dst[h] = x
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def expected_values(sig_d, val_d, na, nh, dst):
+def expected_values(sig, val, d, na, nh, dst):
     """dst = sum over actions of sigma(a) x the child's value."""
-    sg = sig_d[0]
-    vv = val_d[0]
+    sg = sig[d, 0]
+    vv = val[d, 0]
     for h in range(nh):
         dst[h] = sg[h] * vv[h]
     for a in range(1, na):
-        sg = sig_d[a]
-        vv = val_d[a]
+        sg = sig[d, a]
+        vv = val[d, a]
         for h in range(nh):
             dst[h] += sg[h] * vv[h]
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def update_regrets(store, disc, off, na, nh, val_d, dst):
+def update_regrets(store, disc, off, na, nh, val, d, dst):
     """R <- R d_t + r with r = v(a) - v (floored at 0 for CFR+), and for a predictive schedule
     (PCFR+, PDCFR+; ``store.pred`` not empty) the prediction P <- [R d_{t+1} + r]+, d_{t+1}
     being ``next_a`` where R > 0 and ``next_b`` elsewhere; in float32."""
@@ -162,7 +163,7 @@ def update_regrets(store, disc, off, na, nh, val_d, dst):
         lo = off + a * nh
         row = regrets[lo : lo + nh]
         prow = pred[lo : lo + nh] if predictive else pred
-        vv = val_d[a]
+        vv = val[d, a]
         for h in range(nh):
             inst = vv[h] - dst[h]
             r = row[h]
@@ -177,9 +178,9 @@ def update_regrets(store, disc, off, na, nh, val_d, dst):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def update_regrets_16(store, disc, n, off, na, nh, val_d, dst):
+def update_regrets_16(store, disc, n, off, na, nh, val, d, dst):
     """:func:`update_regrets` in 16 bits: R = i x scale / 32767, the node's block re-encoded
-    with its largest magnitude as the new scale (the new regrets wait in ``val_d``, read once
+    with its largest magnitude as the new scale (the new regrets wait in ``val[d]``, read once
     each)."""
     regrets, pred, rscale = store.regrets, store.pred, store.rscale
     fa32, fb32 = np.float32(disc.fa), np.float32(disc.fb)
@@ -191,7 +192,7 @@ def update_regrets_16(store, disc, n, off, na, nh, val_d, dst):
         lo = off + a * nh
         row = regrets[lo : lo + nh]
         prow = pred[lo : lo + nh] if predictive else pred
-        vv = val_d[a]
+        vv = val[d, a]
         for h in range(nh):
             inst = vv[h] - dst[h]
             r = np.float32(row[h]) * dec
@@ -209,7 +210,7 @@ def update_regrets_16(store, disc, n, off, na, nh, val_d, dst):
     half = np.float32(0.5)
     for a in range(na):
         row = regrets[off + a * nh : off + (a + 1) * nh]
-        vv = val_d[a]
+        vv = val[d, a]
         for h in range(nh):
             row[h] = np.int16(math.floor(vv[h] * enc + half))
     rscale[n] = np.float32(mx)
