@@ -1,0 +1,53 @@
+"""The named bundles of the vector tree's kernel arguments (:mod:`pokerlab.tree.vector._kernels`
+re-exports them, the import path of their users)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+
+class Storage(NamedTuple):
+    """The arrays a pass reads and updates, as one kernel argument: regrets and strategy sums
+    (float32; int16 and uint16 in the 16-bit mode), a predictive schedule's predicted regrets,
+    the 16-bit mode's per-node scales of the regrets and of the sums, and locked probabilities
+    (each an empty array when unused)."""
+
+    regrets: np.ndarray
+    strat: np.ndarray
+    pred: np.ndarray
+    rscale: np.ndarray
+    sscale: np.ndarray
+    lock_probs: np.ndarray
+
+
+class Discounts(NamedTuple):
+    """This iteration's discounts of positive regrets, negative regrets and strategy sums
+    (``fa``, ``fb``, ``fg``), the CFR+ floor, and the next iteration's regret discounts that a
+    predictive schedule's prediction anticipates (``next_a``, ``next_b``)."""
+
+    fa: float
+    fb: float
+    fg: float
+    floor: bool
+    next_a: float
+    next_b: float
+
+
+class Items(NamedTuple):
+    """The parallel work items (one subtree below a split chance node each): the opponent's and
+    the traverser's reach entering it, and its value vector."""
+
+    ro: np.ndarray
+    rp: np.ndarray
+    val: np.ndarray
+
+
+class RootRows(NamedTuple):
+    """A pass's root: the opponent's and the traverser's reach there, and where its value vector
+    goes."""
+
+    ro: np.ndarray
+    rp: np.ndarray
+    out: np.ndarray
