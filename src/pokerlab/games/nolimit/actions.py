@@ -41,7 +41,13 @@ from pokerlab.games.postflop.actions import (
     merge_close_sizes,
     round_half_away,
 )
-from pokerlab.games.postflop.betsizes import BetSize, format_bet_sizes, parse_bet_sizes, resolve_bet
+from pokerlab.games.postflop.betsizes import (
+    BetSize,
+    format_bet_sizes,
+    parse_bet_sizes,
+    resolve_bet,
+    size_tokens,
+)
 
 __all__ = ["BigBlinds", "Size", "ActionAbstraction", "parse_street_sizes", "abstract_actions"]
 
@@ -73,19 +79,7 @@ def parse_street_sizes(text: str) -> tuple[Size, ...]:
     if not isinstance(text, str):
         raise PokerlabError(f"bet sizes are a string such as '2.5bb, a', not {text!r}")
     out: list[Size] = []
-    if not text.strip():
-        return ()
-    offset = 0
-    pieces = text.split(",")
-    for n, raw in enumerate(pieces):
-        token = raw.strip()
-        position = offset + len(raw) - len(raw.lstrip())
-        if not token:
-            comma = offset + len(raw) if n < len(pieces) - 1 else offset - 1
-            raise ParseError(
-                "empty bet size (two commas in a row, or a comma at an end)", ",", comma
-            )
-        offset += len(raw) + 1
+    for token, position in size_tokens(text):
         if m := _BB.match(token.lower()):
             value = float(m.group(1))
             if not 0 < value <= 1e9:

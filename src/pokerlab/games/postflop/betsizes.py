@@ -53,6 +53,7 @@ from pokerlab.errors import ParseError, PokerlabError
 __all__ = [
     "BetSize",
     "parse_bet_sizes",
+    "size_tokens",
     "format_bet_sizes",
     "resolve_bet",
     "MAX_STREETS",
@@ -253,22 +254,28 @@ def parse_bet_sizes(text: str, *, raise_sizes: bool = False) -> tuple[BetSize, .
     """
     if not isinstance(text, str):
         raise PokerlabError(f"a bet-size spec is a string, not {type(text).__name__}: {text!r}")
+    return tuple(_parse_one(token, position, raise_sizes) for token, position in size_tokens(text))
+
+
+def size_tokens(text: str) -> list[tuple[str, int]]:
+    """The comma-separated tokens of a size list, stripped, each with its character offset in
+    ``text`` (none for a blank text). An empty token (two commas in a row, a comma at an end)
+    raises :class:`~pokerlab.errors.ParseError` at the comma."""
     if not text.strip():
-        return ()
-    sizes: list[BetSize] = []
+        return []
+    tokens: list[tuple[str, int]] = []
     offset = 0
     pieces = text.split(",")
     for n, raw in enumerate(pieces):
         token = raw.strip()
-        position = offset + len(raw) - len(raw.lstrip())
         if not token:
             comma = offset + len(raw) if n < len(pieces) - 1 else offset - 1
             raise ParseError(
                 "empty bet size (two commas in a row, or a comma at an end)", ",", comma
             )
-        sizes.append(_parse_one(token, position, raise_sizes))
+        tokens.append((token, offset + len(raw) - len(raw.lstrip())))
         offset += len(raw) + 1
-    return tuple(sizes)
+    return tokens
 
 
 def _format_one(size: BetSize) -> str:
