@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -27,6 +27,33 @@ STATE_FORMAT = 1
 
 #: A callback gets the progress; returning True stops the solve.
 Callback = Callable[[Progress], bool | None]
+
+
+def state_record(
+    solver: Any,
+    game: str,
+    game_params: Mapping[str, Any],
+    representation: str,
+    state_format: Any = None,
+) -> dict[str, Any]:
+    """The engine's state schema of ``solver`` (any family): ``format`` (``state_format``,
+    :data:`STATE_FORMAT` by default), ``algorithm``, ``game``, ``game_params``,
+    ``representation``, ``config`` (``solver._config()``), the counters ``iterations``,
+    ``nodes_touched`` and ``seconds``, ``arrays`` (copies of ``solver._arrays()``) and ``extra``
+    (``solver._extra_state()``)."""
+    return {
+        "format": STATE_FORMAT if state_format is None else state_format,
+        "algorithm": solver.algorithm,
+        "game": game,
+        "game_params": dict(game_params),
+        "representation": representation,
+        "config": solver._config(),
+        "iterations": solver.iterations,
+        "nodes_touched": solver.nodes_touched,
+        "seconds": solver.seconds,
+        "arrays": {k: v.copy() for k, v in solver._arrays().items()},
+        "extra": solver._extra_state(),
+    }
 
 
 class Solver(ABC):
@@ -135,19 +162,8 @@ class Solver(ABC):
     # --- checkpoints --------------------------------------------------------------------------
     def state_dict(self) -> dict[str, Any]:
         """Everything needed to resume exactly: arrays, counters, settings, game identity."""
-        return {
-            "format": STATE_FORMAT,
-            "algorithm": self.algorithm,
-            "game": self.compiled.game.name,
-            "game_params": dict(self.compiled.game.params),
-            "representation": self.compiled.kind,
-            "config": self._config(),
-            "iterations": self.iterations,
-            "nodes_touched": self.nodes_touched,
-            "seconds": self.seconds,
-            "arrays": {k: v.copy() for k, v in self._arrays().items()},
-            "extra": self._extra_state(),
-        }
+        game = self.compiled.game
+        return state_record(self, game.name, game.params, self.compiled.kind)
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         """Restore a state produced by :meth:`state_dict` of a solver with the same settings."""

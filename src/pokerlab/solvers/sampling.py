@@ -31,7 +31,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol
 import numpy as np
 
 from pokerlab.errors import PokerlabError
-from pokerlab.solvers.base import STATE_FORMAT
+from pokerlab.solvers.base import STATE_FORMAT, state_record
 from pokerlab.solvers.schedule import DiscountSchedule, schedule_by_name
 from pokerlab.tree._primitives import RegretPruning
 
@@ -277,19 +277,7 @@ class SampledCFR:
         the counters, ``arrays`` (copies: regrets, strategy sums, generator state) and
         ``extra`` (the frozen discounting horizon)."""
         game, params, representation = self._state_game()
-        return {
-            "format": self.state_format,
-            "algorithm": self.algorithm,
-            "game": game,
-            "game_params": dict(params),
-            "representation": representation,
-            "config": self._config(),
-            "iterations": self.iterations,
-            "nodes_touched": self.nodes_touched,
-            "seconds": self.seconds,
-            "arrays": {k: v.copy() for k, v in self._arrays().items()},
-            "extra": self._extra_state(),
-        }
+        return state_record(self, game, params, representation, self.state_format)
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         """Restore a state of :meth:`state_dict` of a run of the same game, algorithm and
