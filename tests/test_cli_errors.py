@@ -312,15 +312,15 @@ def test_long_error_lines_are_not_wrapped(capsys) -> None:
 
 
 def test_missed_pushfold_target_warns_and_exits_3(capsys, monkeypatch) -> None:
-    import pokerlab.analysis.pushfold as analysis
+    import pokerlab.solvers.pushfold as solvers_pushfold
 
-    solve = analysis.solve_pushfold
+    solve = solvers_pushfold.solve_pushfold
 
     def capped(*args, **kwargs):  # noqa: ANN002,ANN003,ANN202
         kwargs["max_iterations"] = 20
         return solve(*args, **kwargs)
 
-    monkeypatch.setattr(analysis, "solve_pushfold", capped)
+    monkeypatch.setattr(solvers_pushfold, "solve_pushfold", capped)
     code, out, err = run(capsys, ["pushfold", "--stack", "8", "--target", "1e-9", "--json"])
     assert code == 3
     assert '"exploitability_bb"' in out  # the result is still printed
