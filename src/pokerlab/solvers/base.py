@@ -29,6 +29,19 @@ STATE_FORMAT = 1
 Callback = Callable[[Progress], bool | None]
 
 
+def timed_step(solver: Any, iterations: int) -> None:
+    """Advance ``solver`` by ``iterations`` (``solver._run``), adding to its ``iterations``,
+    ``nodes_touched`` and ``seconds`` (wall time of the run): the ``step`` of every family."""
+    if iterations < 0:
+        raise PokerlabError(f"iterations must be >= 0, got {iterations}")
+    if iterations == 0:
+        return
+    start = time.perf_counter()
+    solver.nodes_touched += int(solver._run(iterations))
+    solver.iterations += iterations
+    solver.seconds += time.perf_counter() - start
+
+
 def state_record(
     solver: Any,
     game: str,
@@ -101,14 +114,7 @@ class Solver(ABC):
     # --- the verb set -------------------------------------------------------------------------
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` more iterations."""
-        if iterations < 0:
-            raise PokerlabError(f"iterations must be >= 0, got {iterations}")
-        if iterations == 0:
-            return
-        start = time.perf_counter()
-        self.nodes_touched += int(self._run(iterations))
-        self.iterations += iterations
-        self.seconds += time.perf_counter() - start
+        timed_step(self, iterations)
 
     def average_strategy(self) -> Strategy:
         """The normalised average strategy: what converges to equilibrium."""

@@ -31,7 +31,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol
 import numpy as np
 
 from pokerlab.errors import PokerlabError
-from pokerlab.solvers.base import STATE_FORMAT, state_record
+from pokerlab.solvers.base import STATE_FORMAT, state_record, timed_step
 from pokerlab.solvers.schedule import DiscountSchedule, schedule_by_name
 from pokerlab.tree._primitives import RegretPruning
 
@@ -230,14 +230,7 @@ class SampledCFR:
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` more iterations (each: one traversal, or outcome-sampling
         episode, per player in turn)."""
-        if iterations < 0:
-            raise PokerlabError(f"iterations must be >= 0, got {iterations}")
-        if iterations == 0:
-            return
-        start = time.perf_counter()
-        self.nodes_touched += int(self._run(iterations))
-        self.iterations += iterations
-        self.seconds += time.perf_counter() - start
+        timed_step(self, iterations)
 
     def sampled_update(self, player: int) -> int:
         """One traversal (or outcome-sampling episode) for ``player`` and nothing else: no
