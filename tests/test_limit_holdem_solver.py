@@ -17,6 +17,7 @@ from pokerlab.solvers.base import STATE_FORMAT
 from pokerlab.solvers.factory import restore_solver
 from pokerlab.solvers.limit_holdem import LimitPCSSolver
 from pokerlab.solvers.schedule import LazyScale, discount_factors
+from pokerlab.tree.backend import SubtreeSeam
 from pokerlab.tree.betting import _kernels as K
 
 BOARD = np.array([28, 33, 41, 46, 51])  # 9c Td Jd Qh As
@@ -205,6 +206,7 @@ def test_two_workers_equal_one(game, abstraction) -> None:
     np.testing.assert_array_equal(one.sums, two.sums)
     assert len(two.subtrees) == len(game.betting_tree.flop_sequences()) == 3  # caps of one
     assert {w for _, _, w in two.subtrees} == {0, 1}
+    assert isinstance(two.state, SubtreeSeam) and two.state.pool.workers == 2
     fine = LimitPCSSolver(game, abstraction, recall="imperfect", seed=11, workers=3, split_round=1)
     fine.step(4)
     np.testing.assert_array_equal(one.regrets, fine.regrets)

@@ -149,8 +149,7 @@ def test_threads_give_the_same_result(name: str) -> None:
     one = PostflopSolver(game, name, threads=1)
     two = PostflopSolver(game, name, threads=2)
     assert one.tree.num_items > 0  # the river subtrees run as parallel items
-    if two.threads < 2:
-        pytest.skip("numba has one thread here (NUMBA_NUM_THREADS, CPU affinity)")
+    assert two.threads == 2 and len(two.passes.chunks) > 1
     one.step(15)
     two.step(15)
     np.testing.assert_array_equal(one.regrets, two.regrets)

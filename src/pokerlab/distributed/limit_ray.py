@@ -206,8 +206,8 @@ class RayPCSState(PCSState):
 
     def subtree_values(
         self,
-        entries: BoardBatch,
         traverser: int,
+        entries: BoardBatch,
         update: bool,
         reach_rows: np.ndarray,
         value_rows: np.ndarray,

@@ -39,7 +39,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["InfosetIndexLike", "CFRState", "TreeBackend"]
+__all__ = ["InfosetIndexLike", "CFRState", "SubtreeSeam", "TreeBackend"]
 
 
 @runtime_checkable
@@ -108,6 +108,29 @@ class CFRState(Protocol):
 
     def arrays(self) -> dict[str, np.ndarray]:
         """Every array that makes up the run's state, by name (for checkpoints; live views)."""
+        ...
+
+
+@runtime_checkable
+class SubtreeSeam(Protocol):
+    """The subtree seam of a backend whose passes split at subtree roots (the vector tree's
+    split chance nodes, the betting tree's rounds): a pass walks the part above the roots to
+    collect the reach rows entering each subtree, gets the subtrees' value rows from
+    :meth:`subtree_values`, and walks the top part again reading them.
+
+    :attr:`pool` (a :class:`~pokerlab.tree.executors.WorkerPool`) runs the subtrees, each
+    worker its share: threads of this process by default; a state whose subtrees live
+    elsewhere (the limit solver's Ray actors, :mod:`pokerlab.distributed.limit_ray`) overrides
+    :meth:`subtree_values` instead. Results do not depend on the executor or the worker count.
+    """
+
+    pool: Any
+
+    def subtree_values(self, traverser: int, *args: Any, **kwargs: Any) -> Any:
+        """For ``traverser``: from each subtree's reach rows its value row (updating the
+        subtree's storage in a CFR pass). The other arguments are the backend's pass context
+        (:meth:`pokerlab.tree.vector.passes.Passes.subtree_values`,
+        :meth:`pokerlab.tree.betting.pcs.PCSState.subtree_values`)."""
         ...
 
 

@@ -23,7 +23,6 @@ on threads and on Ray actors by :mod:`pokerlab.distributed.limit_ray`.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from math import comb
 from typing import Any
 
@@ -50,6 +49,7 @@ from pokerlab.tree.betting.boards import (
     path_bytes_per_entry,
     split_subtrees,
 )
+from pokerlab.tree.executors import WorkerPool, worker_pool
 
 __all__ = ["BYTES_PER_INFOSET_ACTION", "PCSState", "full_chance_bytes", "path_bytes_per_entry"]
 
@@ -137,7 +137,8 @@ class PCSState:
         if self.workers > 1:
             self._split(split_round)
             self._setup_cuts(h)
-        self._pool: Any = None  # the worker threads, started by the first split pass
+        #: The executor of the subtree seam in this process (:mod:`pokerlab.tree.executors`).
+        self.pool: WorkerPool = worker_pool(self.workers)
         self._deck = deck
         # uniform deal: 1 / (pairs for the opponent given the hand and the board); per-hand sums
         # at the root then average over the traverser's hands through the reported value; a
@@ -319,14 +320,6 @@ class PCSState:
             cuts,
         )
 
-    def _in_workers(self, run: Callable[[int], None]) -> None:
-        """``run(w)`` for every worker ``w`` at once, on the state's threads (started once)."""
-        if self._pool is None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._pool = ThreadPoolExecutor(max_workers=self.workers)
-        list(self._pool.map(run, range(self.workers)))
-
     def _pass(self, boards: np.ndarray | BoardBatch, traverser: int, update: bool) -> float:
         """One pass for ``traverser`` over a batch of boards; returns the root value summed
         over the entries (each entry's in ``self._root``): a depth-first pass over the whole
@@ -379,7 +372,7 @@ class PCSState:
             entries, traverser, False, 0, reach, out, buffers, cuts, frozen=frozen,
             storage=storage,
         )  # fmt: skip
-        self.subtree_values(entries, traverser, update, cut_reach, cut_values, frozen, entries_ref)
+        self.subtree_values(traverser, entries, update, cut_reach, cut_values, frozen, entries_ref)
         cuts = cuts._replace(mode=np.int64(2))
         return self._subtree(
             entries, traverser, update, 0, reach, out, buffers, cuts, frozen=frozen,
@@ -388,8 +381,8 @@ class PCSState:
 
     def subtree_values(
         self,
-        entries: BoardBatch,
         traverser: int,
+        entries: BoardBatch,
         update: bool,
         reach_rows: np.ndarray,
         value_rows: np.ndarray,
@@ -399,8 +392,8 @@ class PCSState:
         """The subtree seam: from each subtree root's reach rows (``reach_rows[k]``, both
         players, one entry per hand of the boards) the value rows there (into
         ``value_rows[k]``), one depth-first pass per subtree (updating its regrets and sums when
-        ``update``). This executor runs each worker's subtrees on a thread; the Ray head runs
-        them on actors (:mod:`pokerlab.distributed.limit_ray`)."""
+        ``update``). Each worker of :attr:`pool` runs its subtrees (threads of this process);
+        the Ray head runs them on actors (:mod:`pokerlab.distributed.limit_ray`)."""
         buffers = self._buffers
 
         def run(w: int) -> None:
@@ -411,7 +404,7 @@ class PCSState:
                         value_rows[k], buffers[w], frozen=frozen,
                     )  # fmt: skip
 
-        self._in_workers(run)
+        self.pool.map(run)
 
     # --- every board (chance="full") ------------------------------------------------------------
     def _setup_full(self) -> None:

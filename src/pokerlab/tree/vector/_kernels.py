@@ -29,9 +29,8 @@ strategy, the traverser maximises), ``MODE_EV`` (both play the average strategy)
 
 from __future__ import annotations
 
-import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN, discount_factors
 from pokerlab.tree.vector._bundles import Discounts, Items, RootRows, Storage
@@ -321,7 +320,7 @@ def best_response_pair(t, hands, sw, store: Storage, out, sc, items: Items, norm
     return res
 
 
-@njit(cache=True, parallel=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy")
 def traverse_items(
     t,
     hands,
@@ -330,45 +329,19 @@ def traverse_items(
     mode,
     store: Storage,
     disc: Discounts,
-    scratch_all,
+    sc,
     items: Items,
+    ids,
 ):
-    """The subtrees below the split chance nodes, in parallel: one work item per dealt card.
-
-    Items are handed out as threads free up (the caller launches with a chunk size of 1: on
-    shared cores a fixed split waits for its slowest thread), each thread working in its own
-    scratch; each item is computed the same way whatever the thread and the thread count
-    (it reads only its entry reaches and writes only its own subtree and value row), so
-    results do not depend on them.
-    """
-
-    n_items = items.ro.shape[0]
-    n_threads = scratch_all[0].shape[0]
-    counts = np.zeros(n_threads, dtype=np.int64)
-    for it in prange(n_items):
-        tid = numba.get_thread_id()
-        sc = (
-            scratch_all[0][tid],
-            scratch_all[1][tid],
-            scratch_all[2][tid],
-            scratch_all[3][tid],
-            scratch_all[4][tid],
-            scratch_all[5][tid],
-            scratch_all[6][tid],
-            scratch_all[7][tid],
-            scratch_all[8][tid],
-            scratch_all[9][tid],
-            scratch_all[10][tid],
-            scratch_all[11][tid],
-            scratch_all[12][tid],
-        )
-        counts[tid] += traverse(
+    """The subtrees of the work items ``ids`` (one subtree below a split chance node each), one
+    after another in the scratch ``sc``: each reads only its entry reaches and writes only its
+    own subtree and value row, so a worker's share can run beside the others' on another thread
+    (:mod:`pokerlab.tree.executors`) and the results do not depend on how items are shared."""
+    visited = 0
+    for k in range(ids.shape[0]):
+        it = ids[k]
+        visited += traverse(
             t, hands, sw, t.item_node[it], trav, mode, SPLIT_NONE, store, disc,
             RootRows(items.ro[it], items.rp[it], items.val[it]), sc, items, -1, items.val,
         )  # fmt: skip
-    return counts.sum()
-
-
-def thread_ids_available() -> int:
-    """How many scratch slots the parallel pass needs (numba's thread pool size)."""
-    return int(numba.config.NUMBA_NUM_THREADS)
+    return visited

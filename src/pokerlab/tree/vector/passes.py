@@ -1,22 +1,30 @@
 """The passes over a vector tree's solver memory (:class:`Passes`): a CFR iteration, best
 responses, expected values and the per-node record, on one thread or with the split points'
-work items handed to threads (:mod:`pokerlab.tree.vector._kernels`)."""
+work items shared among workers (:mod:`pokerlab.tree.executors`)."""
 
 from __future__ import annotations
 
-import threading
-
-import numba
 import numpy as np
 
 from pokerlab.tree._primitives import discount_factors
+from pokerlab.tree.executors import WorkerPool, chunks, share_out, worker_pool
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector.tree import VectorTree
 
-__all__ = ["Passes"]
+__all__ = ["Passes", "item_costs"]
 
-#: Held while a parallel kernel runs (see :meth:`Passes.pass_`).
-_PARALLEL_LAUNCH = threading.Lock()
+
+def item_costs(tree: VectorTree) -> np.ndarray:
+    """Nodes in each work item's subtree (the tree is in preorder: a subtree ends after the
+    last descendant reached by following last children), the item's share of a pass's work."""
+    a = tree.arrays
+    costs = np.zeros(tree.num_items)
+    for i, node in enumerate(a.item_node):
+        last = int(node)
+        while a.child_start[last + 1] > a.child_start[last]:
+            last = int(a.children[a.child_start[last + 1] - 1])
+        costs[i] = last + 1 - int(node)
+    return costs
 
 
 class Passes:
@@ -42,13 +50,23 @@ class Passes:
         self.no_prediction = np.zeros(0, dtype=np.float32)
         self.no_scale = np.zeros(0, dtype=np.float32)
 
-    def set_threads(self, threads: int) -> None:
-        threads = max(1, int(threads))
-        self.threads = min(threads, K.thread_ids_available())
-        self.scratch_all = self.tree.scratch(self.threads)
-        self.scratch_one = tuple(a[0] for a in self.scratch_all)
-        self.scratch_all32 = self.tree.scratch(self.threads, np.float32)
-        self.scratch_one32 = tuple(a[0] for a in self.scratch_all32)
+    def set_threads(self, threads: int, pool: WorkerPool | None = None) -> None:
+        """Run the work items on ``threads`` workers (``pool``: another executor with that many
+        workers; default: this process's threads)."""
+        old = getattr(self, "pool", None)
+        if old is not None:
+            old.close()
+        self.pool = pool if pool is not None else worker_pool(max(1, int(threads)))
+        self.threads = self.pool.workers
+        #: The work items in runs of neighbours, taken by the workers as they free up: one run
+        #: on one thread, about four a worker on more (:func:`~pokerlab.tree.executors.chunks`).
+        self.chunks = chunks(item_costs(self.tree), 1 if self.threads == 1 else 4 * self.threads)
+        scratch = self.tree.scratch(self.threads)
+        scratch32 = self.tree.scratch(self.threads, np.float32)
+        self.scratch_w = [tuple(a[w] for a in scratch) for w in range(self.threads)]
+        self.scratch_w32 = [tuple(a[w] for a in scratch32) for w in range(self.threads)]
+        self.scratch_one = self.scratch_w[0]
+        self.scratch_one32 = self.scratch_w32[0]
 
     def pass_(
         self,
@@ -96,7 +114,6 @@ class Passes:
         out = self.out32 if cfr else self.out
         rows = K.RootRows(t.hands.weight[1 - trav], t.hands.weight[trav], out)
         scratch_one = self.scratch_one32 if cfr else self.scratch_one
-        scratch_all = self.scratch_all32 if cfr else self.scratch_all
 
         def root(split: int) -> int:
             return K.traverse(
@@ -107,19 +124,28 @@ class Passes:
         if t.num_items == 0:
             return out, root(K.SPLIT_NONE)
         visited = root(K.SPLIT_COLLECT)
-        prev = numba.get_num_threads()
-        numba.set_num_threads(self.threads)
-        try:
-            # the kernels let the GIL go (nogil); one parallel launch at a time, since numba's
-            # workqueue threading layer aborts on launches from two threads at once
-            with _PARALLEL_LAUNCH, numba.parallel_chunksize(1):
-                visited += K.traverse_items(
-                    t.arrays, t.hands, t.sweep, trav, mode, store, disc, scratch_all, items
-                )
-        finally:
-            numba.set_num_threads(prev)
+        visited += self.subtree_values(trav, mode, items, store, disc, cfr)
         visited += root(K.SPLIT_USE)
         return out, visited
+
+    def subtree_values(
+        self, trav: int, mode: int, items: K.Items, store: K.Storage, disc: K.Discounts, cfr: bool
+    ) -> int:
+        """The subtree seam: from the reach rows entering each work item (``items.ro``,
+        ``items.rp``, collected by the top part's first walk) its value row (``items.val``),
+        updating the items' storage in ``MODE_CFR``; the workers of :attr:`pool` take the runs of
+        items (:attr:`chunks`) one kernel call each. Returns the nodes visited."""
+        t = self.tree
+        scratch = self.scratch_w32 if cfr else self.scratch_w
+
+        def run(w: int, ids: np.ndarray) -> int:
+            return int(
+                K.traverse_items(
+                    t.arrays, t.hands, t.sweep, trav, mode, store, disc, scratch[w], items, ids
+                )
+            )
+
+        return sum(share_out(self.pool, self.chunks, run))
 
     def cfr_iterations(
         self,

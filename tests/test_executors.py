@@ -1,0 +1,102 @@
+"""The subtree seam's executors (pokerlab.tree.executors) and the seam on both split backends."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from pokerlab.tree.backend import SubtreeSeam
+from pokerlab.tree.executors import SerialWorkers, ThreadWorkers, chunks, share_out, worker_pool
+from pokerlab.tree.vector.passes import item_costs
+
+
+def test_chunks_cut_neighbours_of_about_equal_cost() -> None:
+    assert [c.tolist() for c in chunks([1, 1, 1, 1, 1, 1], 3)] == [[0, 1], [2, 3], [4, 5]]
+    assert [c.tolist() for c in chunks([5, 1, 1, 1, 1, 1], 2)] == [[0], [1, 2, 3, 4, 5]]
+    assert [c.tolist() for c in chunks([2, 2], 5)] == [[0], [1]]  # never more than the items
+    assert chunks([], 4) == []
+    costs = np.random.default_rng(3).uniform(1, 50, size=97)
+    for pieces in (1, 2, 8, 97, 200):
+        parts = chunks(costs, pieces)
+        assert 1 <= len(parts) <= min(pieces, 97)
+        assert np.concatenate(parts).tolist() == list(range(97))  # in order, each once
+        assert all(p.dtype == np.int64 and p.size for p in parts)
+        # each item starts in its run's share of the cost: a run costs at most one share plus
+        # the cost of its last item
+        share = costs.sum() / pieces
+        assert max(costs[p].sum() for p in parts) <= share + costs.max() + 1e-9
+
+
+def test_share_out_runs_every_piece_once_and_keeps_order() -> None:
+    work = list(range(40))
+    seen: list[tuple[int, int]] = []
+    lock = threading.Lock()
+
+    def run(w: int, piece: int) -> int:
+        with lock:
+            seen.append((w, piece))
+        return piece * piece
+
+    for pool in (SerialWorkers(), ThreadWorkers(3)):
+        seen.clear()
+        assert share_out(pool, work, run) == [x * x for x in work]
+        assert sorted(p for _, p in seen) == work
+        assert {w for w, _ in seen} <= set(range(pool.workers))
+        pool.close()
+    assert share_out(SerialWorkers(), [], run) == []
+
+
+def test_worker_pools_run_every_worker_once_in_order() -> None:
+    assert isinstance(worker_pool(1), SerialWorkers)
+    pool = worker_pool(3)
+    assert isinstance(pool, ThreadWorkers)
+    names: dict[int, str] = {}
+
+    def run(w: int) -> int:
+        names[w] = threading.current_thread().name
+        return 10 * w
+
+    try:
+        assert pool.map(run) == [0, 10, 20]
+        assert pool.map(run) == [0, 10, 20]  # the pool is reused
+    finally:
+        pool.close()
+    assert names[0] == threading.current_thread().name  # worker 0: the calling thread
+    assert all(names[w].startswith("pokerlab-subtree") for w in (1, 2))
+    with pytest.raises(ValueError, match="at least 1"):
+        ThreadWorkers(0)
+
+
+def test_the_vector_backend_gives_the_seam() -> None:
+    import pokerlab
+    from pokerlab.solvers.postflop import PostflopSolver
+
+    solver = PostflopSolver(pokerlab.load_game("postflop", spot="turn"), "dcfr", threads=2)
+    assert isinstance(solver.passes, SubtreeSeam)
+    assert isinstance(solver.passes.pool, ThreadWorkers)
+    runs = solver.passes.chunks
+    assert np.concatenate(runs).tolist() == list(range(solver.tree.num_items))
+    assert len(runs) == 8  # about four a worker
+    costs = item_costs(solver.tree)
+    loads = [costs[r].sum() for r in runs]
+    assert max(loads) <= costs.sum() / 8 + costs.max()
+    single = PostflopSolver(pokerlab.load_game("postflop", spot="turn"), "dcfr", threads=1)
+    assert len(single.passes.chunks) == 1 and isinstance(single.passes.pool, SerialWorkers)
+
+
+def test_item_costs_count_each_subtree_s_nodes() -> None:
+    import pokerlab
+    from pokerlab.solvers.postflop import PostflopSolver
+
+    tree = PostflopSolver(pokerlab.load_game("postflop", spot="turn"), "dcfr").tree
+    a = tree.arrays
+    costs = item_costs(tree)
+
+    def count(node: int) -> int:
+        kids = a.children[a.child_start[node] : a.child_start[node + 1]]
+        return 1 + sum(count(int(k)) for k in kids)
+
+    for i in (0, 1, tree.num_items // 2, tree.num_items - 1):
+        assert costs[i] == count(int(a.item_node[i]))
