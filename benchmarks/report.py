@@ -2,16 +2,19 @@
 from 1 to 2 workers with the tasks' overhead per flop.
 
 Table 1. The 25-flop subset with the built-in template ``small`` (the README's example:
-``pokerlab report small --flops 25 --target 1%``) solved one flop after another in this
-process (:func:`pokerlab.reports.run.run_local`) with the solver on 1 and on 2 threads: wall
-seconds of the whole report, seconds per flop, and the rows' identity across thread counts.
-With ``--big`` (instead of the tables below), the 184-flop subset with ``flop-one-size`` (spot
-F's tree with one bet size a street; 30-55 s a flop on 2 threads at 1%: about 2.3 hours on 2
-threads and 4 on 1). A run that long outlives a working session, so ``--big`` keeps one line per
-finished flop in ``results/local/report-big-<T>t.jsonl`` (written atomically) and resumes from
-it: the figure is the sum over flops of each flop's wall seconds (and CPU seconds of this
-process, which a busy machine inflates less), printed with the range of load averages seen; a
-flop cut short is solved again. ``--restart`` clears the file first.
+``pokerlab report small --flops 25 --target 1%``) solved in this process
+(:func:`pokerlab.reports.run.run_local`) on 1 and on 2 threads (2 threads: two flops at once,
+each on one solver thread, :func:`pokerlab.reports.run.flops_at_once`): wall seconds of the
+whole report, seconds per flop, and the rows' identity across thread counts. With ``--big``
+(instead of the tables below), the 184-flop subset with ``flop-one-size`` (spot F's tree with
+one bet size a street; about a minute a flop on one thread at 1%: about 3 hours on 1 thread; on
+2 threads two flops at a time). A run that long outlives a working session, so ``--big`` keeps
+one line per finished flop in ``results/local/report-big-<T>t.jsonl`` (written atomically) and
+resumes from it: the figure is the sum over flops of the wall seconds since the previous row
+(the report's elapsed time, whatever number of flops run at once; a flop cut short costs its
+time again) (and CPU seconds of this process, which a busy machine inflates less), printed with
+the range of load averages seen; a flop cut short is solved again. ``--restart`` clears the file
+first.
 
 Table 2. The same report as Ray tasks (:func:`pokerlab.reports.ray_run.run_on_ray`) on a local
 Ray with 1 and with 2 workers (one CPU each, the solver on one thread): wall seconds from the
@@ -105,7 +108,7 @@ def ray_report(template: dict, flops: list, settings: ReportSettings, workers: i
 
 
 def big_report(threads: int, settings: ReportSettings, restart: bool) -> dict[str, Any]:
-    """The 184-flop report of ``flop-one-size`` on ``threads`` solver threads, resumed from (and
+    """The 184-flop report of ``flop-one-size`` on ``threads`` threads, resumed from (and
     kept in) ``results/local/report-big-<threads>t.jsonl``: one JSON line per finished flop with
     its wall and CPU seconds and the load average at its end. Returns the sums."""
     big = load_template("flop-one-size")

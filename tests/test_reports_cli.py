@@ -279,3 +279,53 @@ def test_save_solutions(files, capsys, tmp_path) -> None:
     assert read_metadata(path)["exploitability"] == row["exploitability"]
     root = solver.average_strategy().node("")
     assert root.action_totals() == row["actions"]["root"]
+
+
+def test_threads_solve_flops_at_once_with_the_same_rows(full, files, capsys, tmp_path) -> None:
+    """--threads 2: two flops at once, each on one solver thread; rows (timings apart) and the
+    overall row equal the one-thread report's, in plan order."""
+    from pokerlab.reports.flops import read_flop_file
+    from pokerlab.reports.run import flops_at_once, load_template
+
+    template = load_template(files["template"])
+    plan = read_flop_file(files["flops"])[0]
+    assert flops_at_once(template, plan, 2) == (2, 1)
+    assert flops_at_once(template, plan[:1], 2) == (1, 2)  # one flop: its solver gets both
+    assert flops_at_once(template, plan, 1) == (1, 1)
+    out = tmp_path / "two"
+    code, _, err = run(
+        capsys,
+        ["report", str(files["template"]), "--flops", str(files["flops"]), "--target", "1%"]
+        + ["--out", str(out), "--threads", "2", "--json"],
+    )
+    assert code == 0, err
+    two = json.loads((out / "report.json").read_text())
+    assert [_numbers(r) for r in two["rows"]] == [_numbers(r) for r in full["rows"]]
+    assert _numbers(two["overall"]) == _numbers(full["overall"])
+
+
+def test_threads_hand_an_error_and_a_stop_to_the_caller(files, monkeypatch) -> None:
+    from pokerlab.reports import run as report_run
+    from pokerlab.reports.flops import read_flop_file
+
+    template = report_run.load_template(files["template"])
+    plan = read_flop_file(files["flops"])[0]
+    settings = report_run.ReportSettings(target_pct=1.0)
+    real = report_run.solve_flop
+
+    def failing(template, flop, settings, threads, stop, save_to):  # noqa: ANN001, ANN202
+        if flop.text == "AsQh2d":
+            raise ValueError("broken flop AsQh2d")
+        return real(template, flop, settings, threads, stop, save_to)
+
+    monkeypatch.setattr(report_run, "solve_flop", failing)
+    rows: list[dict] = []
+    with pytest.raises(ValueError, match="broken flop AsQh2d"):
+        report_run.run_local(template, plan, settings, rows.append, threads=2)
+    assert all(r["board"] != "AsQh2d" for r in rows)
+    monkeypatch.setattr(report_run, "solve_flop", real)
+    rows.clear()
+    finished = report_run.run_local(
+        template, plan, settings, rows.append, threads=2, should_stop=lambda: len(rows) >= 1
+    )
+    assert finished is False and 1 <= len(rows) < len(plan)

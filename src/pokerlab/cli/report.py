@@ -59,7 +59,12 @@ def report(
         1000, "--iterations", "-n", min=1, help="Iterations at most on each board."
     ),
     algorithm: str = typer.Option("dcfr-ps", "--algorithm", "-a", help="Postflop algorithm."),
-    threads: int = typer.Option(1, min=1, help="Threads of each solve (results do not change)."),
+    threads: int = typer.Option(
+        1,
+        min=1,
+        help="Threads: boards solved at once, one solver thread each (results do not change); "
+        "with --ray, each task's solver threads.",
+    ),
     ray: bool = typer.Option(False, "--ray", help="Solve the boards as Ray tasks, one each."),
     address: str | None = typer.Option(
         None, "--address", help="Ray cluster address (host:port); default: a local Ray."

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import queue
+import threading
 import time
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
@@ -33,6 +35,7 @@ __all__ = [
     "check_template",
     "solve_flop",
     "run_local",
+    "flops_at_once",
 ]
 
 #: Largest template file read, bytes.
@@ -220,6 +223,27 @@ def solve_flop(
     }
 
 
+def flops_at_once(template: Mapping[str, Any], todo: list[Flop], threads: int) -> tuple[int, int]:
+    """How ``threads`` threads of this process share a report: ``(flops solved at once, solver
+    threads each)``. Whole flops are independent work, so with several flops left each thread
+    solves its own flop on one solver thread (a solve's own threads split only the subtrees
+    below its turn cards and gain less); as many at once as the first flop's solver arrays fit
+    in the memory available (``tree_summary``'s upper bound), the threads left over going to
+    each solve."""
+    threads = max(1, int(threads))
+    if threads == 1 or len(todo) <= 1:
+        return 1, threads
+    from pokerlab.games.postflop.game import PostflopGame
+    from pokerlab.games.postflop.sizing import available_memory_bytes
+
+    need = PostflopGame(spot_for(template, todo[0].cards)).tree_summary()
+    need_bytes = max(1, int(need["memory_upper_bound_bytes"]))
+    available = available_memory_bytes()
+    fit = threads if available is None else max(1, int(available // need_bytes))
+    at_once = max(1, min(threads, len(todo), fit))
+    return at_once, max(1, threads // at_once)
+
+
 def run_local(
     template: Mapping[str, Any],
     todo: Iterable[Flop],
@@ -229,16 +253,88 @@ def run_local(
     should_stop: Callable[[], bool] | None = None,
     save_dir: str | os.PathLike[str] | None = None,
 ) -> bool:
-    """Solve the flops of ``todo`` one after another in this process, handing each row to
-    ``on_row`` as it finishes (``save_dir``: also save each solution there as ``BOARD.npz``).
-    Returns False when ``should_stop`` stopped it (the flop being solved then is dropped), True
-    when every flop is done."""
-    for flop in todo:
-        if should_stop is not None and should_stop():
-            return False
+    """Solve the flops of ``todo`` in this process on ``threads`` threads, handing each row to
+    ``on_row`` (in the calling thread) as it finishes (``save_dir``: also save each solution
+    there as ``BOARD.npz``). With several threads and flops, several flops are solved at once
+    (:func:`flops_at_once`); rows may then finish out of plan order. Returns False when
+    ``should_stop`` stopped it (the flops being solved then are dropped), True when every flop
+    is done. An error in one solve stops the others at their next check and is raised here."""
+    todo = list(todo)
+    at_once, solver_threads = flops_at_once(template, todo, threads)
+
+    def solve(flop: Flop, stop: Callable[[], bool] | None) -> dict[str, Any] | None:
         save_to = None if save_dir is None else Path(save_dir) / f"{flop.text}.npz"
-        row = solve_flop(template, flop, settings, threads, should_stop, save_to)
-        if row is None:
-            return False
-        on_row(row)
-    return True
+        return solve_flop(template, flop, settings, solver_threads, stop, save_to)
+
+    if at_once == 1:
+        for flop in todo:
+            if should_stop is not None and should_stop():
+                return False
+            row = solve(flop, should_stop)
+            if row is None:
+                return False
+            on_row(row)
+        return True
+    return _run_threads(todo, at_once, solve, on_row, should_stop)
+
+
+def _run_threads(
+    todo: list[Flop],
+    at_once: int,
+    solve: Callable[[Flop, Callable[[], bool]], dict[str, Any] | None],
+    on_row: Callable[[dict[str, Any]], None],
+    should_stop: Callable[[], bool] | None,
+) -> bool:
+    """:func:`run_local` with ``at_once`` flops solved at once on threads (the solves' kernels
+    let the GIL go), rows handed to ``on_row`` in this thread as they come."""
+    lock = threading.Lock()
+    left = iter(todo)
+    rows: queue.Queue[tuple[str, Any]] = queue.Queue()
+    failed = threading.Event()
+
+    def stop() -> bool:
+        return failed.is_set() or (should_stop is not None and should_stop())
+
+    def worker() -> None:
+        try:
+            while not stop():
+                with lock:
+                    flop = next(left, None)
+                if flop is None:
+                    break
+                row = solve(flop, stop)
+                if row is None:
+                    break
+                rows.put(("row", row))
+        except BaseException as exc:  # handed to the caller's thread
+            failed.set()
+            rows.put(("error", exc))
+        finally:
+            rows.put(("done", None))
+
+    threads = [
+        threading.Thread(target=worker, name=f"pokerlab-report-{k}", daemon=True)
+        for k in range(at_once)
+    ]
+    for t in threads:
+        t.start()
+    running, error, done = at_once, None, 0
+    while running:
+        kind, value = rows.get()
+        if kind == "done":
+            running -= 1
+        elif kind == "error":
+            error = error or value
+        elif error is None:
+            try:
+                on_row(value)
+            except BaseException as exc:  # the others stop at their next check
+                failed.set()
+                error = exc
+                continue
+            done += 1
+    for t in threads:
+        t.join()
+    if error is not None:
+        raise error
+    return done == len(todo)
