@@ -27,6 +27,7 @@ from pokerlab.tree.public.tree import (
     PublicTree,
     TreeArrays,
     dense_terminal_tables,
+    ranked_table,
 )
 
 __all__ = [
@@ -160,6 +161,9 @@ def assemble_public_tree(
         strength=tables.strength,
         order=tables.order,
         num_valid=tables.num_valid,
+        ranked=ranked_table(
+            tables.order, tables.num_valid, tables.strength, tables.private_cards, num_cards
+        ),
         private_cards=tables.private_cards,
         dense_compat=tables.dense_compat,
         dense_sign=tables.dense_sign,

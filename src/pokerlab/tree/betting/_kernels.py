@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from pokerlab.tree._primitives import DEAL, DECISION, FOLD_END, SHOWDOWN_END
+from pokerlab.tree._showdown import one_list_showdown
 
 __all__ = [
     "DEAL",
@@ -124,14 +125,10 @@ def terminal_values(
     ``scale``: the chance weight; ``card_sum`` (104,) float64: scratch.
 
     Folds: the opponent's reach compatible with each hand, by per-card sums and
-    inclusion-exclusion. Showdowns: one ascending sweep over the entries sorted by strength
-    (``ranked``, see :class:`BoardBatch`), group of equal strength by group. With W the
-    compatible reach strictly below a hand, L the compatible reach at or below it (its own tie
-    group included) and T all compatible reach, the hand wins W and loses T - L, so its value is
-    ``amount * (W + L - T)``: T comes from the per-card totals (the first half of ``card_sum``,
-    length 104), W and L from the running sums (the second half) before and after the group is
-    added: one sweep instead of an ascending (winning) and a descending (losing) one, about a
-    quarter less time per showdown."""
+    inclusion-exclusion. Showdowns: the one-sweep showdown over each board's entries sorted by
+    strength (:func:`pokerlab.tree._showdown.one_list_showdown`; ``ranked``, see
+    :class:`BoardBatch`), about a quarter less time per showdown than an ascending and a
+    descending sweep."""
     player, payoff_id, payoff_table = tree.player, tree.payoff_id, tree.payoff_table
     states, order, _, segments, hand_cards, _, ranked = entries
     num_hands = hand_cards.shape[0]
@@ -163,46 +160,6 @@ def terminal_values(
     for h in range(num_hands):
         out[h] = 0.0
     for b in range(num_boards):
-        first = segments[b]
-        end = segments[b + 1]
-        for c in range(104):
-            card_sum[c] = 0.0
-        total = 0.0
-        for t in range(first, end):
-            x = np.float64(opp_reach[order[t]])
-            total += x
-            card_sum[ranked[t, 0]] += x
-            card_sum[ranked[t, 1]] += x
-        # from here card_sum[52 + c]: reach of the hands swept so far that hold card c
-        below = 0.0
-        i = first
-        while i < end:
-            j = ranked[i, 2]
-            if j == i + 1:  # a group of one (W and L differ by the hand's own reach only)
-                h = order[i]
-                c0 = ranked[i, 0]
-                c1 = ranked[i, 1]
-                x = np.float64(opp_reach[h])
-                win = below - card_sum[52 + c0] - card_sum[52 + c1]
-                out[h] = amount * (2.0 * win - x - total + card_sum[c0] + card_sum[c1])
-                below += x
-                card_sum[52 + c0] += x
-                card_sum[52 + c1] += x
-            else:
-                for t in range(i, j):
-                    c0 = ranked[t, 0]
-                    c1 = ranked[t, 1]
-                    out[order[t]] = (
-                        below - card_sum[52 + c0] - card_sum[52 + c1]
-                        - total + card_sum[c0] + card_sum[c1]
-                    )  # fmt: skip
-                for t in range(i, j):
-                    x = np.float64(opp_reach[order[t]])
-                    below += x
-                    card_sum[52 + ranked[t, 0]] += x
-                    card_sum[52 + ranked[t, 1]] += x
-                for t in range(i, j):
-                    h = order[t]
-                    le = below - card_sum[52 + ranked[t, 0]] - card_sum[52 + ranked[t, 1]]
-                    out[h] = amount * (out[h] + le)
-            i = j
+        one_list_showdown(
+            order, ranked, segments[b], segments[b + 1], opp_reach, amount, card_sum, 52, out
+        )

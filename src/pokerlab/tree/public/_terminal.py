@@ -8,10 +8,9 @@ For player i holding private state h at terminal z, the counterfactual value is
 where sign is +1 when i wins, -1 when i loses, 0 on a tie (``amount`` already carries the chance
 probabilities). Compatibility (no card held twice) is handled by inclusion-exclusion over cards:
 the reach of opponent states sharing a card with h is the sum of per-card reach totals, minus the
-reach of h itself when states hold two cards (it was subtracted twice). The showdown sweeps the
-board's strength order once upward (wins against weaker hands) and once downward (losses against
-stronger ones), so a terminal costs O(H + C) instead of O(H^2) (the method of the fast postflop
-solvers; see postflop-solver's ``evaluate_showdown``).
+reach of h itself when states hold two cards (it was subtracted twice). The showdown is the
+one-sweep showdown of :mod:`pokerlab.tree._showdown` over the board's strength order, so a
+terminal costs O(H + C) instead of O(H^2).
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from pokerlab.tree._primitives import FOLD
+from pokerlab.tree._showdown import one_list_showdown
 
 
 @njit(cache=True)
@@ -34,17 +34,19 @@ def terminal_values(
 ) -> int:
     """Write ``player``'s counterfactual values at every terminal node; return the count done.
 
-    ``t`` is a :class:`~pokerlab.tree.public.tree.TreeArrays`; ``reach`` (N, 2, H) holds reach
-    probabilities (the opponent's row is read; it is zero on states impossible on the board);
-    ``cfv[node, player, :]`` receives the values; ``cards_sum`` (C,) is scratch. With ``prune``,
-    terminals where ``live[node, opponent]`` is False get zeros without work.
+        ``t`` is a :class:`~pokerlab.tree.public.tree.TreeArrays`; ``reach`` (N, 2, H) holds reach
+        probabilities (the opponent's row is read; it is zero on states impossible on the board);
+        ``cfv[node, player, :]`` receives the values; ``cards_sum`` is scratch
+    (:func:`~pokerlab.tree.public.tree.card_slots` long). With ``prune``,
+        terminals where ``live[node, opponent]`` is False get zeros without work.
 
-    All terminals are done in one call, and the per-node code is written out here rather than in
-    helpers: numba function calls that take arrays cost more than a small terminal's arithmetic.
+        All terminals are done in one call, and the per-node code is written out here rather than in
+        helpers: numba function calls that take arrays cost more than a small terminal's arithmetic.
     """
     q = 1 - player
     num_h = cfv.shape[2]
     pc = t.private_cards
+    half = cards_sum.shape[0] // 2
     dense_fold = t.dense_compat.shape[0] > 0
     dense_showdown = t.dense_sign.shape[0] > 0
     done = 0
@@ -94,47 +96,9 @@ def terminal_values(
                     blocked += cards_sum[pc[h, 1]] - reach[node, q, h]
                 cfv[node, player, h] = sign * (total - blocked)
             continue
-        # Showdown: wins against strictly weaker compatible hands, in increasing strength order.
-        total = 0.0
-        j = 0
-        while j < n_valid:
-            s = t.strength[b, t.order[b, j]]
-            k = j
-            while k < n_valid and t.strength[b, t.order[b, k]] == s:
-                h = t.order[b, k]
-                blocked = cards_sum[pc[h, 0]]
-                if pc[h, 1] >= 0:
-                    blocked += cards_sum[pc[h, 1]]
-                cfv[node, player, h] = total - blocked
-                k += 1
-            for m_ in range(j, k):
-                h = t.order[b, m_]
-                r = reach[node, q, h]
-                total += r
-                cards_sum[pc[h, 0]] += r
-                if pc[h, 1] >= 0:
-                    cards_sum[pc[h, 1]] += r
-            j = k
-        # Losses against strictly stronger compatible hands, in decreasing order.
-        cards_sum[:] = 0.0
-        total = 0.0
-        j = n_valid - 1
-        while j >= 0:
-            s = t.strength[b, t.order[b, j]]
-            k = j
-            while k >= 0 and t.strength[b, t.order[b, k]] == s:
-                h = t.order[b, k]
-                blocked = cards_sum[pc[h, 0]]
-                if pc[h, 1] >= 0:
-                    blocked += cards_sum[pc[h, 1]]
-                cfv[node, player, h] = amount * (cfv[node, player, h] - (total - blocked))
-                k -= 1
-            for m_ in range(j, k, -1):
-                h = t.order[b, m_]
-                r = reach[node, q, h]
-                total += r
-                cards_sum[pc[h, 0]] += r
-                if pc[h, 1] >= 0:
-                    cards_sum[pc[h, 1]] += r
-            j = k
+        # Showdown: the one-sweep showdown over the board's strength order
+        one_list_showdown(
+            t.order[b], t.ranked[b], 0, n_valid, reach[node, q], amount, cards_sum, half,
+            cfv[node, player],
+        )  # fmt: skip
     return done

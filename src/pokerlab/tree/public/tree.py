@@ -40,7 +40,9 @@ __all__ = [
     "TreeArrays",
     "PublicTree",
     "PublicCFRState",
+    "card_slots",
     "dense_terminal_tables",
+    "ranked_table",
 ]
 
 CHANCE_NODE = CHANCE
@@ -69,6 +71,35 @@ def dense_terminal_tables(
     return compat, sign
 
 
+def ranked_table(
+    order: np.ndarray, num_valid: np.ndarray, strength: np.ndarray, private_cards: np.ndarray,
+    num_cards: int,
+) -> np.ndarray:  # fmt: skip
+    """:attr:`TreeArrays.ranked`: per board and position of the strength order, the state's
+    two card slots (one-card states: ``num_cards + h`` as the second) and the position after
+    its group of equal strength."""
+    num_boards, num_h = order.shape
+    ranked = np.zeros((num_boards, num_h, 3), dtype=np.int32)
+    for b in range(num_boards):
+        n = int(num_valid[b])
+        hands = order[b, :n]
+        first = private_cards[hands, 0]
+        second = private_cards[hands, 1]
+        ranked[b, :n, 0] = first
+        ranked[b, :n, 1] = np.where(second >= 0, second, num_cards + hands)
+        s = strength[b, hands]
+        # the position after each group: the first position whose strength is larger
+        ranked[b, :n, 2] = np.searchsorted(s, s, side="right")
+    return ranked
+
+
+def card_slots(arrays: TreeArrays) -> int:
+    """Length of the terminal evaluation's per-card scratch: the fold's per-card sums (C) and
+    the showdown's two halves (totals and running sums) over C cards and one slot per
+    one-card state."""
+    return 2 * (int(arrays.num_cards) + int(arrays.private_cards.shape[0]))
+
+
 class TreeArrays(NamedTuple):
     """The arrays the numba kernels read (one namedtuple so kernels take one argument).
 
@@ -89,6 +120,10 @@ class TreeArrays(NamedTuple):
     strength: np.ndarray  # int32 (B, H): showdown strength, higher wins
     order: np.ndarray  # int32 (B, H): valid private states by increasing strength, then -1
     num_valid: np.ndarray  # int32 (B,)
+    # int32 (B, H, 3): at each position of ``order``, the state's two card slots (a one-card
+    # state's second slot is C + h, its own) and the position after its group of equal
+    # strength (the one-sweep showdown's input, :func:`pokerlab.tree._showdown.one_list_showdown`)
+    ranked: np.ndarray
     private_cards: np.ndarray  # int32 (H, 2): cards of each private state, -1 padded
     # Dense terminal tables, used instead of the card sweep when present (shape (0, 0, 0) if not):
     dense_compat: np.ndarray  # float64 (B, H, H): weight of the pair (h, h') at fold terminals
@@ -238,7 +273,7 @@ class _EvalScratch:
         n, h = tree.num_nodes, tree.num_private
         self.reach = np.zeros((n, 2, h))
         self.cfv = np.zeros((n, 2, h))
-        self.cards = np.zeros(tree.arrays.num_cards)
+        self.cards = np.zeros(card_slots(tree.arrays))
         self.live = np.ones((n, 2), dtype=np.bool_)
 
 
@@ -259,7 +294,7 @@ class PublicCFRState(FlatCFRState):
         self._reach = np.zeros((n, 2, h))
         self._cfv = np.zeros((n, 2, h))
         self._live = np.zeros((n, 2), dtype=np.bool_)
-        self._cards = np.zeros(tree.arrays.num_cards)
+        self._cards = np.zeros(card_slots(tree.arrays))
         self._totals = np.zeros(h)
 
     def run(self, first_iteration: int, iterations: int) -> int:

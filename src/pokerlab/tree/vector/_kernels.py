@@ -17,7 +17,7 @@ Counterfactual values follow Zinkevich et al. (2007): for the traverser i and ha
 probabilities (1 / cards left) are folded into the opponent's reach when a card is dealt, and the
 initial deal's normalisation is applied once at the root by the caller.
 
-The per-node work lives by job in ``_showdown_kernels.py`` (fold and showdown values),
+The per-node work lives by job in :mod:`pokerlab.tree._showdown` (fold and showdown values),
 ``_chance_kernels.py`` (dealing a card, split points, summing the cards) and
 ``_node_kernels.py`` (strategy, strategy sums, regret update), all inlined here; the kernel
 arguments' bundles are in ``_bundles.py``.
@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN, discount_factors
+from pokerlab.tree._showdown import fold_values, showdown_values
 from pokerlab.tree.vector._bundles import Discounts, Items, RootRows, Storage
 from pokerlab.tree.vector._chance_kernels import chance_values, collect_items, deal_reaches
 from pokerlab.tree.vector._node_kernels import (
@@ -45,7 +46,6 @@ from pokerlab.tree.vector._node_kernels import (
     update_regrets,
     update_regrets_16,
 )
-from pokerlab.tree.vector._showdown_kernels import fold_values, showdown_values
 
 MODE_CFR, MODE_BR, MODE_EV = 0, 1, 2
 #: split modes: descend everywhere / at split chance nodes record reaches and stop / read the

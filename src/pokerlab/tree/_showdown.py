@@ -1,0 +1,161 @@
+"""The one-sweep showdown, the terminal evaluation of every tree with vectors of private hands
+(the public, vector and betting trees): for each of a player's hands, the payoff against the
+opponent's reach of the hands compatible with it (no shared card), in O(H) per terminal instead
+of O(H^2): hands sorted by strength per final board, per-card blocker sums by
+inclusion-exclusion (a hand sharing a card with h is subtracted through that card; the
+identical combo, subtracted through both, is added back once), and one upward sweep over the
+strength order (the method of the fast postflop solvers; postflop-solver's
+``evaluate_showdown``).
+
+Two forms, by how the players' hands are listed:
+
+- :func:`one_list_showdown`: both players index one list (the public tree's private states,
+  the betting tree's board entries); the sweep goes through it group of equal strength by
+  group.
+- :func:`showdown_values` and :func:`fold_values`: each player has its own list (the vector
+  tree's ranges); the sweep over the opponent's list records its running sums, and the
+  traverser's hands read them through precomputed slots
+  (:class:`~pokerlab.tree.vector.tree.SweepArrays`).
+
+All are inlined into their callers (``inline="always"``): after editing them, delete the stale
+numba cache files (docs/architecture.md, developer note).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, inline="always")
+def one_list_showdown(order, ranked, first, end, reach, amount, card_sum, half, out):
+    """Showdown values ``out[order[t]]`` for the hands at positions ``first .. end - 1`` of a
+    strength order shared by both players, from the opponent's ``reach`` (indexed like
+    ``out``); the other entries of ``out`` are left alone.
+
+    ``order[t]``: the hand at position t (by increasing strength); ``ranked[t]``: its two card
+    slots and the position after its group of equal strength. A hand of one card gets a slot of
+    its own as its second card, so the two-card arithmetic holds (its only incompatible hand is
+    itself). ``card_sum`` (``2 * half`` float64, ``half`` above every slot): scratch.
+
+    With W the compatible reach strictly below a hand, L the compatible reach at or below it
+    (its own tie group included) and T all compatible reach, the hand wins W and loses T - L:
+    its value is ``amount * (W + L - T)``. T comes from the per-slot totals (the first half of
+    ``card_sum``), W and L from the running sums (the second half) before and after its group
+    is added: one sweep instead of an ascending (winning) and a descending (losing) one.
+    """
+    for c in range(2 * half):
+        card_sum[c] = 0.0
+    total = 0.0
+    for t in range(first, end):
+        x = np.float64(reach[order[t]])
+        total += x
+        card_sum[ranked[t, 0]] += x
+        card_sum[ranked[t, 1]] += x
+    # from here card_sum[half + c]: reach of the hands swept so far that hold card c
+    below = 0.0
+    i = first
+    while i < end:
+        j = ranked[i, 2]
+        if j == i + 1:  # a group of one (W and L differ by the hand's own reach only)
+            h = order[i]
+            c0 = ranked[i, 0]
+            c1 = ranked[i, 1]
+            x = np.float64(reach[h])
+            win = below - card_sum[half + c0] - card_sum[half + c1]
+            out[h] = amount * (2.0 * win - x - total + card_sum[c0] + card_sum[c1])
+            below += x
+            card_sum[half + c0] += x
+            card_sum[half + c1] += x
+        else:
+            for t in range(i, j):
+                c0 = ranked[t, 0]
+                c1 = ranked[t, 1]
+                out[order[t]] = (
+                    below - card_sum[half + c0] - card_sum[half + c1]
+                    - total + card_sum[c0] + card_sum[c1]
+                )  # fmt: skip
+            for t in range(i, j):
+                x = np.float64(reach[order[t]])
+                below += x
+                card_sum[half + ranked[t, 0]] += x
+                card_sum[half + ranked[t, 1]] += x
+            for t in range(i, j):
+                h = order[t]
+                le = below - card_sum[half + ranked[t, 0]] - card_sum[half + ranked[t, 1]]
+                out[h] = amount * (out[h] + le)
+        i = j
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def fold_values(pay, ro, nh_o, nh_t, c0o, c1o, c0t, c1t, same1, cards_sum, dst):
+    """dst[h] = pay x (opponent reach compatible with hand h): blocker sums by card, the
+    identical combo added back (``same1`` points at a zero slot of ``ro`` when absent)."""
+    for c in range(52):
+        cards_sum[c] = 0.0
+    total = 0.0
+    for g in range(nh_o):
+        r = ro[g]
+        if r != 0.0:
+            total += r
+            cards_sum[c0o[g]] += r
+            cards_sum[c1o[g]] += r
+    if total == 0.0:
+        for h in range(nh_t):
+            dst[h] = 0.0
+        return
+    for h in range(nh_t):
+        dst[h] = pay * (total - cards_sum[c0t[h]] - cards_sum[c1t[h]] + ro[same1[h]])
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def showdown_values(win, lose, tie, ro, nv_t, nv_o, sw, trav, b, same1, nh_t, cards_sum, snap,
+                     dst):  # fmt: skip
+    """Showdown values from one upward sweep over the opponent's hands sorted by strength.
+
+    With B, E, A the compatible opponent reach strictly below, equal to and strictly above a
+    hand, and ALL = B + E + A, the value ``win B + tie E + lose A`` is
+    ``(win - tie) B + (tie - lose) (B + E) + lose ALL``. The sweep adds the opponent's hands
+    in order (per-card sums for the blockers) and records the running total after each in
+    ``snap[:nv_o + 1]`` and its two cards' running sums in ``snap[H + 1 + 2 j]``,
+    ``snap[H + 2 + 2 j]``; a second loop reads B (the first ``t_lo[k]`` opponent hands) and
+    B + E (the first ``t_hi[k]``) for each hand through the snapshot slots of
+    :class:`~pokerlab.tree.vector.tree.SweepArrays`, and ALL from the final sums
+    (inclusion-exclusion: the identical combo, counted in B + E and ALL but subtracted twice
+    there, is added back once per term, which is ``tie`` x its reach in all). Reading
+    snapshots instead of emitting inside the sweep keeps the loads off the addresses the sweep
+    is storing to."""
+    opp = 1 - trav
+    t_idx, t_c0, t_c1 = sw.idx[trav, b], sw.sc0[trav, b], sw.sc1[trav, b]
+    t_lo, t_hi = sw.lo[trav, b], sw.hi[trav, b]
+    o_idx, o_c0, o_c1 = sw.idx[opp, b], sw.sc0[opp, b], sw.sc1[opp, b]
+    s_lo0, s_lo1 = sw.snap_lo0[trav, b], sw.snap_lo1[trav, b]
+    s_hi0, s_hi1 = sw.snap_hi0[trav, b], sw.snap_hi1[trav, b]
+    hh = t_c0.shape[0]
+    tot = snap[: hh + 1]
+    cs = snap[hh + 1 :]
+    for c in range(52):
+        cards_sum[c] = 0.0
+    acc = 0.0
+    tot[0] = 0.0
+    for j in range(nv_o):
+        r = ro[o_idx[j]]
+        acc += r
+        x0 = cards_sum[o_c0[j]] + r
+        cards_sum[o_c0[j]] = x0
+        x1 = cards_sum[o_c1[j]] + r
+        cards_sum[o_c1[j]] = x1
+        tot[j + 1] = acc
+        cs[2 * j] = x0
+        cs[2 * j + 1] = x1
+    cs[2 * hh] = 0.0
+    for h in range(nh_t):
+        dst[h] = 0.0
+    cb = win - tie
+    ce = tie - lose
+    for k in range(nv_t):
+        h = t_idx[k]
+        b = tot[t_lo[k]] - cs[s_lo0[k]] - cs[s_lo1[k]]
+        be = tot[t_hi[k]] - cs[s_hi0[k]] - cs[s_hi1[k]]
+        al = lose * (acc - cards_sum[t_c0[k]] - cards_sum[t_c1[k]]) + tie * ro[same1[h]]
+        dst[h] = cb * b + ce * be + al
