@@ -13,9 +13,10 @@ separated by ``/``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pokerlab.cards.deck import RANKS, SUITS
 from pokerlab.errors import PokerlabError
@@ -37,6 +38,9 @@ from pokerlab.games.nolimit.size import (
     format_summary,
     summary_dict,
 )
+
+if TYPE_CHECKING:
+    from pokerlab.tree.betting.tree import BettingTree
 
 __all__ = ["NoLimitHoldemGame", "NoLimitHistory"]
 
@@ -170,6 +174,14 @@ class NoLimitHoldemGame(HistoryGame):
         )
         info["text"] = format_summary(info)
         return info
+
+    @cached_property
+    def betting_tree(self) -> BettingTree:
+        """The public betting tree of the abstract game
+        (:func:`pokerlab.games.nolimit.betting.build_betting_tree`), built on first use."""
+        from pokerlab.games.nolimit.betting import build_betting_tree
+
+        return build_betting_tree(self)
 
     def check_fits(self, available: int | None = None) -> dict[str, Any]:
         """:meth:`summary`, refused with its estimate when the rows will not fit in
