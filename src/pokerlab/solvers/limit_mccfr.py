@@ -193,6 +193,7 @@ def betting_sampled_pass(
             contrib.sum(axis=1),
             simple.astype(np.int8),
             np.asarray(offset if sum_offset is None else sum_offset, dtype=np.int64),
+            np.int64(tree.rounds - 1),
         ),
         sum_size,
     )

@@ -16,18 +16,13 @@ and one on :class:`~pokerlab.games.nolimit.game.NoLimitHistory` name the same li
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from pokerlab.errors import PokerlabError
-from pokerlab.games.nolimit.actions import abstract_actions
-from pokerlab.games.nolimit.rules import CALL, CHECK, FOLD, BettingState
+from pokerlab.games.nolimit.actions import ActionAbstraction, abstract_actions
+from pokerlab.games.nolimit.rules import CALL, CHECK, FOLD, BettingState, NoLimitRules
 from pokerlab.tree._primitives import DEAL, DECISION, FOLD_END, SHOWDOWN_END
 from pokerlab.tree.betting.tree import BettingTree
-
-if TYPE_CHECKING:
-    from pokerlab.games.nolimit.game import NoLimitHoldemGame
 
 __all__ = ["MAX_TREE_NODES", "build_betting_tree", "action_id", "token"]
 
@@ -46,10 +41,11 @@ def token(kind: int, amount: int) -> str:
     return "f" if kind == FOLD else "c" if kind in (CHECK, CALL) else f"r{amount}"
 
 
-def build_betting_tree(game: NoLimitHoldemGame, max_nodes: int = MAX_TREE_NODES) -> BettingTree:
-    """The betting tree of ``game``'s rules and action abstraction (module docstring), refused
-    past ``max_nodes`` nodes (Python recursion, one level per action of a line)."""
-    rules, abstraction = game.rules, game.abstraction
+def build_betting_tree(
+    rules: NoLimitRules, abstraction: ActionAbstraction, max_nodes: int = MAX_TREE_NODES
+) -> BettingTree:
+    """The betting tree of ``rules`` with the action ``abstraction`` (module docstring),
+    refused past ``max_nodes`` nodes (Python recursion, one level per action of a line)."""
     kind: list[int] = []
     rnd: list[int] = []
     player: list[int] = []

@@ -94,19 +94,23 @@ class Stakes(NamedTuple):
     float64 chips put in, ``mask`` (N,) int64 the players still in (bit q: seat q), ``pot``
     (N,) float64, and ``simple`` (N,) int8: a showdown without side pots (every player still in
     put in the most), settled by one comparison of the players in; ``sum_offset`` (N,) int64:
-    where a decision's block of strategy sums starts (-1: no average kept at that node)."""
+    where a decision's block of strategy sums starts (-1: no average kept at that node);
+    ``last_round``: the tree's last betting round (its decisions are never pruned)."""
 
     contrib: np.ndarray
     mask: np.ndarray
     pot: np.ndarray
     simple: np.ndarray
     sum_offset: np.ndarray
+    last_round: int
 
 
 class TraversalScratch(NamedTuple):
     """Per-node scratch of :func:`es_traversal`, every entry written before it is read: the
-    stack, the record of visits and the opponent's sampled child (int64), whether each child
-    was explored (int8), each node's strategy (N, 3) and sampled value (N,) float64."""
+    stack, the record of visits and the sampled child of the other players' nodes (int64),
+    whether each child was explored (int8), each node's strategy (N, most actions) and sampled
+    value (N,) float64; and :func:`pot_share`'s table per set of players in (2**P float64,
+    with the traversal that wrote each entry, int64)."""
 
     stack: np.ndarray
     visit: np.ndarray
@@ -114,6 +118,8 @@ class TraversalScratch(NamedTuple):
     explored: np.ndarray
     sigma: np.ndarray
     values: np.ndarray
+    share: np.ndarray
+    stamp: np.ndarray
 
 
 @njit(cache=True)
@@ -262,10 +268,7 @@ def es_traversal(
     prune_now: bool,
     pruning: RegretPruning,
     regret_floor: bool,
-    last_round: int,
     scratch: TraversalScratch,
-    share: np.ndarray,
-    stamp: np.ndarray,
     now: int,
 ) -> tuple[float, int]:
     """One external-sampling traversal for ``traverser`` of one deal (``states`` (P, 4),
@@ -273,13 +276,13 @@ def es_traversal(
     blinds, nodes visited). With ``update`` false nothing is written to ``regrets`` or ``sums``
     (the sampled value alone, for tests of unbiasedness). ``prune_now``: this traversal prunes
     (with ``pruning``'s threshold; its floor ``min_regret`` bounds every update); decisions of
-    ``last_round`` are never pruned. ``share``, ``stamp``: scratch of :func:`pot_share` (2**P
-    entries), ``now`` a number no earlier traversal of this scratch used."""
+    the last round are never pruned. ``now``: a number no earlier traversal with this scratch
+    used (it marks the traversal's entries of :func:`pot_share`'s table)."""
     kind, player, rnd, child_start, children, payoff_id, payoff_table, offset, num_states = tree
-    contrib, mask, pot, simple, sum_offset = stakes
+    contrib, mask, pot, simple, sum_offset, last_round = stakes
     threshold = pruning.threshold
     min_regret = pruning.min_regret
-    stack, visit, pick, explored, sigma, values = scratch
+    stack, visit, pick, explored, sigma, values, share, stamp = scratch
     p = traverser
     sign = 0.0  # heads-up: +1 when the traverser's hand is better, -1 worse, 0 equal
     if strength.shape[0] == 2:
@@ -448,6 +451,8 @@ def es_run(
         np.empty(num_nodes, dtype=np.int8),
         np.empty((num_nodes, width), dtype=np.float64),
         np.empty(num_nodes, dtype=np.float64),
+        np.zeros(1 << players, dtype=np.float64),
+        np.zeros(1 << players, dtype=np.int64),
     )
     board = SHOWN[rounds - 1]
     cards = np.zeros(2 * players + board, dtype=np.int64)
@@ -462,13 +467,10 @@ def es_run(
     hands = np.zeros((players, 2 + board), dtype=np.uint8)
     strength = np.zeros(players, dtype=np.int32)
     states = np.zeros((players, 4), dtype=np.int64)
-    share = np.zeros(1 << players, dtype=np.float64)
-    stamp = np.zeros(1 << players, dtype=np.int64)
     now = 0
     floor = params[3] != 0.0
     size = regrets.shape[0]
     sum_size = sums.shape[0]
-    last_round = rounds - 1
     for it in range(iterations):
         tt = first_iteration + it
         if only_player < 0 and discount_every > 0 and tt > 1 and (tt - 1) % discount_every == 0:
@@ -490,7 +492,7 @@ def es_run(
             now += 1
             v, nv = es_traversal(
                 tree, stakes, states, strength, p, regrets, sums, rng, only_player < 0,
-                prune_now, pruning, floor, last_round, scratch, share, stamp, now,
+                prune_now, pruning, floor, scratch, now,
             )  # fmt: skip
             stats[0] += nv
             stats[1] += v
