@@ -299,3 +299,26 @@ def test_fixed_sizes_train_exactly_as_limit_holdem() -> None:
     np.testing.assert_array_equal(es.regrets, blueprint.regrets)
     np.testing.assert_array_equal(es.sums, blueprint.sums)
     assert np.abs(es.regrets).max() > 1.0
+
+
+def test_six_players_with_side_pots_train_and_play() -> None:
+    """Six seats with unequal stacks (side pots at most showdowns) on 16 cards, 8 E[HS] buckets
+    per round: 100,000 iterations (about 2 s) give finite regrets, and the blueprint wins
+    against six-handed always-call with the 95% interval above 0 (measured 469 +- 281 mbb/g,
+    600 deals)."""
+    game = pokerlab.load_game(
+        "nolimit-holdem",
+        players=6,
+        stacks=[500, 800, 1000, 1200, 1500, 2000],
+        ranks=4,
+        rounds=2,
+        actions={"preflop": "100%, a", "flop": "a", "raise_cap": 1},
+    )
+    assert game.betting_tree.num_decisions == game.summary()["total_action_sequences"] == 9639
+    abstraction = build_abstraction(4, (8, 8, 8, 8), "ehs", cache=False)
+    solver = BlueprintSolver(game, abstraction, seed=1, averages="preflop", regret_pruning=True)
+    solver.step(100_000)
+    assert np.isfinite(solver.regrets).all() and np.abs(solver.regrets).max() > 1.0
+    agent = BlueprintAgent(solver.average_strategy(), abstraction)
+    result = duplicate_match(game.rules, agent, AlwaysCall(), 600, seed=4)
+    assert result.mbb_per_game - result.ci95_mbb > 0
