@@ -262,6 +262,8 @@ def test_bad_inputs_are_refused() -> None:
         BlueprintSolver(game, lossless_abstraction(3), max_bytes=1000)
     with pytest.raises(PokerlabError, match="no-limit"):
         BlueprintSolver(pokerlab.load_game("kuhn"), lossless_abstraction(3))
+    with pytest.raises(PokerlabError, match="history_strategy"):
+        BlueprintSolver(game, lossless_abstraction(3)).exploitability()
 
 
 def test_fixed_sizes_train_exactly_as_limit_holdem() -> None:

@@ -231,6 +231,16 @@ class BlueprintSolver(SampledCFR, BucketedVerbs, Solver):
             self._identity(),
         )
 
+    def exploitability(self) -> float:
+        """Refused by name: the full game has no exact best response here; on a small deck
+        measure ``pokerlab.exploitability(game, history_strategy(solver.average_strategy(),
+        abstraction))`` (:mod:`pokerlab.evaluate.nolimit.blueprint`)."""
+        raise PokerlabError(
+            "a blueprint's exact exploitability is measured on small decks: pokerlab."
+            "exploitability(game, pokerlab.evaluate.nolimit.blueprint.history_strategy("
+            "solver.average_strategy(), abstraction))"
+        )
+
     def run_iterations(
         self,
         regrets: np.ndarray,
