@@ -53,7 +53,7 @@ def build_betting_tree(
     labels: list[str] = []
     history: list[str] = []
     contrib: list[tuple[int, ...]] = []
-    active: list[tuple[bool, ...]] = []
+    folded: list[tuple[bool, ...]] = []
     children: list[list[int]] = []
 
     def add(k: int, r: int, p: int, a: int, label: str, h: str, state: BettingState) -> int:
@@ -69,15 +69,25 @@ def build_betting_tree(
         labels.append(label)
         history.append(h)
         contrib.append(state.contrib)
-        active.append(tuple(not f for f in state.folded))
+        folded.append(state.folded)
         children.append([])
         return len(kind) - 1
 
+    # equal betting states have equal subtrees: each state's actions are worked out once
+    expansions: dict[BettingState, list[tuple[int, str, BettingState]]] = {}
+
+    def expand(state: BettingState) -> list[tuple[int, str, BettingState]]:
+        got = expansions.get(state)
+        if got is None:
+            got = expansions[state] = [
+                (k, token(k, amount), state.apply(rules, k, amount))
+                for k, amount in abstract_actions(rules, abstraction, state)
+            ]
+        return got
+
     def decision(state: BettingState, a: int, label: str, h: str) -> int:
         n = add(DECISION, state.street, state.to_act, a, label, h, state)
-        for k, amount in abstract_actions(rules, abstraction, state):
-            nxt = state.apply(rules, k, amount)
-            tok = token(k, amount)
+        for k, tok, nxt in expand(state):
             line = h + tok
             if nxt.status == "fold":
                 kid = add(FOLD_END, state.street, state.to_act, action_id(k), tok, line, nxt)
@@ -122,7 +132,7 @@ def build_betting_tree(
         payoff_table=np.array([a for _, a in table], dtype=np.float64),
         payoff_kind=np.array([k for k, _ in table], dtype=np.int8),
         history=history,
-        active=np.array(active, dtype=bool),
+        active=~np.array(folded, dtype=bool),
         labels=labels,
         rounds=rules.rounds,
     )
