@@ -54,9 +54,11 @@ from pokerlab.solvers.sampling import Blocks, SampledCFR
 from pokerlab.solvers.schedule import DiscountSchedule
 from pokerlab.tree.betting import _mccfr_kernels as K
 from pokerlab.tree.betting._kernels import BettingArrays
+from pokerlab.tree.betting.tree import BettingTree
 
 __all__ = [
     "BettingSampledPass",
+    "betting_sampled_pass",
     "LimitESSolver",
     "OLD_FORMAT",
     "SAMPLING_NAMES",
@@ -72,17 +74,27 @@ OLD_FORMAT = "limit-es"
 
 class BettingSampledPass:
     """The betting tree's sampled pass (a :class:`~pokerlab.solvers.sampling.SampledPass`):
-    float32 regrets and strategy sums in the ``actions x states`` layout of the limit solvers,
-    the xoshiro256** state, the tree as the kernel reads it and what a deal needs
-    (:func:`K.es_run`)."""
+    float32 regrets and strategy sums in the ``actions x states`` layout of the limit solvers
+    (the sums of only the nodes that keep an average when ``stakes.sum_offset`` says so), the
+    xoshiro256** state, the tree as the kernel reads it, its terminal stakes and what a deal
+    needs (:func:`K.es_run`). Limit hold'em and the no-limit blueprint
+    (:mod:`pokerlab.solvers.blueprint`) run this one pass; :func:`betting_sampled_pass` makes
+    it from a tree."""
 
     def __init__(
-        self, tree_arrays: BettingArrays, deal_tables: K.DealTables, size: int, seed: int
+        self,
+        tree_arrays: BettingArrays,
+        deal_tables: K.DealTables,
+        size: int,
+        seed: int,
+        stakes: K.Stakes,
+        sum_size: int | None = None,
     ) -> None:
         self.tree_arrays = tree_arrays
         self.deal_tables = deal_tables
+        self.stakes = stakes
         self.regrets = np.zeros(size, dtype=np.float32)
-        self.sums = np.zeros(size, dtype=np.float32)
+        self.sums = np.zeros(size if sum_size is None else sum_size, dtype=np.float32)
         self.rng = seed_state(seed)
 
     def stats(
@@ -102,6 +114,7 @@ class BettingSampledPass:
         stats = np.zeros(3, dtype=np.float64)
         K.es_run(
             self.tree_arrays,
+            self.stakes,
             self.deal_tables,
             self.regrets if regrets is None else regrets,
             self.sums if sums is None else sums,
@@ -121,6 +134,69 @@ class BettingSampledPass:
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {"regrets": self.regrets, "sums": self.sums, "rng": self.rng}
+
+
+def betting_sampled_pass(
+    tree: BettingTree,
+    offset: np.ndarray,
+    num_states: np.ndarray,
+    abstraction: CardAbstraction,
+    deck: Any,
+    recall: str,
+    seed: int,
+    size: int,
+    unit: float = 1.0,
+    sum_offset: np.ndarray | None = None,
+    sum_size: int | None = None,
+) -> BettingSampledPass:
+    """The sampled pass on ``tree`` (any number of players and rounds) with the layout
+    (``offset``, ``num_states``, ``size``), ``abstraction``'s labels and the cards of ``deck``;
+    ``unit``: chips per big blind of the tree's ``contrib`` (the kernel's values are in big
+    blinds); ``sum_offset`` / ``sum_size``: where each decision keeps its strategy sums (None:
+    everywhere, in the regrets' layout)."""
+    contrib = tree.contrib / unit
+    active = np.asarray(tree.active, dtype=bool)
+    top = contrib.max(axis=1)
+    # no side pot: everyone still in put in the most (one comparison settles the showdown)
+    simple = np.all(np.where(active, contrib == top[:, None], True), axis=1)
+    e = eval_tables()
+    ranks = abstraction.ranks
+    return BettingSampledPass(
+        # the tree (int64 copies) and the storage layout as the kernel reads them
+        BettingArrays(
+            tree.kind.astype(np.int64),
+            tree.player.astype(np.int64),
+            tree.round.astype(np.int64),
+            tree.child_start.astype(np.int64),
+            tree.children.astype(np.int64),
+            tree.payoff_id.astype(np.int64),
+            tree.payoff_table.astype(np.float64) / unit,
+            offset,
+            num_states,
+        ),
+        # what a deal needs: the deck, the indexers, the labels, the evaluator, the table
+        K.DealTables(
+            np.ascontiguousarray(deck, dtype=np.int64),
+            tuple(round_indexer(r, ranks).kernel_tables() for r in range(4)),
+            tuple(np.ascontiguousarray(lab, dtype=np.int32) for lab in abstraction.labels),
+            np.array(abstraction.buckets, dtype=np.int64),
+            recall == "perfect",
+            (e.card_key, e.card_bit, e.flush, e.disp, e.values),
+            np.int64(tree.num_players),
+            np.int64(tree.rounds),
+        ),
+        size,
+        seed,
+        K.Stakes(
+            np.ascontiguousarray(contrib, dtype=np.float64),
+            (active.astype(np.int64) << np.arange(tree.num_players, dtype=np.int64)).sum(axis=1),
+            contrib.sum(axis=1),
+            simple.astype(np.int8),
+            np.asarray(offset if sum_offset is None else sum_offset, dtype=np.int64),
+            np.int64(tree.rounds - 1),
+        ),
+        sum_size,
+    )
 
 
 class LimitESSolver(SampledCFR, LimitAbstractSolver):
@@ -206,32 +282,15 @@ class LimitESSolver(SampledCFR, LimitAbstractSolver):
                 f"the abstract game needs about {need / 2**30:.1f} GiB "
                 f"({self.size:,} information-set actions); limit {max_bytes / 2**30:.1f} GiB"
             )
-        ranks = game.rules.ranks
-        e = eval_tables()
-        self.sampled = BettingSampledPass(
-            # the tree (int64 copies) and the storage layout as the kernel reads them
-            BettingArrays(
-                tree.kind.astype(np.int64),
-                tree.player.astype(np.int64),
-                tree.round.astype(np.int64),
-                tree.child_start.astype(np.int64),
-                tree.children.astype(np.int64),
-                tree.payoff_id.astype(np.int64),
-                tree.payoff_table.astype(np.float64),
-                self.offset,
-                self.num_states,
-            ),
-            # what a deal needs: the deck, the indexers, the labels, the evaluator
-            K.DealTables(
-                np.ascontiguousarray(game.rules.cards, dtype=np.int64),
-                tuple(round_indexer(r, ranks).kernel_tables() for r in range(4)),
-                tuple(np.ascontiguousarray(lab, dtype=np.int32) for lab in abstraction.labels),
-                np.array(self._counts, dtype=np.int64),
-                recall == "perfect",
-                (e.card_key, e.card_bit, e.flush, e.disp, e.values),
-            ),
-            self.size,
+        self.sampled = betting_sampled_pass(
+            tree,
+            self.offset,
+            self.num_states,
+            abstraction,
+            game.rules.cards,
+            recall,
             seed_value,
+            self.size,
         )
         self.regrets = self.sampled.regrets
         self.sums = self.sampled.sums

@@ -13,6 +13,7 @@ separated by ``/``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from pokerlab.cards.deck import RANKS, SUITS
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import CHANCE, History, HistoryGame
 from pokerlab.games.nolimit.actions import ActionAbstraction, abstract_actions
+from pokerlab.games.nolimit.betting import build_betting_tree
 from pokerlab.games.nolimit.config import BUILTIN, DECKS, resolve_config
 from pokerlab.games.nolimit.rules import (
     CALL,
@@ -37,6 +39,7 @@ from pokerlab.games.nolimit.size import (
     format_summary,
     summary_dict,
 )
+from pokerlab.tree.betting.tree import BettingTree
 
 __all__ = ["NoLimitHoldemGame", "NoLimitHistory"]
 
@@ -170,6 +173,12 @@ class NoLimitHoldemGame(HistoryGame):
         )
         info["text"] = format_summary(info)
         return info
+
+    @cached_property
+    def betting_tree(self) -> BettingTree:
+        """The public betting tree of the abstract game
+        (:func:`pokerlab.games.nolimit.betting.build_betting_tree`), built on first use."""
+        return build_betting_tree(self.rules, self.abstraction)
 
     def check_fits(self, available: int | None = None) -> dict[str, Any]:
         """:meth:`summary`, refused with its estimate when the rows will not fit in

@@ -1,23 +1,39 @@
-"""numba kernels of external-sampling MCCFR on limit hold'em's betting tree with card buckets.
+"""numba kernels of external-sampling MCCFR on a betting tree with card buckets: limit hold'em
+(two players, fold / call / raise) and no-limit hold'em (2 to 6 players, the action
+abstraction's sizes) run the same pass.
 
 External sampling (Lanctot, Waugh, Zinkevich and Bowling 2009, "Monte Carlo Sampling for Regret
-Minimization in Extensive Games", section 3.1): an iteration deals both players' hole cards and
-the five board cards (without replacement, so card removal is exact), maps each player's cards
-to its private state per round (bucket, or bucket sequence with perfect recall; the abstraction's
-canonical index, :func:`pokerlab.abstraction._iso_kernels.index_hands`), evaluates the two seven
-card hands once, and walks the betting tree once per player in turn. The traverser explores
-every action; the opponent samples one action from its current strategy (regret matching on the
-regrets as they are when the traversal reaches the node); the deal nodes have one child (the
-cards are dealt in advance). Sampled counterfactual regret at the traverser's node (eq. 4 and 5
-of the paper; the chance and opponent probabilities cancel the sampling probability):
+Minimization in Extensive Games", section 3.1): an iteration deals every player's hole cards and
+the board of the last round (without replacement, so card removal is exact), maps each player's
+cards to its private state per round (bucket, or bucket sequence with perfect recall; the
+abstraction's canonical index, :func:`pokerlab.abstraction._iso_kernels.index_hands`), evaluates
+each player's showdown hand once, and walks the betting tree once per player in turn. The
+traverser explores every action; every other player samples one action from its current
+strategy (regret matching on the regrets as they are when the traversal reaches the node); the
+deal nodes have one child (the cards are dealt in advance). Sampled counterfactual regret at the
+traverser's node (eq. 4 and 5 of the paper; the chance and opponent probabilities cancel the
+sampling probability):
 
     R(I, a) += v~(h.a) - v~(h),      v~(h) = sum over explored a of sigma(I, a) v~(h.a)
 
-and the average strategy adds sigma(I, .) at the opponent's visited nodes (the sampling already
-weights it by the opponent's reach; OpenSpiel's "simple" averaging, as
-:mod:`pokerlab.tree.history._mccfr_kernels`). Values are in big blinds; regrets and strategy sums
-are stored in float32 in the layout of :class:`pokerlab.solvers.limit_holdem.LimitPCSSolver`
-(node block ``offset[n] + action * num_states[round] + state``), arithmetic is float64.
+and the average strategy adds sigma(I, .) at the other players' visited nodes (the sampling
+already weights it by their reach; OpenSpiel's "simple" averaging, as
+:mod:`pokerlab.tree.history._mccfr_kernels`), at the nodes whose ``sum_offset`` is not -1 (a
+blueprint may keep averages for the preflop only, as Pluribus did). Values are in big blinds;
+regrets and strategy sums are stored in float32 in the layout of
+:class:`pokerlab.solvers.limit_holdem.LimitPCSSolver` (node block ``offset[n] + action *
+num_states[round] + state``), arithmetic is float64.
+
+Terminal values (:class:`Stakes`: each node's contributions and who is still in, in big
+blinds): at a ``FOLD_END`` the one player left wins the pot; at a showdown each pot level goes
+to the best hands still in that reached it (main and side pots, split equally; the rule of
+:func:`pokerlab.games.nolimit.rules.payoffs`), with one comparison of the players in when no
+side pot exists (:func:`pot_share`, kept per set of players for the traversal). A player's
+value is what it wins minus what it put in. Heads-up terminals with a shared payoff
+(``payoff_id`` >= 0: a fold, or a showdown of equal stakes; every limit terminal) read the
+amount from the tree's payoff table and the deal's showdown sign, as the two-player kernel
+always did: the same values (the general rule alone cost limit hold'em 11-23%, measured
+in paired runs).
 
 No recursion, no allocation per node: a traversal is a top-down walk with an explicit stack that
 records the visited nodes, then one bottom-up loop over that record (children come after their
@@ -40,7 +56,7 @@ from numba import njit
 
 from pokerlab._rng import below, uniform
 from pokerlab.abstraction._iso_kernels import index_hands
-from pokerlab.cards._eval_kernels import evaluate7_batch
+from pokerlab.cards._eval_kernels import evaluate7_batch, evaluate_batch
 from pokerlab.tree._primitives import (
     DEAL,
     FOLD_END,
@@ -54,15 +70,15 @@ from pokerlab.tree.betting._kernels import BettingArrays
 
 #: Cards shown on the board during each round.
 SHOWN = (0, 3, 4, 5)
-#: The last betting round (the river): its decisions are never pruned.
-LAST_ROUND = 3
 
 
 class DealTables(NamedTuple):
     """What a deal needs besides the tree: the deck (int64), each round's canonical hand
-    indexer tables (:meth:`~pokerlab.abstraction.isomorphism.HandIndexer.kernel_tables`), each
-    round's bucket labels by canonical index, the bucket counts per round, whether states are
-    bucket sequences (perfect recall), and the seven-card evaluator's tables."""
+    indexer tables (:meth:`~pokerlab.abstraction.isomorphism.HandIndexer.kernel_tables`, all
+    four rounds), each round's bucket labels by canonical index, the bucket counts per round,
+    whether states are bucket sequences (perfect recall), the hand evaluator's tables, the
+    players dealt in and the betting rounds played (the board of the last one is dealt; its
+    decisions are never pruned)."""
 
     deck: np.ndarray
     idx_tables: tuple
@@ -70,12 +86,33 @@ class DealTables(NamedTuple):
     counts: np.ndarray
     perfect: bool
     eval_tables: tuple
+    players: int
+    rounds: int
+
+
+class Stakes(NamedTuple):
+    """What the terminal values read, per node of the tree: ``contrib`` (N, P) float64 each
+    seat's chips in the pot, in big blinds, ``mask`` (N,) int64 the players still in (bit q:
+    seat q), ``pot`` (N,) float64, and ``simple`` (N,) int8: a showdown without side pots
+    (every player still in put in the most), settled by one comparison of the players in;
+    ``sum_offset`` (N,) int64:
+    where a decision's block of strategy sums starts (-1: no average kept at that node);
+    ``last_round``: the tree's last betting round (its decisions are never pruned)."""
+
+    contrib: np.ndarray
+    mask: np.ndarray
+    pot: np.ndarray
+    simple: np.ndarray
+    sum_offset: np.ndarray
+    last_round: int
 
 
 class TraversalScratch(NamedTuple):
     """Per-node scratch of :func:`es_traversal`, every entry written before it is read: the
-    stack, the record of visits and the opponent's sampled child (int64), whether each child
-    was explored (int8), each node's strategy (N, 3) and sampled value (N,) float64."""
+    stack, the record of visits and the sampled child of the other players' nodes (int64),
+    whether each child was explored (int8), each node's strategy (N, most actions) and sampled
+    value (N,) float64; and :func:`pot_share`'s table per set of players in (2**P float64,
+    with the traversal that wrote each entry, int64)."""
 
     stack: np.ndarray
     visit: np.ndarray
@@ -83,6 +120,8 @@ class TraversalScratch(NamedTuple):
     explored: np.ndarray
     sigma: np.ndarray
     values: np.ndarray
+    share: np.ndarray
+    stamp: np.ndarray
 
 
 @njit(cache=True)
@@ -92,12 +131,13 @@ def deal(
     cards: np.ndarray,
     scratch_deck: np.ndarray,
 ) -> None:
-    """Nine distinct cards of ``deck`` into ``cards`` (hole cards of seat 0, of seat 1, board):
-    a partial Fisher-Yates shuffle of a fresh copy of the deck, exactly 9 draws."""
+    """``cards.size`` distinct cards of ``deck`` into ``cards`` (hole cards of seat 0, 1, ...,
+    then the board): a partial Fisher-Yates shuffle of a fresh copy of the deck, one draw per
+    card (limit hold'em: 9)."""
     m = deck.size
     for i in range(m):
         scratch_deck[i] = deck[i]
-    for i in range(9):
+    for i in range(cards.size):
         j = i + below(rng, m - i)
         x = scratch_deck[j]
         scratch_deck[j] = scratch_deck[i]
@@ -113,51 +153,115 @@ def deal_states(
     counts: np.ndarray,
     perfect: bool,
     eval_tables,
+    rounds: int,
     rows,
     index_out: np.ndarray,
-    seven: np.ndarray,
+    hands: np.ndarray,
     strength: np.ndarray,
     states: np.ndarray,
-) -> int:
-    """Private state of each seat per round into ``states`` (2, 4); returns seat 0's showdown
-    sign (+1 wins, -1 loses, 0 splits). ``rows[r]`` (2, 2 + shown) int64, ``index_out`` (2,)
-    int64, ``seven`` (2, 7) uint8 and ``strength`` (2,) int32 are scratch."""
-    for r in range(4):
+) -> None:
+    """Private state of each seat per round played into ``states`` (P, 4) and each seat's
+    showdown value into ``strength`` (P,) int32 (higher wins). ``rows[r]`` (P, 2 + shown)
+    int64, ``index_out`` (P,) int64 and ``hands`` (P, 2 + the last round's board) uint8 are
+    scratch; the board starts at ``cards[2 * P]``."""
+    players = states.shape[0]
+    hole = 2 * players
+    for r in range(rounds):
         rr = rows[r]
         shown = rr.shape[1] - 2
-        for q in range(2):
+        for q in range(players):
             rr[q, 0] = cards[2 * q]
             rr[q, 1] = cards[2 * q + 1]
             for k in range(shown):
-                rr[q, 2 + k] = cards[4 + k]
+                rr[q, 2 + k] = cards[hole + k]
         t = idx_tables[r]
         index_hands(rr, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], index_out)
         lab = labels[r]
-        for q in range(2):
+        for q in range(players):
             b = np.int64(lab[index_out[q]])
             if perfect and r > 0:
                 states[q, r] = states[q, r - 1] * counts[r] + b
             else:
                 states[q, r] = b
-    for q in range(2):
-        seven[q, 0] = cards[2 * q]
-        seven[q, 1] = cards[2 * q + 1]
-        for k in range(5):
-            seven[q, 2 + k] = cards[4 + k]
+    board = hands.shape[1] - 2
+    for q in range(players):
+        hands[q, 0] = cards[2 * q]
+        hands[q, 1] = cards[2 * q + 1]
+        for k in range(board):
+            hands[q, 2 + k] = cards[hole + k]
     e = eval_tables
-    evaluate7_batch(seven, e[0], e[1], e[2], e[3], e[4], strength)
-    if strength[0] > strength[1]:
-        return 1
-    if strength[0] < strength[1]:
-        return -1
-    return 0
+    if board == 5:
+        evaluate7_batch(hands, e[0], e[1], e[2], e[3], e[4], strength)
+    else:
+        evaluate_batch(hands, e[0], e[1], e[2], e[3], e[4], strength)
+
+
+@njit(cache=True)
+def pot_share(
+    mask: int, p: int, strength: np.ndarray, share: np.ndarray, stamp: np.ndarray, now: int
+) -> float:
+    """The share of a pot without side pots that seat ``p`` wins against the players of
+    ``mask`` (1 / tied winners, or 0), kept per mask for the traversal ``now`` (``share`` and
+    ``stamp``: scratch of 2**P entries)."""
+    if stamp[mask] == now:
+        return share[mask]
+    best = np.int32(-1)
+    tied = 0
+    for q in range(strength.shape[0]):
+        if (mask >> q) & 1:
+            x = strength[q]
+            if x > best:
+                best = x
+                tied = 1
+            elif x == best:
+                tied += 1
+    got = 1.0 / tied if (mask >> p) & 1 and strength[p] == best else 0.0
+    share[mask] = got
+    stamp[mask] = now
+    return got
+
+
+@njit(cache=True)
+def side_pot_value(n: int, p: int, contrib: np.ndarray, mask: int, strength: np.ndarray) -> float:
+    """Seat ``p``'s value (big blinds) at showdown node ``n`` with side pots: each level of
+    contribution, above the one below it, goes to the best hands still in (``mask``) that put
+    in at least that much, split equally; minus ``p``'s chips in."""
+    players = contrib.shape[1]
+    won = 0.0
+    below = 0.0
+    while True:
+        level = np.inf
+        for q in range(players):
+            c = contrib[n, q]
+            if below < c < level:
+                level = c
+        if level == np.inf:
+            break
+        layer = 0.0
+        best = np.int32(-1)
+        tied = 0
+        for q in range(players):
+            c = contrib[n, q]
+            layer += min(c, level) - min(c, below)
+            if (mask >> q) & 1 and c >= level:
+                x = strength[q]
+                if x > best:
+                    best = x
+                    tied = 1
+                elif x == best:
+                    tied += 1
+        if (mask >> p) & 1 and contrib[n, p] >= level and strength[p] == best:
+            won += layer / tied
+        below = level
+    return won - contrib[n, p]
 
 
 @njit(cache=True)
 def es_traversal(
     tree: BettingArrays,
+    stakes: Stakes,
     states: np.ndarray,
-    sign0: int,
+    strength: np.ndarray,
     traverser: int,
     regrets: np.ndarray,
     sums: np.ndarray,
@@ -167,19 +271,27 @@ def es_traversal(
     pruning: RegretPruning,
     regret_floor: bool,
     scratch: TraversalScratch,
+    now: int,
 ) -> tuple[float, int]:
-    """One external-sampling traversal for ``traverser`` of one deal (``states`` (2, 4),
-    ``sign0``: seat 0's showdown sign). Returns (the sampled root value in big blinds, nodes
-    visited). With ``update`` false nothing is written to ``regrets`` or ``sums`` (the sampled
-    value alone, for tests of unbiasedness). ``prune_now``: this traversal prunes (with
-    ``pruning``'s threshold; its floor ``min_regret`` bounds every update)."""
+    """One external-sampling traversal for ``traverser`` of one deal (``states`` (P, 4),
+    ``strength`` (P,): each seat's showdown value). Returns (the sampled root value in big
+    blinds, nodes visited). With ``update`` false nothing is written to ``regrets`` or ``sums``
+    (the sampled value alone, for tests of unbiasedness). ``prune_now``: this traversal prunes
+    (with ``pruning``'s threshold; its floor ``min_regret`` bounds every update); decisions of
+    the last round are never pruned. ``now``: a number no earlier traversal with this scratch
+    used (it marks the traversal's entries of :func:`pot_share`'s table)."""
     kind, player, rnd, child_start, children, payoff_id, payoff_table, offset, num_states = tree
+    contrib, mask, pot, simple, sum_offset, last_round = stakes
     threshold = pruning.threshold
     min_regret = pruning.min_regret
-    last_round = LAST_ROUND
-    stack, visit, pick, explored, sigma, values = scratch
+    stack, visit, pick, explored, sigma, values, share, stamp = scratch
     p = traverser
-    sign = sign0 if p == 0 else -sign0
+    sign = 0.0  # heads-up: +1 when the traverser's hand is better, -1 worse, 0 equal
+    if strength.shape[0] == 2:
+        if strength[p] > strength[1 - p]:
+            sign = 1.0
+        elif strength[p] < strength[1 - p]:
+            sign = -1.0
     stack[0] = 0
     top = 1
     nv = 0
@@ -229,9 +341,10 @@ def es_traversal(
                 stack[top] = c
                 top += 1
             continue
-        if update:
+        if update and sum_offset[n] >= 0:
+            sbase = sum_offset[n] + states[q, r]
             for j in range(na):
-                sums[base + j * ns] += sigma[n, j]
+                sums[sbase + j * ns] += sigma[n, j]
         sel = sample_action(sigma[n], 0, na, uniform(rng))
         c = children[first + sel]
         pick[n] = c
@@ -242,11 +355,24 @@ def es_traversal(
         n = visit[i]
         k = kind[n]
         if k == FOLD_END:
-            amount = payoff_table[payoff_id[n]]
-            values[n] = -amount if player[n] == p else amount
+            pid = payoff_id[n]
+            if pid >= 0:  # two players: the folder loses the table's amount
+                amount = payoff_table[pid]
+                values[n] = -amount if player[n] == p else amount
+            else:
+                values[n] = (pot[n] if (mask[n] >> p) & 1 else 0.0) - contrib[n, p]
             continue
         if k == SHOWDOWN_END:
-            values[n] = payoff_table[payoff_id[n]] * sign
+            pid = payoff_id[n]
+            if pid >= 0:  # two players in with equal stakes: the table's amount, won or lost
+                values[n] = payoff_table[pid] * sign
+            elif simple[n] != 0:
+                m = mask[n]
+                if stamp[m] != now:
+                    pot_share(m, p, strength, share, stamp, now)
+                values[n] = share[m] * pot[n] - contrib[n, p]
+            else:
+                values[n] = side_pot_value(n, p, contrib, mask[n], strength)
             continue
         first = child_start[n]
         if k == DEAL:
@@ -284,6 +410,7 @@ def es_traversal(
 @njit(cache=True)
 def es_run(
     tree: BettingArrays,
+    stakes: Stakes,
     tables: DealTables,
     regrets: np.ndarray,
     sums: np.ndarray,
@@ -296,8 +423,9 @@ def es_run(
     pruning: RegretPruning,
     stats: np.ndarray,
 ) -> None:
-    """Run ``iterations`` iterations numbered from ``first_iteration``: each deals once (9
-    draws of ``rng``) and traverses once per player, seat 0 first (alternating updates).
+    """Run ``iterations`` iterations numbered from ``first_iteration``: each deals once (one
+    draw of ``rng`` per card: 2P hole cards and the last round's board) and traverses once per
+    player, seat 0 first (alternating updates).
 
     Discounting as :func:`pokerlab.tree.history._mccfr_kernels.mccfr_run`: iterations come in
     blocks of ``discount_every``; before the first iteration of block j >= 2 every regret and
@@ -310,53 +438,63 @@ def es_run(
     update, discount or pruning (the sampled root values, for tests). ``stats`` (3,) float64
     accumulates [nodes visited, sum of sampled root values, sum of their squares].
     """
-    deck, idx_tables, labels, counts, perfect, eval_tables = tables
+    deck, idx_tables, labels, counts, perfect, eval_tables, players, rounds = tables
     prune = pruning.enabled
     prune_probability = pruning.probability
     num_nodes = tree.kind.shape[0]
+    width = 1
+    for n in range(num_nodes):
+        width = max(width, tree.child_start[n + 1] - tree.child_start[n])
     # scratch, every entry written before it is read (about 60 bytes per node)
     scratch = TraversalScratch(
         np.empty(num_nodes, dtype=np.int64),
         np.empty(num_nodes, dtype=np.int64),
         np.empty(num_nodes, dtype=np.int64),
         np.empty(num_nodes, dtype=np.int8),
-        np.empty((num_nodes, 3), dtype=np.float64),
+        np.empty((num_nodes, width), dtype=np.float64),
         np.empty(num_nodes, dtype=np.float64),
+        np.zeros(1 << players, dtype=np.float64),
+        np.zeros(1 << players, dtype=np.int64),
     )
-    cards = np.zeros(9, dtype=np.int64)
+    board = SHOWN[rounds - 1]
+    cards = np.zeros(2 * players + board, dtype=np.int64)
     scratch_deck = np.zeros(deck.size, dtype=np.int64)
     rows = (
-        np.zeros((2, 2), dtype=np.int64),
-        np.zeros((2, 5), dtype=np.int64),
-        np.zeros((2, 6), dtype=np.int64),
-        np.zeros((2, 7), dtype=np.int64),
+        np.zeros((players, 2), dtype=np.int64),
+        np.zeros((players, 5), dtype=np.int64),
+        np.zeros((players, 6), dtype=np.int64),
+        np.zeros((players, 7), dtype=np.int64),
     )
-    index_out = np.zeros(2, dtype=np.int64)
-    seven = np.zeros((2, 7), dtype=np.uint8)
-    strength = np.zeros(2, dtype=np.int32)
-    states = np.zeros((2, 4), dtype=np.int64)
+    index_out = np.zeros(players, dtype=np.int64)
+    hands = np.zeros((players, 2 + board), dtype=np.uint8)
+    strength = np.zeros(players, dtype=np.int32)
+    states = np.zeros((players, 4), dtype=np.int64)
+    now = 0
     floor = params[3] != 0.0
     size = regrets.shape[0]
+    sum_size = sums.shape[0]
     for it in range(iterations):
         tt = first_iteration + it
         if only_player < 0 and discount_every > 0 and tt > 1 and (tt - 1) % discount_every == 0:
             block = (tt - 1) // discount_every + 1
             a, b, g = discount_factors(params, block)
-            discount_range(regrets, sums, 0, size, a, b, g)
+            discount_range(regrets, sums, 0, size, a, b, 1.0)
+            discount_range(regrets, sums, 0, sum_size, 1.0, 1.0, g)
         deal(deck, rng, cards, scratch_deck)
-        sign0 = deal_states(
-            cards, idx_tables, labels, counts, perfect, eval_tables, rows, index_out, seven,
-            strength, states,
+        deal_states(
+            cards, idx_tables, labels, counts, perfect, eval_tables, rounds, rows, index_out,
+            hands, strength, states,
         )  # fmt: skip
-        for p in range(2):
+        for p in range(players):
             if only_player >= 0 and p != only_player:
                 continue
             prune_now = False
             if prune and only_player < 0:
                 prune_now = uniform(rng) < prune_probability
+            now += 1
             v, nv = es_traversal(
-                tree, states, sign0, p, regrets, sums, rng, only_player < 0, prune_now, pruning,
-                floor, scratch,
+                tree, stakes, states, strength, p, regrets, sums, rng, only_player < 0,
+                prune_now, pruning, floor, scratch, now,
             )  # fmt: skip
             stats[0] += nv
             stats[1] += v

@@ -186,8 +186,12 @@ class BettingIndex:
 
 
 def _action_labels(tree: BettingTree, n: int) -> tuple[str, ...]:
-    """Labels of decision ``n``'s actions in child order: fold, check or call, bet or raise."""
-    facing = tree.contrib[n, 1 - tree.player[n]] > tree.contrib[n, tree.player[n]]
+    """Labels of decision ``n``'s actions in child order: the tree's own tokens where it has
+    them (no-limit: ``f``, ``c``, ``r<amount>``), else fold, check or call, bet or raise."""
+    kids = tree.children[tree.child_start[n] : tree.child_start[n + 1]]
+    if tree.labels is not None:
+        return tuple(tree.labels[int(k)] for k in kids)
+    facing = tree.contrib[n].max() > tree.contrib[n, tree.player[n]]
     out = []
     for a in tree.actions(n):
         if a == _FOLD:
@@ -217,7 +221,11 @@ class BettingLayout:
     size: int = field(init=False)
 
     kind = "bucketed"
-    num_players = 2
+
+    @property
+    def num_players(self) -> int:
+        """Players of the tree (2 for limit hold'em, 2 to 6 for no-limit)."""
+        return self.tree.num_players
 
     def __post_init__(self) -> None:
         tree = self.tree

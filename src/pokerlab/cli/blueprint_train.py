@@ -1,0 +1,214 @@
+"""``pokerlab blueprint train CONFIG``: train a no-limit hold'em blueprint (issue 24).
+
+CONFIG is a built-in configuration (``hunl-100``, ``acpc-hunl``, ``6max-100``, ``fcpa``) or a
+``.toml`` file (:mod:`pokerlab.games.nolimit.config`). The card abstraction is built (or read
+from the cache) for the configuration's deck and ``buckets`` (``--buckets`` overrides them;
+``--bucketing lossless``: one bucket per suit-isomorphism class, small decks), then
+:class:`~pokerlab.solvers.blueprint.BlueprintSolver` runs external-sampling MCCFR through a
+:class:`~pokerlab.solvers.run.TrainingRun` for ``--iterations`` (in all, a resumed checkpoint's
+included) or ``--seconds``: the checkpoint is written at the end, every ``--checkpoint-every``
+iterations and on Ctrl-C (exit 130; ``--resume`` continues it exactly), ``--log`` appends one
+JSON line per block, a progress bar on a terminal shows iterations per second. ``--json`` prints
+one object: ``iterations``, ``seconds`` (this run's), ``iterations_per_second``,
+``infoset_actions``, ``bytes``, ``workers`` (1: one thread) and the run's ``status``.
+
+Registered on the ``blueprint`` command group: the group another module made, when one is
+registered first, else its own.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pokerlab.cli.app import app
+from pokerlab.errors import PokerlabError
+
+__all__ = ["blueprint_group", "train_blueprint"]
+
+
+def blueprint_group() -> typer.Typer:
+    """The ``blueprint`` command group of ``app`` (made and registered when absent)."""
+    for info in app.registered_groups:
+        if info.name == "blueprint" and info.typer_instance is not None:
+            return info.typer_instance
+    group = typer.Typer(help="No-limit hold'em blueprints (issue 24).", no_args_is_help=True)
+    app.add_typer(group, name="blueprint")
+    return group
+
+
+def _buckets(text: str) -> tuple[int, int, int, int]:
+    parts = [p.strip() for p in text.split(",")]
+    for p in parts:
+        if not re.fullmatch(r"[0-9]{1,10}", p):
+            raise PokerlabError(f"--buckets: {p[:40]!r} is not a positive whole number")
+    counts = tuple(int(p) for p in parts)
+    if len(counts) != 4 or min(counts) < 1:
+        raise PokerlabError(f"--buckets needs four positive counts (a,b,c,d), got {text!r}")
+    return counts  # type: ignore[return-value]
+
+
+def train_blueprint(
+    config: str = typer.Argument(..., metavar="CONFIG", help="built-in name or .toml file"),
+    iterations: int | None = typer.Option(
+        None, "--iterations", "-n", min=1, help="iterations in all (default 10,000)"
+    ),
+    seconds: float | None = typer.Option(None, "--seconds", min=0.0, help="solving seconds"),
+    checkpoint: Path = typer.Option(..., "--checkpoint", help="checkpoint file (.npz)"),
+    resume: bool = typer.Option(False, "--resume", help="continue from --checkpoint"),
+    checkpoint_every: int | None = typer.Option(None, "--checkpoint-every", min=1),
+    buckets: str | None = typer.Option(None, "--buckets", help="a,b,c,d (default: CONFIG's)"),
+    bucketing: str = typer.Option("ehs", "--bucketing", help="ehs, ehs2, emd or lossless"),
+    recall: str = typer.Option("imperfect", "--recall", help="imperfect or perfect"),
+    averages: str | None = typer.Option(
+        None, "--averages", help="all, preflop or none (default: CONFIG's)"
+    ),
+    linear_until: int | None = typer.Option(
+        None, "--linear-until", min=0, help="discount (Linear CFR) up to this iteration"
+    ),
+    discount_every: int = typer.Option(1000, "--discount-every", min=1),
+    prune: bool = typer.Option(False, "--prune", help="Pluribus' regret-based pruning"),
+    seed: int = typer.Option(0, "--seed", min=0),
+    no_cache: bool = typer.Option(False, "--no-cache", help="neither read nor write tables"),
+    log: Path | None = typer.Option(None, "--log", help="append JSON lines (one per block)"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Train a no-limit hold'em blueprint (external-sampling MCCFR, Pluribus' options)."""
+    from pokerlab.abstraction.buckets import METHODS, build_abstraction
+    from pokerlab.games.registry import load_game
+    from pokerlab.io.files import load_checkpoint
+    from pokerlab.io.paths import check_input_file, check_output_file
+    from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction
+    from pokerlab.solvers.run import TrainingRun
+
+    if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
+        raise PokerlabError(f"--seconds must be a finite number > 0, got {seconds}")
+    if iterations is None and seconds is None:
+        iterations = 10_000
+    if bucketing not in (*METHODS, "lossless"):
+        raise PokerlabError(f"--bucketing: unknown {bucketing!r}; known: ehs, ehs2, emd, lossless")
+    if resume:
+        check_input_file(checkpoint, "--checkpoint")
+    check_output_file(checkpoint, "--checkpoint")
+    if log is not None:
+        check_output_file(log, "--log")
+    game = load_game("nolimit-holdem", config=config)
+    lossless = None
+    if bucketing == "lossless":
+        if buckets is not None:
+            raise PokerlabError("--buckets with --bucketing lossless: lossless counts every class")
+        if game.rules.ranks > 4:
+            raise PokerlabError("--bucketing lossless is for decks of at most 16 cards")
+        lossless = lossless_abstraction(game.rules.ranks)
+        counts = tuple(lossless.buckets)
+    else:
+        counts = _buckets(buckets) if buckets is not None else tuple(game.buckets)
+    info = game.summary(counts, averages)  # the size, refused before the tables
+    from pokerlab.games.nolimit.size import check_fits
+
+    check_fits(info["bytes"])
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    show = not as_json and sys.stderr.isatty()
+    if lossless is not None:
+        abstraction = lossless
+    else:
+        if game.rules.ranks == 13:
+            from pokerlab.abstraction.store import cache_dir, load_tables
+            from pokerlab.abstraction.strength import estimate_seconds
+
+            cached = not no_cache and (
+                load_tables(cache_dir() / "strength-r13.npz", kind="strength", ranks=13) is not None
+            )
+            if not cached:
+                minutes = estimate_seconds(13)["total"] / 60
+                err.print(f"building the full deck's E[HS] tables: about {minutes:.0f} min")
+        abstraction = build_abstraction(
+            game.rules.ranks, counts, bucketing, seed=seed, cache=not no_cache
+        )
+    solver = BlueprintSolver(
+        game,
+        abstraction,
+        recall=recall,
+        averages=averages,
+        linear_until=linear_until,
+        seed=seed,
+        discount_every=discount_every,
+        regret_pruning=prune,
+    )
+    if resume:
+        solver.load_state_dict(load_checkpoint(checkpoint))
+    start_iterations, start_seconds = solver.iterations, solver.seconds
+    bar = Progress(
+        TextColumn("[bold]blueprint"),
+        BarColumn(),
+        TextColumn("iter {task.completed:,.0f}"),
+        TextColumn("{task.fields[rate]} it/s"),
+        TimeElapsedColumn(),
+        console=err,
+        disable=not show,
+    )
+    task = bar.add_task("train", total=iterations, completed=solver.iterations, rate="-")
+
+    def on_report(progress: Any) -> bool:
+        done = solver.iterations - start_iterations
+        spent = solver.seconds - start_seconds
+        rate = f"{done / spent:,.0f}" if spent > 0 else "-"
+        bar.update(task, completed=progress.iterations, rate=rate)
+        return False
+
+    # (not "config": a checkpoint's metadata sits beside the state's own "config")
+    meta = {"game": "nolimit-holdem", "configuration": str(config), "seed": seed}
+    training = TrainingRun(
+        solver,
+        iterations=iterations,
+        seconds=seconds,
+        checkpoint=checkpoint,
+        checkpoint_every=checkpoint_every,
+        checkpoint_metadata=meta,
+        log=log,
+        log_fields={**meta, "algorithm": solver.algorithm},
+        measure=lambda s: math.nan,  # no exact exploitability of the full game here
+        on_report=on_report,
+        on_write=lambda path, kind: err.print(f"wrote {path}", markup=False),
+    )
+    with bar:
+        result = training.run()
+    done = solver.iterations - start_iterations
+    spent = solver.seconds - start_seconds
+    if result.status == "interrupted":
+        err.print(
+            f"interrupted at iteration {solver.iterations}: checkpoint {checkpoint}; resume with "
+            f"--resume",
+            markup=False,
+        )
+        raise SystemExit(result.exit_code)
+    out = {
+        "iterations": solver.iterations,
+        "iterations_this_run": done,
+        "seconds": spent,
+        "iterations_per_second": done / spent if spent > 0 else None,
+        "infoset_actions": solver.size,
+        "bytes": 4 * (solver.size + solver.sum_size),
+        "workers": 1,
+        "status": result.status,
+    }
+    if as_json:
+        print(json.dumps(out))
+    else:
+        rate = out["iterations_per_second"]
+        print(
+            f"{solver.iterations:,} iterations ({done:,} this run, {spent:.1f} s, "
+            f"{rate or 0:,.0f} it/s); {solver.size:,} information-set actions, "
+            f"{out['bytes']:,} bytes"
+        )
+
+
+blueprint_group().command("train")(train_blueprint)

@@ -1,0 +1,121 @@
+"""A trained no-limit blueprint as something the evaluators take (issue 24): a match agent
+(:class:`BlueprintAgent`) and, on tiny decks, the same strategy on the history interface
+(:func:`history_strategy`), whose exact best response is the engine's.
+
+Both read a :class:`~pokerlab.strategy.BettingStrategy` on the game's betting tree
+(:meth:`~pokerlab.solvers.blueprint.BlueprintSolver.average_strategy`)
+and the card abstraction it was trained with: the line played so far names the tree's node (its
+labels are the history interface's tokens), the seat's cards and the board shown name its state
+(this round's bucket, or the bucket sequence with perfect recall). Lines off the tree (a bet
+size the abstraction lacks) are refused by name: action translation is later work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from pokerlab.abstraction.isomorphism import round_indexer
+from pokerlab.cards.deck import parse_cards
+from pokerlab.errors import PokerlabError
+from pokerlab.evaluate.nolimit.agents import Action, NoLimitAgent, PublicView
+from pokerlab.games.nolimit.actions import abstract_actions
+from pokerlab.games.nolimit.betting import token
+from pokerlab.strategy import BettingStrategy, Strategy
+from pokerlab.tree._primitives import DEAL, DECISION
+from pokerlab.tree.compiled import compile_game
+
+__all__ = ["BlueprintAgent", "bucket_state", "history_strategy"]
+
+
+def bucket_state(strategy: BettingStrategy, abstraction: Any, rnd: int, cards: list[int]) -> int:
+    """The private state of a seat holding ``cards`` (two hole cards, then the board shown in
+    round ``rnd``) in ``strategy``'s layout: the round's bucket, or with perfect recall the
+    bucket sequence of rounds 0..rnd (mixed radix of the requested counts)."""
+    layout = strategy.layout
+    shown = (0, 3, 4, 5)
+    ranks = abstraction.ranks
+    if layout.recall != "perfect":
+        row = np.asarray([cards[: 2 + shown[rnd]]], dtype=np.int64)
+        return int(abstraction.labels[rnd][round_indexer(rnd, ranks).index(row)[0]])
+    s = 0
+    for r in range(rnd + 1):
+        row = np.asarray([cards[: 2 + shown[r]]], dtype=np.int64)
+        b = int(abstraction.labels[r][round_indexer(r, ranks).index(row)[0]])
+        s = s * layout.buckets[r] + b
+    return s
+
+
+def _probs(strategy: BettingStrategy, node: int, state: int) -> np.ndarray:
+    layout = strategy.layout
+    tree = layout.tree
+    na = int(tree.child_start[node + 1] - tree.child_start[node])
+    ns = int(layout.num_states[int(tree.round[node])])
+    return strategy.probs[int(layout.offset[node]) + np.arange(na) * ns + state]
+
+
+class BlueprintAgent(NoLimitAgent):
+    """Plays ``strategy`` (a blueprint's :class:`~pokerlab.strategy.BettingStrategy`) with the
+    card ``abstraction`` it was trained with, in any seat of :func:`duplicate_match
+    <pokerlab.evaluate.nolimit.matches.duplicate_match>`; refuses a line off its tree."""
+
+    def __init__(self, strategy: BettingStrategy, abstraction: Any, name: str = "blueprint"):
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "strategy", strategy)
+        object.__setattr__(self, "abstraction", abstraction)
+        object.__setattr__(self, "_nodes", {})
+
+    def node(self, history: tuple[tuple[int, int, int], ...]) -> int:
+        """The tree's decision node after the actions ``history`` (``(seat, kind, amount)``)."""
+        cache: dict[tuple[tuple[int, int, int], ...], int] = self._nodes  # type: ignore[attr-defined]
+        got = cache.get(history)
+        if got is not None:
+            return got
+        tree = self.strategy.layout.tree  # type: ignore[attr-defined]
+        n = 0
+        for seat, kind, amount in history:
+            if tree.kind[n] != DECISION or int(tree.player[n]) != seat:
+                raise PokerlabError(f"blueprint: seat {seat} does not act at this point")
+            want = token(kind, amount)
+            kids = tree.children[tree.child_start[n] : tree.child_start[n + 1]]
+            match = [int(k) for k in kids if tree.labels[int(k)] == want]
+            if not match:
+                raise PokerlabError(
+                    f"blueprint: the action {want!r} after {tree.history[n]!r} is off the tree"
+                )
+            n = match[0]
+            if tree.kind[n] == DEAL:
+                n = int(tree.children[tree.child_start[n]])
+        cache[history] = n
+        return n
+
+    def policy(self, view: PublicView, hole: tuple[int, int]) -> dict[Action, float]:
+        strategy = self.strategy  # type: ignore[attr-defined]
+        game = strategy.game
+        n = self.node(view.history)
+        rnd = int(strategy.layout.tree.round[n])
+        s = bucket_state(strategy, self.abstraction, rnd, [*hole, *view.board])  # type: ignore[attr-defined]
+        probs = _probs(strategy, n, s)
+        acts = abstract_actions(game.rules, game.abstraction, view.state)
+        return {(int(k), int(a)): float(p) for (k, a), p in zip(acts, probs, strict=True)}
+
+
+def history_strategy(strategy: BettingStrategy, abstraction: Any) -> Strategy:
+    """``strategy`` on the game's history interface (tiny decks: every information set
+    ``"hole|board:betting"`` of :func:`pokerlab.compile_game`), for the exact evaluators of
+    :mod:`pokerlab.evaluate` (best response, exploitability, expected values)."""
+    game = strategy.game
+    compiled = compile_game(game)
+    tree = strategy.layout.tree
+    probs = compiled.uniform()
+    index = compiled.index
+    for k, key in enumerate(index.keys):
+        cards_part, _, betting = key.partition(":")
+        hole, _, board = cards_part.partition("|")
+        cards = [int(c) for c in parse_cards(hole + board)]
+        n = tree.find(betting)
+        rnd = int(tree.round[n])
+        s = bucket_state(strategy, abstraction, rnd, cards)
+        probs[index.positions(k)] = _probs(strategy, n, s)
+    return Strategy(compiled, probs)

@@ -1,0 +1,337 @@
+"""The no-limit hold'em blueprint (issue 24): external-sampling MCCFR over the action
+abstraction's betting tree with a card abstraction, for 2 to 6 players, as Pluribus computed it
+(Brown and Sandholm 2019, "Superhuman AI for multiplayer poker", supplement).
+
+:class:`BlueprintSolver` is the Monte Carlo front (:class:`~pokerlab.solvers.sampling.SampledCFR`:
+options, discount blocks, run loop, state schema) with the betting tree's sampled pass
+(:class:`~pokerlab.solvers.limit_mccfr.BettingSampledPass`, the pass limit hold'em's
+:class:`~pokerlab.solvers.limit_mccfr.LimitESSolver` runs) on
+:attr:`NoLimitHoldemGame.betting_tree <pokerlab.games.nolimit.game.NoLimitHoldemGame.betting_tree>`:
+no pass of its own. Per decision node an ``actions x states`` block of float32 regrets (states:
+the acting player's bucket this round, or the bucket sequence with perfect recall); strategy
+sums only where averages are kept.
+
+Pluribus' recipe, each an option (BLUEPRINT.md 1.1 and 3.2):
+
+- ``algorithm="linear"`` with ``linear_until`` (iterations) or ``linear_seconds`` (solving time):
+  Linear CFR discounting, applied every ``discount_every`` iterations, for the first part of the
+  run, then none (Pluribus: every 10 minutes for the first 400 minutes).
+- ``regret_pruning``: on ``prune_probability`` (0.95) of the traversals, actions whose regret is
+  below ``prune_threshold`` are skipped (not on the last round, not into terminals), with the
+  regrets floored at ``min_regret`` (default 310/300 of the threshold, Pluribus' ratio). Pluribus
+  started pruning after 200 minutes: pass ``regret_pruning=False`` first and build a second
+  solver with pruning on from the first's state (the state's ``config`` names the options, so a
+  state is loaded by a solver of the same options; :func:`restore_blueprint` takes overrides).
+- ``averages``: ``"all"`` (average strategy on every round), ``"preflop"`` (Pluribus: the
+  average is kept for the first round only, :meth:`average_strategy` plays the current strategy
+  after it; Pluribus averaged snapshots of it, which is not done here) or ``"none"``.
+
+Regrets are float32 (Pluribus used 32-bit integers; not done here). Rows are allocated for every
+(node, state) up front, not lazily.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from pokerlab._rng import kernel_seed, seed_state
+from pokerlab.abstraction.buckets import CardAbstraction
+from pokerlab.errors import PokerlabError
+from pokerlab.games.nolimit.game import NoLimitHoldemGame
+from pokerlab.games.nolimit.size import AVERAGES
+from pokerlab.solvers.base import Solver
+from pokerlab.solvers.limit_base import (
+    BucketedVerbs,
+    check_storage,
+    layout_size,
+    schedule_of,
+    state_counts,
+)
+from pokerlab.solvers.limit_mccfr import betting_sampled_pass
+from pokerlab.solvers.sampling import SampledCFR
+from pokerlab.solvers.schedule import DiscountSchedule
+from pokerlab.strategy import BettingStrategy
+from pokerlab.tree._primitives import DECISION
+from pokerlab.tree.betting.layout import BettingLayout
+from pokerlab.tree.compiled import CompiledGame
+
+__all__ = ["BlueprintSolver", "lossless_abstraction", "restore_blueprint"]
+
+
+class BlueprintSolver(SampledCFR, BucketedVerbs, Solver):
+    """External-sampling MCCFR on ``game``'s betting tree with ``abstraction``'s buckets
+    (module docstring).
+
+    Parameters
+    ----------
+    game:
+        A :class:`~pokerlab.games.nolimit.game.NoLimitHoldemGame` (2 to 6 players).
+    abstraction:
+        A :class:`~pokerlab.abstraction.buckets.CardAbstraction` of the game's deck: bucket
+        labels per round by canonical hand index (as the limit solvers take).
+    recall:
+        ``"imperfect"`` (Pluribus: this round's bucket) or ``"perfect"`` (bucket sequences).
+    averages:
+        ``"all"``, ``"preflop"`` or ``"none"``; default the game's ``averages``.
+    algorithm:
+        A discount schedule by name or a :class:`DiscountSchedule` (``"linear"`` by default).
+    linear_until, linear_seconds:
+        Stop discounting after this many iterations / seconds of solving (None: never).
+    seed:
+        Seed of the deals and of the other players' sampled actions.
+    discount_every:
+        Iterations per discount block.
+    regret_pruning, prune_threshold, prune_probability, min_regret:
+        Pluribus' pruning; the threshold in big blinds, default -25 times the largest stack in
+        big blinds.
+    max_bytes:
+        Refuse (before allocating) when the regrets and sums would need more.
+    """
+
+    _default_every = 1000
+
+    def __init__(
+        self,
+        game: NoLimitHoldemGame,
+        abstraction: CardAbstraction,
+        *,
+        recall: str = "imperfect",
+        averages: str | None = None,
+        algorithm: str | DiscountSchedule = "linear",
+        linear_until: int | None = None,
+        linear_seconds: float | None = None,
+        seed: int | np.random.Generator = 0,
+        discount_every: int = 1000,
+        regret_pruning: bool = False,
+        prune_threshold: float | None = None,
+        prune_probability: float = 0.95,
+        min_regret: float | None = None,
+        max_bytes: int = 8 << 30,
+    ) -> None:
+        if not isinstance(game, NoLimitHoldemGame):
+            raise PokerlabError(f"the blueprint trains no-limit hold'em, not {game!r}")
+        rules = game.rules
+        if getattr(abstraction, "ranks", None) != rules.ranks:
+            raise PokerlabError(
+                f"abstraction of a {4 * int(getattr(abstraction, 'ranks', 0))}-card deck for a "
+                f"{4 * rules.ranks}-card game"
+            )
+        if recall not in ("perfect", "imperfect"):
+            raise PokerlabError(f"recall must be 'perfect' or 'imperfect', got {recall!r}")
+        averages = game.averages if averages is None else averages
+        if averages not in AVERAGES:
+            raise PokerlabError(f"averages must be one of {', '.join(AVERAGES)}: {averages!r}")
+        schedule = schedule_of(algorithm)
+        if linear_until is not None:
+            schedule = schedule.with_linear_until(int(linear_until))
+        seed_value = kernel_seed(seed)
+        self.schedule = schedule
+        self.abstraction = abstraction
+        self.recall = recall
+        self.averages = averages
+        self.seed = seed_value
+        tree = game.betting_tree
+        self.tree = tree
+        states = state_counts(abstraction, recall)
+        size = layout_size(tree, states)
+        # refused before any array is made (the sums are at most one float32 per entry more)
+        check_storage(size, 8 if averages == "all" else 4, max_bytes)
+        self.layout = BettingLayout(tree, tuple(abstraction.buckets), np.array(states), recall)
+        self.num_states = self.layout.num_states
+        self.offset = self.layout.offset
+        self.size = self.layout.size
+        self.sum_offset, self.sum_size = self._sum_layout()
+        Solver.__init__(self, CompiledGame(game, self.layout))  # type: ignore[arg-type]
+        largest = max(rules.stacks) / rules.big_blind
+        self._set_sampling_options(
+            schedule,
+            regret_pruning,
+            -25.0 * largest if prune_threshold is None else prune_threshold,
+            prune_probability,
+            min_regret,
+            discount_every,
+            linear_seconds,
+        )
+        if self.prune and self.schedule.regret_floor:
+            raise PokerlabError(
+                f"regret_pruning with schedule {self.schedule.name!r}: its regret floor keeps "
+                "every regret >= 0, so nothing is ever below the (negative) pruning threshold"
+            )
+        self.algorithm = "es-mccfr"
+        self.num_players = rules.players
+        self.sampled = betting_sampled_pass(
+            tree,
+            self.offset,
+            self.num_states,
+            abstraction,
+            game.cards,
+            recall,
+            seed_value,
+            self.size,
+            unit=float(rules.big_blind),
+            sum_offset=self.sum_offset,
+            sum_size=self.sum_size,
+        )
+        self.regrets = self.sampled.regrets
+        self.sums = self.sampled.sums
+        self.rng = self.sampled.rng
+        self._kernel(1, 0)  # compile (or load from the cache) outside timed regions
+
+    def _sum_layout(self) -> tuple[np.ndarray, int]:
+        """Where each decision keeps its strategy sums (-1: nowhere) and how many there are:
+        the nodes of the rounds ``averages`` keeps, in layout order, blocks as the regrets'."""
+        tree = self.tree
+        keep = tree.kind == DECISION
+        if self.averages == "preflop":
+            keep &= tree.round == 0
+        elif self.averages == "none":
+            keep &= False
+        widths = np.diff(tree.child_start) * self.num_states[tree.round.astype(np.int64)]
+        widths = np.where(keep, widths, 0).astype(np.int64)
+        starts = np.concatenate(([0], np.cumsum(widths)[:-1])).astype(np.int64)
+        return np.where(keep, starts, -1).astype(np.int64), int(widths.sum())
+
+    @property
+    def bytes_per_infoset_action(self) -> float:  # type: ignore[override]
+        """Bytes of float32 storage per (information set, action): 4 of regret plus 4 of
+        strategy sum where averages are kept (8 with ``"all"``)."""
+        return 4.0 * (self.size + self.sum_size) / max(self.size, 1)
+
+    def _kept_positions(self) -> np.ndarray:
+        """The regrets' flat positions of the strategy sums, in the sums' order."""
+        out = np.empty(self.sum_size, dtype=np.int64)
+        for n in np.flatnonzero(self.sum_offset >= 0).tolist():
+            na = int(self.tree.child_start[n + 1] - self.tree.child_start[n])
+            width = na * int(self.num_states[int(self.tree.round[n])])
+            s = int(self.sum_offset[n])
+            out[s : s + width] = np.arange(width) + int(self.offset[n])
+        return out
+
+    def strategy_sum(self) -> np.ndarray:
+        """The strategy sums in the regrets' layout (float64; 0 where none is kept)."""
+        full = np.zeros(self.size, dtype=np.float64)
+        full[self._kept_positions()] = self.sums
+        return full
+
+    def average_strategy(self) -> BettingStrategy:
+        """The blueprint: the normalised strategy sums where averages are kept, the current
+        strategy (regret matching) elsewhere, as a :class:`~pokerlab.strategy.BettingStrategy`
+        (what :func:`pokerlab.save_strategy` writes)."""
+        table = np.maximum(self.regrets, 0.0).astype(np.float64)
+        kept = self._kept_positions()
+        table[kept] = self.sums
+        return BettingStrategy.of(
+            self.game,
+            self.layout,
+            self.layout.normalise(table),
+            self.abstraction,
+            self._identity(),
+        )
+
+    def exploitability(self) -> float:
+        """Refused by name: the full game has no exact best response here; on a small deck
+        measure ``pokerlab.exploitability(game, history_strategy(solver.average_strategy(),
+        abstraction))`` (:mod:`pokerlab.evaluate.nolimit.blueprint`)."""
+        raise PokerlabError(
+            "a blueprint's exact exploitability is measured on small decks: pokerlab."
+            "exploitability(game, pokerlab.evaluate.nolimit.blueprint.history_strategy("
+            "solver.average_strategy(), abstraction))"
+        )
+
+    def run_iterations(
+        self,
+        regrets: np.ndarray,
+        sums: np.ndarray,
+        rng: np.ndarray,
+        first: int,
+        iterations: int,
+        discount: bool,
+    ) -> int:
+        """``iterations`` iterations numbered from ``first`` on the given arrays and generator
+        state (in place), with or without the block discounts; returns nodes visited."""
+        stats = self.sampled.stats(
+            self._blocks(), rng, first, iterations, -1, regrets, sums, discount
+        )
+        return int(stats[0])
+
+    def sampled_values(self, player: int, deals: int, seed: int = 0) -> tuple[float, float]:
+        """Mean and standard error (big blinds) of ``deals`` sampled root values of ``player``
+        under the current strategy, with a generator of its own and no update (unbiased: the
+        mean tends to the exact value of :meth:`current_strategy`)."""
+        if not 0 <= player < self.num_players:
+            raise PokerlabError(f"player must be in [0, {self.num_players}), got {player!r}")
+        stats = self.sampled.stats(self._blocks(), seed_state(seed), 1, int(deals), int(player))
+        mean = stats[1] / deals
+        var = max(stats[2] / deals - mean * mean, 0.0)
+        return float(mean), float(math.sqrt(var / max(deals - 1, 1)))
+
+    # --- the state: the front's schema ----------------------------------------------------------
+    def _backend_config(self) -> dict[str, Any]:
+        return {
+            "recall": self.recall,
+            "averages": self.averages,
+            "ranks": self.game.rules.ranks,
+            "buckets": list(self.abstraction.buckets),
+            "bucketing": self.abstraction.method,
+        }
+
+    def _state_game(self) -> tuple[str, dict[str, Any], str]:
+        return self.game.name, dict(self.game.params), self.layout.kind
+
+
+def restore_blueprint(
+    state: dict[str, Any],
+    abstraction: CardAbstraction,
+    game: NoLimitHoldemGame | None = None,
+    **overrides: Any,
+) -> BlueprintSolver:
+    """The :class:`BlueprintSolver` of a state of :meth:`BlueprintSolver.state_dict` (for
+    example a loaded checkpoint) with ``abstraction`` (the one it was trained with: its buckets
+    and method are checked): the game from ``game_params`` unless ``game`` is given, the options
+    from the state's ``config``. ``overrides`` (constructor options, e.g. ``regret_pruning=True``
+    to start pruning as Pluribus did after a while) change the run's options: the state's arrays
+    and counters are kept."""
+    from pokerlab.games.registry import load_game
+
+    if state.get("algorithm") != "es-mccfr" or state.get("game") != "nolimit-holdem":
+        raise PokerlabError(
+            f"not a no-limit blueprint state (game {state.get('game')!r}, algorithm "
+            f"{state.get('algorithm')!r})"
+        )
+    config = state["config"]
+    if game is None:
+        game = load_game("nolimit-holdem", **state["game_params"])  # type: ignore[assignment]
+    schedule = DiscountSchedule(**config["schedule"])
+    options: dict[str, Any] = {
+        "recall": config["recall"],
+        "averages": config["averages"],
+        "algorithm": schedule,
+        "linear_seconds": config["linear_seconds"],
+        "discount_every": int(config["discount_every"]),
+        "regret_pruning": bool(config["prune"]),
+        "prune_threshold": float(config["prune_threshold"]),
+        "prune_probability": float(config["prune_probability"]),
+        "min_regret": config["min_regret"],
+    }
+    if "regret_pruning" in overrides and "min_regret" not in overrides:
+        options["min_regret"] = None  # the floor follows the new pruning setting
+    options.update(overrides)
+    solver = BlueprintSolver(game, abstraction, **options)  # type: ignore[arg-type]
+    if overrides:
+        state = {**state, "config": solver._config()}
+    solver.load_state_dict(state)
+    return solver
+
+
+def lossless_abstraction(ranks: int) -> CardAbstraction:
+    """One bucket per suit-isomorphism class of each round (hole cards and board up to a
+    permutation of the suits, :func:`pokerlab.abstraction.isomorphism.round_indexer`): the
+    abstraction that loses nothing, for exact checks on small decks (method ``"lossless"``)."""
+    from pokerlab.abstraction.isomorphism import round_indexer
+
+    sizes = tuple(int(round_indexer(r, ranks).size) for r in range(4))
+    labels = [np.arange(n, dtype=np.int32) for n in sizes]
+    return CardAbstraction(ranks, "lossless", sizes, labels)  # type: ignore[arg-type]
