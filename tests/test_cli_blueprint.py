@@ -124,3 +124,10 @@ def test_abstraction_ehs_without_cache(capsys, tmp_path, monkeypatch) -> None:
     assert info["method"] == "ehs" and info["cache"] is None and not info["from_cache"]
     assert [s["buckets"] for s in info["streets"]] == [4, 4, 4, 4]
     assert not list(tmp_path.glob("abstraction/buckets-*"))
+
+
+def test_group_without_a_command(capsys) -> None:
+    code, out, err = run(capsys, "blueprint")
+    assert code == 2 and out == ""
+    assert err.startswith("error: give a command (summary, abstraction")
+    assert "Usage: pokerlab blueprint" in err

@@ -25,12 +25,30 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from pokerlab.cli.app import print_error
 from pokerlab.cli.render import print_json
 from pokerlab.errors import PokerlabError
 
 __all__ = ["blueprint_app", "game_from_options", "parse_counts"]
 
+
+class _BlueprintGroup(typer.core.TyperGroup):
+    """Without a subcommand: one error line and the group's usage on stderr, exit 2."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if not args and not ctx.resilient_parsing:
+            print_error(f"give a command ({', '.join(self.commands)}); usage:")
+            saved, sys.stdout = sys.stdout, sys.stderr
+            try:
+                ctx.get_help()
+            finally:
+                sys.stdout = saved
+            raise typer.Exit(2)
+        return super().parse_args(ctx, args)
+
+
 blueprint_app = typer.Typer(
+    cls=_BlueprintGroup,
     name="blueprint",
     help="The no-limit hold'em blueprint: size summary and card abstraction.",
     no_args_is_help=True,
