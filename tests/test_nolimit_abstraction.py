@@ -4,6 +4,8 @@ build is measured by benchmarks/nolimit_abstraction.py)."""
 
 from __future__ import annotations
 
+from math import comb
+
 import numpy as np
 import pytest
 
@@ -36,6 +38,7 @@ def test_labels_cover_every_class(tmp_path, deck: str, ranks: int) -> None:
         w = class_weights(r, ranks)
         used = np.bincount(labels, weights=w)
         assert np.all(used > 0)  # buckets 0..m-1 all hold hands
+        np.testing.assert_array_equal(a.hands[r], used)
         mean = np.bincount(labels, weights=w * strength.ehs[r]) / used
         assert np.all(np.diff(mean) >= 0)  # numbered by strength (equal-E[HS] classes tie)
         if r in (1, 2):
@@ -137,6 +140,9 @@ def test_cache_hit_and_corrupted_file_rebuilt(tmp_path) -> None:
     for r in range(4):
         np.testing.assert_array_equal(first.abstraction.labels[r], again.abstraction.labels[r])
     np.testing.assert_allclose(again.abstraction.objective, first.abstraction.objective)
+    for r, board in enumerate((0, 3, 4, 5)):  # hands per bucket, stored: C(12,2) C(10,board)
+        assert again.abstraction.hands[r].sum() == 66 * comb(10, board)
+        np.testing.assert_array_equal(again.abstraction.hands[r], first.abstraction.hands[r])
     # damage the stored labels: the checksum fails, the tables are rebuilt and saved again
     data = bytearray(first.path.read_bytes())
     data[len(data) // 2] ^= 0xFF

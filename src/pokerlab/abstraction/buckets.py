@@ -76,7 +76,8 @@ class CardAbstraction:
     ``feature_seconds``: time of the exact E[HS] tables (0 from the cache); ``objective[r]``:
     the k-means objective of round r over every class (weighted mean squared distance to the
     class's centre in the EMD embedding; NaN for a round not clustered); ``from_cache``: read
-    from the table cache.
+    from the table cache; ``hands[r]``: hands (hole cards and board) in each bucket of round r
+    (None where the cache file predates it).
     """
 
     ranks: int
@@ -87,6 +88,7 @@ class CardAbstraction:
     feature_seconds: float = 0.0
     objective: list[float] = field(default_factory=lambda: [float("nan")] * 4)
     from_cache: bool = False
+    hands: list[np.ndarray] | None = None
 
     def bucket_of(self, rnd: int, cards: np.ndarray) -> np.ndarray:
         """Bucket of each row of ``cards`` (n, 2 + board cards of round ``rnd``)."""
@@ -366,6 +368,7 @@ def build_abstraction(
         saved = load_tables(path, **params)
         if saved is not None:
             objective = [float(v) for v in saved.get("objective", np.full(4, np.nan))]
+            hands = [saved[f"hands{r}"] for r in range(4)] if "hands0" in saved else None
             return CardAbstraction(
                 ranks,
                 key,
@@ -373,6 +376,7 @@ def build_abstraction(
                 [saved[f"labels{r}"] for r in range(4)],
                 objective=objective,
                 from_cache=True,
+                hands=hands,
             )
         if key == "emd":
             partial = path.with_name(path.name[: -len(".npz")] + ".partial.npz")
@@ -442,10 +446,14 @@ def build_abstraction(
                 ),
             )
             seconds[r] = time.perf_counter() - t
-    abstraction = CardAbstraction(ranks, key, counts, labels, seconds, feature_seconds, objective)
+    hands = [np.bincount(labels[r], weights=weights[r]).astype(np.int64) for r in range(4)]
+    abstraction = CardAbstraction(
+        ranks, key, counts, labels, seconds, feature_seconds, objective, hands=hands
+    )
     if path is not None:
         arrays = {f"labels{r}": labels[r] for r in range(4)}
         arrays["objective"] = np.array(objective, dtype=np.float64)
+        arrays.update({f"hands{r}": hands[r] for r in range(4)})
         save_tables(path, arrays, **params)
         if partial is not None:
             partial.unlink(missing_ok=True)

@@ -75,8 +75,11 @@ class AbstractionBuild:
         out = []
         a = self.abstraction
         for r, labels in enumerate(a.labels):
-            weights = round_indexer(r, a.ranks).weights().astype(np.int64)
-            hands = np.bincount(labels, weights=weights).astype(np.int64)
+            if a.hands is not None:
+                hands = a.hands[r]
+            else:  # a cache file without the counts: slow on the full deck's river (a minute)
+                weights = round_indexer(r, a.ranks).weights().astype(np.int64)
+                hands = np.bincount(labels, weights=weights).astype(np.int64)
             out.append(
                 {
                     "street": STREETS[r],
