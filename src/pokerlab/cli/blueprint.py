@@ -196,7 +196,22 @@ def abstraction(
     game = game_from_options(config, deck=deck, buckets=buckets)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     show = not as_json and sys.stderr.isatty()
-    if game.rules.ranks == 13 and not as_json:
+    from pokerlab.abstraction.buckets import abstraction_path
+    from pokerlab.abstraction.store import cache_dir
+    from pokerlab.games.nolimit.abstraction import KMEANS_SAMPLE
+
+    cached = (
+        not no_cache
+        and abstraction_path(
+            cache_dir(),
+            game.rules.ranks,
+            game.buckets,
+            method.lower(),
+            seed=seed,
+            kmeans_sample=KMEANS_SAMPLE if kmeans_sample is None else kmeans_sample,
+        ).is_file()
+    )
+    if game.rules.ranks == 13 and not as_json and not cached:
         err.print(
             "the full deck's tables take about 16 min and 7 GiB to build when not cached "
             "(docs/nolimit-holdem.md); progress is kept: Ctrl-C and run again to resume"
