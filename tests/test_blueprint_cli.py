@@ -63,7 +63,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys) -> None:
     assert main(["blueprint", "train", config, "--checkpoint", ckpt, "--bucketing", "x"]) == 2
     assert "--bucketing: unknown 'x'" in capsys.readouterr().err
     assert main(["blueprint", "train", config, "--checkpoint", ckpt, "--buckets", "1,2"]) == 2
-    assert "--buckets needs four positive counts" in capsys.readouterr().err
+    assert "--buckets needs 4 counts separated by commas" in capsys.readouterr().err
     assert main(["blueprint", "train", config, "--checkpoint", ckpt, "--resume"]) == 2
     assert "--checkpoint" in capsys.readouterr().err  # nothing to resume
     args = ["blueprint", "train", config, "--bucketing", "lossless", "--checkpoint", ckpt]

@@ -45,7 +45,12 @@ from pokerlab.cli import train as _train  # noqa: F401,E402  isort: skip
 from pokerlab.cli import limit_match as _limit_match  # noqa: F401,E402  isort: skip
 from pokerlab.cli import limit_lbr as _limit_lbr  # noqa: F401,E402  isort: skip
 from pokerlab.cli import report as _report  # noqa: F401,E402  isort: skip
+from pokerlab.cli import blueprint as _blueprint  # noqa: E402  isort: skip
 from pokerlab.cli import blueprint_train as _blueprint_train  # noqa: F401,E402  isort: skip
+
+# ``pokerlab blueprint ...``: command modules of the no-limit blueprint add their commands to
+# ``blueprint_app`` (pokerlab/cli/blueprint.py) when imported above this line.
+app.add_typer(_blueprint.blueprint_app, name="blueprint")
 
 #: Exit code of every usage error and every bad-input error.
 USAGE_EXIT = 2

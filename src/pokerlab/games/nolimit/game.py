@@ -12,11 +12,11 @@ separated by ``/``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pokerlab.cards.deck import RANKS, SUITS
 from pokerlab.errors import PokerlabError
@@ -40,6 +40,9 @@ from pokerlab.games.nolimit.size import (
     summary_dict,
 )
 from pokerlab.tree.betting.tree import BettingTree
+
+if TYPE_CHECKING:
+    from pokerlab.games.nolimit.abstraction import AbstractionBuild
 
 __all__ = ["NoLimitHoldemGame", "NoLimitHistory"]
 
@@ -186,6 +189,36 @@ class NoLimitHoldemGame(HistoryGame):
         info = self.summary()
         check_fits(info["bytes"], available)
         return info
+
+    def card_abstraction(
+        self,
+        method: str = "emd",
+        *,
+        buckets: Sequence[int] | None = None,
+        seed: int = 0,
+        cache: bool | str | Path = True,
+        progress: Callable[[str, int, int], None] | None = None,
+        kmeans_sample: int | None = None,
+    ) -> AbstractionBuild:
+        """The card buckets per street of this game's deck (``buckets``: the configuration's
+        by default), built once and cached on disk: see
+        :func:`pokerlab.games.nolimit.abstraction.card_abstraction`. Four-round games only."""
+        from pokerlab.games.nolimit.abstraction import KMEANS_SAMPLE, card_abstraction
+
+        if self.rules.rounds != 4:
+            raise PokerlabError(
+                f"nolimit-holdem: the card abstraction needs the four rounds of hold'em; this "
+                f"game has rounds={self.rules.rounds}"
+            )
+        return card_abstraction(
+            self.rules.ranks,
+            self.buckets if buckets is None else buckets,
+            method,
+            seed=seed,
+            cache=cache,
+            progress=progress,
+            kmeans_sample=KMEANS_SAMPLE if kmeans_sample is None else kmeans_sample,
+        )
 
     def initial_history(self) -> NoLimitHistory:
         return NoLimitHistory(self, (), self.rules.initial_state(), ("",))
