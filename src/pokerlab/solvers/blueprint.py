@@ -32,12 +32,11 @@ Regrets are float32 (Pluribus used 32-bit integers; not done here). Rows are all
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
-from pokerlab._rng import kernel_seed, seed_state
+from pokerlab._rng import kernel_seed
 from pokerlab.abstraction.buckets import CardAbstraction
 from pokerlab.errors import PokerlabError
 from pokerlab.games.nolimit.game import NoLimitHoldemGame
@@ -50,7 +49,7 @@ from pokerlab.solvers.limit_base import (
     schedule_of,
     state_counts,
 )
-from pokerlab.solvers.limit_mccfr import betting_sampled_pass
+from pokerlab.solvers.limit_mccfr import BettingSampledVerbs, betting_sampled_pass
 from pokerlab.solvers.sampling import SampledCFR
 from pokerlab.solvers.schedule import DiscountSchedule
 from pokerlab.strategy import BettingStrategy
@@ -61,7 +60,7 @@ from pokerlab.tree.compiled import CompiledGame
 __all__ = ["BlueprintSolver", "lossless_abstraction", "restore_blueprint"]
 
 
-class BlueprintSolver(SampledCFR, BucketedVerbs, Solver):
+class BlueprintSolver(BettingSampledVerbs, SampledCFR, BucketedVerbs, Solver):
     """External-sampling MCCFR on ``game``'s betting tree with ``abstraction``'s buckets
     (module docstring).
 
@@ -241,33 +240,6 @@ class BlueprintSolver(SampledCFR, BucketedVerbs, Solver):
             "solver.average_strategy(), abstraction))"
         )
 
-    def run_iterations(
-        self,
-        regrets: np.ndarray,
-        sums: np.ndarray,
-        rng: np.ndarray,
-        first: int,
-        iterations: int,
-        discount: bool,
-    ) -> int:
-        """``iterations`` iterations numbered from ``first`` on the given arrays and generator
-        state (in place), with or without the block discounts; returns nodes visited."""
-        stats = self.sampled.stats(
-            self._blocks(), rng, first, iterations, -1, regrets, sums, discount
-        )
-        return int(stats[0])
-
-    def sampled_values(self, player: int, deals: int, seed: int = 0) -> tuple[float, float]:
-        """Mean and standard error (big blinds) of ``deals`` sampled root values of ``player``
-        under the current strategy, with a generator of its own and no update (unbiased: the
-        mean tends to the exact value of :meth:`current_strategy`)."""
-        if not 0 <= player < self.num_players:
-            raise PokerlabError(f"player must be in [0, {self.num_players}), got {player!r}")
-        stats = self.sampled.stats(self._blocks(), seed_state(seed), 1, int(deals), int(player))
-        mean = stats[1] / deals
-        var = max(stats[2] / deals - mean * mean, 0.0)
-        return float(mean), float(math.sqrt(var / max(deals - 1, 1)))
-
     # --- the state: the front's schema ----------------------------------------------------------
     def _backend_config(self) -> dict[str, Any]:
         return {
@@ -277,9 +249,6 @@ class BlueprintSolver(SampledCFR, BucketedVerbs, Solver):
             "buckets": list(self.abstraction.buckets),
             "bucketing": self.abstraction.method,
         }
-
-    def _state_game(self) -> tuple[str, dict[str, Any], str]:
-        return self.game.name, dict(self.game.params), self.layout.kind
 
 
 def restore_blueprint(

@@ -58,6 +58,7 @@ from pokerlab.tree.betting.tree import BettingTree
 
 __all__ = [
     "BettingSampledPass",
+    "BettingSampledVerbs",
     "betting_sampled_pass",
     "LimitESSolver",
     "OLD_FORMAT",
@@ -199,7 +200,52 @@ def betting_sampled_pass(
     )
 
 
-class LimitESSolver(SampledCFR, LimitAbstractSolver):
+class BettingSampledVerbs:
+    """What the fronts of :class:`BettingSampledPass` add to :class:`SampledCFR` alike (limit
+    hold'em's :class:`LimitESSolver`, no-limit's
+    :class:`~pokerlab.solvers.blueprint.BlueprintSolver`): iterations on given arrays (the Ray
+    workers' own), the sampled value of the current strategy, and the state's game."""
+
+    sampled: BettingSampledPass
+    num_players: int
+    game: Any
+    layout: Any
+    _blocks: Any  # SampledCFR._blocks
+
+    def run_iterations(
+        self,
+        regrets: np.ndarray,
+        sums: np.ndarray,
+        rng: np.ndarray,
+        first: int,
+        iterations: int,
+        discount: bool,
+    ) -> int:
+        """``iterations`` iterations numbered from ``first`` on the given float32 arrays and
+        xoshiro state (in place), with or without the block discounts; returns nodes visited.
+        ``step`` is this on the solver's own arrays; the Ray workers run it on theirs."""
+        stats = self.sampled.stats(
+            self._blocks(), rng, first, iterations, -1, regrets, sums, discount
+        )
+        return int(stats[0])
+
+    def sampled_values(self, player: int, deals: int, seed: int = 0) -> tuple[float, float]:
+        """Mean and standard error (big blinds) of ``deals`` sampled root values of ``player``
+        under the current strategy, from a generator of its own (``seed``; the run's is not
+        touched) and with no update. External sampling's value estimate is unbiased: the mean
+        tends to the exact abstract-game value of ``current_strategy()`` (tested)."""
+        if not 0 <= player < self.num_players:
+            raise PokerlabError(f"player must be in [0, {self.num_players}), got {player!r}")
+        stats = self.sampled.stats(self._blocks(), seed_state(seed), 1, int(deals), int(player))
+        mean = stats[1] / deals
+        var = max(stats[2] / deals - mean * mean, 0.0)
+        return float(mean), float(math.sqrt(var / max(deals - 1, 1)))
+
+    def _state_game(self) -> tuple[str, dict[str, Any], str]:
+        return self.game.name, dict(self.game.params), self.layout.kind
+
+
+class LimitESSolver(BettingSampledVerbs, SampledCFR, LimitAbstractSolver):
     """External-sampling MCCFR on ``game``'s betting tree with ``abstraction``'s buckets: the
     Monte Carlo front (:class:`~pokerlab.solvers.sampling.SampledCFR`: options, block schedule,
     state schema) with the betting tree's sampled pass (:class:`BettingSampledPass`), and the
@@ -302,35 +348,6 @@ class LimitESSolver(SampledCFR, LimitAbstractSolver):
         """Whether regret-based pruning is on (the front's ``prune``)."""
         return self.prune
 
-    def run_iterations(
-        self,
-        regrets: np.ndarray,
-        sums: np.ndarray,
-        rng: np.ndarray,
-        first: int,
-        iterations: int,
-        discount: bool,
-    ) -> int:
-        """``iterations`` iterations numbered from ``first`` on the given float32 arrays and
-        xoshiro state (in place), with or without the block discounts; returns nodes visited.
-        :meth:`step` is this on the solver's own arrays; the Ray workers run it on theirs."""
-        stats = self.sampled.stats(
-            self._blocks(), rng, first, iterations, -1, regrets, sums, discount
-        )
-        return int(stats[0])
-
-    def sampled_values(self, player: int, deals: int, seed: int = 0) -> tuple[float, float]:
-        """Mean and standard error (big blinds) of ``deals`` sampled root values of ``player``
-        under the current strategy, from a generator of its own (``seed``; the run's is not
-        touched) and with no update. External sampling's value estimate is unbiased: the mean
-        tends to the exact abstract-game value of :meth:`current_strategy` (tested)."""
-        if player not in (0, 1):
-            raise PokerlabError(f"player must be 0 or 1, got {player!r}")
-        stats = self.sampled.stats(self._blocks(), seed_state(seed), 1, int(deals), int(player))
-        mean = stats[1] / deals
-        var = max(stats[2] / deals - mean * mean, 0.0)
-        return float(mean), float(math.sqrt(var / max(deals - 1, 1)))
-
     # --- the state: the front's schema with the run's identity ----------------------------------
     def _backend_config(self) -> dict[str, Any]:
         return {
@@ -339,9 +356,6 @@ class LimitESSolver(SampledCFR, LimitAbstractSolver):
             "buckets": list(self.abstraction.buckets),
             "bucketing": self.abstraction.method,
         }
-
-    def _state_game(self) -> tuple[str, dict[str, Any], str]:
-        return self.game.name, dict(self.game.params), self.layout.kind
 
     def state_dict(self) -> dict[str, Any]:
         """The front's state (:meth:`SampledCFR.state_dict`) plus, flat, the run's identity as
