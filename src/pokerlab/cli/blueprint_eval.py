@@ -1,0 +1,200 @@
+"""``pokerlab blueprint match`` and ``pokerlab blueprint lbr``: judging no-limit agents from the
+command line (issue 24, "Judging it").
+
+An agent is a built-in name (``always-fold``, ``always-call``, ``pot-raise``, ``rule``: the
+hand-strength rule bot of :mod:`pokerlab.evaluate.nolimit.agents`) or a blueprint checkpoint
+written by ``pokerlab blueprint train``: its strategy is played with the card abstraction it was
+trained with (rebuilt as the train command builds it: lossless, or the configuration's tables
+from the cache with the checkpoint's seed) by
+:class:`~pokerlab.evaluate.nolimit.blueprint.BlueprintAgent`.
+
+``match HERO OPPONENT`` plays :func:`~pokerlab.evaluate.nolimit.matches.duplicate_match` and
+prints the hero's mbb/g with the 95% interval; the game is a checkpoint's own (``game_params``)
+or the configuration's (``--config`` and the game options, ``hunl-100`` by default); a
+checkpoint whose game differs from the other checkpoint's or the configuration's is refused by
+name. ``lbr AGENT`` plays :func:`~pokerlab.evaluate.nolimit.lbr.local_best_response` (Lisy and
+Bowling 2017) against it; the API's refusals (not heads-up, not four rounds) are one error line.
+``--json`` prints the result's ``as_dict()``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from pokerlab.cli.blueprint import CONFIG_HELP, blueprint_app, game_from_options
+from pokerlab.cli.render import print_json
+from pokerlab.errors import PokerlabError
+
+__all__ = ["BUILTIN_AGENTS", "lbr", "load_agent", "match"]
+
+BUILTIN_AGENTS = ("always-fold", "always-call", "pot-raise", "rule")
+
+
+def _builtin(name: str) -> Any:
+    from pokerlab.evaluate.nolimit import AlwaysCall, AlwaysFold, HandStrengthRule, PotRaise
+
+    return {
+        "always-fold": AlwaysFold,
+        "always-call": AlwaysCall,
+        "pot-raise": PotRaise,
+        "rule": HandStrengthRule,
+    }[name]()
+
+
+def _describe(rules: Any) -> str:
+    """The table in words: players, stacks, blinds, ante, cards and rounds."""
+    stacks = "/".join(str(s) for s in rules.stacks)
+    return (
+        f"{rules.players} players, stacks {stacks}, blinds {rules.small_blind}/{rules.big_blind}, "
+        f"ante {rules.ante}, {4 * rules.ranks} cards, {rules.rounds} rounds"
+    )
+
+
+def load_agent(token: str, label: str) -> tuple[Any, Any]:
+    """The agent named by ``token`` and, for a checkpoint, its game (else None).
+
+    ``token``: a name of :data:`BUILTIN_AGENTS` or the path of a checkpoint of ``pokerlab
+    blueprint train``; errors name ``label`` (``HERO``, ``OPPONENT``, ``AGENT``) and the token.
+    """
+    if token.lower() in BUILTIN_AGENTS:
+        return _builtin(token.lower()), None
+    path = Path(token)
+    if not (path.suffix.lower() == ".npz" or path.exists() or "/" in token or "\\" in token):
+        raise PokerlabError(
+            f"{label}: unknown agent {token!r}; known: {', '.join(BUILTIN_AGENTS)} or a "
+            "checkpoint file of pokerlab blueprint train (.npz)"
+        )
+    from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
+    from pokerlab.io.files import load_checkpoint
+    from pokerlab.io.paths import check_input_file
+    from pokerlab.solvers.blueprint import lossless_abstraction, restore_blueprint
+
+    check_input_file(path, label)
+    try:
+        state = load_checkpoint(path)
+    except PokerlabError as exc:
+        raise PokerlabError(f"{label} {token!r}: {exc}") from None
+    if state.get("game") != "nolimit-holdem" or state.get("algorithm") != "es-mccfr":
+        raise PokerlabError(
+            f"{label} {token!r} is not a no-limit blueprint checkpoint (game "
+            f"{state.get('game')!r}, algorithm {state.get('algorithm')!r})"
+        )
+    from pokerlab.games.registry import load_game
+
+    game = load_game("nolimit-holdem", **state["game_params"])
+    config = state["config"]
+    if config["bucketing"] == "lossless":
+        abstraction = lossless_abstraction(int(config["ranks"]))
+    else:
+        abstraction = game.card_abstraction(  # type: ignore[attr-defined]
+            config["bucketing"],
+            buckets=tuple(int(b) for b in config["buckets"]),
+            seed=int(state.get("seed", 0)),
+        ).abstraction
+    solver = restore_blueprint(state, abstraction, game)  # type: ignore[arg-type]
+    agent = BlueprintAgent(solver.average_strategy(), abstraction, name=path.name)
+    return agent, game
+
+
+def _check_same(label: str, token: str, game: Any, other: str, rules: Any) -> None:
+    if game.rules != rules:
+        raise PokerlabError(
+            f"{label} {token!r} was trained on another game ({_describe(game.rules)}) than "
+            f"{other} ({_describe(rules)})"
+        )
+
+
+@blueprint_app.command("match")
+def match(
+    hero: str = typer.Argument(..., metavar="HERO", help="built-in agent or checkpoint .npz"),
+    opponent: str = typer.Argument(..., metavar="OPPONENT", help="the same"),
+    config: str | None = typer.Option(None, "--config", help=CONFIG_HELP),
+    players: int | None = typer.Option(None, "--players", min=2, max=6, help="2 to 6"),
+    stack: int | None = typer.Option(None, "--stack", min=1, help="every seat's chips"),
+    blinds: str | None = typer.Option(None, "--blinds", help="small and big blind, e.g. 50,100"),
+    ante: int | None = typer.Option(None, "--ante", min=0, help="every seat's ante, chips"),
+    deck: str | None = typer.Option(None, "--deck", help="full, small, tiny or micro"),
+    rounds: int | None = typer.Option(None, "--rounds", help="betting rounds, 2 to 4"),
+    pairs: int = typer.Option(1000, "--pairs", min=2, help="deals, each played once per seat"),
+    seed: int = typer.Option(0, "--seed", min=0, help="seed of the deals"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Duplicate match of HERO against OPPONENT: the hero's mbb/g with its 95% interval."""
+    from pokerlab.evaluate.nolimit import duplicate_match
+
+    hero_agent, hero_game = load_agent(hero, "HERO")
+    opp_agent, opp_game = load_agent(opponent, "OPPONENT")
+    options = (players, stack, blinds, ante, deck, rounds)
+    if (
+        config is not None
+        or any(o is not None for o in options)
+        or (hero_game is None and opp_game is None)
+    ):
+        game = game_from_options(
+            config,
+            players=players,
+            stack=stack,
+            blinds=blinds,
+            ante=ante,
+            deck=deck,
+            rounds=rounds,
+        )
+        rules, where = game.rules, f"the configuration {config or 'hunl-100'!r}"
+    elif hero_game is not None:
+        rules, where = hero_game.rules, f"HERO {hero!r}"
+    else:
+        rules, where = opp_game.rules, f"OPPONENT {opponent!r}"
+    if hero_game is not None:
+        _check_same("HERO", hero, hero_game, where, rules)
+    if opp_game is not None:
+        _check_same("OPPONENT", opponent, opp_game, where, rules)
+    result = duplicate_match(rules, hero_agent, opp_agent, pairs, seed)
+    if as_json:
+        print_json(result.as_dict())
+        return
+    info = result.as_dict()
+    print(f"{_describe(rules)}: {result.hero} against {result.opponent}")
+    print(
+        f"hero {result.mbb_per_game:+.1f} +- {result.ci95_mbb:.1f} mbb/g (95%), "
+        f"{info['games']:,} games, {result.seconds:.1f} s"
+    )
+
+
+@blueprint_app.command("lbr")
+def lbr(
+    agent: str = typer.Argument(..., metavar="AGENT", help="built-in agent or checkpoint .npz"),
+    config: str | None = typer.Option(
+        None, "--config", help=f"{CONFIG_HELP} (for a built-in agent; default hunl-100)"
+    ),
+    pairs: int = typer.Option(100, "--pairs", min=2, help="deals, each played in both seats"),
+    actions: str = typer.Option("fcpa", "--actions", help="LBR's actions: fcpa or fc"),
+    rounds: str = typer.Option("3-4", "--rounds", help="rounds LBR plays: 3-4 or 1-4"),
+    seed: int = typer.Option(0, "--seed", min=0, help="seed of the deals"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Local best response (Lisy and Bowling 2017) against AGENT: LBR's mbb/g, 95% interval."""
+    from pokerlab.evaluate.nolimit import local_best_response
+
+    if actions not in ("fcpa", "fc"):
+        raise PokerlabError(f"--actions: unknown {actions!r}; known: fcpa, fc")
+    if rounds not in ("3-4", "1-4"):
+        raise PokerlabError(f"--rounds: unknown {rounds!r}; known: 3-4, 1-4")
+    the_agent, game = load_agent(agent, "AGENT")
+    if game is None or config is not None:
+        table = game_from_options(config).rules
+        if game is not None:
+            _check_same("AGENT", agent, game, f"the configuration {config!r}", table)
+    else:
+        table = game.rules
+    result = local_best_response(table, the_agent, pairs, seed, actions=actions, rounds=rounds)
+    if as_json:
+        print_json(result.as_dict())
+        return
+    print(f"{_describe(table)}: LBR ({actions}, rounds {rounds}) against {result.agent}")
+    print(
+        f"LBR {result.mbb_per_game:+.1f} +- {result.ci95_mbb:.1f} mbb/g (95%), "
+        f"{2 * result.pairs:,} games, {result.seconds:.1f} s"
+    )
