@@ -50,7 +50,7 @@ class _BlueprintGroup(typer.core.TyperGroup):
 blueprint_app = typer.Typer(
     cls=_BlueprintGroup,
     name="blueprint",
-    help="The no-limit hold'em blueprint: size summary and card abstraction.",
+    help="The no-limit hold'em blueprint: size summary, card abstraction, training, matches, LBR.",
     no_args_is_help=True,
     add_completion=False,
 )

@@ -1,7 +1,8 @@
-"""Judging no-limit hold'em agents without a blueprint (issue 24, "Judging it"): the agent
-interface and baselines (:mod:`.agents`, :mod:`.pushfold_agent`), duplicate matches for 2 to 6
-players (:mod:`.matches`) and heads-up local best response (:mod:`.lbr`). A Python API (no CLI
-yet); docs/nolimit-holdem.md has the oracle values."""
+"""Judging no-limit hold'em agents (issue 24, "Judging it"): the agent interface and baselines
+(:mod:`.agents`, :mod:`.pushfold_agent`), a trained blueprint as an agent (:mod:`.blueprint`),
+duplicate matches for 2 to 6 players (:mod:`.matches`) and heads-up local best response
+(:mod:`.lbr`); on the command line ``pokerlab blueprint match`` and ``pokerlab blueprint lbr``.
+docs/nolimit-holdem.md has the oracle values."""
 
 from pokerlab.evaluate.nolimit.agents import (
     Action,
