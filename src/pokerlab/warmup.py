@@ -35,11 +35,13 @@ def kernels_cold(modules: Iterable[ModuleType]) -> bool:
 
 
 def postflop_kernels_cold() -> bool:
-    """:func:`kernels_cold` for the kernels a postflop solve runs."""
-    from pokerlab.tree import _layout_kernels, _primitives
-    from pokerlab.tree.vector import _kernels, _lock_kernels
+    """:func:`kernels_cold` for the kernels every postflop solve runs (the passes and the
+    discount factors; the strategy normalisation and the locked-policy kernels run only for
+    some readings, so a solve that skipped them must not be announced as compiling again)."""
+    from pokerlab.tree import _primitives
+    from pokerlab.tree.vector import _kernels
 
-    return kernels_cold([_kernels, _primitives, _layout_kernels, _lock_kernels])
+    return kernels_cold([_kernels, _primitives])
 
 
 def warmup() -> float:

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pokerlab._rng import generator
 from pokerlab.abstraction.isomorphism import round_indexer
 from pokerlab.abstraction.store import cache_dir, load_tables, save_tables
 from pokerlab.abstraction.strength import (
@@ -243,7 +244,7 @@ def sampled_kmeans(
 
     n = x.shape[0]
     w = np.asarray(weights, dtype=np.float64)
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)  # the same stream as numpy's default_rng(seed) for an integer
     draws = rng.choice(n, size=int(sample), p=w / w.sum())
     rows, counts = np.unique(draws, return_counts=True)
     pts = x[rows] if transform is None else transform(x[rows])
