@@ -244,7 +244,7 @@ def sampled_kmeans(
 
     n = x.shape[0]
     w = np.asarray(weights, dtype=np.float64)
-    rng = generator(seed)  # the same stream as numpy's default_rng(seed) for an integer
+    rng = generator(seed)  # for an integer seed, the stream numpy gives that seed
     draws = rng.choice(n, size=int(sample), p=w / w.sum())
     rows, counts = np.unique(draws, return_counts=True)
     pts = x[rows] if transform is None else transform(x[rows])
