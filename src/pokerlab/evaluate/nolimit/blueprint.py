@@ -7,7 +7,8 @@ Both read a :class:`~pokerlab.strategy.BettingStrategy` on the game's betting tr
 and the card abstraction it was trained with: the line played so far names the tree's node (its
 labels are the history interface's tokens), the seat's cards and the board shown name its state
 (this round's bucket, or the bucket sequence with perfect recall). Lines off the tree (a bet
-size the abstraction lacks) are refused by name: action translation is later work.
+size the abstraction lacks) are read onto it by randomised pseudo-harmonic action translation
+(:mod:`pokerlab.evaluate.nolimit.translation`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import numpy as np
 from pokerlab.abstraction.isomorphism import round_indexer
 from pokerlab.cards.deck import parse_cards
 from pokerlab.errors import PokerlabError
-from pokerlab.evaluate.nolimit.agents import Action, NoLimitAgent, PublicView
+from pokerlab.evaluate.nolimit.agents import Action, NoLimitAgent, PublicView, passive_action
+from pokerlab.evaluate.nolimit.translation import ReadLine, play_back, read_line
 from pokerlab.games.nolimit.actions import abstract_actions
 from pokerlab.games.nolimit.betting import token
 from pokerlab.strategy import BettingStrategy, Strategy
@@ -58,47 +60,79 @@ def _probs(strategy: BettingStrategy, node: int, state: int) -> np.ndarray:
 class BlueprintAgent(NoLimitAgent):
     """Plays ``strategy`` (a blueprint's :class:`~pokerlab.strategy.BettingStrategy`) with the
     card ``abstraction`` it was trained with, in any seat of :func:`duplicate_match
-    <pokerlab.evaluate.nolimit.matches.duplicate_match>`; refuses a line off its tree."""
+    <pokerlab.evaluate.nolimit.matches.duplicate_match>` or against local best response.
 
-    def __init__(self, strategy: BettingStrategy, abstraction: Any, name: str = "blueprint"):
+    Lines off its tree are read onto it by randomised pseudo-harmonic action translation and its
+    answers played back as real actions (:mod:`pokerlab.evaluate.nolimit.translation`); ``seed``
+    picks the translation's draws (a hash of the seed, the hole cards and the line, so the agent
+    is a pure function of its view)."""
+
+    def __init__(
+        self, strategy: BettingStrategy, abstraction: Any, name: str = "blueprint", seed: int = 0
+    ):
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "strategy", strategy)
         object.__setattr__(self, "abstraction", abstraction)
+        object.__setattr__(self, "seed", int(seed))
         object.__setattr__(self, "_nodes", {})
 
-    def node(self, history: tuple[tuple[int, int, int], ...]) -> int:
-        """The tree's decision node after the actions ``history`` (``(seat, kind, amount)``)."""
+    def _walk(self, history: tuple[tuple[int, int, int], ...]) -> tuple[int, str]:
+        """The tree's node after ``history`` when every action is on the tree, else -1 and why
+        (on-tree lines cached)."""
         cache: dict[tuple[tuple[int, int, int], ...], int] = self._nodes  # type: ignore[attr-defined]
         got = cache.get(history)
         if got is not None:
-            return got
+            return got, ""
         tree = self.strategy.layout.tree  # type: ignore[attr-defined]
         n = 0
         for seat, kind, amount in history:
             if tree.kind[n] != DECISION or int(tree.player[n]) != seat:
-                raise PokerlabError(f"blueprint: seat {seat} does not act at this point")
+                return -1, f"blueprint: seat {seat} does not act at this point"
             want = token(kind, amount)
             kids = tree.children[tree.child_start[n] : tree.child_start[n + 1]]
             match = [int(k) for k in kids if tree.labels[int(k)] == want]
             if not match:
-                raise PokerlabError(
-                    f"blueprint: the action {want!r} after {tree.history[n]!r} is off the tree"
+                return (
+                    -1,
+                    f"blueprint: the action {want!r} after {tree.history[n]!r} is off the tree",
                 )
             n = match[0]
             if tree.kind[n] == DEAL:
                 n = int(tree.children[tree.child_start[n]])
         cache[history] = n
+        return n, ""
+
+    def node(self, history: tuple[tuple[int, int, int], ...]) -> int:
+        """The tree's decision node after the actions ``history`` (``(seat, kind, amount)``),
+        every one on the tree; :class:`~pokerlab.errors.PokerlabError` naming the first action
+        off it (:meth:`read` translates instead)."""
+        n, why = self._walk(history)
+        if n < 0:
+            raise PokerlabError(why)
         return n
+
+    def read(self, view: PublicView, hole: tuple[int, int]) -> ReadLine:
+        """Where the hand's real line stands on the tree for a seat holding ``hole`` (on-tree
+        lines from a cache; others translated, :func:`~.translation.read_line`)."""
+        n, _ = self._walk(view.history)
+        if n >= 0:
+            return ReadLine(n, view.state, 0)
+        game = self.strategy.game  # type: ignore[attr-defined]
+        tree = self.strategy.layout.tree  # type: ignore[attr-defined]
+        seed: int = self.seed  # type: ignore[attr-defined]
+        return read_line(tree, game.rules, game.abstraction, view.history, hole, seed)
 
     def policy(self, view: PublicView, hole: tuple[int, int]) -> dict[Action, float]:
         strategy = self.strategy  # type: ignore[attr-defined]
         game = strategy.game
-        n = self.node(view.history)
-        rnd = int(strategy.layout.tree.round[n])
+        line = self.read(view, hole)
+        if line.lost or line.abstract is None:
+            return {passive_action(view): 1.0}
+        rnd = int(strategy.layout.tree.round[line.node])
         s = bucket_state(strategy, self.abstraction, rnd, [*hole, *view.board])  # type: ignore[attr-defined]
-        probs = _probs(strategy, n, s)
-        acts = abstract_actions(game.rules, game.abstraction, view.state)
-        return {(int(k), int(a)): float(p) for (k, a), p in zip(acts, probs, strict=True)}
+        probs = _probs(strategy, line.node, s)
+        acts = abstract_actions(game.rules, game.abstraction, line.abstract)
+        return play_back(game.rules, acts, probs, line.abstract, view.state)
 
 
 def history_strategy(strategy: BettingStrategy, abstraction: Any) -> Strategy:

@@ -1,0 +1,192 @@
+"""Playing a blueprint in the real no-limit game: lines off its tree read onto it by randomised
+pseudo-harmonic action translation, and its abstract answers played back as real actions
+(issue 24; the mapping of Ganzfried and Sandholm 2013, :mod:`pokerlab.abstraction.actions`).
+
+The blueprint knows only its tree's sizes. :func:`read_line` walks the real line of a hand
+(``(seat, kind, amount)`` actions) down the tree, keeping the abstract betting state beside the
+real one:
+
+- an action the tree has at an equal state is followed as it is;
+- a fold, check or call reads as the tree's fold (or check), check or call;
+- a bet or raise reads as one of the tree's raises at that node: an all-in as the all-in where
+  the tree has one, any other size ``x`` (chips added beyond the call, as a fraction of the pot
+  after the call) as its neighbours among the tree's sizes with the pseudo-harmonic
+  probabilities (below the smallest: the smallest; above the largest: the largest); with no
+  raise at the node it reads as the call.
+
+The draw of each translated action is a function of the agent's seed, its hole cards and the
+line up to that action (a hash, :func:`_uniform`): within a hand every later decision reads the
+bet the same way, a seeded agent repeats, the reading differs from hand to hand, and the agent
+stays a pure function of what it is shown (which local best response's Bayes updates need).
+
+:func:`play_back` turns the tree's distribution at the reached node into real actions: fold,
+check and call as such, the all-in as the real all-in, any other raise as the same fraction of
+the real pot after the call (rounded to chips, clamped to the legal raises), a raise where the
+real game allows none as the call. When the two lines part ways (a translated all-in ends the
+tree's hand while the real one goes on, or the seat on move or the street differ) the line is
+*lost* and the agent checks or calls until the hand ends, as slumbot2019 and most translation
+schemes fall back (BLUEPRINT.md 1.5); :class:`ReadLine` says so, so callers can count it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pokerlab.abstraction.actions import translation_probs
+from pokerlab.games.nolimit.actions import ActionAbstraction, abstract_actions
+from pokerlab.games.nolimit.rules import (
+    ALLIN,
+    CALL,
+    CHECK,
+    FOLD,
+    BettingState,
+    NoLimitRules,
+)
+from pokerlab.tree._primitives import DEAL, DECISION
+from pokerlab.tree.betting.tree import BettingTree
+
+__all__ = ["ReadLine", "read_line", "play_back", "pot_after_call"]
+
+Move = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class ReadLine:
+    """Where a real line stands on the blueprint's tree: ``node`` (a decision, or -1 when the
+    line is lost), ``abstract`` (the tree's betting state there), ``translated`` (the number of
+    actions read at a tree state unlike the real one: the off-tree bet and every action after
+    it in the hand)."""
+
+    node: int
+    abstract: BettingState | None
+    translated: int
+
+    @property
+    def lost(self) -> bool:
+        """Whether the real line has left the tree for good (the agent then checks or calls)."""
+        return self.node < 0
+
+
+def pot_after_call(rules: NoLimitRules, state: BettingState) -> int:
+    """Chips in the pot once the seat on move has called (the call capped by its stack)."""
+    p = state.to_act
+    top = max(state.bets)
+    allin = state.bets[p] + state.behind(rules, p)
+    return state.pot() + min(top, allin) - state.bets[p]
+
+
+def _fraction(rules: NoLimitRules, state: BettingState, amount: int) -> float:
+    """A raise to ``amount`` at ``state`` as chips beyond the call over the pot after it."""
+    return (amount - max(state.bets)) / max(pot_after_call(rules, state), 1)
+
+
+def _uniform(seed: int, hole: Sequence[int], line: Sequence[Move]) -> float:
+    """A uniform number in [0, 1) from the agent's seed, its cards and the line so far (blake2b;
+    a hash rather than a generator so the agent stays a pure function of its view)."""
+    text = f"{seed}|{','.join(map(str, hole))}|{line!r}".encode()
+    digest = hashlib.blake2b(text, digest_size=8).digest()
+    return int.from_bytes(digest, "little") / 2.0**64
+
+
+def _read_action(
+    rules: NoLimitRules,
+    acts: list[tuple[int, int]],
+    abstract: BettingState,
+    real: BettingState,
+    kind: int,
+    amount: int,
+    u: float,
+) -> tuple[int, bool]:
+    """The index into ``acts`` (the tree's actions at ``abstract``) that the real action reads
+    as at ``real``, and whether it was translated."""
+    if abstract == real and (kind, amount) in acts:
+        return acts.index((kind, amount)), False
+    passive = next(j for j, (k, _) in enumerate(acts) if k in (CHECK, CALL))
+    if kind == FOLD:
+        return next((j for j, (k, _) in enumerate(acts) if k == FOLD), passive), True
+    if kind in (CHECK, CALL):
+        return passive, True
+    raises = [j for j, (k, _) in enumerate(acts) if k not in (FOLD, CHECK, CALL)]
+    if not raises:
+        return passive, True
+    if kind == ALLIN and acts[raises[-1]][0] == ALLIN:
+        return raises[-1], True
+    sizes = [_fraction(rules, abstract, acts[j][1]) for j in raises]
+    options = translation_probs(sizes, max(_fraction(rules, real, amount), 0.0))
+    pick = options[0][0] if len(options) == 1 or u < options[0][1] else options[1][0]
+    return raises[pick], True
+
+
+def read_line(
+    tree: BettingTree,
+    rules: NoLimitRules,
+    abstraction: ActionAbstraction,
+    history: Sequence[Move],
+    hole: Sequence[int] = (),
+    seed: int = 0,
+) -> ReadLine:
+    """Walk the real ``history`` (``(seat, kind, amount)`` actions, canonical) down ``tree``
+    (the blueprint's betting tree of ``rules`` and ``abstraction``), translating off-tree
+    actions (module docstring); ``hole`` and ``seed`` pick the translation's draws."""
+    real = abstract = rules.initial_state()
+    node = 0
+    translated = 0
+    for i, (seat, kind, amount) in enumerate(history):
+        if (
+            node < 0
+            or tree.kind[node] != DECISION
+            or int(tree.player[node]) != seat
+            or abstract.street != real.street
+            or abstract.to_act != seat
+        ):
+            return ReadLine(-1, None, translated)
+        acts = abstract_actions(rules, abstraction, abstract)
+        u = _uniform(seed, hole, history[: i + 1])
+        j, moved = _read_action(rules, acts, abstract, real, kind, amount, u)
+        translated += moved
+        node = int(tree.children[tree.child_start[node] + j])
+        if tree.kind[node] == DEAL:
+            node = int(tree.children[tree.child_start[node]])
+        abstract = abstract.apply(rules, *acts[j])
+        real = real.apply(rules, kind, amount)
+    if (
+        tree.kind[node] != DECISION
+        or abstract.street != real.street
+        or abstract.to_act != real.to_act
+    ):
+        return ReadLine(-1, None, translated)
+    return ReadLine(node, abstract, translated)
+
+
+def play_back(
+    rules: NoLimitRules,
+    acts: list[tuple[int, int]],
+    probs: Sequence[float],
+    abstract: BettingState,
+    real: BettingState,
+) -> dict[tuple[int, int], float]:
+    """The tree's distribution ``probs`` over ``acts`` (its actions at ``abstract``) as a
+    distribution over real actions at ``real`` (module docstring); equal real actions merge."""
+    if abstract == real:
+        return {(int(k), int(a)): float(p) for (k, a), p in zip(acts, probs, strict=True)}
+    legal = real.legal_actions(rules)
+    passive = legal[1] if real.to_call() > 0 else legal[0]
+    fold = legal[0] if real.to_call() > 0 else passive
+    bounds = real.raise_bounds(rules)
+    out: dict[tuple[int, int], float] = {}
+    for (k, a), p in zip(acts, probs, strict=True):
+        if k == FOLD:
+            action = fold
+        elif k in (CHECK, CALL) or bounds is None:
+            action = passive
+        elif k == ALLIN:
+            action = (ALLIN, bounds[1])
+        else:
+            y = _fraction(rules, abstract, a)
+            to = max(real.bets) + int(round(y * pot_after_call(rules, real)))
+            to = min(max(to, bounds[0]), bounds[1])
+            action = (real.raise_kind(rules, to), to)
+        out[action] = out.get(action, 0.0) + float(p)
+    return out

@@ -1,0 +1,148 @@
+"""A blueprint in the real game (issue 24): off-tree bets read onto its tree with the
+pseudo-harmonic probabilities, the same reading at every later decision of a hand, answers
+played back in real chips (a pot raise equals the baselines' independent pot raise), a lost line
+played passively, and local best response with pot-sized bets against a blueprint whose tree has
+no pot-sized bets (before translation it was refused)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import pokerlab
+from pokerlab.evaluate.nolimit.agents import PotRaise, PublicView
+from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent, bucket_state
+from pokerlab.evaluate.nolimit.lbr import local_best_response
+from pokerlab.evaluate.nolimit.matches import duplicate_match
+from pokerlab.evaluate.nolimit.translation import read_line
+from pokerlab.games.nolimit.rules import ALLIN, CALL, CHECK, FOLD, RAISE
+from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction
+
+ACTIONS = {"preflop": "100%, a", "flop": "50%, a", "raise_cap": 2}
+
+
+@pytest.fixture(scope="module")
+def trained():
+    """Heads-up, 12 cards, two rounds, stacks 2,000 (20 big blinds), preflop pot / all-in,
+    flop half pot / all-in; lossless buckets, 20,000 iterations."""
+    game = pokerlab.load_game("nolimit-holdem", ranks=3, rounds=2, stack=2000, actions=ACTIONS)
+    abstraction = lossless_abstraction(3)
+    solver = BlueprintSolver(game, abstraction, seed=1)
+    solver.step(20_000)
+    return game, abstraction, solver.average_strategy()
+
+
+def _view(game, history, board=()) -> PublicView:
+    state = game.rules.initial_state()
+    for _, kind, amount in history:
+        state = state.apply(game.rules, kind, amount)
+    return PublicView(game.rules, state, tuple(board), tuple(history))
+
+
+def _holes(n: int) -> list[tuple[int, int]]:
+    """The first ``n`` hole-card pairs of the 12-card deck (cards 40..51: tens to aces)."""
+    return [(a, b) for a in range(40, 52) for b in range(a + 1, 52)][:n]
+
+
+def test_a_raise_reads_as_its_neighbours_with_the_pseudo_harmonic_split(trained) -> None:
+    """The small blind raises to 500 (400 beyond the call into a pot of 200 after it: x = 2)
+    where the tree has the pot raise to 300 (A = 1) and the all-in to 2,000 (B = 9.5): it reads
+    as the pot raise with probability (B - x)(1 + A) / ((B - A)(1 + x)) = 15 / 25.5 over seeds
+    and hands (within 4 standard errors of 6,600 draws), and on-tree lines translate nothing."""
+    game, _, strategy = trained
+    tree = strategy.layout.tree
+    history = ((0, RAISE, 500),)
+    pot_node = tree.find("r300")
+    allin_node = tree.find("r2000")
+    reads = [
+        read_line(tree, game.rules, game.abstraction, history, hole, seed).node
+        for seed in range(100)
+        for hole in _holes(66)
+    ]
+    assert set(reads) == {pot_node, allin_node}
+    share = reads.count(pot_node) / len(reads)
+    want = (9.5 - 2.0) * (1.0 + 1.0) / ((9.5 - 1.0) * (1.0 + 2.0))
+    assert abs(share - want) < 4 * math.sqrt(want * (1 - want) / len(reads))
+    on_tree = read_line(tree, game.rules, game.abstraction, ((0, RAISE, 300), (1, CALL, 300)))
+    assert on_tree.translated == 0 and on_tree.node == tree.find("r300c/")
+    assert read_line(tree, game.rules, game.abstraction, ((0, ALLIN, 2000),)).node == allin_node
+
+
+def test_the_agent_answers_in_real_chips_and_keeps_its_reading(trained) -> None:
+    """Where the raise to 500 reads as the pot raise, the big blind plays the tree's
+    probabilities at ``r300`` for its cards, mapped to real actions: fold, call 500, the pot
+    re-raise (the tree's 100% in real chips: to 1,500, as the independent PotRaise baseline
+    computes) and the all-in; the same hand reads the raise the same way after the flop."""
+    game, abstraction, strategy = trained
+    agent = BlueprintAgent(strategy, abstraction, seed=7)
+    tree = strategy.layout.tree
+    history = ((0, RAISE, 500),)
+    view = _view(game, history)
+    hole = next(
+        h for h in _holes(66) if agent.read(view, h).node == tree.find("r300")
+    )  # fmt: skip
+    policy = agent.policy(view, hole)
+    pot_raise = PotRaise().policy(view, hole)
+    assert list(pot_raise) == [(RAISE, 1500)]
+    assert set(policy) == {(FOLD, 0), (CALL, 500), (RAISE, 1500), (ALLIN, 2000)}
+    node = tree.find("r300")
+    ns = int(strategy.layout.num_states[0])
+    s = bucket_state(strategy, abstraction, 0, list(hole))
+    want = strategy.probs[int(strategy.layout.offset[node]) + np.arange(4) * ns + s]
+    got = [policy[a] for a in [(FOLD, 0), (CALL, 500), (RAISE, 1500), (ALLIN, 2000)]]
+    np.testing.assert_allclose(got, want, atol=1e-12)
+    later = history + ((1, CALL, 500),)
+    flop = _view(game, later, board=tuple(c for c in range(40, 52) if c not in hole)[:3])
+    line = agent.read(flop, hole)
+    assert line.node == tree.find("r300c/") and line.translated == 2
+    assert flop.state.pot() == 1000 and line.abstract is not None
+    assert line.abstract.pot() == 600
+
+
+def test_a_line_the_tree_has_ended_is_played_passively(trained) -> None:
+    """A raise to 500 read as the all-in and called: the tree's hand is over (all-in called),
+    the real one goes on to the flop, so the agent checks or calls from there on."""
+    game, abstraction, strategy = trained
+    agent = BlueprintAgent(strategy, abstraction, seed=7)
+    tree = strategy.layout.tree
+    view = _view(game, ((0, RAISE, 500),))
+    hole = next(h for h in _holes(66) if agent.read(view, h).node == tree.find("r2000"))
+    flop = _view(
+        game,
+        ((0, RAISE, 500), (1, CALL, 500)),
+        board=tuple(c for c in range(40, 52) if c not in hole)[:3],
+    )
+    assert flop.state.to_act >= 0 and agent.read(flop, hole).lost
+    assert agent.policy(flop, hole) == {(CHECK, 0): 1.0}
+
+
+def test_matches_against_off_tree_sizes_are_repeatable(trained) -> None:
+    """PotRaise bets sizes the tree lacks on the flop (pot against half pot / all-in): the
+    duplicate match plays through, repeats exactly with the same seeds, and the blueprint
+    beats PotRaise beyond the interval (2,000 games)."""
+    game, abstraction, strategy = trained
+    agent = BlueprintAgent(strategy, abstraction, seed=3)
+    first = duplicate_match(game.rules, agent, PotRaise(), 1000, seed=5)
+    again = duplicate_match(
+        game.rules, BlueprintAgent(strategy, abstraction, seed=3), PotRaise(), 1000, seed=5
+    )
+    assert first.mbb_per_game == again.mbb_per_game
+    assert first.mbb_per_game - first.ci95_mbb > 0
+
+
+def test_lbr_with_pot_sized_bets_plays_against_a_blueprint() -> None:
+    """Four rounds, 12 cards, half-pot trees after the preflop: LBR's pot bets are off the
+    tree; before translation the agent refused them, now every game is played."""
+    streets = {"preflop": "100%, a", "flop": "50%, a", "turn": "50%, a", "river": "50%, a"}
+    game = pokerlab.load_game(
+        "nolimit-holdem", ranks=3, rounds=4, stack=2000, actions={**streets, "raise_cap": 2}
+    )
+    abstraction = lossless_abstraction(3)
+    solver = BlueprintSolver(game, abstraction, seed=1)
+    solver.step(5_000)
+    agent = BlueprintAgent(solver.average_strategy(), abstraction)
+    result = local_best_response(game.rules, agent, 4, 1, actions="fcpa")
+    assert result.pairs == 4 and result.counts["pot"] > 0
+    assert math.isfinite(result.mbb_per_game)
