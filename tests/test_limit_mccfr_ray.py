@@ -81,9 +81,7 @@ def test_two_workers_are_deterministic_and_converge(setup) -> None:
         other.close()
 
 
-@pytest.mark.parametrize(
-    "kwargs,needle", [({"workers": 0}, "workers"), ({"batch": 0}, "batch")]
-)
+@pytest.mark.parametrize("kwargs,needle", [({"workers": 0}, "workers"), ({"batch": 0}, "batch")])
 def test_bad_ray_options_are_refused(setup, kwargs: dict, needle: str) -> None:
     game, abstraction, _ = setup
     with pytest.raises(PokerlabError, match=needle):
@@ -111,3 +109,41 @@ def test_cli_es_on_one_ray_worker_equals_serial(setup, capsys, tmp_path, monkeyp
     a, b = load_checkpoint(ray_file), load_checkpoint(serial_file)
     for name in ("regrets", "sums", "rng"):
         np.testing.assert_array_equal(a["arrays"][name], b["arrays"][name])
+
+
+def test_ray_actors_equal_threads_and_train_the_blueprint(setup) -> None:
+    """The batches' arithmetic is the head's: two Ray actors give the two-thread run's arrays
+    bit for bit (limit hold'em), and one actor trains the no-limit blueprint exactly as the
+    serial :class:`BlueprintSolver` does."""
+    from pokerlab.distributed.limit_mccfr_ray import RayBlueprintSolver
+    from pokerlab.solvers.batched import ThreadedLimitESSolver
+    from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction
+
+    game, abstraction, _ = setup
+    kwargs = {"discount_every": 300, "batch": 200, "seed": 4, "regret_pruning": True}
+    threads = ThreadedLimitESSolver(game, abstraction, workers=2, **kwargs)
+    threads.step(3000)
+    actors = RayLimitESSolver(game, abstraction, workers=2, **kwargs)
+    try:
+        actors.step(3000)
+        for a, b in zip(
+            (actors.regrets, actors.sums, actors.worker_rngs),
+            (threads.regrets, threads.sums, threads.worker_rngs),
+            strict=True,
+        ):
+            np.testing.assert_array_equal(a, b)
+        assert actors.nodes_touched == threads.nodes_touched
+    finally:
+        actors.close()
+        threads.close()
+    nl = load_game("nolimit-holdem", actions="fcpa", ranks=2, rounds=2, stack=300)
+    lossless = lossless_abstraction(2)
+    serial = BlueprintSolver(nl, lossless, seed=2, discount_every=100)
+    serial.step(2000)
+    ray_bp = RayBlueprintSolver(nl, lossless, workers=1, batch=150, seed=2, discount_every=100)
+    try:
+        ray_bp.step(2000)
+        np.testing.assert_array_equal(ray_bp.regrets, serial.regrets)
+        np.testing.assert_array_equal(ray_bp.sums, serial.sums)
+    finally:
+        ray_bp.close()

@@ -10,7 +10,12 @@ included) or ``--seconds``: the checkpoint is written at the end, every ``--chec
 iterations and on Ctrl-C (exit 130; ``--resume`` continues it exactly), ``--log`` appends one
 JSON line per block, a progress bar on a terminal shows iterations per second. ``--json`` prints
 one object: ``iterations``, ``seconds`` (this run's), ``iterations_per_second``,
-``infoset_actions``, ``bytes``, ``workers`` (1: one thread) and the run's ``status``.
+``infoset_actions``, ``bytes``, ``workers`` (1: one thread), ``ray`` and the run's ``status``.
+
+``--threads K`` trains on K threads, ``--ray [--address A] --workers W`` on W Ray actors, both
+in synchronous batches of ``--batch`` iterations per worker
+(:mod:`pokerlab.solvers.batched`: deterministic for a seed and worker count, one worker equal to
+the serial run); a checkpoint resumes with the same workers and batch.
 
 Registered on the ``blueprint`` command group: the group another module made, when one is
 registered first, else its own.
@@ -55,6 +60,15 @@ def train_blueprint(
     discount_every: int = typer.Option(1000, "--discount-every", min=1),
     prune: bool = typer.Option(False, "--prune", help="Pluribus' regret-based pruning"),
     seed: int = typer.Option(0, "--seed", min=0),
+    threads: int = typer.Option(1, "--threads", min=1, help="workers on threads (batched)"),
+    use_ray: bool = typer.Option(
+        False, "--ray", help="workers as Ray actors (local unless --address)"
+    ),
+    address: str | None = typer.Option(None, "--address", help="Ray cluster (implies --ray)"),
+    workers: int | None = typer.Option(None, "--workers", min=1, help="Ray actors (default 2)"),
+    batch: int | None = typer.Option(
+        None, "--batch", min=1, help="iterations per worker per batch (default 1000)"
+    ),
     no_cache: bool = typer.Option(False, "--no-cache", help="neither read nor write tables"),
     log: Path | None = typer.Option(None, "--log", help="append JSON lines (one per block)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
@@ -78,6 +92,19 @@ def train_blueprint(
     check_output_file(checkpoint, "--checkpoint")
     if log is not None:
         check_output_file(log, "--log")
+    use_ray = use_ray or address is not None
+    if use_ray and threads > 1:
+        raise PokerlabError("--threads with --ray: the Ray actors are the workers (--workers)")
+    if workers is not None and not use_ray:
+        raise PokerlabError("--workers counts Ray actors: add --ray (or use --threads)")
+    if batch is not None and not use_ray and threads == 1:
+        raise PokerlabError("--batch is the batch of --threads K > 1 or --ray workers")
+    if use_ray:
+        from pokerlab.distributed.ray_setup import check_address, import_ray
+
+        import_ray()  # not installed: refused before any work
+        if address is not None:
+            check_address(address)
     game = load_game("nolimit-holdem", config=config)
     lossless = None
     if bucketing == "lossless":
@@ -118,9 +145,22 @@ def train_blueprint(
         abstraction = game.card_abstraction(
             bucketing, buckets=counts, seed=seed, cache=not no_cache
         ).abstraction
-    solver = BlueprintSolver(
+    options: dict[str, Any] = {}
+    cls: Any = BlueprintSolver
+    if use_ray:
+        from pokerlab.distributed.limit_mccfr_ray import RayBlueprintSolver
+
+        cls = RayBlueprintSolver
+        options = {"workers": workers or 2, "batch": batch or 1000, "address": address}
+    elif threads > 1:
+        from pokerlab.solvers.batched import ThreadedBlueprintSolver
+
+        cls = ThreadedBlueprintSolver
+        options = {"workers": threads, "batch": batch or 1000}
+    solver = cls(
         game,
         abstraction,
+        **options,
         recall=recall,
         averages=averages,
         linear_until=linear_until,
@@ -164,8 +204,11 @@ def train_blueprint(
         on_report=on_report,
         on_write=lambda path, kind: err.print(f"wrote {path}", markup=False),
     )
-    with bar:
-        result = training.run()
+    try:
+        with bar:
+            result = training.run()
+    finally:
+        getattr(solver, "close", lambda: None)()
     done = solver.iterations - start_iterations
     spent = solver.seconds - start_seconds
     if result.status == "interrupted":
@@ -182,7 +225,8 @@ def train_blueprint(
         "iterations_per_second": done / spent if spent > 0 else None,
         "infoset_actions": solver.size,
         "bytes": 4 * (solver.size + solver.sum_size),
-        "workers": 1,
+        "workers": getattr(solver, "workers", 1),
+        "ray": use_ray,
         "status": result.status,
     }
     if as_json:

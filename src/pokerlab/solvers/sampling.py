@@ -280,6 +280,12 @@ class SampledCFR:
                 f"unsupported {self.algorithm} state format {state.get('format')!r} "
                 f"(this solver reads format {self.state_format!r})"
             )
+        workers = (state.get("extra") or {}).get("workers")
+        if workers is not None and getattr(self, "workers", None) is None:
+            raise PokerlabError(
+                f"checkpoint of a run on {workers} batched workers (threads or Ray): resume it "
+                "with the same workers and batch"
+            )
         game, params, _ = self._state_game()
         theirs = (state.get("game"), state.get("game_params"))
         if theirs != (game, dict(params)):

@@ -407,7 +407,7 @@ def es_traversal(
     return values[0], nv
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def es_run(
     tree: BettingArrays,
     stakes: Stakes,

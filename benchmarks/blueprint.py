@@ -1,0 +1,241 @@
+"""The no-limit blueprint's training figures (issue 24): speed against OpenSpiel in the same run,
+bytes per information-set action, and threads / Ray speed-up on the full deck.
+
+Table 1. External-sampling MCCFR iterations per second on one game both sides hold exactly:
+heads-up no-limit, 16 cards (ranks T-A), four rounds, stacks 2,000, blinds 50/100, fold / call /
+pot / all-in at every decision (OpenSpiel's ``universal_poker`` with ``bettingAbstraction=fcpa``
+and the gamedef of ``tests/test_nolimit_openspiel.py``; ours ``base = "fcpa"``, lossless buckets,
+so the abstract game is the game: 3.9 million information-set actions). An iteration is one
+traversal per player on both sides (ours deals once per iteration, OpenSpiel samples chance in
+each traversal). Ours: :class:`~pokerlab.solvers.blueprint.BlueprintSolver` (plain CFR
+weighting, no pruning, as OpenSpiel's), ``--iterations`` iterations after the kernel is warm;
+OpenSpiel: ``pyspiel.ExternalSamplingMCCFRSolver(game, seed=0)``, ``run_iteration()`` for
+``--openspiel-seconds`` seconds. Only iteration time is counted on both sides. Target: at least
+10x (we are 28x on Leduc, ``benchmarks/mccfr.py``). What to expect and why: OpenSpiel builds and
+hashes an information-state string at every decision and clones universal_poker states (ACPC
+game logic) at every chance and action node; ours walks flat arrays with the bucket of each seat
+read once per round: tens of nanoseconds per node against microseconds.
+
+Table 2. Bytes per stored information-set action (regrets float32, plus the float32 strategy
+sums where averages are kept) for ``hunl-100``'s tree with averages on every round, on the
+preflop only and none. Target: at most 8 with averages, 4 without.
+
+Table 3. ``hunl-100`` on the full deck (169/50/50/50 E[HS] buckets, read from the cache: the
+first run builds them, about 20 minutes) trained for ``--seconds`` on 1 thread, on 2 threads
+(:class:`~pokerlab.solvers.batched.ThreadedBlueprintSolver`) and on 2 local Ray actors
+(:class:`~pokerlab.distributed.limit_mccfr_ray.RayBlueprintSolver`), batches of 1,000: worker
+iterations per second and the speed-up over 1 thread (target at least 1.7x; the machine's
+parallel capacity, :func:`_common.parallel_capacity`, is printed beside it: a shared 2-core
+machine caps it). What to expect: workers share nothing within a batch, so the speed-up is the
+cores' minus the head's merge (two float32 arrays per worker per batch: milliseconds against a
+batch's tenth of a second) and, on Ray, the arrays' transport.
+
+Table 4 (``--lbr MINUTES``, e.g. ``10,60,240``; hours of work): ``hunl-100`` trained on
+``--lbr-threads`` threads, checkpointed at each mark, and LBR (fcpa, rounds 3-4,
+``--lbr-pairs`` duplicate pairs) against it, beside always-call and the hand-strength rule bot;
+Slumbot 2016's published 4,020 +- 115 mbb/g in the same LBR setting (Lisy and Bowling 2017) is
+the mark to beat.
+
+Usage: ``python benchmarks/blueprint.py [--quick] [--no-openspiel] [--no-ray] [--seconds 20]
+[--lbr 10,60] [--save]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import pokerlab  # noqa: E402
+from _common import (  # noqa: E402
+    add_save_option,
+    load_average,
+    parallel_capacity,
+    print_table,
+    write_results,
+)
+from pokerlab.solvers.batched import ThreadedBlueprintSolver  # noqa: E402
+from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction  # noqa: E402
+
+GAMEDEF = (
+    "universal_poker(betting=nolimit,numPlayers=2,numRounds=4,blind=50 100,firstPlayer=1 2 2 2,"
+    "numSuits=4,numRanks=4,numHoleCards=2,numBoardCards=0 3 1 1,stack=2000 2000,"
+    "bettingAbstraction=fcpa)"
+)
+
+
+def small_game() -> Any:
+    return pokerlab.load_game("nolimit-holdem", config="fcpa", ranks=4, stack=2000)
+
+
+def table_openspiel(iterations: int, openspiel_seconds: float, use_openspiel: bool) -> dict:
+    game = small_game()
+    solver = BlueprintSolver(game, lossless_abstraction(4), algorithm="cfr", seed=0)
+    solver.step(1000)  # warm: kernel loaded, arrays touched
+    start_iter, start_sec = solver.iterations, solver.seconds
+    solver.step(iterations)
+    ours = (solver.iterations - start_iter) / (solver.seconds - start_sec)
+    out: dict[str, Any] = {"entries": solver.size, "ours_iterations_per_second": ours}
+    theirs = None
+    if use_openspiel:
+        try:
+            import pyspiel
+        except ImportError:
+            print("OpenSpiel is not installed: no ratio (pip install open_spiel)")
+        else:
+            os_solver = pyspiel.ExternalSamplingMCCFRSolver(pyspiel.load_game(GAMEDEF), seed=0)
+            os_solver.run_iteration()
+            n = 0
+            t0 = time.perf_counter()
+            while time.perf_counter() - t0 < openspiel_seconds:
+                os_solver.run_iteration()
+                n += 1
+            theirs = n / (time.perf_counter() - t0)
+    out["openspiel_iterations_per_second"] = theirs
+    out["ratio"] = ours / theirs if theirs else None
+    print_table(
+        "1. ES-MCCFR on 16-card fcpa no-limit (lossless), iterations/s, same run",
+        ["ours it/s", "OpenSpiel it/s", "ratio", "entries"],
+        [[ours, theirs or float("nan"), out["ratio"] or float("nan"), solver.size]],
+    )
+    return out
+
+
+def table_bytes() -> list[dict]:
+    game = pokerlab.load_game("nolimit-holdem", config="hunl-100")
+    counts = tuple(game.buckets)
+    rows = []
+    for averages in ("all", "preflop", "none"):
+        info = game.summary(counts, averages)
+        entries = info["total_infoset_actions"]
+        rows.append({"averages": averages, "entries": entries, "bytes": info["bytes"]})
+    for r in rows:
+        r["bytes_per_infoset_action"] = r["bytes"] / r["entries"]
+    print_table(
+        "2. hunl-100: bytes per stored information-set action",
+        ["averages", "entries", "bytes", "bytes/action"],
+        [[r["averages"], r["entries"], r["bytes"], r["bytes_per_infoset_action"]] for r in rows],
+    )
+    return rows
+
+
+def _rate(solver: Any, seconds: float) -> float:
+    solver.step(2000 * getattr(solver, "workers", 1))  # warm
+    i0, s0 = solver.iterations, solver.seconds
+    while solver.seconds - s0 < seconds:
+        solver.step(20_000)
+    return (solver.iterations - i0) / (solver.seconds - s0)
+
+
+def table_threads(seconds: float, use_ray: bool) -> dict:
+    game = pokerlab.load_game("nolimit-holdem", config="hunl-100")
+    abstraction = game.card_abstraction("ehs", buckets=tuple(game.buckets)).abstraction
+    rows = []
+    one = _rate(BlueprintSolver(game, abstraction, seed=1), seconds)
+    rows.append(["1 thread", 1, one, 1.0])
+    two = ThreadedBlueprintSolver(game, abstraction, workers=2, seed=1)
+    rate = _rate(two, seconds)
+    two.close()
+    rows.append(["2 threads", 2, rate, rate / one])
+    if use_ray:
+        try:
+            import ray
+
+            from pokerlab.distributed.limit_mccfr_ray import RayBlueprintSolver
+        except ImportError:
+            print("Ray is not installed: no Ray row")
+        else:
+            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+            actors = RayBlueprintSolver(game, abstraction, workers=2, seed=1)
+            rate = _rate(actors, seconds)
+            actors.close()
+            ray.shutdown()
+            rows.append(["2 Ray actors", 2, rate, rate / one])
+    capacity = parallel_capacity()
+    print_table(
+        f"3. hunl-100 full deck, worker iterations/s ({seconds:g} s each; capacity {capacity:.2f})",
+        ["run", "workers", "it/s", "speed-up"],
+        rows,
+    )
+    return {
+        "capacity": capacity,
+        "rows": [dict(zip(("run", "workers", "it_s", "speedup"), r, strict=True)) for r in rows],
+    }
+
+
+def table_lbr(minutes: list[float], threads: int, pairs: int, folder: Path) -> list[dict]:
+    from pokerlab.evaluate.nolimit.agents import AlwaysCall, HandStrengthRule
+    from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
+    from pokerlab.evaluate.nolimit.lbr import local_best_response
+    from pokerlab.io.files import save_checkpoint
+
+    game = pokerlab.load_game("nolimit-holdem", config="hunl-100")
+    abstraction = game.card_abstraction("ehs", buckets=tuple(game.buckets)).abstraction
+    solver = (
+        ThreadedBlueprintSolver(game, abstraction, workers=threads, seed=1)
+        if threads > 1
+        else BlueprintSolver(game, abstraction, seed=1)
+    )
+    rows = []
+    for name, agent in (("always-call", AlwaysCall()), ("rule bot", HandStrengthRule())):
+        r = local_best_response(game.rules, agent, pairs, 1, actions="fcpa")
+        rows.append({"agent": name, "minutes": None, "lbr": r.mbb_per_game, "ci": r.ci95_mbb})
+    for mark in minutes:
+        while solver.seconds < 60 * mark:
+            solver.step(50_000)
+        save_checkpoint(folder / f"hunl-100-{mark:g}min.npz", solver.state_dict())
+        agent = BlueprintAgent(solver.average_strategy(), abstraction)
+        r = local_best_response(game.rules, agent, pairs, 1, actions="fcpa")
+        rows.append(
+            {"agent": "blueprint", "minutes": mark, "lbr": r.mbb_per_game, "ci": r.ci95_mbb}
+        )
+    print_table(
+        f"4. LBR (fcpa, rounds 3-4, {pairs} pairs) against hunl-100 over training time, mbb/g",
+        ["agent", "minutes", "LBR mbb/g", "95%"],
+        [[r["agent"], r["minutes"] or "-", r["lbr"], r["ci"]] for r in rows],
+    )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="short runs (a few minutes)")
+    parser.add_argument("--iterations", type=int, default=200_000, help="ours, table 1")
+    parser.add_argument("--openspiel-seconds", type=float, default=20.0)
+    parser.add_argument("--no-openspiel", action="store_true")
+    parser.add_argument("--seconds", type=float, default=20.0, help="per row of table 3")
+    parser.add_argument("--no-ray", action="store_true")
+    parser.add_argument("--no-threads", action="store_true", help="skip table 3")
+    parser.add_argument("--lbr", default="", help="training minutes of table 4, e.g. 10,60,240")
+    parser.add_argument("--lbr-threads", type=int, default=2)
+    parser.add_argument("--lbr-pairs", type=int, default=500)
+    add_save_option(parser)
+    args = parser.parse_args()
+    if args.quick:
+        args.iterations, args.openspiel_seconds, args.seconds = 50_000, 5.0, 5.0
+    load_before = load_average()
+    payload: dict[str, Any] = {
+        "openspiel": table_openspiel(
+            args.iterations, args.openspiel_seconds, not args.no_openspiel
+        ),
+        "bytes": table_bytes(),
+    }
+    if not args.no_threads:
+        payload["threads"] = table_threads(args.seconds, not args.no_ray)
+    if args.lbr:
+        from _common import results_dir
+
+        marks = [float(m) for m in args.lbr.split(",")]
+        payload["lbr"] = table_lbr(marks, args.lbr_threads, args.lbr_pairs, results_dir(False))
+    payload["load_average"] = {"before": load_before, "after": load_average()}
+    print(f"\nload average before {load_before}, after {load_average()}")
+    path = write_results("blueprint", payload, save=args.save)
+    print(f"results: {path}")
+
+
+if __name__ == "__main__":
+    main()
