@@ -110,3 +110,44 @@ def test_cli_trains_on_two_threads_and_resumes_only_with_them(tmp_path, capsys) 
         assert main(args) == 2, args
         err = capsys.readouterr().err
         assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_snapshots_average_the_current_strategy_after_the_preflop() -> None:
+    """``averages="preflop"`` with snapshots every 700 iterations after 1,000: the blueprint's
+    later-round rows are the mean of the current strategies seen at iterations 1,700, 2,400 and
+    3,100 (recorded here by stepping a twin run to those points), whatever the step sizes; the
+    preflop rows are the normalised sums; the state resumes with the snapshots; two threads take
+    snapshots too."""
+    game, abstraction = _tiny(), lossless_abstraction(2)
+    kwargs = {"seed": 5, "discount_every": 100, "averages": "preflop"}
+    solver = BlueprintSolver(game, abstraction, snapshot_every=700, snapshot_after=1000, **kwargs)
+    solver.step(333)
+    solver.step(3000)
+    assert solver.snapshots_taken == 3 and solver.iterations == 3333
+    twin = BlueprintSolver(game, abstraction, **kwargs)
+    seen = []
+    for point in (1700, 2400, 3100):
+        twin.step(point - twin.iterations)
+        seen.append(twin.current_strategy().probs)
+    twin.step(3333 - twin.iterations)
+    np.testing.assert_array_equal(twin.regrets, solver.regrets)
+    probs = solver.average_strategy().probs
+    later = np.ones(solver.size, dtype=bool)
+    later[solver._kept_positions()] = False
+    want = solver.layout.normalise(np.sum([s.astype(np.float32) for s in seen], axis=0))
+    np.testing.assert_allclose(probs[later], want[later], atol=1e-6)
+    assert not np.allclose(probs[later], twin.current_strategy().probs[later], atol=1e-3)
+    state = solver.state_dict()
+    back = BlueprintSolver(game, abstraction, snapshot_every=700, snapshot_after=1000, **kwargs)
+    back.load_state_dict(state)
+    np.testing.assert_array_equal(back.average_strategy().probs, probs)
+    with pytest.raises(PokerlabError, match="snapshot_every"):
+        BlueprintSolver(game, abstraction, snapshot_every=0)
+    one = ThreadedBlueprintSolver(game, abstraction, workers=1, batch=300, **kwargs)
+    one.step(3333)  # sums on the preflop only: the head discounts each array over its own size
+    np.testing.assert_array_equal(one.regrets, twin.regrets)
+    np.testing.assert_array_equal(one.sums, twin.sums)
+    two = ThreadedBlueprintSolver(game, abstraction, workers=2, snapshot_every=500, **kwargs)
+    two.step(2001)
+    assert two.iterations == 2002 and two.snapshots_taken == 4
+    two.close()

@@ -59,6 +59,10 @@ def train_blueprint(
     ),
     discount_every: int = typer.Option(1000, "--discount-every", min=1),
     prune: bool = typer.Option(False, "--prune", help="Pluribus' regret-based pruning"),
+    snapshot_every: int | None = typer.Option(
+        None, "--snapshot-every", min=1, help="snapshot the current strategy every N iterations"
+    ),
+    snapshot_after: int = typer.Option(0, "--snapshot-after", min=0, help="first after N"),
     seed: int = typer.Option(0, "--seed", min=0),
     threads: int = typer.Option(1, "--threads", min=1, help="workers on threads (batched)"),
     use_ray: bool = typer.Option(
@@ -167,6 +171,8 @@ def train_blueprint(
         seed=seed,
         discount_every=discount_every,
         regret_pruning=prune,
+        snapshot_every=snapshot_every,
+        snapshot_after=snapshot_after,
     )
     if resume:
         solver.load_state_dict(load_checkpoint(checkpoint))
@@ -224,7 +230,7 @@ def train_blueprint(
         "seconds": spent,
         "iterations_per_second": done / spent if spent > 0 else None,
         "infoset_actions": solver.size,
-        "bytes": 4 * (solver.size + solver.sum_size),
+        "bytes": 4 * (solver.size + solver.sum_size + solver.snapshot_sum.size),
         "workers": getattr(solver, "workers", 1),
         "ray": use_ray,
         "status": result.status,

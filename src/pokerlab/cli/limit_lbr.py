@@ -21,7 +21,7 @@ from pokerlab.errors import PokerlabError
 
 @app.command()
 def lbr(
-    game_name: str = typer.Argument(..., metavar="GAME", help="limit-holdem"),
+    game_name: str = typer.Argument(..., metavar="GAME", help="limit-holdem or nolimit-holdem"),
     checkpoint: Path | None = typer.Option(
         None, "--checkpoint", help="a `pokerlab train limit-holdem` checkpoint"
     ),
@@ -47,6 +47,11 @@ def lbr(
     from pokerlab.evaluate.limit_lbr import local_best_response
     from pokerlab.evaluate.limit_matches import strategy_agent
 
+    if game_name.lower() == "nolimit-holdem":
+        from pokerlab.cli.nolimit_judge import nolimit_lbr
+
+        nolimit_lbr(checkpoint, bot, pairs, seed, as_json)
+        return
     _check_game(game_name, "lbr")
     if (checkpoint is None) == (bot is None):
         raise PokerlabError("lbr: give exactly one of --checkpoint PATH or --bot NAME")

@@ -63,7 +63,7 @@ def _load(path: Path, option: str) -> tuple[Any, Any]:
 
 @app.command()
 def duplicate(
-    game_name: str = typer.Argument(..., metavar="GAME", help="limit-holdem"),
+    game_name: str = typer.Argument(..., metavar="GAME", help="limit-holdem or nolimit-holdem"),
     checkpoint: Path | None = typer.Option(
         None, "--checkpoint", help="a `pokerlab train` checkpoint (else train here)"
     ),
@@ -93,6 +93,12 @@ def duplicate(
     """Duplicate matches of a trained limit hold'em strategy against simple bots (mbb/g, 95% CI)."""
     from pokerlab.evaluate.limit_matches import duplicate_match, strategy_agent
 
+    if game_name.lower() == "nolimit-holdem":
+        from pokerlab.cli.nolimit_judge import nolimit_duplicate
+
+        opponents_nl = [p.strip() for p in opponents.split(",") if p.strip()]
+        nolimit_duplicate(checkpoint, opponents_nl, against, pairs, match_seed, as_json)
+        return
     _check_game(game_name, "duplicate")
     names = _parse_opponents(opponents)
     if not names and not against:

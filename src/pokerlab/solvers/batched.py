@@ -87,7 +87,6 @@ class BatchedSampling:
     min_regret: float | None
     linear_seconds: float | None
     linear_until_reached: int | None
-    size: int
     _blocks: Any
 
     def _init_batches(self, workers: Any, batch: Any, seed: int) -> None:
@@ -110,7 +109,10 @@ class BatchedSampling:
         if t > 1 and (t - 1) % every == 0:
             params = self._blocks().schedule.as_array()
             a, b, g = discount_factors(params, (t - 1) // every + 1)
-            discount_range(self.regrets, self.sums, 0, self.size, a, b, g)  # the kernel's own
+            # as the serial kernel: the regrets over their size, the sums over theirs (smaller
+            # where averages are kept on some rounds only)
+            discount_range(self.regrets, self.sums, 0, self.regrets.size, a, b, 1.0)
+            discount_range(self.regrets, self.sums, 0, self.sums.size, 1.0, 1.0, g)
 
     def _run(self, iterations: int) -> int:
         """``iterations`` worker iterations in all (module docstring; ``step`` adds them to the
@@ -135,6 +137,9 @@ class BatchedSampling:
             k = max(1, min(room, -(-(iterations - done) // n)))
             touched += self._merge(self._run_batch(t, k))
             done += n * k
+        # every worker runs whole rounds: a request that is not a multiple of N runs up to the
+        # next one, and the step's caller adds ``iterations``: count the rest here
+        self.iterations += done - iterations
         return touched
 
     def _merge(self, results: list[BatchResult]) -> int:

@@ -24,7 +24,8 @@ Pluribus' recipe, each an option (BLUEPRINT.md 1.1 and 3.2):
   state is loaded by a solver of the same options; :func:`restore_blueprint` takes overrides).
 - ``averages``: ``"all"`` (average strategy on every round), ``"preflop"`` (Pluribus: the
   average is kept for the first round only, :meth:`average_strategy` plays the current strategy
-  after it; Pluribus averaged snapshots of it, which is not done here) or ``"none"``.
+  after it, or with ``snapshot_every`` the mean of snapshots of it as Pluribus did,
+  :mod:`pokerlab.solvers.snapshots`) or ``"none"``.
 
 Regrets are float32 (Pluribus used 32-bit integers; not done here). Rows are allocated for every
 (node, state) up front, not lazily.
@@ -52,6 +53,7 @@ from pokerlab.solvers.limit_base import (
 from pokerlab.solvers.limit_mccfr import BettingSampledVerbs, betting_sampled_pass
 from pokerlab.solvers.sampling import SampledCFR
 from pokerlab.solvers.schedule import DiscountSchedule
+from pokerlab.solvers.snapshots import SnapshotAverages, check_snapshot_options
 from pokerlab.strategy import BettingStrategy
 from pokerlab.tree._primitives import DECISION
 from pokerlab.tree.betting.layout import BettingLayout
@@ -60,7 +62,7 @@ from pokerlab.tree.compiled import CompiledGame
 __all__ = ["BlueprintSolver", "lossless_abstraction", "restore_blueprint"]
 
 
-class BlueprintSolver(BettingSampledVerbs, SampledCFR, BucketedVerbs, Solver):
+class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, BucketedVerbs, Solver):
     """External-sampling MCCFR on ``game``'s betting tree with ``abstraction``'s buckets
     (module docstring).
 
@@ -88,6 +90,10 @@ class BlueprintSolver(BettingSampledVerbs, SampledCFR, BucketedVerbs, Solver):
         big blinds.
     max_bytes:
         Refuse (before allocating) when the regrets and sums would need more.
+    snapshot_every, snapshot_after:
+        Snapshots of the current strategy every ``snapshot_every`` iterations after the first
+        ``snapshot_after`` (None: none), played where no average is kept
+        (:mod:`pokerlab.solvers.snapshots`).
     """
 
     _default_every = 1000
@@ -109,7 +115,10 @@ class BlueprintSolver(BettingSampledVerbs, SampledCFR, BucketedVerbs, Solver):
         prune_probability: float = 0.95,
         min_regret: float | None = None,
         max_bytes: int = 8 << 30,
+        snapshot_every: int | None = None,
+        snapshot_after: int = 0,
     ) -> None:
+        every, after = check_snapshot_options(snapshot_every, snapshot_after)
         if not isinstance(game, NoLimitHoldemGame):
             raise PokerlabError(f"the blueprint trains no-limit hold'em, not {game!r}")
         rules = game.rules
@@ -177,6 +186,7 @@ class BlueprintSolver(BettingSampledVerbs, SampledCFR, BucketedVerbs, Solver):
         self.regrets = self.sampled.regrets
         self.sums = self.sampled.sums
         self.rng = self.sampled.rng
+        self._init_snapshots(every, after)
         self._kernel(1, 0)  # compile (or load from the cache) outside timed regions
 
     def _sum_layout(self) -> tuple[np.ndarray, int]:
@@ -196,8 +206,8 @@ class BlueprintSolver(BettingSampledVerbs, SampledCFR, BucketedVerbs, Solver):
     @property
     def bytes_per_infoset_action(self) -> float:  # type: ignore[override]
         """Bytes of float32 storage per (information set, action): 4 of regret plus 4 of
-        strategy sum where averages are kept (8 with ``"all"``)."""
-        return 4.0 * (self.size + self.sum_size) / max(self.size, 1)
+        strategy sum where averages are kept (8 with ``"all"``), plus 4 with snapshots."""
+        return 4.0 * (self.size + self.sum_size + self.snapshot_sum.size) / max(self.size, 1)
 
     def _kept_positions(self) -> np.ndarray:
         """The regrets' flat positions of the strategy sums, in the sums' order."""
@@ -216,10 +226,11 @@ class BlueprintSolver(BettingSampledVerbs, SampledCFR, BucketedVerbs, Solver):
         return full
 
     def average_strategy(self) -> BettingStrategy:
-        """The blueprint: the normalised strategy sums where averages are kept, the current
-        strategy (regret matching) elsewhere, as a :class:`~pokerlab.strategy.BettingStrategy`
-        (what :func:`pokerlab.save_strategy` writes)."""
-        table = np.maximum(self.regrets, 0.0).astype(np.float64)
+        """The blueprint: the normalised strategy sums where averages are kept, elsewhere the
+        mean of the current strategy's snapshots, or before any the current strategy (regret
+        matching), as a :class:`~pokerlab.strategy.BettingStrategy` (what
+        :func:`pokerlab.save_strategy` writes)."""
+        table = self._later_rounds()
         kept = self._kept_positions()
         table[kept] = self.sums
         return BettingStrategy.of(
@@ -241,8 +252,20 @@ class BlueprintSolver(BettingSampledVerbs, SampledCFR, BucketedVerbs, Solver):
         )
 
     # --- the state: the front's schema ----------------------------------------------------------
+    def _arrays(self) -> dict[str, np.ndarray]:
+        return {**super()._arrays(), **self._snapshot_arrays()}
+
+    def _extra_state(self) -> dict[str, Any]:
+        return {**super()._extra_state(), "snapshots_taken": self.snapshots_taken}
+
+    def _load_extra_state(self, state: dict[str, Any]) -> None:
+        super()._load_extra_state(state)
+        self.snapshots_taken = int(state.get("snapshots_taken", 0))
+
     def _backend_config(self) -> dict[str, Any]:
+        snapshots = {"snapshot_every": self.snapshot_every, "snapshot_after": self.snapshot_after}
         return {
+            **(snapshots if self.snapshot_every is not None else {}),
             "recall": self.recall,
             "averages": self.averages,
             "ranks": self.game.rules.ranks,
@@ -284,6 +307,8 @@ def restore_blueprint(
         "prune_threshold": float(config["prune_threshold"]),
         "prune_probability": float(config["prune_probability"]),
         "min_regret": config["min_regret"],
+        "snapshot_every": config.get("snapshot_every"),
+        "snapshot_after": int(config.get("snapshot_after", 0)),
     }
     if "regret_pruning" in overrides and "min_regret" not in overrides:
         options["min_regret"] = None  # the floor follows the new pruning setting
