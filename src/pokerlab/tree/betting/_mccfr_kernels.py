@@ -25,11 +25,9 @@ regrets and strategy sums are stored in float32 in the layout of
 num_states[round] + state``), arithmetic is float64.
 
 Terminal values (:class:`Stakes`: each node's contributions and who is still in, in big
-blinds): at a ``FOLD_END`` the one player left wins the pot; at a showdown each pot level goes
-to the best hands still in that reached it (main and side pots, split equally; the rule of
-:func:`pokerlab.games.nolimit.rules.payoffs`), with one comparison of the players in when no
-side pot exists (:func:`pot_share`, kept per set of players for the traversal). A player's
-value is what it wins minus what it put in. Heads-up terminals with a shared payoff
+blinds): at a ``FOLD_END`` the one player left wins the pot; at a showdown the main and side
+pots go to the best hands that reached them (:mod:`pokerlab.tree.betting._pot_kernels`). A
+player's value is what it wins minus what it put in. Heads-up terminals with a shared payoff
 (``payoff_id`` >= 0: a fold, or a showdown of equal stakes; every limit terminal) read the
 amount from the tree's payoff table and the deal's showdown sign, as the two-player kernel
 always did: the same values (the general rule alone cost limit hold'em 11-23%, measured
@@ -67,6 +65,7 @@ from pokerlab.tree._primitives import (
     sample_action,
 )
 from pokerlab.tree.betting._kernels import BettingArrays
+from pokerlab.tree.betting._pot_kernels import pot_share, side_pot_value
 
 #: Cards shown on the board during each round.
 SHOWN = (0, 3, 4, 5)
@@ -111,8 +110,8 @@ class TraversalScratch(NamedTuple):
     """Per-node scratch of :func:`es_traversal`, every entry written before it is read: the
     stack, the record of visits and the sampled child of the other players' nodes (int64),
     whether each child was explored (int8), each node's strategy (N, most actions) and sampled
-    value (N,) float64; and :func:`pot_share`'s table per set of players in (2**P float64,
-    with the traversal that wrote each entry, int64)."""
+    value (N,) float64; and :func:`~pokerlab.tree.betting._pot_kernels.pot_share`'s table per
+    set of players in (2**P float64, with the traversal that wrote each entry, int64)."""
 
     stack: np.ndarray
     visit: np.ndarray
@@ -194,66 +193,6 @@ def deal_states(
         evaluate7_batch(hands, e[0], e[1], e[2], e[3], e[4], strength)
     else:
         evaluate_batch(hands, e[0], e[1], e[2], e[3], e[4], strength)
-
-
-@njit(cache=True)
-def pot_share(
-    mask: int, p: int, strength: np.ndarray, share: np.ndarray, stamp: np.ndarray, now: int
-) -> float:
-    """The share of a pot without side pots that seat ``p`` wins against the players of
-    ``mask`` (1 / tied winners, or 0), kept per mask for the traversal ``now`` (``share`` and
-    ``stamp``: scratch of 2**P entries)."""
-    if stamp[mask] == now:
-        return share[mask]
-    best = np.int32(-1)
-    tied = 0
-    for q in range(strength.shape[0]):
-        if (mask >> q) & 1:
-            x = strength[q]
-            if x > best:
-                best = x
-                tied = 1
-            elif x == best:
-                tied += 1
-    got = 1.0 / tied if (mask >> p) & 1 and strength[p] == best else 0.0
-    share[mask] = got
-    stamp[mask] = now
-    return got
-
-
-@njit(cache=True)
-def side_pot_value(n: int, p: int, contrib: np.ndarray, mask: int, strength: np.ndarray) -> float:
-    """Seat ``p``'s value (big blinds) at showdown node ``n`` with side pots: each level of
-    contribution, above the one below it, goes to the best hands still in (``mask``) that put
-    in at least that much, split equally; minus ``p``'s chips in."""
-    players = contrib.shape[1]
-    won = 0.0
-    below = 0.0
-    while True:
-        level = np.inf
-        for q in range(players):
-            c = contrib[n, q]
-            if below < c < level:
-                level = c
-        if level == np.inf:
-            break
-        layer = 0.0
-        best = np.int32(-1)
-        tied = 0
-        for q in range(players):
-            c = contrib[n, q]
-            layer += min(c, level) - min(c, below)
-            if (mask >> q) & 1 and c >= level:
-                x = strength[q]
-                if x > best:
-                    best = x
-                    tied = 1
-                elif x == best:
-                    tied += 1
-        if (mask >> p) & 1 and contrib[n, p] >= level and strength[p] == best:
-            won += layer / tied
-        below = level
-    return won - contrib[n, p]
 
 
 @njit(cache=True)
