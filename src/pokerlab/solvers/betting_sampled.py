@@ -173,6 +173,13 @@ class BettingSampledVerbs:
     layout: Any
     prune: bool
     schedule: DiscountSchedule
+    tree: BettingTree
+    offset: np.ndarray
+    num_states: np.ndarray
+    abstraction: CardAbstraction
+    recall: str
+    seed: int
+    size: int
     _blocks: Any  # SampledCFR._blocks
     _set_sampling_options: Any  # SampledCFR._set_sampling_options
     _kernel: Any  # SampledCFR._kernel
@@ -207,13 +214,33 @@ class BettingSampledVerbs:
             )
         self.algorithm = "es-mccfr"
 
-    def _use_pass(self, sampled: BettingSampledPass) -> None:
-        """Train on ``sampled``'s arrays (regrets, sums, generator state) and compile its kernel
-        (or load it from the cache) outside timed regions."""
-        self.sampled = sampled
-        self.regrets = sampled.regrets
-        self.sums = sampled.sums
-        self.rng = sampled.rng
+    def _make_pass(
+        self,
+        deck: Any,
+        unit: float = 1.0,
+        sum_offset: np.ndarray | None = None,
+        sum_size: int | None = None,
+    ) -> None:
+        """The front's pass (:func:`betting_sampled_pass` on its tree, layout, abstraction,
+        recall and seed; ``deck`` and the rest as there), its arrays (regrets, sums, generator
+        state) the front's, and its kernel compiled (or loaded from the cache) outside timed
+        regions."""
+        self.sampled = betting_sampled_pass(
+            self.tree,
+            self.offset,
+            self.num_states,
+            self.abstraction,
+            deck,
+            self.recall,
+            self.seed,
+            self.size,
+            unit=unit,
+            sum_offset=sum_offset,
+            sum_size=sum_size,
+        )
+        self.regrets = self.sampled.regrets
+        self.sums = self.sampled.sums
+        self.rng = self.sampled.rng
         self._kernel(1, 0)
 
     def run_iterations(

@@ -42,7 +42,7 @@ from pokerlab.errors import PokerlabError
 from pokerlab.games.nolimit.game import NoLimitHoldemGame
 from pokerlab.games.nolimit.size import AVERAGES
 from pokerlab.solvers.base import Solver
-from pokerlab.solvers.betting_sampled import BettingSampledVerbs, betting_sampled_pass
+from pokerlab.solvers.betting_sampled import BettingSampledVerbs
 from pokerlab.solvers.limit_base import (
     BucketedVerbs,
     check_storage,
@@ -155,21 +155,7 @@ class BlueprintSolver(BettingSampledVerbs, SampledCFR, BucketedVerbs, Solver):
             linear_seconds,
         )
         self.num_players = rules.players
-        self._use_pass(
-            betting_sampled_pass(
-                tree,
-                self.offset,
-                self.num_states,
-                abstraction,
-                game.cards,
-                recall,
-                seed_value,
-                self.size,
-                unit=float(rules.big_blind),
-                sum_offset=self.sum_offset,
-                sum_size=self.sum_size,
-            )
-        )
+        self._make_pass(game.cards, float(rules.big_blind), self.sum_offset, self.sum_size)
 
     def _sum_layout(self) -> tuple[np.ndarray, int]:
         """Where each decision keeps its strategy sums (-1: nowhere) and how many there are:

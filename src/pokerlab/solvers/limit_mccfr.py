@@ -46,7 +46,7 @@ from pokerlab.abstraction.buckets import CardAbstraction, build_abstraction
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import LimitHoldemGame
 from pokerlab.games.registry import load_game
-from pokerlab.solvers.betting_sampled import BettingSampledVerbs, betting_sampled_pass
+from pokerlab.solvers.betting_sampled import BettingSampledVerbs
 from pokerlab.solvers.limit_base import LimitAbstractSolver
 from pokerlab.solvers.sampling import SampledCFR
 from pokerlab.solvers.schedule import DiscountSchedule
@@ -125,8 +125,7 @@ class LimitESSolver(BettingSampledVerbs, SampledCFR, LimitAbstractSolver):
     ) -> None:
         seed_value = kernel_seed(seed)
         self._setup(game, abstraction, recall, algorithm, seed_value, max_bytes)
-        tree = self.tree
-        largest = float(np.max(np.abs(tree.payoff_table)))
+        largest = float(np.max(np.abs(self.tree.payoff_table)))
         self._set_betting_options(
             self.schedule,
             regret_pruning,
@@ -144,18 +143,7 @@ class LimitESSolver(BettingSampledVerbs, SampledCFR, LimitAbstractSolver):
                 f"the abstract game needs about {need / 2**30:.1f} GiB "
                 f"({self.size:,} information-set actions); limit {max_bytes / 2**30:.1f} GiB"
             )
-        self._use_pass(
-            betting_sampled_pass(
-                tree,
-                self.offset,
-                self.num_states,
-                abstraction,
-                game.rules.cards,
-                recall,
-                seed_value,
-                self.size,
-            )
-        )
+        self._make_pass(game.rules.cards)
 
     @property
     def regret_pruning(self) -> bool:
