@@ -27,6 +27,7 @@ from pokerlab.errors import PokerlabError
 from pokerlab.solvers.sampling import Blocks
 from pokerlab.solvers.schedule import DiscountSchedule
 from pokerlab.tree.betting import _mccfr_kernels as K
+from pokerlab.tree.betting._deal_kernels import DealTables
 from pokerlab.tree.betting._kernels import BettingArrays
 from pokerlab.tree.betting.tree import BettingTree
 
@@ -45,7 +46,7 @@ class BettingSampledPass:
     def __init__(
         self,
         tree_arrays: BettingArrays,
-        deal_tables: K.DealTables,
+        deal_tables: DealTables,
         size: int,
         seed: int,
         stakes: K.Stakes,
@@ -136,7 +137,7 @@ def betting_sampled_pass(
             num_states,
         ),
         # what a deal needs: the deck, the indexers, the labels, the evaluator, the table
-        K.DealTables(
+        DealTables(
             np.ascontiguousarray(deck, dtype=np.int64),
             tuple(round_indexer(r, ranks).kernel_tables() for r in range(4)),
             tuple(np.ascontiguousarray(lab, dtype=np.int32) for lab in abstraction.labels),
