@@ -91,7 +91,7 @@ def build(args: argparse.Namespace) -> dict:
 
 
 def quality(args: argparse.Namespace) -> dict:
-    from pokerlab.abstraction.buckets import _cluster_means, _cluster_round
+    from pokerlab.abstraction.kmeans import _cluster_means, _cluster_round
     from pokerlab.abstraction.strength import (
         class_weights,
         next_round_histograms,

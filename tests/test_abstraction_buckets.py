@@ -8,11 +8,10 @@ import pytest
 from pokerlab.abstraction.buckets import (
     bucket_sequence_ids,
     build_abstraction,
-    emd_embedding,
     percentile_buckets,
-    weighted_kmeans,
 )
 from pokerlab.abstraction.isomorphism import round_indexer
+from pokerlab.abstraction.kmeans import emd_embedding, weighted_kmeans
 from pokerlab.abstraction.strength import class_weights, strength_tables
 from pokerlab.errors import PokerlabError
 

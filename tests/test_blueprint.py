@@ -20,7 +20,7 @@ from pokerlab.games.nolimit.rules import BettingState, payoffs
 from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction, restore_blueprint
 from pokerlab.solvers.limit_mccfr import LimitESSolver
 from pokerlab.tree._primitives import DEAL, DECISION, FOLD_END, SHOWDOWN_END
-from pokerlab.tree.betting import _mccfr_kernels as K
+from pokerlab.tree.betting import _pot_kernels as K
 
 
 def _tiny() -> pokerlab.HistoryGame:

@@ -9,13 +9,9 @@ from math import comb
 import numpy as np
 import pytest
 
-from pokerlab.abstraction.buckets import (
-    _cluster_round,
-    assign_nearest,
-    build_abstraction,
-    sampled_kmeans,
-)
+from pokerlab.abstraction.buckets import build_abstraction
 from pokerlab.abstraction.isomorphism import round_indexer
+from pokerlab.abstraction.kmeans import _cluster_round, assign_nearest, sampled_kmeans
 from pokerlab.abstraction.strength import class_weights, strength_tables
 from pokerlab.errors import PokerlabError
 from pokerlab.games.nolimit import NoLimitHoldemGame

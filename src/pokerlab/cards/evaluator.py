@@ -21,6 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pokerlab.cards import _eval_kernels as K
+from pokerlab.cards import _eval_table_kernels as T
 from pokerlab.cards.deck import parse_cards
 
 __all__ = [
@@ -71,10 +72,10 @@ def eval_tables() -> EvalTables:
     card_bit = np.uint64(1) << (np.uint64(16) * suits + ranks)
 
     # Scores (category and kickers packed in an int) of every distinct 5-card hand, densely ranked.
-    _, counts5 = K._rank_multisets(5, 5)
-    flush_scores = K.score_all_flush_masks()
+    _, counts5 = T._rank_multisets(5, 5)
+    flush_scores = T.score_all_flush_masks()
     five_bit = np.array([bin(m).count("1") == 5 for m in range(8192)])
-    distinct = np.unique(np.concatenate([K.score_all_counts(counts5), flush_scores[five_bit]]))
+    distinct = np.unique(np.concatenate([T.score_all_counts(counts5), flush_scores[five_bit]]))
     if len(distinct) != N_VALUES:
         raise AssertionError(f"expected {N_VALUES} distinct 5-card hands, got {len(distinct)}")
 
@@ -85,12 +86,12 @@ def eval_tables() -> EvalTables:
     has = flush_scores >= 0
     flush[has] = dense(flush_scores[has])
 
-    keys, counts = K._rank_multisets(5, 7)
-    disp, slot_of, ok = K._build_perfect_hash(keys)
+    keys, counts = T._rank_multisets(5, 7)
+    disp, slot_of, ok = T._build_perfect_hash(keys)
     if not ok:
         raise AssertionError("perfect hash construction failed")
     values = np.zeros(1 << K.HASH_TABLE_BITS, np.uint16)
-    values[slot_of] = dense(K.score_all_counts(counts))
+    values[slot_of] = dense(T.score_all_counts(counts))
 
     category = np.zeros(N_VALUES + 1, np.uint8)
     category[1:] = (distinct >> 20).astype(np.uint8)

@@ -1,7 +1,9 @@
-"""The typer application object shared by every command module, and its message helpers."""
+"""The typer application object shared by every command module, the command group class of its
+subcommand groups, and its message helpers."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import typer
@@ -15,6 +17,27 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+class UsageErrorGroup(typer.core.TyperGroup):
+    """A command group that, given no arguments, prints one error line
+    (:meth:`missing_message`) and the group's usage on stderr and exits 2; typer's help
+    renderer prints on stdout, so the usage is written with stdout pointed at stderr."""
+
+    def missing_message(self) -> str:
+        """The error line for a call without arguments."""
+        return f"give a command ({', '.join(self.commands)}); usage:"
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if not args and not ctx.resilient_parsing:
+            print_error(self.missing_message())
+            saved, sys.stdout = sys.stdout, sys.stderr
+            try:
+                ctx.get_help()
+            finally:
+                sys.stdout = saved
+            raise typer.Exit(2)
+        return super().parse_args(ctx, args)
 
 
 def hide_flag_types(command: Any) -> Any:

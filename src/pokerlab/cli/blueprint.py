@@ -19,36 +19,21 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from pokerlab.cli.app import print_error
+from pokerlab.cli.app import UsageErrorGroup
 from pokerlab.cli.render import print_json
 from pokerlab.errors import PokerlabError
 
 __all__ = ["blueprint_app", "game_from_options", "parse_counts"]
 
 
-class _BlueprintGroup(typer.core.TyperGroup):
-    """Without a subcommand: one error line and the group's usage on stderr, exit 2."""
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        if not args and not ctx.resilient_parsing:
-            print_error(f"give a command ({', '.join(self.commands)}); usage:")
-            saved, sys.stdout = sys.stdout, sys.stderr
-            try:
-                ctx.get_help()
-            finally:
-                sys.stdout = saved
-            raise typer.Exit(2)
-        return super().parse_args(ctx, args)
-
-
 blueprint_app = typer.Typer(
-    cls=_BlueprintGroup,
+    cls=UsageErrorGroup,
     name="blueprint",
     help="The no-limit hold'em blueprint: size summary, card abstraction, training, matches, LBR.",
     no_args_is_help=True,
@@ -56,6 +41,17 @@ blueprint_app = typer.Typer(
 )
 
 CONFIG_HELP = "built-in configuration (hunl-100, acpc-hunl, 6max-100, fcpa) or a .toml file"
+
+# The game options of the commands that take CONFIG (each overrides its key; None: CONFIG's),
+# defined once: ``players: PlayersOption = None`` in a command's signature.
+PlayersOption = Annotated[int | None, typer.Option("--players", min=2, max=6, help="2 to 6")]
+StackOption = Annotated[int | None, typer.Option("--stack", min=1, help="every seat's chips")]
+BlindsOption = Annotated[
+    str | None, typer.Option("--blinds", help="small and big blind, e.g. 50,100")
+]
+AnteOption = Annotated[int | None, typer.Option("--ante", min=0, help="every seat's ante, chips")]
+DeckOption = Annotated[str | None, typer.Option("--deck", help="full, small, tiny or micro")]
+RoundsOption = Annotated[int | None, typer.Option("--rounds", help="betting rounds, 2 to 4")]
 
 
 def parse_counts(text: str, option: str, length: int | None = None, minimum: int = 0) -> list[int]:
@@ -106,12 +102,12 @@ def game_from_options(
 @blueprint_app.command("summary")
 def summary(
     config: str | None = typer.Argument(None, metavar="[CONFIG]", help=CONFIG_HELP),
-    players: int | None = typer.Option(None, "--players", min=2, max=6, help="2 to 6"),
-    stack: int | None = typer.Option(None, "--stack", min=1, help="every seat's chips"),
-    blinds: str | None = typer.Option(None, "--blinds", help="small and big blind, e.g. 50,100"),
-    ante: int | None = typer.Option(None, "--ante", min=0, help="every seat's ante, chips"),
-    deck: str | None = typer.Option(None, "--deck", help="full, small, tiny or micro"),
-    rounds: int | None = typer.Option(None, "--rounds", help="betting rounds, 2 to 4"),
+    players: PlayersOption = None,
+    stack: StackOption = None,
+    blinds: BlindsOption = None,
+    ante: AnteOption = None,
+    deck: DeckOption = None,
+    rounds: RoundsOption = None,
     buckets: str | None = typer.Option(None, "--buckets", help="card buckets per street a,b,c,d"),
     averages: str | None = typer.Option(
         None, "--averages", help="streets keeping average strategies: all, preflop or none"
@@ -171,7 +167,7 @@ def _progress_bar(show: bool) -> tuple[Progress, Any]:
 @blueprint_app.command("abstraction")
 def abstraction(
     config: str | None = typer.Argument(None, metavar="[CONFIG]", help=CONFIG_HELP),
-    deck: str | None = typer.Option(None, "--deck", help="full, small, tiny or micro"),
+    deck: DeckOption = None,
     buckets: str | None = typer.Option(
         None, "--buckets", help="buckets per street a,b,c,d (default: the configuration's)"
     ),

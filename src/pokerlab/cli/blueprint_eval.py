@@ -24,7 +24,17 @@ from typing import Any
 
 import typer
 
-from pokerlab.cli.blueprint import CONFIG_HELP, blueprint_app, game_from_options
+from pokerlab.cli.blueprint import (
+    CONFIG_HELP,
+    AnteOption,
+    BlindsOption,
+    DeckOption,
+    PlayersOption,
+    RoundsOption,
+    StackOption,
+    blueprint_app,
+    game_from_options,
+)
 from pokerlab.cli.render import print_json
 from pokerlab.errors import PokerlabError
 
@@ -112,12 +122,12 @@ def match(
     hero: str = typer.Argument(..., metavar="HERO", help="built-in agent or checkpoint .npz"),
     opponent: str = typer.Argument(..., metavar="OPPONENT", help="the same"),
     config: str | None = typer.Option(None, "--config", help=CONFIG_HELP),
-    players: int | None = typer.Option(None, "--players", min=2, max=6, help="2 to 6"),
-    stack: int | None = typer.Option(None, "--stack", min=1, help="every seat's chips"),
-    blinds: str | None = typer.Option(None, "--blinds", help="small and big blind, e.g. 50,100"),
-    ante: int | None = typer.Option(None, "--ante", min=0, help="every seat's ante, chips"),
-    deck: str | None = typer.Option(None, "--deck", help="full, small, tiny or micro"),
-    rounds: int | None = typer.Option(None, "--rounds", help="betting rounds, 2 to 4"),
+    players: PlayersOption = None,
+    stack: StackOption = None,
+    blinds: BlindsOption = None,
+    ante: AnteOption = None,
+    deck: DeckOption = None,
+    rounds: RoundsOption = None,
     pairs: int = typer.Option(1000, "--pairs", min=2, help="deals, each played once per seat"),
     seed: int = typer.Option(0, "--seed", min=0, help="seed of the deals"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
@@ -127,21 +137,13 @@ def match(
 
     hero_agent, hero_game = load_agent(hero, "HERO")
     opp_agent, opp_game = load_agent(opponent, "OPPONENT")
-    options = (players, stack, blinds, ante, deck, rounds)
+    options = dict(players=players, stack=stack, blinds=blinds, ante=ante, deck=deck, rounds=rounds)
     if (
         config is not None
-        or any(o is not None for o in options)
+        or any(o is not None for o in options.values())
         or (hero_game is None and opp_game is None)
     ):
-        game = game_from_options(
-            config,
-            players=players,
-            stack=stack,
-            blinds=blinds,
-            ante=ante,
-            deck=deck,
-            rounds=rounds,
-        )
+        game = game_from_options(config, **options)
         rules, where = game.rules, f"the configuration {config or 'hunl-100'!r}"
     elif hero_game is not None:
         rules, where = hero_game.rules, f"HERO {hero!r}"

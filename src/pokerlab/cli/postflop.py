@@ -15,7 +15,6 @@ object with ``--json`` (its ``seconds`` and ``solve_seconds``: time in iteration
 from __future__ import annotations
 
 import math
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pokerlab.analysis.postflop import PLAYER_KEYS, spot_numbers
-from pokerlab.cli.app import app, print_error, warn
+from pokerlab.cli.app import UsageErrorGroup, app, warn
 from pokerlab.cli.postflop_options import (
     DEFAULT_MAX_ITERATIONS,
     DEFAULT_TARGET_PCT,
@@ -53,21 +52,15 @@ from pokerlab.solvers.factory import make_solver
 __all__ = ["DEFAULT_TARGET_PCT", "DEFAULT_MAX_ITERATIONS", "parse_target"]
 
 
-class _DefaultSolveGroup(typer.core.TyperGroup):
+class _DefaultSolveGroup(UsageErrorGroup):
     """A group whose first argument, when it is not a subcommand (or ``--help``), goes to
     ``solve``: ``pokerlab postflop turn`` runs ``pokerlab postflop solve turn``."""
 
+    def missing_message(self) -> str:
+        return "give a spot (e.g. pokerlab postflop turn) or a command; usage:"
+
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        if not args and not ctx.resilient_parsing:
-            # typer's help renderer prints on stdout: the usage block goes to stderr, exit 2
-            print_error("give a spot (e.g. pokerlab postflop turn) or a command; usage:")
-            saved, sys.stdout = sys.stdout, sys.stderr
-            try:
-                ctx.get_help()
-            finally:
-                sys.stdout = saved
-            raise typer.Exit(2)
-        if args[0] not in self.commands and args[0] not in ctx.help_option_names:
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
             args = ["solve", *args]
         return super().parse_args(ctx, args)
 
@@ -467,5 +460,3 @@ def show(
             )
     if png is not None:
         (print_line_stderr if as_json else print_line)(f"wrote {png}")
-
-

@@ -4,7 +4,7 @@ abstraction's betting tree with a card abstraction, for 2 to 6 players, as Pluri
 
 :class:`BlueprintSolver` is the Monte Carlo front (:class:`~pokerlab.solvers.sampling.SampledCFR`:
 options, discount blocks, run loop, state schema) with the betting tree's sampled pass
-(:class:`~pokerlab.solvers.limit_mccfr.BettingSampledPass`, the pass limit hold'em's
+(:class:`~pokerlab.solvers.betting_sampled.BettingSampledPass`, the pass limit hold'em's
 :class:`~pokerlab.solvers.limit_mccfr.LimitESSolver` runs) on
 :attr:`NoLimitHoldemGame.betting_tree <pokerlab.games.nolimit.game.NoLimitHoldemGame.betting_tree>`:
 no pass of its own. Per decision node an ``actions x states`` block of float32 regrets (states:
@@ -43,6 +43,7 @@ from pokerlab.errors import PokerlabError
 from pokerlab.games.nolimit.game import NoLimitHoldemGame
 from pokerlab.games.nolimit.size import AVERAGES
 from pokerlab.solvers.base import Solver
+from pokerlab.solvers.betting_sampled import BettingSampledVerbs
 from pokerlab.solvers.limit_base import (
     BucketedVerbs,
     check_storage,
@@ -50,7 +51,6 @@ from pokerlab.solvers.limit_base import (
     schedule_of,
     state_counts,
 )
-from pokerlab.solvers.limit_mccfr import BettingSampledVerbs, betting_sampled_pass
 from pokerlab.solvers.sampling import SampledCFR
 from pokerlab.solvers.schedule import DiscountSchedule
 from pokerlab.solvers.snapshots import SnapshotAverages, check_snapshot_options
@@ -153,41 +153,19 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
         self.size = self.layout.size
         self.sum_offset, self.sum_size = self._sum_layout()
         Solver.__init__(self, CompiledGame(game, self.layout))  # type: ignore[arg-type]
-        largest = max(rules.stacks) / rules.big_blind
-        self._set_sampling_options(
+        self._set_betting_options(
             schedule,
             regret_pruning,
-            -25.0 * largest if prune_threshold is None else prune_threshold,
+            prune_threshold,
+            max(rules.stacks) / rules.big_blind,
             prune_probability,
             min_regret,
             discount_every,
             linear_seconds,
         )
-        if self.prune and self.schedule.regret_floor:
-            raise PokerlabError(
-                f"regret_pruning with schedule {self.schedule.name!r}: its regret floor keeps "
-                "every regret >= 0, so nothing is ever below the (negative) pruning threshold"
-            )
-        self.algorithm = "es-mccfr"
         self.num_players = rules.players
-        self.sampled = betting_sampled_pass(
-            tree,
-            self.offset,
-            self.num_states,
-            abstraction,
-            game.cards,
-            recall,
-            seed_value,
-            self.size,
-            unit=float(rules.big_blind),
-            sum_offset=self.sum_offset,
-            sum_size=self.sum_size,
-        )
-        self.regrets = self.sampled.regrets
-        self.sums = self.sampled.sums
-        self.rng = self.sampled.rng
+        self._make_pass(game.cards, float(rules.big_blind), self.sum_offset, self.sum_size)
         self._init_snapshots(every, after)
-        self._kernel(1, 0)  # compile (or load from the cache) outside timed regions
 
     def _sum_layout(self) -> tuple[np.ndarray, int]:
         """Where each decision keeps its strategy sums (-1: nowhere) and how many there are:

@@ -22,9 +22,9 @@ few exact ones (Lanctot et al. 2009; Johanson et al. 2012 compare the two on lim
 :class:`LimitESSolver` is the Monte Carlo front (:class:`~pokerlab.solvers.sampling.SampledCFR`,
 as :class:`~pokerlab.solvers.mccfr.MCCFRSolver` and
 :class:`~pokerlab.solvers.postflop_mccfr.PostflopMCCFR`) with the betting tree's sampled pass
-(:class:`BettingSampledPass`). Discounting uses the engine's schedules
-(:mod:`pokerlab.solvers.schedule`), applied every ``discount_every`` iterations (block j weighs
-as the schedule weighs iteration j; Pluribus discounted every 10 minutes). Predictive and
+(:class:`~pokerlab.solvers.betting_sampled.BettingSampledPass`). Discounting uses the engine's
+schedules (:mod:`pokerlab.solvers.schedule`), applied every ``discount_every`` iterations (block
+j weighs as the schedule weighs iteration j; Pluribus discounted every 10 minutes). Predictive and
 hyperparameter schedules are refused by name: a sampled regret is a poor prediction of the next
 one, and a horizon counted in iterations does not fit blocks. Regret-based pruning
 (``regret_pruning``; Pluribus, Brown and Sandholm 2019) as in the MCCFR solver; the last round
@@ -37,29 +37,21 @@ deal and one per opponent decision (and one per traversal with pruning), saved i
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
-from pokerlab._rng import kernel_seed, seed_state
+from pokerlab._rng import kernel_seed
 from pokerlab.abstraction.buckets import CardAbstraction, build_abstraction
-from pokerlab.abstraction.isomorphism import round_indexer
-from pokerlab.cards.evaluator import eval_tables
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import LimitHoldemGame
 from pokerlab.games.registry import load_game
+from pokerlab.solvers.betting_sampled import BettingSampledVerbs
 from pokerlab.solvers.limit_base import LimitAbstractSolver
-from pokerlab.solvers.sampling import Blocks, SampledCFR
+from pokerlab.solvers.sampling import SampledCFR
 from pokerlab.solvers.schedule import DiscountSchedule
-from pokerlab.tree.betting import _mccfr_kernels as K
-from pokerlab.tree.betting._kernels import BettingArrays
-from pokerlab.tree.betting.tree import BettingTree
 
 __all__ = [
-    "BettingSampledPass",
-    "BettingSampledVerbs",
-    "betting_sampled_pass",
     "LimitESSolver",
     "OLD_FORMAT",
     "SAMPLING_NAMES",
@@ -73,182 +65,11 @@ SAMPLING_NAMES = ("pcs", "es")
 OLD_FORMAT = "limit-es"
 
 
-class BettingSampledPass:
-    """The betting tree's sampled pass (a :class:`~pokerlab.solvers.sampling.SampledPass`):
-    float32 regrets and strategy sums in the ``actions x states`` layout of the limit solvers
-    (the sums of only the nodes that keep an average when ``stakes.sum_offset`` says so), the
-    xoshiro256** state, the tree as the kernel reads it, its terminal stakes and what a deal
-    needs (:func:`K.es_run`). Limit hold'em and the no-limit blueprint
-    (:mod:`pokerlab.solvers.blueprint`) run this one pass; :func:`betting_sampled_pass` makes
-    it from a tree."""
-
-    def __init__(
-        self,
-        tree_arrays: BettingArrays,
-        deal_tables: K.DealTables,
-        size: int,
-        seed: int,
-        stakes: K.Stakes,
-        sum_size: int | None = None,
-    ) -> None:
-        self.tree_arrays = tree_arrays
-        self.deal_tables = deal_tables
-        self.stakes = stakes
-        self.regrets = np.zeros(size, dtype=np.float32)
-        self.sums = np.zeros(size if sum_size is None else sum_size, dtype=np.float32)
-        self.rng = seed_state(seed)
-
-    def stats(
-        self,
-        blocks: Blocks,
-        rng: np.ndarray,
-        first: int,
-        iterations: int,
-        only_player: int,
-        regrets: np.ndarray | None = None,
-        sums: np.ndarray | None = None,
-        discount: bool = True,
-    ) -> np.ndarray:
-        """The kernel on the given arrays (default: the pass's own) and generator state:
-        [nodes visited, sum of sampled root values, sum of their squares]; ``discount`` False
-        leaves the block discounts out (a Ray worker's batch: the head discounts)."""
-        stats = np.zeros(3, dtype=np.float64)
-        K.es_run(
-            self.tree_arrays,
-            self.stakes,
-            self.deal_tables,
-            self.regrets if regrets is None else regrets,
-            self.sums if sums is None else sums,
-            rng,
-            blocks.schedule.as_array(),
-            np.int64(blocks.every if discount else 0),
-            np.int64(first),
-            np.int64(iterations),
-            np.int64(only_player),
-            blocks.pruning,
-            stats,
-        )
-        return stats
-
-    def run(self, blocks: Blocks, first: int, iterations: int, only_player: int) -> int:
-        return int(self.stats(blocks, self.rng, first, iterations, only_player)[0])
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        return {"regrets": self.regrets, "sums": self.sums, "rng": self.rng}
-
-
-def betting_sampled_pass(
-    tree: BettingTree,
-    offset: np.ndarray,
-    num_states: np.ndarray,
-    abstraction: CardAbstraction,
-    deck: Any,
-    recall: str,
-    seed: int,
-    size: int,
-    unit: float = 1.0,
-    sum_offset: np.ndarray | None = None,
-    sum_size: int | None = None,
-) -> BettingSampledPass:
-    """The sampled pass on ``tree`` (any number of players and rounds) with the layout
-    (``offset``, ``num_states``, ``size``), ``abstraction``'s labels and the cards of ``deck``;
-    ``unit``: chips per big blind of the tree's ``contrib`` (the kernel's values are in big
-    blinds); ``sum_offset`` / ``sum_size``: where each decision keeps its strategy sums (None:
-    everywhere, in the regrets' layout)."""
-    contrib = tree.contrib / unit
-    active = np.asarray(tree.active, dtype=bool)
-    top = contrib.max(axis=1)
-    # no side pot: everyone still in put in the most (one comparison settles the showdown)
-    simple = np.all(np.where(active, contrib == top[:, None], True), axis=1)
-    e = eval_tables()
-    ranks = abstraction.ranks
-    return BettingSampledPass(
-        # the tree (int64 copies) and the storage layout as the kernel reads them
-        BettingArrays(
-            tree.kind.astype(np.int64),
-            tree.player.astype(np.int64),
-            tree.round.astype(np.int64),
-            tree.child_start.astype(np.int64),
-            tree.children.astype(np.int64),
-            tree.payoff_id.astype(np.int64),
-            tree.payoff_table.astype(np.float64) / unit,
-            offset,
-            num_states,
-        ),
-        # what a deal needs: the deck, the indexers, the labels, the evaluator, the table
-        K.DealTables(
-            np.ascontiguousarray(deck, dtype=np.int64),
-            tuple(round_indexer(r, ranks).kernel_tables() for r in range(4)),
-            tuple(np.ascontiguousarray(lab, dtype=np.int32) for lab in abstraction.labels),
-            np.array(abstraction.buckets, dtype=np.int64),
-            recall == "perfect",
-            (e.card_key, e.card_bit, e.flush, e.disp, e.values),
-            np.int64(tree.num_players),
-            np.int64(tree.rounds),
-        ),
-        size,
-        seed,
-        K.Stakes(
-            np.ascontiguousarray(contrib, dtype=np.float64),
-            (active.astype(np.int64) << np.arange(tree.num_players, dtype=np.int64)).sum(axis=1),
-            contrib.sum(axis=1),
-            simple.astype(np.int8),
-            np.asarray(offset if sum_offset is None else sum_offset, dtype=np.int64),
-            np.int64(tree.rounds - 1),
-        ),
-        sum_size,
-    )
-
-
-class BettingSampledVerbs:
-    """What the fronts of :class:`BettingSampledPass` add to :class:`SampledCFR` alike (limit
-    hold'em's :class:`LimitESSolver`, no-limit's
-    :class:`~pokerlab.solvers.blueprint.BlueprintSolver`): iterations on given arrays (the Ray
-    workers' own), the sampled value of the current strategy, and the state's game."""
-
-    sampled: BettingSampledPass
-    num_players: int
-    game: Any
-    layout: Any
-    _blocks: Any  # SampledCFR._blocks
-
-    def run_iterations(
-        self,
-        regrets: np.ndarray,
-        sums: np.ndarray,
-        rng: np.ndarray,
-        first: int,
-        iterations: int,
-        discount: bool,
-    ) -> int:
-        """``iterations`` iterations numbered from ``first`` on the given float32 arrays and
-        xoshiro state (in place), with or without the block discounts; returns nodes visited.
-        ``step`` is this on the solver's own arrays; the Ray workers run it on theirs."""
-        stats = self.sampled.stats(
-            self._blocks(), rng, first, iterations, -1, regrets, sums, discount
-        )
-        return int(stats[0])
-
-    def sampled_values(self, player: int, deals: int, seed: int = 0) -> tuple[float, float]:
-        """Mean and standard error (big blinds) of ``deals`` sampled root values of ``player``
-        under the current strategy, from a generator of its own (``seed``; the run's is not
-        touched) and with no update. External sampling's value estimate is unbiased: the mean
-        tends to the exact abstract-game value of ``current_strategy()`` (tested)."""
-        if not 0 <= player < self.num_players:
-            raise PokerlabError(f"player must be in [0, {self.num_players}), got {player!r}")
-        stats = self.sampled.stats(self._blocks(), seed_state(seed), 1, int(deals), int(player))
-        mean = stats[1] / deals
-        var = max(stats[2] / deals - mean * mean, 0.0)
-        return float(mean), float(math.sqrt(var / max(deals - 1, 1)))
-
-    def _state_game(self) -> tuple[str, dict[str, Any], str]:
-        return self.game.name, dict(self.game.params), self.layout.kind
-
-
 class LimitESSolver(BettingSampledVerbs, SampledCFR, LimitAbstractSolver):
     """External-sampling MCCFR on ``game``'s betting tree with ``abstraction``'s buckets: the
     Monte Carlo front (:class:`~pokerlab.solvers.sampling.SampledCFR`: options, block schedule,
-    state schema) with the betting tree's sampled pass (:class:`BettingSampledPass`), and the
+    state schema) with the betting tree's sampled pass
+    (:class:`~pokerlab.solvers.betting_sampled.BettingSampledPass`), and the
     limit solvers' layout, strategies and stopping loop
     (:class:`~pokerlab.solvers.limit_base.LimitAbstractSolver`).
 
@@ -304,23 +125,17 @@ class LimitESSolver(BettingSampledVerbs, SampledCFR, LimitAbstractSolver):
     ) -> None:
         seed_value = kernel_seed(seed)
         self._setup(game, abstraction, recall, algorithm, seed_value, max_bytes)
-        tree = self.tree
-        largest = float(np.max(np.abs(tree.payoff_table)))
-        self._set_sampling_options(
+        largest = float(np.max(np.abs(self.tree.payoff_table)))
+        self._set_betting_options(
             self.schedule,
             regret_pruning,
-            -25.0 * largest if prune_threshold is None else prune_threshold,
+            prune_threshold,
+            largest,
             prune_probability,
             min_regret,
             discount_every,
             None,
         )
-        if self.prune and self.schedule.regret_floor:
-            raise PokerlabError(
-                f"regret_pruning with schedule {self.schedule.name!r}: its regret floor keeps "
-                "every regret >= 0, so nothing is ever below the (negative) pruning threshold"
-            )
-        self.algorithm = "es-mccfr"
         self.num_players = 2
         need = self.size * self.bytes_per_infoset_action
         if need > max_bytes:
@@ -328,20 +143,7 @@ class LimitESSolver(BettingSampledVerbs, SampledCFR, LimitAbstractSolver):
                 f"the abstract game needs about {need / 2**30:.1f} GiB "
                 f"({self.size:,} information-set actions); limit {max_bytes / 2**30:.1f} GiB"
             )
-        self.sampled = betting_sampled_pass(
-            tree,
-            self.offset,
-            self.num_states,
-            abstraction,
-            game.rules.cards,
-            recall,
-            seed_value,
-            self.size,
-        )
-        self.regrets = self.sampled.regrets
-        self.sums = self.sampled.sums
-        self.rng = self.sampled.rng
-        self._kernel(1, 0)  # compile (or load from the cache) outside timed regions
+        self._make_pass(game.rules.cards)
 
     @property
     def regret_pruning(self) -> bool:

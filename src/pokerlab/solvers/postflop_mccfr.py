@@ -40,6 +40,7 @@ from pokerlab.solvers.postflop_sampling import (  # noqa: F401
     default_prune_threshold,
     sample_tables,
 )
+from pokerlab.solvers.postflop_solve import check_finite, finite_exploitability, solve_spot
 from pokerlab.solvers.sampling import Blocks, SampledCFR
 from pokerlab.solvers.schedule import DiscountSchedule, discount_factors
 from pokerlab.tree.vector import _kernels as VK
@@ -266,8 +267,6 @@ class PostflopMCCFR(SampledCFR):
         """Mean over the players of what a best response gains against the average strategy
         (chips). The arrays are checked first: a NaN or infinity stops with
         :class:`~pokerlab.errors.NonFiniteError` naming the node."""
-        from pokerlab.solvers.postflop import finite_exploitability
-
         self.check_finite()
         v = self.values()
         return finite_exploitability(self, (sum(v["best_response"]) - sum(v["ev"])) / 2.0)
@@ -275,8 +274,6 @@ class PostflopMCCFR(SampledCFR):
     def check_finite(self) -> None:
         """Raise :class:`~pokerlab.errors.NonFiniteError` naming the node where the regrets or
         strategy sums hold a NaN or an infinity."""
-        from pokerlab.solvers.postflop import check_finite
-
         check_finite(self, {"regrets": self.regrets, "strategy_sum": self.strat_sum})
 
     def exploitability_pct(self) -> float:
@@ -296,8 +293,6 @@ class PostflopMCCFR(SampledCFR):
         ``target_exploitability`` chips (or ``target_pct`` percent of the pot), checked every
         ``check_every`` iterations (default 10,000), ``seconds`` of solving, or the callback
         returning True."""
-        from pokerlab.solvers.postflop import solve_spot
-
         every = self.default_check_every() if check_every is None else check_every
         return solve_spot(
             self, iterations, target_exploitability, seconds, callback, every, target_pct

@@ -11,7 +11,7 @@ buckets (potential-aware). The preflop classes are the 169 (or fewer on small de
 of :func:`pokerlab.abstraction.isomorphism.round_indexer`.
 
 Rounds with more classes than :data:`KMEANS_SAMPLE` (the full deck's flop, 1,286,792 classes,
-and turn, 13,960,050) are clustered by :func:`~pokerlab.abstraction.buckets.sampled_kmeans`
+and turn, 13,960,050) are clustered by :func:`~pokerlab.abstraction.kmeans.sampled_kmeans`
 (k-means on a weighted sample, then Lloyd passes over every class and a last assignment of every
 class to its nearest centre) so that the full deck's tables build within an hour on a 2-core
 machine; smaller decks use exact k-means over every distinct class. Tables are cached on disk

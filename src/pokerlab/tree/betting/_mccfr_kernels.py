@@ -7,7 +7,8 @@ Minimization in Extensive Games", section 3.1): an iteration deals every player'
 the board of the last round (without replacement, so card removal is exact), maps each player's
 cards to its private state per round (bucket, or bucket sequence with perfect recall; the
 abstraction's canonical index, :func:`pokerlab.abstraction._iso_kernels.index_hands`), evaluates
-each player's showdown hand once, and walks the betting tree once per player in turn. The
+each player's showdown hand once (the deal: :mod:`pokerlab.tree.betting._deal_kernels`), and
+walks the betting tree once per player in turn. The
 traverser explores every action; every other player samples one action from its current
 strategy (regret matching on the regrets as they are when the traversal reaches the node); the
 deal nodes have one child (the cards are dealt in advance). Sampled counterfactual regret at the
@@ -25,11 +26,9 @@ regrets and strategy sums are stored in float32 in the layout of
 num_states[round] + state``), arithmetic is float64.
 
 Terminal values (:class:`Stakes`: each node's contributions and who is still in, in big
-blinds): at a ``FOLD_END`` the one player left wins the pot; at a showdown each pot level goes
-to the best hands still in that reached it (main and side pots, split equally; the rule of
-:func:`pokerlab.games.nolimit.rules.payoffs`), with one comparison of the players in when no
-side pot exists (:func:`pot_share`, kept per set of players for the traversal). A player's
-value is what it wins minus what it put in. Heads-up terminals with a shared payoff
+blinds): at a ``FOLD_END`` the one player left wins the pot; at a showdown the main and side
+pots go to the best hands that reached them (:mod:`pokerlab.tree.betting._pot_kernels`). A
+player's value is what it wins minus what it put in. Heads-up terminals with a shared payoff
 (``payoff_id`` >= 0: a fold, or a showdown of equal stakes; every limit terminal) read the
 amount from the tree's payoff table and the deal's showdown sign, as the two-player kernel
 always did: the same values (the general rule alone cost limit hold'em 11-23%, measured
@@ -54,9 +53,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from pokerlab._rng import below, uniform
-from pokerlab.abstraction._iso_kernels import index_hands
-from pokerlab.cards._eval_kernels import evaluate7_batch, evaluate_batch
+from pokerlab._rng import uniform
 from pokerlab.tree._primitives import (
     DEAL,
     FOLD_END,
@@ -66,28 +63,9 @@ from pokerlab.tree._primitives import (
     discount_range,
     sample_action,
 )
+from pokerlab.tree.betting._deal_kernels import SHOWN, DealTables, deal, deal_states
 from pokerlab.tree.betting._kernels import BettingArrays
-
-#: Cards shown on the board during each round.
-SHOWN = (0, 3, 4, 5)
-
-
-class DealTables(NamedTuple):
-    """What a deal needs besides the tree: the deck (int64), each round's canonical hand
-    indexer tables (:meth:`~pokerlab.abstraction.isomorphism.HandIndexer.kernel_tables`, all
-    four rounds), each round's bucket labels by canonical index, the bucket counts per round,
-    whether states are bucket sequences (perfect recall), the hand evaluator's tables, the
-    players dealt in and the betting rounds played (the board of the last one is dealt; its
-    decisions are never pruned)."""
-
-    deck: np.ndarray
-    idx_tables: tuple
-    labels: tuple
-    counts: np.ndarray
-    perfect: bool
-    eval_tables: tuple
-    players: int
-    rounds: int
+from pokerlab.tree.betting._pot_kernels import pot_share, side_pot_value
 
 
 class Stakes(NamedTuple):
@@ -111,8 +89,8 @@ class TraversalScratch(NamedTuple):
     """Per-node scratch of :func:`es_traversal`, every entry written before it is read: the
     stack, the record of visits and the sampled child of the other players' nodes (int64),
     whether each child was explored (int8), each node's strategy (N, most actions) and sampled
-    value (N,) float64; and :func:`pot_share`'s table per set of players in (2**P float64,
-    with the traversal that wrote each entry, int64)."""
+    value (N,) float64; and :func:`~pokerlab.tree.betting._pot_kernels.pot_share`'s table per
+    set of players in (2**P float64, with the traversal that wrote each entry, int64)."""
 
     stack: np.ndarray
     visit: np.ndarray
@@ -122,138 +100,6 @@ class TraversalScratch(NamedTuple):
     values: np.ndarray
     share: np.ndarray
     stamp: np.ndarray
-
-
-@njit(cache=True)
-def deal(
-    deck: np.ndarray,
-    rng: np.ndarray,
-    cards: np.ndarray,
-    scratch_deck: np.ndarray,
-) -> None:
-    """``cards.size`` distinct cards of ``deck`` into ``cards`` (hole cards of seat 0, 1, ...,
-    then the board): a partial Fisher-Yates shuffle of a fresh copy of the deck, one draw per
-    card (limit hold'em: 9)."""
-    m = deck.size
-    for i in range(m):
-        scratch_deck[i] = deck[i]
-    for i in range(cards.size):
-        j = i + below(rng, m - i)
-        x = scratch_deck[j]
-        scratch_deck[j] = scratch_deck[i]
-        scratch_deck[i] = x
-        cards[i] = x
-
-
-@njit(cache=True)
-def deal_states(
-    cards: np.ndarray,
-    idx_tables,
-    labels,
-    counts: np.ndarray,
-    perfect: bool,
-    eval_tables,
-    rounds: int,
-    rows,
-    index_out: np.ndarray,
-    hands: np.ndarray,
-    strength: np.ndarray,
-    states: np.ndarray,
-) -> None:
-    """Private state of each seat per round played into ``states`` (P, 4) and each seat's
-    showdown value into ``strength`` (P,) int32 (higher wins). ``rows[r]`` (P, 2 + shown)
-    int64, ``index_out`` (P,) int64 and ``hands`` (P, 2 + the last round's board) uint8 are
-    scratch; the board starts at ``cards[2 * P]``."""
-    players = states.shape[0]
-    hole = 2 * players
-    for r in range(rounds):
-        rr = rows[r]
-        shown = rr.shape[1] - 2
-        for q in range(players):
-            rr[q, 0] = cards[2 * q]
-            rr[q, 1] = cards[2 * q + 1]
-            for k in range(shown):
-                rr[q, 2 + k] = cards[hole + k]
-        t = idx_tables[r]
-        index_hands(rr, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], index_out)
-        lab = labels[r]
-        for q in range(players):
-            b = np.int64(lab[index_out[q]])
-            if perfect and r > 0:
-                states[q, r] = states[q, r - 1] * counts[r] + b
-            else:
-                states[q, r] = b
-    board = hands.shape[1] - 2
-    for q in range(players):
-        hands[q, 0] = cards[2 * q]
-        hands[q, 1] = cards[2 * q + 1]
-        for k in range(board):
-            hands[q, 2 + k] = cards[hole + k]
-    e = eval_tables
-    if board == 5:
-        evaluate7_batch(hands, e[0], e[1], e[2], e[3], e[4], strength)
-    else:
-        evaluate_batch(hands, e[0], e[1], e[2], e[3], e[4], strength)
-
-
-@njit(cache=True)
-def pot_share(
-    mask: int, p: int, strength: np.ndarray, share: np.ndarray, stamp: np.ndarray, now: int
-) -> float:
-    """The share of a pot without side pots that seat ``p`` wins against the players of
-    ``mask`` (1 / tied winners, or 0), kept per mask for the traversal ``now`` (``share`` and
-    ``stamp``: scratch of 2**P entries)."""
-    if stamp[mask] == now:
-        return share[mask]
-    best = np.int32(-1)
-    tied = 0
-    for q in range(strength.shape[0]):
-        if (mask >> q) & 1:
-            x = strength[q]
-            if x > best:
-                best = x
-                tied = 1
-            elif x == best:
-                tied += 1
-    got = 1.0 / tied if (mask >> p) & 1 and strength[p] == best else 0.0
-    share[mask] = got
-    stamp[mask] = now
-    return got
-
-
-@njit(cache=True)
-def side_pot_value(n: int, p: int, contrib: np.ndarray, mask: int, strength: np.ndarray) -> float:
-    """Seat ``p``'s value (big blinds) at showdown node ``n`` with side pots: each level of
-    contribution, above the one below it, goes to the best hands still in (``mask``) that put
-    in at least that much, split equally; minus ``p``'s chips in."""
-    players = contrib.shape[1]
-    won = 0.0
-    below = 0.0
-    while True:
-        level = np.inf
-        for q in range(players):
-            c = contrib[n, q]
-            if below < c < level:
-                level = c
-        if level == np.inf:
-            break
-        layer = 0.0
-        best = np.int32(-1)
-        tied = 0
-        for q in range(players):
-            c = contrib[n, q]
-            layer += min(c, level) - min(c, below)
-            if (mask >> q) & 1 and c >= level:
-                x = strength[q]
-                if x > best:
-                    best = x
-                    tied = 1
-                elif x == best:
-                    tied += 1
-        if (mask >> p) & 1 and contrib[n, p] >= level and strength[p] == best:
-            won += layer / tied
-        below = level
-    return won - contrib[n, p]
 
 
 @njit(cache=True)
