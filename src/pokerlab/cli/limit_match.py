@@ -10,7 +10,8 @@ name ``match`` is the push/fold simulator's, :mod:`pokerlab.cli.pushfold`.)
 seats alternate each hand, the cards, the board, the pot and the legal actions are shown, the
 actions are read from stdin (``f``/``fold``, ``c``/``call``/``check``/``k``, ``r``/``raise``/
 ``bet``/``b``; ``q`` or end of input stops), and each hand's result and the running total are
-printed.
+printed. ``play nolimit-holdem --checkpoint F`` plays a no-limit blueprint instead
+(:mod:`pokerlab.cli.blueprint_play`, the body of ``pokerlab blueprint play``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -225,6 +226,21 @@ def _labels(tree: Any, n: int) -> dict[int, str]:
     return labels
 
 
+def stdin_lines(stream: TextIO | None = None) -> Iterator[str]:
+    """The lines typed on ``stream`` (default ``sys.stdin``), newline included, until the end
+    of input. When the stream is not a terminal (piped input) each line is also printed, and a
+    blank line at the end, so the transcript reads as if typed."""
+    stream = sys.stdin if stream is None else stream
+    interactive = stream.isatty()
+    while True:
+        line = stream.readline()
+        if not interactive:
+            typer.echo(line.rstrip("\n"))
+        if line == "":
+            return
+        yield line
+
+
 def _words(a: int) -> str:
     return ("folds", "calls", "raises")[a]
 
@@ -332,19 +348,33 @@ def play_session(
 
 @app.command()
 def play(
-    game_name: str = typer.Argument(..., metavar="GAME", help="limit-holdem"),
+    game_name: str = typer.Argument(..., metavar="GAME", help="limit-holdem or nolimit-holdem"),
     checkpoint: Path | None = typer.Option(
-        None, "--checkpoint", help="a `pokerlab train limit-holdem` checkpoint to play against"
+        None,
+        "--checkpoint",
+        help="a `pokerlab train limit-holdem` (or `pokerlab blueprint train`) checkpoint",
     ),
     bot: str | None = typer.Option(None, "--bot", help="play a bot instead: call, raise, ehs"),
     variant: str = typer.Option("small", "--variant", help="deck with --bot: small, tiny, full"),
     hands: int | None = typer.Option(None, "--hands", min=1, help="stop after N hands"),
     seed: int | None = typer.Option(None, "--seed", min=0, help="seed of the deals"),
 ) -> None:
-    """Play heads-up limit hold'em hands against a trained strategy in the terminal."""
+    """Play heads-up limit (or no-limit) hold'em hands against a trained strategy in the
+    terminal."""
     from pokerlab._rng import seed_int
 
-    _check_game(game_name, "play")
+    if game_name.lower() == "nolimit-holdem":  # a person against a blueprint, any bet size
+        from pokerlab.cli.blueprint_play import run_play
+
+        if checkpoint is None or bot is not None:
+            raise PokerlabError(
+                "play nolimit-holdem: give --checkpoint PATH, a checkpoint of pokerlab blueprint "
+                "train (no --bot)"
+            )
+        run_play(checkpoint, hands=hands, seat="alternate", seed=seed)
+        return
+    if game_name.lower() != "limit-holdem":
+        raise PokerlabError(f"play: limit-holdem or nolimit-holdem are played, got {game_name!r}")
     if (checkpoint is None) == (bot is None):
         raise PokerlabError("play: give exactly one of --checkpoint PATH or --bot NAME")
     if checkpoint is not None:
@@ -361,15 +391,11 @@ def play(
         game = load_game("limit-holdem", variant=variant)
         agent = _make_bot(key, game, 0.65, 0.45)
     seed_value = seed_int(seed)
-    stream: TextIO = sys.stdin
-    interactive = stream.isatty()
+    lines = stdin_lines()
 
     def read(prompt: str) -> str:
         typer.echo(prompt, nl=False)
-        line = stream.readline()
-        if not interactive:  # piped input: show it, so the transcript reads as typed
-            typer.echo(line.rstrip("\n"))
-        return line
+        return next(lines, "")
 
     typer.echo(
         f"limit hold'em, {game.rules.num_cards} cards ({game.variant}); blinds 0.5/1, bets 1 "

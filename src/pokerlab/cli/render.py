@@ -172,8 +172,9 @@ def hand_grid(
 
     A cell shows the hand's name when it plays with frequency ``>= 1 - threshold``, ``·`` when
     ``<= threshold``, and the percentage (kept within 1..99) otherwise; on a colour terminal the
-    same three kinds are also green, plain and yellow. Pairs are on the diagonal, suited hands
-    above it, offsuit below (rows and columns A..2; class id ``13 * row + col``).
+    same three kinds are also green, plain and yellow. A NaN frequency (a hand not in a small
+    deck) is a blank cell. Pairs are on the diagonal, suited hands above it, offsuit below (rows
+    and columns A..2; class id ``13 * row + col``).
     """
     from pokerlab.cards.deck import N_CLASSES, class_grid_position, class_name
 
@@ -182,7 +183,9 @@ def hand_grid(
         r, k = class_grid_position(c)
         f = float(per_class[c])
         name = class_name(c)
-        if f >= 1 - threshold:
+        if f != f:  # NaN: not in the deck
+            cells[r][k] = (name, " ", "")
+        elif f >= 1 - threshold:
             cells[r][k] = (name, "", "bold black on green")
         elif f <= threshold:
             cells[r][k] = (name, "·", "dim")

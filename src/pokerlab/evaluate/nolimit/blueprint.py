@@ -28,7 +28,7 @@ from pokerlab.strategy import BettingStrategy, Strategy
 from pokerlab.tree._primitives import DEAL, DECISION
 from pokerlab.tree.compiled import compile_game
 
-__all__ = ["BlueprintAgent", "bucket_state", "history_strategy"]
+__all__ = ["BlueprintAgent", "bucket_state", "history_strategy", "node_probs"]
 
 
 def bucket_state(strategy: BettingStrategy, abstraction: Any, rnd: int, cards: list[int]) -> int:
@@ -49,7 +49,9 @@ def bucket_state(strategy: BettingStrategy, abstraction: Any, rnd: int, cards: l
     return s
 
 
-def _probs(strategy: BettingStrategy, node: int, state: int) -> np.ndarray:
+def node_probs(strategy: BettingStrategy, node: int, state: int) -> np.ndarray:
+    """The action probabilities of decision ``node`` of ``strategy``'s tree for private state
+    ``state`` (:func:`bucket_state`), in the order of the node's children (a new array)."""
     layout = strategy.layout
     tree = layout.tree
     na = int(tree.child_start[node + 1] - tree.child_start[node])
@@ -130,7 +132,7 @@ class BlueprintAgent(NoLimitAgent):
             return {passive_action(view): 1.0}
         rnd = int(strategy.layout.tree.round[line.node])
         s = bucket_state(strategy, self.abstraction, rnd, [*hole, *view.board])  # type: ignore[attr-defined]
-        probs = _probs(strategy, line.node, s)
+        probs = node_probs(strategy, line.node, s)
         acts = abstract_actions(game.rules, game.abstraction, line.abstract)
         return play_back(game.rules, acts, probs, line.abstract, view.state)
 
@@ -151,5 +153,5 @@ def history_strategy(strategy: BettingStrategy, abstraction: Any) -> Strategy:
         n = tree.find(betting)
         rnd = int(tree.round[n])
         s = bucket_state(strategy, abstraction, rnd, cards)
-        probs[index.positions(k)] = _probs(strategy, n, s)
+        probs[index.positions(k)] = node_probs(strategy, n, s)
     return Strategy(compiled, probs)

@@ -49,7 +49,14 @@ from pokerlab.games.postflop.betsizes import (
     size_tokens,
 )
 
-__all__ = ["BigBlinds", "Size", "ActionAbstraction", "parse_street_sizes", "abstract_actions"]
+__all__ = [
+    "BigBlinds",
+    "Size",
+    "ActionAbstraction",
+    "parse_street_sizes",
+    "abstract_actions",
+    "raise_to",
+]
 
 _THRESHOLDS = ("add_allin_threshold", "force_allin_threshold", "merging_threshold")
 _DEFAULTS = {f.name: f.default for f in fields(ActionTreeOptions) if f.name in _THRESHOLDS}
@@ -188,8 +195,9 @@ class ActionAbstraction:
         return lists[min(depth, len(lists) - 1)]
 
 
-def _raise_to(size: Size, rules: NoLimitRules, state: BettingState) -> int:
-    """Raise-to amount of one size before clamping and thresholds."""
+def raise_to(size: Size, rules: NoLimitRules, state: BettingState) -> int:
+    """Raise-to amount (chips, the street total) of one size for the seat on move at ``state``,
+    before clamping to the legal raises and before the tree thresholds."""
     p = state.to_act
     top = max(state.bets)
     if isinstance(size, BigBlinds):
@@ -232,7 +240,7 @@ def abstract_actions(
                 continue  # NcMr: offered while at most M bets and raises have been made
         if isinstance(size, BetSize) and size.kind == "prev" and top == 0:
             continue  # Nx needs a bet to multiply
-        amount = min(max(_raise_to(size, rules, state), low), allin)
+        amount = min(max(raise_to(size, rules, state), low), allin)
         new_pot = pot_after_call + 2 * (amount - top)
         if allin <= amount + round_half_away(new_pot * abstraction.force_allin_threshold):
             amount = allin

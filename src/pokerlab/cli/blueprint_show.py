@@ -1,0 +1,464 @@
+"""``pokerlab blueprint show CHECKPOINT --line "r300, c"``: a blueprint's strategy at one node
+of its betting tree (issue 24, "Judging it").
+
+The line is read from the root with the history interface's tokens (:func:`walk_line`): ``f``,
+``c`` (check or call; ``k`` and ``x`` too), ``r<chips>`` (raise to, the street total), also
+``r<N>bb`` (raise to N big blinds) and ``a`` (all-in); tokens separated by commas or spaces or
+written together as the tree names its lines (``r300c/c``); ``/`` between streets is optional.
+A token that is not one of the blueprint's actions at that point is refused, naming it and the
+actions there.
+
+Preflop the buckets are the 169 hand classes (a class's combos share one bucket whatever the
+preflop bucket count), so the node is shown as 13x13 grids (suited above the diagonal, as
+``pokerlab range``; :class:`~pokerlab.cli.render.HandGrid`): the most likely action per hand,
+then each action's frequency, then the action totals over every combo of the deck; hands whose
+ranks are not in a small deck are blank. After the flop the private states are card-abstraction
+buckets, not hand classes: the node is shown as a table of action probabilities per bucket (with
+perfect recall per bucket sequence, written ``b0/b1/...``). ``--png`` draws the same (atomic
+write); ``--json`` prints one object.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import typer
+
+from pokerlab.cli.blueprint import blueprint_app
+from pokerlab.errors import PokerlabError
+from pokerlab.games.nolimit.rules import (
+    ALLIN,
+    CALL,
+    CHECK,
+    FOLD,
+    STREETS,
+    BettingState,
+    NoLimitRules,
+)
+
+__all__ = ["NodeView", "line_tokens", "walk_line", "preflop_table", "show"]
+
+_WORDS = {"fold": "f", "call": "c", "check": "c", "allin": "a", "all-in": "a"}
+_ONE = r"r[0-9]+(?:\.[0-9]+)?(?:bb)?|[fckxa/]"
+_SEQUENCE = re.compile(rf"(?:{_ONE})+")
+_TOKEN = re.compile(_ONE)
+_SYNTAX = "r<chips> or r<N>bb (raise to), c (check or call), f (fold), a (all-in), / (street)"
+
+
+def line_tokens(text: str) -> list[str]:
+    """The tokens of a line (module docstring), lower case, in order; a chunk that is not made
+    of tokens is kept whole (the walk refuses it, naming it)."""
+    text = re.sub(r"\br\s+(?=[0-9])", "r", str(text).lower())  # "r 300" -> "r300"
+    out: list[str] = []
+    for chunk in re.split(r"[\s,]+", text.strip()):
+        if not chunk:
+            continue
+        if chunk in _WORDS:
+            out.append(_WORDS[chunk])
+        elif _SEQUENCE.fullmatch(chunk):
+            out.extend(m.group(0) for m in _TOKEN.finditer(chunk))
+        else:
+            out.append(chunk)
+    return out
+
+
+@dataclass(frozen=True)
+class NodeView:
+    """A decision of the blueprint's tree reached by a line: ``node`` (its id), ``state`` (the
+    rules' betting state there), ``history`` (the tree's name of the line, ``r300c/``) and the
+    node's actions as tree ``labels`` (``f``, ``c``, ``r<amount>``), ``short`` names for the
+    grids (``f``, ``k``, ``c``, ``b200``, ``r600``, ``a``) and ``words`` (``call 50``)."""
+
+    node: int
+    state: BettingState
+    history: str
+    labels: tuple[str, ...]
+    short: tuple[str, ...]
+    words: tuple[str, ...]
+
+
+def _kind(state: BettingState, rules: NoLimitRules, label: str) -> tuple[int, int]:
+    """The rules' (kind, amount) of a tree label at ``state``."""
+    if label == "f":
+        return FOLD, 0
+    if label == "c":
+        legal = state.legal_actions(rules)
+        return legal[1] if state.to_call() > 0 else legal[0]
+    amount = int(label[1:])
+    return state.raise_kind(rules, amount), amount
+
+
+def _names(state: BettingState, rules: NoLimitRules, label: str) -> tuple[str, str]:
+    """(short, words) of a tree label at ``state``."""
+    kind, amount = _kind(state, rules, label)
+    bb = rules.big_blind
+    if kind == FOLD:
+        return "f", "fold"
+    if kind == CHECK:
+        return "k", "check"
+    if kind == CALL:
+        return "c", f"call {amount - state.bets[state.to_act]:,}"
+    if kind == ALLIN:
+        return "a", f"all-in to {amount:,} ({amount / bb:g} bb)"
+    if max(state.bets) > 0:
+        return f"r{amount}", f"raise to {amount:,} ({amount / bb:g} bb)"
+    return f"b{amount}", f"bet {amount:,} ({amount / bb:g} bb)"
+
+
+def walk_line(tree: Any, rules: NoLimitRules, text: str) -> NodeView:
+    """The decision of ``tree`` (the blueprint's :class:`~pokerlab.tree.betting.tree.
+    BettingTree`) that the line ``text`` names, from the root; :class:`~pokerlab.errors.
+    PokerlabError` naming the first token that is not an action there, and those actions."""
+    from pokerlab.games.postflop.actions import round_half_away
+    from pokerlab.tree._primitives import DEAL, DECISION
+
+    n, state = 0, rules.initial_state()
+    new_street, done = False, []
+
+    def kids(node: int) -> list[int]:
+        return [int(k) for k in tree.children[tree.child_start[node] : tree.child_start[node + 1]]]
+
+    def where() -> str:
+        return f"after {', '.join(done)!r}" if done else "at the root"
+
+    def actions_here() -> str:
+        return ", ".join(str(tree.labels[k]) for k in kids(n))
+
+    for tok in line_tokens(text):
+        if tree.kind[n] != DECISION:
+            raise PokerlabError(
+                f"--line: {tok!r} comes after the end of the hand ({tree.history[n]!r})"
+            )
+        if tok == "/":
+            if not new_street:
+                raise PokerlabError(
+                    f"--line: '/' {where()}: the street is not over; the blueprint's actions "
+                    f"there are {actions_here()}"
+                )
+            new_street = False
+            continue
+        p = state.to_act
+        if tok in ("c", "k", "x"):
+            label = "c"
+        elif tok == "f":
+            label = "f"
+        elif tok == "a":
+            label = f"r{state.bets[p] + state.behind(rules, p)}"
+        elif m := re.fullmatch(r"r([0-9]+(?:\.[0-9]+)?)(bb)?", tok):
+            value = float(m.group(1))
+            if m.group(2):
+                value *= rules.big_blind
+            elif value != int(value):
+                raise PokerlabError(f"--line: {tok!r}: chips are whole numbers ({where()})")
+            label = f"r{round_half_away(value)}"
+        else:
+            raise PokerlabError(
+                f"--line: unknown token {tok!r} (use {_SYNTAX}); the blueprint's actions "
+                f"{where()} are {actions_here()}"
+            )
+        match = [k for k in kids(n) if tree.labels[k] == label]
+        if not match:
+            raise PokerlabError(
+                f"--line: {tok!r} is not an action of the blueprint {where()}: its actions "
+                f"there are {actions_here()}"
+            )
+        kind, amount = _kind(state, rules, label)
+        state = state.apply(rules, kind, amount)
+        done.append(tok)
+        n, new_street = match[0], False
+        if tree.kind[n] == DEAL:
+            n, new_street = kids(n)[0], True
+    if tree.kind[n] != DECISION:
+        raise PokerlabError(f"--line: {text!r} ends the hand ({tree.history[n]!r}): no decision")
+    labels = tuple(str(tree.labels[k]) for k in kids(n))
+    names = [_names(state, rules, lab) for lab in labels]
+    return NodeView(
+        n,
+        state,
+        str(tree.history[n]),
+        labels,
+        tuple(s for s, _ in names),
+        tuple(w for _, w in names),
+    )
+
+
+def _class_cards(cls: int, ranks: int) -> tuple[int, int] | None:
+    """Two cards of hand class ``cls`` in a deck of the top ``ranks`` ranks, else None."""
+    from pokerlab.cards.deck import class_ranks, make_card
+
+    hi, lo, suited = class_ranks(cls)
+    if min(hi, lo) < 13 - ranks:
+        return None
+    return make_card(hi, 0), make_card(lo, 0 if suited else 1)
+
+
+def preflop_table(strategy: Any, abstraction: Any, node: int) -> np.ndarray:
+    """Action probabilities of preflop decision ``node`` per hand class, float64 ``(169, A)``
+    in class-id order (:mod:`pokerlab.cards.deck`); NaN rows for classes whose ranks the deck
+    lacks."""
+    from pokerlab.cards.deck import N_CLASSES
+    from pokerlab.evaluate.nolimit.blueprint import bucket_state, node_probs
+
+    tree = strategy.layout.tree
+    na = int(tree.child_start[node + 1] - tree.child_start[node])
+    out = np.full((N_CLASSES, na), np.nan)
+    for c in range(N_CLASSES):
+        cards = _class_cards(c, abstraction.ranks)
+        if cards is not None:
+            s = bucket_state(strategy, abstraction, 0, list(cards))
+            out[c] = node_probs(strategy, node, s)
+    return out
+
+
+def _class_combos() -> np.ndarray:
+    from pokerlab.cards.deck import N_CLASSES, class_ranks
+
+    return np.array(
+        [6 if a == b else 4 if s else 12 for a, b, s in map(class_ranks, range(N_CLASSES))],
+        dtype=np.float64,
+    )
+
+
+def _state_names(layout: Any, rnd: int) -> list[str]:
+    """Names of round ``rnd``'s private states: the bucket, or ``b0/b1/..`` with recall."""
+    n = int(layout.num_states[rnd])
+    if layout.recall != "perfect":
+        return [str(s) for s in range(n)]
+    radix = [int(b) for b in layout.buckets[: rnd + 1]]
+    names = []
+    for s in range(n):
+        parts = []
+        for r in reversed(radix):
+            s, b = divmod(s, r)
+            parts.append(str(b))
+        names.append("/".join(reversed(parts)))
+    return names
+
+
+# cell styles of the actions on a colour terminal: fold, check/call, then raises small to large
+_FOLD_STYLE, _CALL_STYLE = "white on grey37", "black on green"
+_RAISE_STYLES = ("black on yellow", "black on orange1", "white on red3", "white on magenta")
+_FOLD_RGB, _CALL_RGB = (0.55, 0.55, 0.6), (0.3, 0.69, 0.29)
+_RAISE_RGB = ((1.0, 0.8, 0.2), (1.0, 0.55, 0.1), (0.85, 0.15, 0.15), (0.6, 0.1, 0.5))
+
+
+def _styles(view: NodeView) -> list[str]:
+    out, k = [], 0
+    for short in view.short:
+        if short == "f":
+            out.append(_FOLD_STYLE)
+        elif short in ("k", "c"):
+            out.append(_CALL_STYLE)
+        else:
+            out.append(_RAISE_STYLES[min(k, len(_RAISE_STYLES) - 1)])
+            k += 1
+    return out
+
+
+def _rgbs(view: NodeView) -> list[tuple[float, float, float]]:
+    lookup = dict(zip(_RAISE_STYLES, _RAISE_RGB, strict=True))
+    lookup.update({_FOLD_STYLE: _FOLD_RGB, _CALL_STYLE: _CALL_RGB})
+    return [lookup[s] for s in _styles(view)]
+
+
+def _best_grid(table: np.ndarray, view: NodeView, title: str) -> Any:
+    from pokerlab.cards.deck import N_CLASSES, class_grid_position, class_name
+    from pokerlab.cli.render import HandGrid
+
+    styles = _styles(view)
+    cells: list[list[tuple[str, str, str]]] = [[("", "", "")] * 13 for _ in range(13)]
+    for c in range(N_CLASSES):
+        r, k = class_grid_position(c)
+        if not np.isnan(table[c, 0]):
+            a = int(np.argmax(table[c]))
+            cells[r][k] = (class_name(c), view.short[a], styles[a])
+    legend = "figure = the most likely action: " + ", ".join(
+        f"{s} = {w}" for s, w in zip(view.short, view.words, strict=True)
+    )
+    return HandGrid(title, cells, legend=legend, stacked=True)
+
+
+def _crop(grid: Any, ranks: int) -> Any:
+    """``grid`` cut to the rows and columns of a deck of the top ``ranks`` ranks (A, K, ...)."""
+    grid.cells = [row[:ranks] for row in grid.cells[:ranks]]
+    return grid
+
+
+def _title(checkpoint: str, rules: NoLimitRules, view: NodeView, line: str) -> str:
+    state = view.state
+    p = state.to_act
+    where = f"after {line.strip()!r} (tree {view.history!r})" if view.history else "at the root"
+    owed = f", to call {state.to_call():,}" if state.to_call() > 0 else ""
+    return (
+        f"{checkpoint}: {rules.position(p)} (seat {p}) on the {STREETS[state.street]} {where}; "
+        f"pot {state.pot():,}{owed}"
+    )
+
+
+def write_node_png(
+    path: Path, title: str, view: NodeView, table: np.ndarray, states: list[str] | None
+) -> None:
+    """Draw the node as a PNG (atomic write): preflop (``states`` None) the most likely action
+    per hand class and each action's frequency as 13x13 grids (cut to the ranks of a small
+    deck); after the flop a heat map of the action probabilities per bucket."""
+    from pokerlab.cards.deck import N_CLASSES, class_grid_position, class_name
+    from pokerlab.plots.common import plt, save_png
+
+    na = len(view.labels)
+    if states is not None:
+        fig, ax = plt.subplots(figsize=(1.2 + 1.1 * na, min(40.0, 1.5 + 0.22 * len(states))))
+        im = ax.imshow(table, cmap="viridis", vmin=0.0, vmax=1.0, aspect="auto")
+        ax.set_xticks(range(na), view.short)
+        ax.set_yticks(range(len(states)), states, fontsize=6 if len(states) > 40 else 8)
+        ax.set_ylabel("bucket")
+        fig.colorbar(im, ax=ax, label="probability")
+        ax.set_title(title, fontsize=8, wrap=True)
+        save_png(fig, path, dpi=110)
+        return
+    n = sum(not np.isnan(table[14 * i, 0]) for i in range(13))  # the deck's ranks: A, K, ..
+    panels = 1 + na
+    cols = min(3, panels)
+    rows = -(-panels // cols)
+    side = max(2.6, 0.4 * n)  # inches per panel
+    fig, axes = plt.subplots(rows, cols, figsize=(side * cols, (side + 0.3) * rows), squeeze=False)
+    rgbs = _rgbs(view)
+    best = np.ones((n, n, 3))
+    freq = np.zeros((na, n, n))
+    cells = []  # (row, col, name, most likely action) of every class of the deck
+    for c in range(N_CLASSES):
+        r, k = class_grid_position(c)
+        if np.isnan(table[c, 0]):
+            continue
+        a = int(np.argmax(table[c]))
+        w = 0.35 + 0.65 * float(table[c, a])  # paler where the choice is mixed
+        best[r, k] = [1.0 - w * (1.0 - x) for x in rgbs[a]]
+        freq[:, r, k] = table[c]
+        cells.append((r, k, class_name(c), a))
+    ax = axes[0, 0]
+    ax.imshow(best)
+    ax.set_title("most likely action (paler: mixed)", fontsize=9)
+    for r, k, name, a in cells:
+        ax.text(k, r - 0.18, name, ha="center", va="center", fontsize=6.5)
+        ax.text(k, r + 0.24, view.short[a], ha="center", va="center", fontsize=6)
+    for a in range(na):
+        ax = axes.flat[1 + a]
+        ax.imshow(freq[a], cmap="Greens", vmin=0.0, vmax=1.0)
+        ax.set_title(f"{view.words[a]}: frequency", fontsize=9)
+        for r, k, name, _ in cells:
+            f = float(freq[a, r, k])
+            color = "white" if f > 0.6 else "black"
+            ax.text(k, r - 0.18, name, ha="center", va="center", fontsize=6.5, color=color)
+            figure = f"{100 * f:.0f}%"
+            ax.text(k, r + 0.24, figure, ha="center", va="center", fontsize=6, color=color)
+    for ax in axes.flat:
+        ax.set_xticks([])
+        ax.set_yticks([])
+    for ax in list(axes.flat)[panels:]:
+        ax.axis("off")
+    fig.suptitle(title, fontsize=10)
+    save_png(fig, path, dpi=100)
+
+
+@blueprint_app.command("show")
+def show(
+    checkpoint: Path = typer.Argument(..., metavar="CHECKPOINT", help="a blueprint .npz"),
+    line: str = typer.Option(
+        "", "--line", help='actions from the root, e.g. "r300, c" or "r2.5bb c / r200"'
+    ),
+    png: Path | None = typer.Option(None, "--png", help="also draw the node to this PNG file"),
+    rows: int = typer.Option(
+        60, "--rows", min=0, help="after the flop: most bucket rows printed (0: all)"
+    ),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """A blueprint's strategy at one node: 13x13 grids preflop, buckets after the flop."""
+    from pokerlab.cards.deck import N_CLASSES, class_name
+    from pokerlab.cli.blueprint_eval import load_agent
+    from pokerlab.cli.render import console, hand_grid, print_json
+    from pokerlab.evaluate.nolimit.blueprint import node_probs
+
+    if png is not None and png.parent and not png.parent.exists():
+        raise PokerlabError(f"--png: folder does not exist: {png.parent}")
+    agent, game = load_agent(str(checkpoint), "CHECKPOINT")
+    if game is None:
+        raise PokerlabError(
+            f"CHECKPOINT: {str(checkpoint)!r} is a built-in agent, not a checkpoint of pokerlab "
+            "blueprint train"
+        )
+    strategy, abstraction, rules = agent.strategy, agent.abstraction, game.rules
+    layout = strategy.layout
+    view = walk_line(layout.tree, rules, line)
+    title = _title(Path(checkpoint).name, rules, view, line)
+    rnd = view.state.street
+    info: dict[str, Any] = {
+        "checkpoint": str(checkpoint),
+        "line": line,
+        "history": view.history,
+        "seat": view.state.to_act,
+        "position": rules.position(view.state.to_act),
+        "street": STREETS[rnd],
+        "pot": view.state.pot(),
+        "to_call": view.state.to_call(),
+        "actions": list(view.labels),
+        "words": list(view.words),
+    }
+    if rnd == 0:
+        table = preflop_table(strategy, abstraction, view.node)
+        present = ~np.isnan(table[:, 0])
+        weights = _class_combos() * present
+        totals = np.nansum(table * weights[:, None], axis=0) / weights.sum()
+        info["classes"] = {
+            class_name(c): [float(x) for x in table[c]] for c in range(N_CLASSES) if present[c]
+        }
+        info["totals"] = [float(x) for x in totals]
+        states = None
+    else:
+        names = _state_names(layout, rnd)
+        table = np.array([node_probs(strategy, view.node, s) for s in range(len(names))])
+        info["states"] = {name: [float(x) for x in table[s]] for s, name in enumerate(names)}
+        states = names
+    if png is not None:
+        write_node_png(png, title, view, table, states)
+        info["png"] = str(png)
+    if as_json:
+        print_json(info)
+        return
+    console.print(title, highlight=False, soft_wrap=True)
+    if states is None:
+        ranks = rules.ranks
+        console.print(_crop(_best_grid(table, view, "most likely action per hand"), ranks))
+        legend = "under each hand: blank = always, · = never, N% = sometimes"
+        for a, words in enumerate(view.words):
+            grid = hand_grid(table[:, a], f"{words}: frequency", legend=legend)
+            grid.stacked = True  # every cell named: the hand above its frequency
+            console.print(_crop(grid, ranks))
+        shares = ", ".join(f"{w} {100 * t:.1f}%" for w, t in zip(view.words, totals, strict=True))
+        console.print(f"over every combo of the deck: {shares}", highlight=False, soft_wrap=True)
+    else:
+        from rich.table import Table
+
+        kind = "bucket sequence" if layout.recall == "perfect" else "bucket"
+        console.print(
+            f"after the flop the private states are card-abstraction buckets, not hand "
+            f"classes: action probabilities per {kind}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        grid = Table(header_style="bold", show_edge=False)
+        grid.add_column(kind, justify="right")
+        for words in view.words:
+            grid.add_column(words, justify="right")
+        shown = states if rows == 0 else states[:rows]
+        for s, name in enumerate(shown):
+            grid.add_row(name, *(f"{100 * x:.1f}%" for x in table[s]))
+        console.print(grid)
+        if len(shown) < len(states):
+            console.print(
+                f"{len(states) - len(shown):,} more {kind}s not shown (--rows 0 shows all)"
+            )
+    if png is not None:
+        console.print(f"wrote {png}", highlight=False)
