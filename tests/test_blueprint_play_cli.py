@@ -98,7 +98,7 @@ def test_scripted_session_with_bad_tokens_and_an_off_tree_raise(checkpoint) -> N
         for _, kind, amount in hand.actions:
             state = state.apply(rules, kind, amount)
         if state.status == "showdown":
-            from pokerlab.cli.limit_match import _cards
+            from pokerlab.cli.terminal import spaced_cards as _cards
 
             bot = 1 - hand.seat
             assert f"bot {_cards(hand.cards[2 * bot : 2 * bot + 2])} (" in text

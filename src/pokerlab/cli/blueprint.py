@@ -35,7 +35,10 @@ __all__ = ["blueprint_app", "game_from_options", "parse_counts"]
 blueprint_app = typer.Typer(
     cls=UsageErrorGroup,
     name="blueprint",
-    help="The no-limit hold'em blueprint: size summary, card abstraction, training, matches, LBR.",
+    help=(
+        "The no-limit hold'em blueprint: size summary, card abstraction, training, matches, "
+        "LBR, play, show."
+    ),
     no_args_is_help=True,
     add_completion=False,
 )

@@ -39,8 +39,7 @@ from pathlib import Path
 import typer
 
 from pokerlab.cli.blueprint import blueprint_app
-from pokerlab.cli.limit_match import _QUIT
-from pokerlab.cli.limit_match import _cards as spaced_cards
+from pokerlab.cli.terminal import QUIT, spaced_cards, stdin_lines
 from pokerlab.errors import ParseError, PokerlabError
 from pokerlab.evaluate.nolimit.agents import Action, NoLimitAgent, PublicView
 from pokerlab.games.nolimit.rules import (
@@ -324,7 +323,7 @@ def play_blueprint(
             if line is None:
                 raise _Stop("end of input")
             word = line.strip().lower()
-            if word in _QUIT:
+            if word in QUIT:
                 raise _Stop("quit")
             if word in _HELP:
                 echo(HELP)
@@ -429,7 +428,6 @@ def run_play(checkpoint: Path, *, hands: int | None, seat: str, seed: int | None
     blueprint play`` and ``pokerlab play nolimit-holdem``."""
     from pokerlab._rng import seed_int
     from pokerlab.cli.blueprint_eval import _describe, load_agent
-    from pokerlab.cli.limit_match import stdin_lines
 
     if seat not in SEATS:
         raise PokerlabError(f"--seat: unknown {seat!r}; known: {', '.join(SEATS)}")

@@ -17,16 +17,16 @@ printed. ``play nolimit-holdem --checkpoint F`` plays a no-limit blueprint inste
 from __future__ import annotations
 
 import json
-import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
 import typer
 
 from pokerlab.cli.app import app
+from pokerlab.cli.terminal import QUIT, spaced_cards, stdin_lines
 from pokerlab.errors import PokerlabError
 
 _BOT_NAMES = {"call": "always-call", "raise": "always-raise", "ehs": "ehs-rule"}
@@ -199,15 +199,6 @@ _WORDS = {
     "bet": 2,
     "b": 2,
 }
-_QUIT = {"q", "quit", "exit"}
-
-
-def _cards(cards: Any) -> str:
-    from pokerlab.cards.deck import format_card
-
-    return " ".join(format_card(int(c)) for c in cards)
-
-
 def _labels(tree: Any, n: int) -> dict[int, str]:
     """Each legal action of decision ``n`` in words, with the amounts (big blinds)."""
     p = int(tree.player[n])
@@ -224,21 +215,6 @@ def _labels(tree: Any, n: int) -> dict[int, str]:
             raising = theirs > mine or int(tree.round[n]) == 0  # the big blind is a bet
             labels[a] = f"[r]aise to {to:g}" if raising else f"[b]et {to - mine:g}"
     return labels
-
-
-def stdin_lines(stream: TextIO | None = None) -> Iterator[str]:
-    """The lines typed on ``stream`` (default ``sys.stdin``), newline included, until the end
-    of input. When the stream is not a terminal (piped input) each line is also printed, and a
-    blank line at the end, so the transcript reads as if typed."""
-    stream = sys.stdin if stream is None else stream
-    interactive = stream.isatty()
-    while True:
-        line = stream.readline()
-        if not interactive:
-            typer.echo(line.rstrip("\n"))
-        if line == "":
-            return
-        yield line
 
 
 def _words(a: int) -> str:
@@ -277,13 +253,13 @@ def play_session(
         board = deal[4:9]
         states = agent.states(hole[1 - me][None, :], board[None, :])[0]
         echo("")
-        echo(f"hand {played + 1}: you are the {names[me]}; your cards {_cards(hole[me])}")
+        echo(f"hand {played + 1}: you are the {names[me]}; your cards {spaced_cards(hole[me])}")
         n = 0
         while int(tree.kind[n]) in (DECISION, DEAL):
             if int(tree.kind[n]) == DEAL:
                 n = int(tree.children[tree.child_start[n]])
                 r = int(tree.round[n])
-                echo(f"{street[r]}: board {_cards(board[: shown[r]])}")
+                echo(f"{street[r]}: board {spaced_cards(board[: shown[r]])}")
                 continue
             p = int(tree.player[n])
             kids = tree.children[tree.child_start[n] : tree.child_start[n + 1]]
@@ -298,7 +274,7 @@ def play_session(
                         echo("end of input: stopping (this hand is not counted)")
                         return {"hands": played, "total_bb": total}
                     token = line.strip().lower()
-                    if token in _QUIT:
+                    if token in QUIT:
                         echo("quit (this hand is not counted)")
                         return {"hands": played, "total_bb": total}
                     if token not in _WORDS:
@@ -336,8 +312,9 @@ def play_session(
             theirs = evaluate([int(c) for c in hole[1 - me]] + [int(c) for c in board])
             won = amount if mine > theirs else (-amount if mine < theirs else 0.0)
             echo(
-                f"showdown on {_cards(board)}: you {_cards(hole[me])} ({category_name(mine)}), "
-                f"agent {_cards(hole[1 - me])} ({category_name(theirs)})"
+                f"showdown on {spaced_cards(board)}: you {spaced_cards(hole[me])} "
+                f"({category_name(mine)}), "
+                f"agent {spaced_cards(hole[1 - me])} ({category_name(theirs)})"
             )
             echo("split pot" if won == 0 else f"you {'win' if won > 0 else 'lose'} {abs(won):g}")
         total += won
