@@ -128,6 +128,46 @@ class Passes:
         visited += root(K.SPLIT_USE)
         return out, visited
 
+    def pass_at(
+        self,
+        node: int,
+        trav: int,
+        mode: int,
+        regrets: np.ndarray,
+        strat: np.ndarray,
+        ro: np.ndarray,
+        rp: np.ndarray,
+        fa: float = 1.0,
+        fb: float = 1.0,
+        fg: float = 1.0,
+        floor: bool = False,
+    ) -> np.ndarray:
+        """One serial pass over the subtree below ``node`` from the given root rows: ``ro`` the
+        opponent's reach there (chance probabilities folded in, as the passes keep it), ``rp``
+        the traverser's (float64, one entry per hand of the padded lists). Returns a copy of the
+        traverser's counterfactual values at ``node`` (float64). This is the seam a subgame
+        solver (:mod:`pokerlab.solvers.search`) drives: only the subtree's blocks of ``regrets``
+        and ``strat`` are read or written, ``MODE_CFR`` with the discounts given (float32
+        scratch, as :meth:`pass_`), ``MODE_BR`` / ``MODE_EV`` reading ``strat`` as the average."""
+        t = self.tree
+        cfr = mode == K.MODE_CFR
+        items = self.items32 if cfr else K.Items(self.items_ro, self.items_rp, self.items_val)
+        out = self.out32 if cfr else self.out
+        store = K.Storage(
+            regrets, strat, self.no_prediction, self.no_scale, self.no_scale, self.no_lock
+        )
+        K.traverse(
+            t.arrays, t.hands, t.sweep, int(node), trav, mode, K.SPLIT_NONE, store,
+            K.Discounts(fa, fb, fg, floor, 1.0, 1.0),
+            K.RootRows(
+                np.ascontiguousarray(ro, dtype=np.float64),
+                np.ascontiguousarray(rp, dtype=np.float64),
+                out,
+            ),
+            self.scratch_one32 if cfr else self.scratch_one, items, -1, items.val,
+        )  # fmt: skip
+        return np.array(out, dtype=np.float64)
+
     def subtree_values(
         self, trav: int, mode: int, items: K.Items, store: K.Storage, disc: K.Discounts, cfr: bool
     ) -> int:

@@ -1,0 +1,112 @@
+"""Search at every public state of a street, assembled into one strategy, and its exact
+exploitability: the evaluation of Brown and Sandholm (NIPS 2017, tables 1-3) and of
+slumbot2019's ``solve_all_subgames`` + ``assemble`` (BLUEPRINT.md 3.4), on a postflop spot whose
+whole game a best response can walk (issue 25).
+
+For each stored public state that starts the street and each searching player, the subgame is
+solved with the gadget (:func:`~pokerlab.solvers.search.gadgets.solve_subgame`) and the
+searcher's average strategy there replaces the blueprint's. The assembled profile is what an
+agent that searches at every such state for both seats would play; its exploitability is exact
+(one best-response pass of the whole tree per player).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pokerlab.errors import PokerlabError
+from pokerlab.solvers.postflop import postflop_schedule
+from pokerlab.solvers.search.gadgets import GADGETS, solve_subgame
+from pokerlab.solvers.search.subgames import record_ranges, round_roots, subtree_blocks
+from pokerlab.tree._primitives import PARAMS_LAYOUT
+from pokerlab.tree.vector.passes import Passes
+
+__all__ = ["SearchReport", "search_everywhere", "profile_exploitability"]
+
+
+@dataclass
+class SearchReport:
+    """The assembled profile (``profile``: float64 probabilities, the tree's layout) of a
+    search with ``gadget`` at every public state starting ``street``, and:
+
+    - ``subgames``: public states searched (each once per seat);
+    - ``gain_bound``: chips, mean over the players, an upper bound on how much the subgames'
+      changes can raise a best response's value over the blueprint's (each opponent hand
+      entering every subgame with all its weight at its best-response value, less its CBV,
+      where that is positive); a safe gadget solved exactly gives 0;
+    - ``seconds``: wall time of the searches (ranges and CBVs included).
+    """
+
+    gadget: str
+    street: str
+    iterations: int
+    profile: np.ndarray
+    subgames: int
+    gain_bound: float
+    seconds: float
+    per_subgame: list[dict[str, Any]] = field(default_factory=list)
+
+
+def profile_exploitability(passes: Passes, profile: np.ndarray, pot: float) -> float:
+    """Exploitability (chips, mean over the players of a best response's gain) of a profile of
+    probabilities on a zero-sum spot that starts with ``pot`` chips in the middle."""
+    probs = np.ascontiguousarray(profile, dtype=np.float32)
+    zeros = np.zeros(passes.tree.size, dtype=np.float32)
+    br = passes.best_responses(probs, zeros, (None, None))
+    return (br[0] + br[1] - float(pot)) / 2.0
+
+
+def search_everywhere(
+    game: Any,
+    blueprint: np.ndarray,
+    gadget: str,
+    street: str = "river",
+    iterations: int = 200,
+    algorithm: str = "dcfr",
+) -> SearchReport:
+    """Search with ``gadget`` at every public state starting ``street`` of the postflop spot
+    ``game`` for both seats, from the ``blueprint`` profile (probabilities, the tree's layout),
+    each subgame ``iterations`` iterations of ``algorithm`` (a non-predictive schedule)."""
+    if gadget not in GADGETS:
+        raise PokerlabError(f"unknown gadget {gadget!r}; choose one of {', '.join(GADGETS)}")
+    params = postflop_schedule(algorithm)
+    if params[PARAMS_LAYOUT["predictive"]]:
+        raise PokerlabError(f"search runs non-predictive schedules, not {algorithm!r}")
+    spot = game.expanded
+    tree = spot.tree
+    if blueprint.shape != (tree.size,):
+        raise PokerlabError(f"a blueprint of {blueprint.shape} for a tree of {tree.size} numbers")
+    start = time.perf_counter()
+    passes = Passes(tree, 1)
+    bp32 = np.ascontiguousarray(blueprint, dtype=np.float32)
+    roots = round_roots(spot.parent, spot.node_board, tree, street)
+    if not roots:
+        raise PokerlabError(f"this spot has no public state that starts the {street}")
+    profile = np.array(blueprint, dtype=np.float64, copy=True)
+    work = {p: (np.zeros(tree.size, np.float32), np.zeros(tree.size, np.float32)) for p in (0, 1)}
+    gains = [0.0, 0.0]
+    rows: list[dict[str, Any]] = []
+    for node in roots:
+        ranges = record_ranges(passes, node, bp32, spot.node_board[node])
+        seats = (0,) if gadget == "unsafe" else (0, 1)
+        for p in seats:
+            reg, sums = work[p]
+            sol = solve_subgame(passes, ranges, p, gadget, iterations, params, reg, sums)
+            gains[0] += sol.gain[0]
+            gains[1] += sol.gain[1]
+            rows.append({"node": int(node), "player": p, "gain": sum(sol.gain) / tree.norm})
+    for p in (0, 1):
+        reg, sums = work[0 if gadget == "unsafe" else p]
+        probs = game.public_tree().normalise(sums)
+        for node in roots:
+            _, blocks = subtree_blocks(tree, node)
+            for owner, lo, hi in blocks:
+                if owner == p:
+                    profile[lo:hi] = probs[lo:hi]
+    seconds = time.perf_counter() - start
+    bound = (gains[0] + gains[1]) / (2.0 * tree.norm)
+    return SearchReport(gadget, street, iterations, profile, len(roots), bound, seconds, rows)

@@ -1,0 +1,119 @@
+"""Solving one subgame for one searching player, with a safe or an unsafe gadget (issue 25).
+
+The searcher ``p`` replaces its blueprint strategy below a public state; the question is what
+the opponent ``o`` is assumed to do on arrival. Brown and Sandholm ("Safe and nested subgame
+solving for imperfect-information games", NIPS 2017, sec. 3-4) compare:
+
+- ``unsafe``: both players' ranges by Bayes' rule under the blueprint, the subgame solved as it
+  is. No guarantee: the opponent may arrive with other hands than the blueprint says.
+- ``resolve`` (the CFR-D gadget of Burch, Johanson and Bowling, AAAI 2014): for each of its
+  hands the opponent chooses between entering the subgame and taking its counterfactual
+  best-response value against the blueprint (CBV) instead; chance deals its hands in proportion
+  to the reach of everyone but itself. At equilibrium no hand of the opponent gains more in the
+  subgame than it did against the blueprint, so the re-solved strategy is no more exploitable
+  than the blueprint, up to the subgame's own solve error.
+- ``maxmargin`` (Moravcik et al., AAAI 2016): the opponent picks the hand to enter, its payoffs
+  shifted by that hand's CBV, so the searcher maximises the smallest margin CBV - value over
+  the opponent's hands (values per unit of the others' reach).
+
+The subgame runs on the tree's own CFR pass (:meth:`Passes.pass_at
+<pokerlab.tree.vector.passes.Passes.pass_at>`) with the tree's discounting schedule; the
+gadget's own decision (enter or not; which hand) learns by regret matching+ (Tammelin 2014),
+one regret pair per hand or one regret per hand. Only the subtree's blocks of the work arrays
+are written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pokerlab.errors import PokerlabError
+from pokerlab.solvers.search.subgames import SubgameRanges, compatible, subtree_blocks
+from pokerlab.tree._primitives import PARAMS_LAYOUT
+from pokerlab.tree.vector import _kernels as K
+from pokerlab.tree.vector._search_kernels import GADGET_CODES, SubgameRows, gadget_iterations
+from pokerlab.tree.vector.passes import Passes
+
+__all__ = ["GADGETS", "SubgameSolution", "solve_subgame"]
+
+GADGETS = tuple(GADGET_CODES)
+
+
+@dataclass
+class SubgameSolution:
+    """A solved subgame for the searcher ``player``, and what each player's best response can
+    gain there over its CBV against the blueprint by reaching it with every hand (``gain[q]``:
+    the sum over q's hands of range weight x max(0, best-response value - CBV), the passes'
+    units before the deal's normaliser; 0 for the searcher unless the gadget is unsafe, which
+    changes both players' strategies)."""
+
+    node: int
+    player: int
+    iterations: int
+    gain: tuple[float, float]
+
+
+def solve_subgame(
+    passes: Passes,
+    ranges: SubgameRanges,
+    player: int,
+    gadget: str,
+    iterations: int,
+    params: np.ndarray,
+    regrets: np.ndarray,
+    sums: np.ndarray,
+) -> SubgameSolution:
+    """Solve the subgame at ``ranges.node`` for searcher ``player`` with ``gadget`` (one of
+    :data:`GADGETS`) for ``iterations`` CFR iterations of the schedule ``params`` (a
+    non-predictive schedule array, :func:`pokerlab.solvers.postflop.postflop_schedule`). The
+    subtree's blocks of ``regrets`` and ``sums`` (float32, the tree's layout) are reset and then
+    hold the solve; the searcher's average strategy is ``sums`` normalised there."""
+    if gadget not in GADGETS:
+        raise PokerlabError(f"unknown gadget {gadget!r}; choose one of {', '.join(GADGETS)}")
+    if iterations < 1:
+        raise PokerlabError(f"a search needs at least one iteration, got {iterations}")
+    tree = passes.tree
+    node = ranges.node
+    _, blocks = subtree_blocks(tree, node)
+    for _, lo, hi in blocks:
+        regrets[lo:hi] = 0.0
+        sums[lo:hi] = 0.0
+    p, o = player, 1 - player
+    possible = ranges.possible[o].astype(np.float64)
+    cbv = ranges.cbv[o]
+    # the searcher's reach (chance folded in) each opponent hand can face: maxmargin's normaliser
+    others = _compat_rows(passes, o) @ ranges.reach_c[p]
+    rows = SubgameRows(
+        ranges.reach[p], ranges.reach_c[p], ranges.reach_c[o], ranges.reach[o], cbv, possible,
+        others,
+    )  # fmt: skip
+    store = K.Storage(
+        regrets, sums, passes.no_prediction, passes.no_scale, passes.no_scale, passes.no_lock
+    )
+    gadget_iterations(
+        tree.arrays, tree.hands, tree.sweep, int(node), p, GADGET_CODES[gadget], int(iterations),
+        params, bool(params[PARAMS_LAYOUT["floor"]]), store, rows, passes.scratch_one32,
+        passes.items32, passes.out32,
+    )  # fmt: skip
+    # the unsafe solve changes both players' strategies: both best responses can gain
+    gain = [0.0, 0.0]
+    for q in (o, p) if gadget == "unsafe" else (o,):
+        br = passes.pass_at(
+            node, q, K.MODE_BR, regrets, sums, ranges.reach_c[1 - q], ranges.reach[q]
+        )
+        excess = np.maximum(br - ranges.cbv[q], 0.0) * ranges.possible[q]
+        gain[q] = float(np.sum(tree.hands.weight[q] * excess))
+    return SubgameSolution(node, p, iterations, (gain[0], gain[1]))
+
+
+def _compat_rows(passes: Passes, o: int) -> np.ndarray:
+    """(H, H): row h = the searcher's hands that opponent hand h can face (cached on the
+    passes object: one matrix per tree)."""
+    cache = passes.__dict__.setdefault("_search_compat", {})
+    if o not in cache:
+        m = compatible(passes.tree)
+        cache[0] = m
+        cache[1] = np.ascontiguousarray(m.T)
+    return cache[o]
