@@ -128,3 +128,27 @@ def test_search_repeats_and_refuses_bad_input(game, coarse) -> None:
     river = pokerlab.load_game("postflop", spot="river")
     with pytest.raises(PokerlabError, match="no public state that starts the river"):
         search_everywhere(river, river.public_tree().uniform(), "unsafe")
+
+
+def test_the_bucketed_blueprint_plays_one_strategy_per_class_and_costs_exploitability(game) -> None:
+    from pokerlab.solvers.search.blueprints import bucketed_blueprint, river_buckets
+
+    passes = Passes(game.expanded.tree, 1)
+    expl = {}
+    for buckets in (2, 12):
+        profile, pools = bucketed_blueprint(game, buckets, 150)
+        # every hand of a class at a river node plays the class's probabilities
+        values = profile[pools.entries]
+        spread = np.zeros(pools.count.size)
+        np.maximum.at(spread, pools.group, values)
+        low = np.ones(pools.count.size)
+        np.minimum.at(low, pools.group, values)
+        assert np.max(spread - low) < 1e-6
+        expl[buckets] = profile_exploitability(passes, profile, 100.0)
+    assert expl[2] > 2 * expl[12] > 0.5  # coarser classes cost more; 12 still costs something
+    # search with lossless river cards wins back part of what the classes cost
+    profile, _ = bucketed_blueprint(game, 12, 150)
+    report = search_everywhere(game, profile, "maxmargin", iterations=150)
+    assert profile_exploitability(passes, report.profile, 100.0) < expl[12]
+    with pytest.raises(PokerlabError, match="buckets must be a positive integer"):
+        river_buckets(game, 0)

@@ -38,7 +38,10 @@ class SearchReport:
       changes can raise a best response's value over the blueprint's (each opponent hand
       entering every subgame with all its weight at its best-response value, less its CBV,
       where that is positive); a safe gadget solved exactly gives 0;
-    - ``seconds``: wall time of the searches (ranges and CBVs included).
+    - ``seconds``: wall time of the searches (ranges and CBVs included);
+    - ``per_subgame``: one record per subgame and seat: ``node``, ``player``, ``gain`` (chips,
+      both players' best-response gains there) and ``seconds`` (the solve alone: what a search
+      at the table costs once the ranges are known).
     """
 
     gadget: str
@@ -95,10 +98,19 @@ def search_everywhere(
         seats = (0,) if gadget == "unsafe" else (0, 1)
         for p in seats:
             reg, sums = work[p]
+            began = time.perf_counter()
             sol = solve_subgame(passes, ranges, p, gadget, iterations, params, reg, sums)
+            took = time.perf_counter() - began
             gains[0] += sol.gain[0]
             gains[1] += sol.gain[1]
-            rows.append({"node": int(node), "player": p, "gain": sum(sol.gain) / tree.norm})
+            rows.append(
+                {
+                    "node": int(node),
+                    "player": p,
+                    "gain": sum(sol.gain) / tree.norm,
+                    "seconds": took,
+                }
+            )
     for p in (0, 1):
         reg, sums = work[0 if gadget == "unsafe" else p]
         probs = game.public_tree().normalise(sums)
