@@ -152,3 +152,92 @@ def test_the_bucketed_blueprint_plays_one_strategy_per_class_and_costs_exploitab
     assert profile_exploitability(passes, report.profile, 100.0) < expl[12]
     with pytest.raises(PokerlabError, match="buckets must be a positive integer"):
         river_buckets(game, 0)
+
+
+FLOP = dict(
+    board="Td9d6h",
+    ranges=("AA,KK,AK,T9s", "QQ,JJ,AQs,J8s"),
+    pot=100,
+    stack=200,
+    bets="a",
+    raises="a",
+)
+
+
+@pytest.fixture(scope="module")
+def flop():
+    game = pokerlab.load_game("postflop", **FLOP)
+    profile, _ = _blueprint(game, 20)
+    return game, profile
+
+
+def test_a_depth_limit_with_the_blueprint_beyond_equals_the_full_subgame_with_the_river_locked(
+    flop,
+) -> None:
+    """With one continuation (the blueprint), the depth-limited solve of a turn subgame values
+    each leaf by expected-value passes of the river below; the same subgame solved to the end of
+    the game with every river node locked to the blueprint walks the river inside its CFR
+    passes. Both must learn the same turn strategy."""
+    from pokerlab.solvers.postflop import postflop_schedule
+    from pokerlab.solvers.search.continuations import continuation_profiles, depth_limit, no_limit
+    from pokerlab.solvers.search.gadgets import solve_subgame
+    from pokerlab.solvers.search.subgames import round_roots, street_ranges, subtree_blocks
+    from pokerlab.tree.vector._search_kernels import SubgameRows, gadget_iterations
+
+    game, profile = flop
+    spot = game.expanded
+    tree = spot.tree
+    passes = Passes(tree, 1)
+    bp32 = profile.astype(np.float32)
+    roots = round_roots(spot.parent, spot.node_board, tree, "turn")
+
+    def parts(n: int) -> tuple[list, list]:
+        _, everything = subtree_blocks(tree, n)
+        _, turn_part = subtree_blocks(tree, n, round_only=True)
+        return turn_part, sorted(set(everything) - set(turn_part))
+
+    # the first turn subgame with betting on both streets (after an all-in none is left)
+    node = next(n for n in roots if all(parts(n)))
+    turn_part, river = parts(node)
+    ranges = street_ranges(passes, [node], bp32, spot.node_board)[node]
+    params = postflop_schedule("dcfr")
+    size = tree.size
+    work = (np.zeros(size, np.float32), np.zeros(size, np.float32))
+    assembled = bp32.copy()
+    leaves = depth_limit(passes, node, continuation_profiles(game, profile, 1, 1))
+    solve_subgame(passes, ranges, 0, "unsafe", 30, params, work, assembled, leaves)
+
+    # the reference: river entries locked to the blueprint, the rest free
+    lock = np.full(size, -1.0, dtype=np.float32)
+    for _, lo, hi in river:
+        lock[lo:hi] = bp32[lo:hi]
+    regrets = np.zeros(size, np.float32)
+    sums = np.zeros(size, np.float32)
+    store = K.Storage(regrets, sums, passes.no_prediction, passes.no_scale, passes.no_scale, lock)
+    rows = SubgameRows(
+        ranges.reach[0], ranges.reach_c[0], ranges.reach_c[1], ranges.reach[1], ranges.cbv[1],
+        ranges.possible[1].astype(np.float64), np.ones(tree.hands.cards.shape[1]),
+    )  # fmt: skip
+    gadget_iterations(
+        tree.arrays, tree.hands, tree.sweep, node, 0, 0, 30, params, store, rows,
+        passes.scratch_one32, passes.out32, no_limit(passes),
+    )  # fmt: skip
+    for _, lo, hi in turn_part:
+        assert np.allclose(work[1][lo:hi], sums[lo:hi], rtol=1e-4, atol=1e-6)
+    assert any(np.abs(sums[lo:hi]).sum() > 0 for _, lo, hi in turn_part)
+
+
+def test_turn_search_beats_river_search_and_four_continuations_beat_one(flop) -> None:
+    game, profile = flop
+    passes = Passes(game.expanded.tree, 1)
+    base = profile_exploitability(passes, profile, 100.0)
+    found = {}
+    for street, depth, k in (("river", "end", 1), ("turn", "end", 1), ("turn", "round", 1),
+                             ("turn", "round", 4)):  # fmt: skip
+        report = search_everywhere(
+            game, profile, "maxmargin", street=street, iterations=60, depth=depth,
+            continuations=k,
+        )  # fmt: skip
+        found[(street, depth, k)] = profile_exploitability(passes, report.profile, 100.0)
+    assert found[("turn", "end", 1)] < found[("river", "end", 1)] < base
+    assert found[("turn", "round", 4)] < found[("turn", "round", 1)]

@@ -20,8 +20,9 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.solvers.postflop import postflop_schedule
+from pokerlab.solvers.search.continuations import continuation_profiles, depth_limit
 from pokerlab.solvers.search.gadgets import GADGETS, solve_subgame
-from pokerlab.solvers.search.subgames import record_ranges, round_roots, subtree_blocks
+from pokerlab.solvers.search.subgames import round_roots, street_ranges
 from pokerlab.tree._primitives import PARAMS_LAYOUT
 from pokerlab.tree.vector.passes import Passes
 
@@ -70,12 +71,20 @@ def search_everywhere(
     street: str = "river",
     iterations: int = 200,
     algorithm: str = "dcfr",
+    depth: str = "end",
+    continuations: int = 1,
+    bias: float = 5.0,
 ) -> SearchReport:
     """Search with ``gadget`` at every public state starting ``street`` of the postflop spot
     ``game`` for both seats, from the ``blueprint`` profile (probabilities, the tree's layout),
-    each subgame ``iterations`` iterations of ``algorithm`` (a non-predictive schedule)."""
+    each subgame ``iterations`` iterations of ``algorithm`` (a non-predictive schedule), to the
+    end of the game (``depth="end"``) or of the round (``"round"``, the opponent picking among
+    ``continuations`` profiles at the leaves, biased by ``bias``:
+    :mod:`~pokerlab.solvers.search.continuations`)."""
     if gadget not in GADGETS:
         raise PokerlabError(f"unknown gadget {gadget!r}; choose one of {', '.join(GADGETS)}")
+    if depth not in ("end", "round"):
+        raise PokerlabError(f"depth is 'end' or 'round', not {depth!r}")
     params = postflop_schedule(algorithm)
     if params[PARAMS_LAYOUT["predictive"]]:
         raise PokerlabError(f"search runs non-predictive schedules, not {algorithm!r}")
@@ -89,17 +98,25 @@ def search_everywhere(
     roots = round_roots(spot.parent, spot.node_board, tree, street)
     if not roots:
         raise PokerlabError(f"this spot has no public state that starts the {street}")
-    profile = np.array(blueprint, dtype=np.float64, copy=True)
-    work = {p: (np.zeros(tree.size, np.float32), np.zeros(tree.size, np.float32)) for p in (0, 1)}
+    profiles = (
+        {o: continuation_profiles(game, blueprint, o, continuations, bias) for o in (0, 1)}
+        if depth == "round"
+        else None
+    )
+    seats = (0,) if gadget == "unsafe" else (0, 1)
+    work = {p: (np.zeros(tree.size, np.float32), np.zeros(tree.size, np.float32)) for p in seats}
+    assembled = {p: bp32.copy() for p in seats}
     gains = [0.0, 0.0]
     rows: list[dict[str, Any]] = []
+    all_ranges = street_ranges(passes, roots, bp32, spot.node_board)
     for node in roots:
-        ranges = record_ranges(passes, node, bp32, spot.node_board[node])
-        seats = (0,) if gadget == "unsafe" else (0, 1)
+        ranges = all_ranges[node]
         for p in seats:
-            reg, sums = work[p]
             began = time.perf_counter()
-            sol = solve_subgame(passes, ranges, p, gadget, iterations, params, reg, sums)
+            leaves = None if profiles is None else depth_limit(passes, node, profiles[1 - p])
+            sol = solve_subgame(
+                passes, ranges, p, gadget, iterations, params, work[p], assembled[p], leaves
+            )
             took = time.perf_counter() - began
             gains[0] += sol.gain[0]
             gains[1] += sol.gain[1]
@@ -111,14 +128,10 @@ def search_everywhere(
                     "seconds": took,
                 }
             )
+    profile = np.array(blueprint, dtype=np.float64, copy=True)
     for p in (0, 1):
-        reg, sums = work[0 if gadget == "unsafe" else p]
-        probs = game.public_tree().normalise(sums)
-        for node in roots:
-            _, blocks = subtree_blocks(tree, node)
-            for owner, lo, hi in blocks:
-                if owner == p:
-                    profile[lo:hi] = probs[lo:hi]
+        lo, hi = tree.player_ranges[p]
+        profile[lo:hi] = assembled[p if p in assembled else 0][lo:hi]
     seconds = time.perf_counter() - start
     bound = (gains[0] + gains[1]) / (2.0 * tree.norm)
     return SearchReport(gadget, street, iterations, profile, len(roots), bound, seconds, rows)

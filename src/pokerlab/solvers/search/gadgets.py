@@ -30,10 +30,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerlab.errors import PokerlabError
+from pokerlab.solvers.search.continuations import no_limit
 from pokerlab.solvers.search.subgames import SubgameRanges, compatible, subtree_blocks
-from pokerlab.tree._primitives import PARAMS_LAYOUT
 from pokerlab.tree.vector import _kernels as K
-from pokerlab.tree.vector._search_kernels import GADGET_CODES, SubgameRows, gadget_iterations
+from pokerlab.tree.vector._search_kernels import (
+    GADGET_CODES,
+    Leaves,
+    SubgameRows,
+    gadget_iterations,
+)
 from pokerlab.tree.vector.passes import Passes
 
 __all__ = ["GADGETS", "SubgameSolution", "solve_subgame"]
@@ -62,20 +67,27 @@ def solve_subgame(
     gadget: str,
     iterations: int,
     params: np.ndarray,
-    regrets: np.ndarray,
-    sums: np.ndarray,
+    work: tuple[np.ndarray, np.ndarray],
+    assembled: np.ndarray,
+    leaves: Leaves | None = None,
 ) -> SubgameSolution:
     """Solve the subgame at ``ranges.node`` for searcher ``player`` with ``gadget`` (one of
     :data:`GADGETS`) for ``iterations`` CFR iterations of the schedule ``params`` (a
-    non-predictive schedule array, :func:`pokerlab.solvers.postflop.postflop_schedule`). The
-    subtree's blocks of ``regrets`` and ``sums`` (float32, the tree's layout) are reset and then
-    hold the solve; the searcher's average strategy is ``sums`` normalised there."""
+    non-predictive schedule array, :func:`pokerlab.solvers.postflop.postflop_schedule`), to the
+    end of the game or to the depth limit ``leaves``
+    (:func:`~pokerlab.solvers.search.continuations.depth_limit`).
+
+    ``work`` (regrets, strategy sums; float32, the tree's layout) is scratch: the subtree's
+    blocks are reset and hold the solve. ``assembled`` (float32 probabilities, the tree's layout,
+    the blueprint where nothing was searched yet) receives the searcher's average strategy on the
+    searched blocks (both players' for the unsafe gadget); the gains are measured against it."""
     if gadget not in GADGETS:
         raise PokerlabError(f"unknown gadget {gadget!r}; choose one of {', '.join(GADGETS)}")
     if iterations < 1:
         raise PokerlabError(f"a search needs at least one iteration, got {iterations}")
     tree = passes.tree
     node = ranges.node
+    regrets, sums = work
     _, blocks = subtree_blocks(tree, node)
     for _, lo, hi in blocks:
         regrets[lo:hi] = 0.0
@@ -94,18 +106,37 @@ def solve_subgame(
     )
     gadget_iterations(
         tree.arrays, tree.hands, tree.sweep, int(node), p, GADGET_CODES[gadget], int(iterations),
-        params, bool(params[PARAMS_LAYOUT["floor"]]), store, rows, passes.scratch_one32,
-        passes.items32, passes.out32,
+        params, store, rows, passes.scratch_one32, passes.out32,
+        no_limit(passes) if leaves is None else leaves,
     )  # fmt: skip
+    _, searched = subtree_blocks(tree, node, round_only=leaves is not None)
+    for owner, lo, hi in searched:
+        if owner == p or gadget == "unsafe":
+            width = hi - lo
+            block = sums[lo:hi].astype(np.float64).reshape(-1, int(tree.hands.num[owner]))
+            total = block.sum(axis=0)
+            probs = np.where(
+                total > 0, block / np.where(total > 0, total, 1.0), 1.0 / block.shape[0]
+            )
+            assembled[lo:hi] = probs.reshape(width)
     # the unsafe solve changes both players' strategies: both best responses can gain
     gain = [0.0, 0.0]
     for q in (o, p) if gadget == "unsafe" else (o,):
         br = passes.pass_at(
-            node, q, K.MODE_BR, regrets, sums, ranges.reach_c[1 - q], ranges.reach[q]
+            node, q, K.MODE_BR, _zeros(passes), assembled, ranges.reach_c[1 - q], ranges.reach[q]
         )
         excess = np.maximum(br - ranges.cbv[q], 0.0) * ranges.possible[q]
         gain[q] = float(np.sum(tree.hands.weight[q] * excess))
     return SubgameSolution(node, p, iterations, (gain[0], gain[1]))
+
+
+def _zeros(passes: Passes) -> np.ndarray:
+    """An all-zero float32 array of the tree's size (regrets a best-response pass ignores)."""
+    z = passes.__dict__.get("_search_zeros")
+    if z is None:
+        z = np.zeros(passes.tree.size, dtype=np.float32)
+        passes.__dict__["_search_zeros"] = z
+    return z
 
 
 def _compat_rows(passes: Passes, o: int) -> np.ndarray:

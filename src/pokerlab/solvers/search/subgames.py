@@ -23,7 +23,14 @@ from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector.passes import Passes
 from pokerlab.tree.vector.tree import CHANCE, DECISION, VectorTree
 
-__all__ = ["SubgameRanges", "round_roots", "subtree_blocks", "record_ranges", "compatible"]
+__all__ = [
+    "SubgameRanges",
+    "round_roots",
+    "round_leaves",
+    "subtree_blocks",
+    "street_ranges",
+    "compatible",
+]
 
 #: board cards at the start of each street that a search can start
 STREET_CARDS = {"turn": 4, "river": 5}
@@ -48,21 +55,52 @@ def round_roots(
     return roots
 
 
-def subtree_blocks(tree: VectorTree, node: int) -> tuple[int, list[tuple[int, int, int]]]:
+def subtree_blocks(
+    tree: VectorTree, node: int, round_only: bool = False
+) -> tuple[int, list[tuple[int, int, int]]]:
     """(end, blocks) of the subtree below ``node``: the preorder arena holds it in
     ``node .. end - 1``, and each of its decision nodes owns ``(player, start, stop)`` of the
-    solver arrays."""
+    solver arrays (``round_only``: only those above the subtree's chance nodes, the round's)."""
     a = tree.arrays
-    last = int(node)
-    while a.child_start[last + 1] > a.child_start[last]:
-        last = int(a.children[a.child_start[last + 1] - 1])
+    end = subtree_end(tree, node)
     blocks = []
-    for m in range(int(node), last + 1):
+    m = int(node)
+    while m < end:
+        if round_only and a.kind[m] == CHANCE:
+            m = subtree_end(tree, m)
+            continue
         if a.kind[m] == DECISION:
             p = int(a.player[m])
             width = int(a.child_start[m + 1] - a.child_start[m]) * int(tree.hands.num[p])
             blocks.append((p, int(a.offset[m]), int(a.offset[m]) + width))
-    return last + 1, blocks
+        m += 1
+    return end, blocks
+
+
+def subtree_end(tree: VectorTree, node: int) -> int:
+    """One past the last node of ``node``'s subtree (the preorder arena holds a subtree
+    contiguously; its last node is reached by following last children)."""
+    a = tree.arrays
+    last = int(node)
+    while a.child_start[last + 1] > a.child_start[last]:
+        last = int(a.children[a.child_start[last + 1] - 1])
+    return last + 1
+
+
+def round_leaves(tree: VectorTree, node: int) -> list[int]:
+    """The chance nodes that end the round below ``node`` (the first on each path), in
+    preorder."""
+    a = tree.arrays
+    end = subtree_end(tree, node)
+    out = []
+    m = int(node)
+    while m < end:
+        if a.kind[m] == CHANCE:
+            out.append(m)
+            m = subtree_end(tree, m)
+        else:
+            m += 1
+    return out
 
 
 def compatible(tree: VectorTree) -> np.ndarray:
@@ -103,29 +141,68 @@ class SubgameRanges:
     possible: np.ndarray  # (2, H) bool
 
 
-def record_ranges(
-    passes: Passes, node: int, blueprint: np.ndarray, board: np.ndarray
-) -> SubgameRanges:
-    """Read a subgame's :class:`SubgameRanges` from the blueprint's probabilities (float32,
-    the tree's layout): two expected-value passes of the whole tree and two best-response passes
-    of the subtree."""
+def street_ranges(
+    passes: Passes, roots: list[int], blueprint: np.ndarray, node_board: np.ndarray
+) -> dict[int, SubgameRanges]:
+    """The :class:`SubgameRanges` of every node in ``roots`` (children of chance nodes: the
+    public states that start a street) under the blueprint's probabilities (float32, the tree's
+    layout): one expected-value pass of the whole tree per player, stopping at the chance nodes
+    above the roots (:meth:`Passes.collect_reaches
+    <pokerlab.tree.vector.passes.Passes.collect_reaches>`), and one best-response pass of each
+    subtree per player for the CBVs."""
     tree = passes.tree
+    a = tree.arrays
     h = tree.hands.cards.shape[1]
-    zeros = np.zeros(tree.size, dtype=np.float32)
-    reach = np.zeros((2, h))
-    reach_c = np.zeros((2, h))
+    wanted = set(int(r) for r in roots)
+    parents = sorted({int(p) for p in _parents(tree, wanted)})
+    item_first = np.full(tree.num_nodes, -1, dtype=np.int64)
+    item_node: list[int] = []
+    for c in parents:
+        item_first[c] = len(item_node)
+        item_node.extend(int(x) for x in a.children[a.child_start[c] : a.child_start[c + 1]])
+    arrays = a._replace(item_first=item_first, item_node=np.array(item_node, dtype=np.int64))
+    n = len(item_node)
+    items = K.Items(np.zeros((n, h + 1)), np.zeros((n, h)), np.zeros((n, h)))
+    reach = np.zeros((2, n, h))
+    reach_c = np.zeros((2, n, h))
     for trav in (0, 1):
-        rec = passes.record(node, trav, zeros, blueprint)
-        reach[trav] = rec[1]
-        reach_c[1 - trav] = rec[0, :h]
-    cbv = np.zeros((2, h))
-    for p in (0, 1):
-        cbv[p] = passes.pass_at(node, p, K.MODE_BR, zeros, blueprint, reach_c[1 - p], reach[p])
+        passes.collect_reaches(arrays, trav, blueprint, items)
+        reach[trav] = items.rp
+        reach_c[1 - trav] = items.ro[:, :h]
+    zeros = np.zeros(tree.size, dtype=np.float32)
+    out = {}
+    for i, node in enumerate(item_node):
+        if node not in wanted:
+            continue
+        cbv = np.zeros((2, h))
+        for p in (0, 1):
+            cbv[p] = passes.pass_at(
+                node, p, K.MODE_BR, zeros, blueprint, reach_c[1 - p, i], reach[p, i]
+            )
+        possible = _possible(tree, node_board[node])
+        out[node] = SubgameRanges(node, reach[:, i].copy(), reach_c[:, i].copy(), cbv, possible)
+    return out
+
+
+def _parents(tree: VectorTree, nodes: set[int]) -> list[int]:
+    a = tree.arrays
+    out = []
+    for c in np.flatnonzero(a.kind == CHANCE):
+        kids = a.children[a.child_start[c] : a.child_start[c + 1]]
+        if any(int(k) in nodes for k in kids):
+            out.append(int(c))
+    return out
+
+
+def _possible(tree: VectorTree, board: np.ndarray) -> np.ndarray:
+    """(2, H) bool: the hands each player can hold with ``board`` dealt (in its range, no card
+    on the board)."""
+    h = tree.hands.cards.shape[1]
     possible = np.zeros((2, h), dtype=bool)
-    on_board = set(int(c) for c in board if c >= 0)
+    on_board = np.array([int(c) for c in board if c >= 0], dtype=np.int64)
     for p in (0, 1):
         n = int(tree.hands.num[p])
         cards = tree.hands.cards[p, :n]
-        blocked = np.array([int(a) in on_board or int(b) in on_board for a, b in cards])
+        blocked = np.isin(cards, on_board).any(axis=1)
         possible[p, :n] = (tree.hands.weight[p, :n] > 0) & ~blocked
-    return SubgameRanges(int(node), reach, reach_c, cbv, possible)
+    return possible

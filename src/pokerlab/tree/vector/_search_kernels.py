@@ -11,7 +11,7 @@ subtree's own pass.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -19,7 +19,10 @@ from numba import njit
 from pokerlab.tree._primitives import discount_factors
 from pokerlab.tree.vector._kernels import (
     MODE_CFR,
+    MODE_EV,
+    SPLIT_COLLECT,
     SPLIT_NONE,
+    SPLIT_USE,
     Discounts,
     Items,
     RootRows,
@@ -27,7 +30,7 @@ from pokerlab.tree.vector._kernels import (
     traverse,
 )
 
-__all__ = ["GADGET_CODES", "SubgameRows", "gadget_iterations"]
+__all__ = ["GADGET_CODES", "SubgameRows", "Leaves", "gadget_iterations"]
 
 #: gadget names to the kernel's codes
 GADGET_CODES = {"unsafe": 0, "resolve": 1, "maxmargin": 2}
@@ -50,6 +53,105 @@ class SubgameRows(NamedTuple):
     others: np.ndarray
 
 
+class Leaves(NamedTuple):
+    """A depth limit (Brown, Sandholm and Amos, "Depth-limited solving for imperfect-information
+    games", NeurIPS 2018): the subtree's chance nodes that end the round are leaves, where the
+    opponent picks, per hand, one of ``k`` continuation profiles for the rest of the game.
+
+    ``arrays``: the tree's arrays with those chance nodes as the only split points (their dealt
+    cards' subtrees are the work items, ``item_node``); ``item_leaf``: each item's leaf;
+    ``profiles`` (k, size) float32: the continuation profiles (probabilities; the searcher's
+    part is its blueprint in each); ``choice`` (leaves, H, k): the opponent's regrets of its
+    picks, then ``pick`` its current probabilities and ``values`` its values of each
+    continuation this iteration; ``items``: the work items' rows; ``zeros``, ``empty``: an
+    all-zero float32 array of the tree's size and an empty one; ``row``, ``col``: scratch.
+    With no item the subgame runs to the end of the game."""
+
+    arrays: Any
+    item_leaf: np.ndarray
+    profiles: np.ndarray
+    choice: np.ndarray
+    pick: np.ndarray
+    values: np.ndarray
+    items: Items
+    zeros: np.ndarray
+    empty: np.ndarray
+    row: np.ndarray
+    col: np.ndarray
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _subgame_pass(t, hands, sw, node, trav, searcher, store, disc, ro, rp, sc, out, leaves):
+    """One CFR pass of the subgame for ``trav``: to the end of the game, or, with leaves, the
+    round's part with each leaf's cards valued by the continuation profiles under the
+    opponent's current picks (its values of each pick are recorded on its own pass)."""
+    items = leaves.items
+    n_items = leaves.item_leaf.shape[0]
+    if n_items == 0:
+        return traverse(
+            t, hands, sw, node, trav, MODE_CFR, SPLIT_NONE, store, disc,
+            RootRows(ro, rp, out), sc, items, -1, items.val,
+        )  # fmt: skip
+    la = leaves.arrays
+    visited = traverse(
+        la, hands, sw, node, trav, MODE_CFR, SPLIT_COLLECT, store, disc,
+        RootRows(ro, rp, out), sc, items, -1, items.val,
+    )  # fmt: skip
+    h = leaves.row.shape[0]
+    k = leaves.profiles.shape[0]
+    no = leaves.empty
+    for i in range(n_items):
+        leaf = leaves.item_leaf[i]
+        child = la.item_node[i]
+        for g in range(h):
+            items.val[i, g] = 0.0
+        for j in range(k):
+            ev_store = Storage(leaves.zeros, leaves.profiles[j], no, no, no, no)
+            if trav == searcher:
+                for g in range(h):
+                    leaves.row[g] = items.ro[i, g] * leaves.pick[leaf, g, j]
+                visited += traverse(
+                    t, hands, sw, child, trav, MODE_EV, SPLIT_NONE, ev_store, disc,
+                    RootRows(leaves.row, items.rp[i], leaves.col), sc, items, -1, items.val,
+                )  # fmt: skip
+                for g in range(h):
+                    items.val[i, g] += leaves.col[g]
+            else:
+                visited += traverse(
+                    t, hands, sw, child, trav, MODE_EV, SPLIT_NONE, ev_store, disc,
+                    RootRows(items.ro[i], items.rp[i], leaves.col), sc, items, -1, items.val,
+                )  # fmt: skip
+                for g in range(h):
+                    items.val[i, g] += leaves.pick[leaf, g, j] * leaves.col[g]
+                    leaves.values[leaf, g, j] += leaves.col[g]
+    visited += traverse(
+        la, hands, sw, node, trav, MODE_CFR, SPLIT_USE, store, disc,
+        RootRows(ro, rp, out), sc, items, -1, items.val,
+    )  # fmt: skip
+    return visited
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _update_picks(leaves):
+    """Regret matching+ on the opponent's picks at every leaf from this iteration's values."""
+    n_leaves, h, k = leaves.choice.shape
+    for leaf in range(n_leaves):
+        for g in range(h):
+            value = 0.0
+            for j in range(k):
+                value += leaves.pick[leaf, g, j] * leaves.values[leaf, g, j]
+            total = 0.0
+            for j in range(k):
+                r = leaves.choice[leaf, g, j] + leaves.values[leaf, g, j] - value
+                leaves.choice[leaf, g, j] = r if r > 0.0 else 0.0
+                total += leaves.choice[leaf, g, j]
+                leaves.values[leaf, g, j] = 0.0
+            for j in range(k):
+                leaves.pick[leaf, g, j] = (
+                    leaves.choice[leaf, g, j] / total if total > 0 else 1.0 / k
+                )
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def gadget_iterations(
     t,
@@ -60,16 +162,17 @@ def gadget_iterations(
     gadget,
     iterations,
     params,
-    floor,
     store: Storage,
     rows: SubgameRows,
     sc,
-    items: Items,
     out,
+    leaves: Leaves,
 ):
     """``iterations`` CFR iterations of the subtree below ``node`` for searcher ``player`` with
     gadget code ``gadget`` (:data:`GADGET_CODES`), discounts from the schedule ``params``
-    (``floor``: CFR+). Returns the nodes visited."""
+    (CFR+'s floor where the schedule has it), to the end of the game or to ``leaves``. Returns
+    the nodes visited."""
+    floor = params[3] != 0.0
     h = rows.cbv.shape[0]
     opp = 1 - player
     row = np.zeros(h)
@@ -105,15 +208,15 @@ def gadget_iterations(
                     row[i] = q / rows.others[i]
                 else:
                     row[i] = 0.0
-        visited += traverse(
-            t, hands, sw, node, player, MODE_CFR, SPLIT_NONE, store, disc,
-            RootRows(row, rows.reach_p, out), sc, items, -1, items.val,
+        visited += _subgame_pass(
+            t, hands, sw, node, player, player, store, disc, row, rows.reach_p, sc, out, leaves
         )  # fmt: skip
         own = rows.reach_o if gadget == 0 else row
-        visited += traverse(
-            t, hands, sw, node, opp, MODE_CFR, SPLIT_NONE, store, disc,
-            RootRows(rows.reach_pc, own, out), sc, items, -1, items.val,
+        visited += _subgame_pass(
+            t, hands, sw, node, opp, player, store, disc, rows.reach_pc, own, sc, out, leaves
         )  # fmt: skip
+        if leaves.item_leaf.shape[0] > 0:
+            _update_picks(leaves)
         for i in range(h):
             v[i] = out[i]
         if gadget == 1:

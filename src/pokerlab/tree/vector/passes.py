@@ -9,7 +9,7 @@ import numpy as np
 from pokerlab.tree._primitives import discount_factors
 from pokerlab.tree.executors import WorkerPool, chunks, share_out, worker_pool
 from pokerlab.tree.vector import _kernels as K
-from pokerlab.tree.vector.tree import VectorTree
+from pokerlab.tree.vector.tree import VectorArrays, VectorTree
 
 __all__ = ["Passes", "item_costs"]
 
@@ -167,6 +167,25 @@ class Passes:
             self.scratch_one32 if cfr else self.scratch_one, items, -1, items.val,
         )  # fmt: skip
         return np.array(out, dtype=np.float64)
+
+    def collect_reaches(
+        self, arrays: VectorArrays, trav: int, strat: np.ndarray, items: K.Items
+    ) -> None:
+        """One expected-value pass from the root under the average ``strat`` that stops at the
+        split chance nodes of ``arrays`` (this tree's arrays with other split points: a street's
+        deals) and records the reaches entering each dealt card's subtree into ``items.ro``
+        (the opponent's, the card's chance probability folded in) and ``items.rp`` (the
+        traverser's), float64: every subgame of a street read in one pass."""
+        t = self.tree
+        K.traverse(
+            arrays, t.hands, t.sweep, 0, trav, K.MODE_EV, K.SPLIT_COLLECT,
+            K.Storage(
+                strat, strat, self.no_prediction, self.no_scale, self.no_scale, self.no_lock
+            ),
+            K.Discounts(1.0, 1.0, 1.0, False, 1.0, 1.0),
+            K.RootRows(t.hands.weight[1 - trav], t.hands.weight[trav], self.out),
+            self.scratch_one, items, -1, items.val,
+        )  # fmt: skip
 
     def subtree_values(
         self, trav: int, mode: int, items: K.Items, store: K.Storage, disc: K.Discounts, cfr: bool

@@ -1,0 +1,121 @@
+"""Depth limits for search: the leaves where a subgame stops at the end of its round, and the
+continuation profiles the opponent picks among there (Brown, Sandholm and Amos, NeurIPS 2018;
+Pluribus, Science 2019).
+
+At a leaf the rest of the game is played by fixed profiles: the searcher keeps its blueprint;
+the opponent picks, per hand, one of ``k`` continuations. ``k = 1``: the blueprint. ``k = 4``:
+the blueprint and three versions of the opponent's blueprint biased toward folding, toward
+checking or calling, and toward betting or raising: at each of its decision nodes the actions of
+the class have their probabilities multiplied by ``bias`` (5 in Pluribus; Modicum's notes give
+10) and the node is renormalised. The leaf values are exact: each pick's value is an
+expected-value pass of the vector tree below the leaf every iteration (no rollouts), as
+BLUEPRINT.md 3.3 proposes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from pokerlab.errors import PokerlabError
+from pokerlab.solvers.search.subgames import round_leaves
+from pokerlab.tree.vector._kernels import Items
+from pokerlab.tree.vector._search_kernels import Leaves
+from pokerlab.tree.vector.passes import Passes
+from pokerlab.tree.vector.tree import DECISION
+
+__all__ = ["CONTINUATIONS", "action_classes", "continuation_profiles", "depth_limit", "no_limit"]
+
+#: the continuation sets: 1 (the blueprint) or 4 (and biased toward fold, call, raise)
+CONTINUATIONS = (1, 4)
+
+
+def action_classes(label: str) -> int:
+    """0 for a fold, 1 for a check or a call, 2 for a bet, raise or all-in (by the spot's
+    action labels)."""
+    word = label.split()[0]
+    if word == "fold":
+        return 0
+    if word in ("check", "call"):
+        return 1
+    if word in ("bet", "raise", "allin"):
+        return 2
+    raise PokerlabError(f"action {label!r} has no continuation class")
+
+
+def continuation_profiles(
+    game: Any, blueprint: np.ndarray, player: int, k: int, bias: float = 5.0
+) -> np.ndarray:
+    """(k, size) float32: the blueprint, then (``k = 4``) the blueprint with ``player``'s
+    actions of class 0, 1, 2 (:func:`action_classes`) weighted by ``bias`` at every one of its
+    decision nodes, renormalised."""
+    if k not in CONTINUATIONS:
+        raise PokerlabError(f"continuations must be 1 or 4, got {k!r}")
+    if not bias > 1.0:
+        raise PokerlabError(f"the continuation bias must be above 1, got {bias!r}")
+    tree = game.expanded.tree
+    a = tree.arrays
+    naming = game.public_tree().naming
+    out = np.empty((k, tree.size), dtype=np.float32)
+    out[:] = blueprint.astype(np.float32)
+    if k == 1:
+        return out
+    nh = int(tree.hands.num[player])
+    for m in np.flatnonzero((a.kind == DECISION) & (a.player == player)):
+        labels = naming.action_labels(int(m))
+        cls = np.array([action_classes(x) for x in labels])
+        lo = int(a.offset[m])
+        block = blueprint[lo : lo + len(labels) * nh].reshape(len(labels), nh)
+        for j in range(3):
+            if not np.any(cls == j):
+                continue
+            w = np.where(cls == j, bias, 1.0)[:, None] * block
+            total = w.sum(axis=0)
+            w = np.where(total > 0, w / np.where(total > 0, total, 1.0), block)
+            out[j + 1, lo : lo + w.size] = w.reshape(-1)
+    return out
+
+
+def no_limit(passes: Passes) -> Leaves:
+    """The :class:`Leaves` of a subgame played to the end of the game (no item)."""
+    h = passes.tree.hands.cards.shape[1]
+    empty = np.zeros(0, dtype=np.float32)
+    return Leaves(
+        passes.tree.arrays, np.zeros(0, dtype=np.int64), np.zeros((1, 0), dtype=np.float32),
+        np.zeros((0, h, 1)), np.zeros((0, h, 1)), np.zeros((0, h, 1)), passes.items32, empty,
+        empty, np.zeros(h, dtype=np.float32), np.zeros(h, dtype=np.float32),
+    )  # fmt: skip
+
+
+def depth_limit(passes: Passes, node: int, profiles: np.ndarray) -> Leaves:
+    """The :class:`Leaves` of the subgame at ``node`` stopped at the end of its round, the
+    opponent picking among ``profiles`` there (uniformly at first)."""
+    tree = passes.tree
+    a = tree.arrays
+    leaves = round_leaves(tree, node)
+    if not leaves:
+        raise PokerlabError("this subgame's round ends the game: there is no depth limit to set")
+    item_first = np.full(tree.num_nodes, -1, dtype=np.int64)
+    item_node, item_leaf = [], []
+    for i, c in enumerate(leaves):
+        item_first[c] = len(item_node)
+        for e in range(int(a.child_start[c]), int(a.child_start[c + 1])):
+            item_node.append(int(a.children[e]))
+            item_leaf.append(i)
+    arrays = a._replace(item_first=item_first, item_node=np.array(item_node, dtype=np.int64))
+    h = tree.hands.cards.shape[1]
+    n = len(item_node)
+    k = profiles.shape[0]
+    items = Items(
+        np.zeros((n, h + 1), dtype=np.float32),
+        np.zeros((n, h), dtype=np.float32),
+        np.zeros((n, h), dtype=np.float32),
+    )
+    return Leaves(
+        arrays, np.array(item_leaf, dtype=np.int64), profiles,
+        np.zeros((len(leaves), h, k)), np.full((len(leaves), h, k), 1.0 / k),
+        np.zeros((len(leaves), h, k)), items, np.zeros(tree.size, dtype=np.float32),
+        np.zeros(0, dtype=np.float32), np.zeros(h, dtype=np.float32),
+        np.zeros(h, dtype=np.float32),
+    )  # fmt: skip
