@@ -8,7 +8,9 @@ client included."""
 from __future__ import annotations
 
 import json
+import os
 import socket
+import subprocess
 import threading
 from fractions import Fraction
 from pathlib import Path
@@ -450,3 +452,61 @@ def test_cli_dealer_runs_a_match_and_prints_the_score(checkpoint, tmp_path, caps
     assert info["score"] == f"SCORE:{float(chips[0]):g}|{float(chips[1]):g}:seat0|seat1"
     assert main(["blueprint", "acpc-dealer", str(config), "--ports", "1"]) == 2
     assert "--ports needs 2 counts" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(
+    not os.environ.get("POKERLAB_ACPC_DEALER"),
+    reason="set POKERLAB_ACPC_DEALER to the ACPC server's dealer binary to run",
+)
+def test_against_the_acpc_servers_own_dealer(checkpoint, tmp_path) -> None:
+    """Opt-in interoperability check with the reference C dealer (project_acpc_server, not
+    shipped here): it plays the blueprint against always-call on the checkpoint's game file,
+    reports no invalid action, and its SCORE and every hand of its log agree with the clients'
+    chips and with the rules' settlement of the logged hand."""
+    agent, bp_game = load_agent(str(checkpoint), "CHECKPOINT")
+    game = AcpcGame(bp_game.rules)
+    gamedef = tmp_path / "tiny.game"
+    gamedef.write_text(game.gamedef())
+    proc = subprocess.Popen(
+        [
+            os.environ["POKERLAB_ACPC_DEALER"],
+            str(tmp_path / "m"),
+            str(gamedef),
+            "200",
+            "5",
+            "bp",
+            "call",
+            "-q",
+        ],  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    ports = [int(p) for p in proc.stdout.readline().split()]  # type: ignore[union-attr]
+    box: dict[str, object] = {}
+    threads = [
+        threading.Thread(target=_client_when_listening, args=(game, a, p, box, str(k)))
+        for k, (a, p) in enumerate(zip((agent, AlwaysCall()), ports, strict=True))
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    out, err = proc.communicate(timeout=120)
+    chips = [box["0"].chips, box["1"].chips]  # type: ignore[attr-defined]
+    assert out.strip() == f"SCORE:{float(chips[0]):g}|{float(chips[1]):g}:bp|call"
+    assert "WARNING" not in err and "ERROR" not in err
+    logged = [ln for ln in (tmp_path / "m.log").read_text().splitlines() if ln.startswith("STATE")]
+    assert len(logged) == 200
+    for line in logged:
+        _, hand, betting, cards, values, _ = line.split(":")
+        holes, _, board = cards.partition("/")
+        shown = holes.split("|")
+        if betting.endswith("f"):
+            shown[1] = ""  # position 0's view: the folded hand's cards are not shown
+        text = f"MATCHSTATE:0:{hand}:{betting}:{shown[0]}|{shown[1]}" + (
+            f"/{board}" if board else ""
+        )
+        replay = game.replay(parse_matchstate(text))
+        got = [replay.chips()[game.seat(p)] for p in (0, 1)]
+        assert got == [Fraction(v) for v in values.split("|")], line

@@ -87,9 +87,11 @@ def acpc(
         print_json({"agent": the_agent.name, "host": host, "port": port, **info})
         return
     per = "" if not info["hands"] else f", {info['mbb_per_hand']:+,.0f} mbb/hand"
+    chips = info["chips"]
+    shown = f"{chips:+,.0f}" if chips == int(chips) else f"{chips:+,.2f}"
     print(
         f"acpc {host}:{port}: {the_agent.name} played {info['hands']:,} hands, "
-        f"{info['chips']:+,g} chips ({info['bb']:+g} bb){per}"
+        f"{shown} chips ({info['bb']:+,.2f} bb){per}"
     )
 
 
