@@ -37,7 +37,7 @@ blueprint_app = typer.Typer(
     name="blueprint",
     help=(
         "The no-limit hold'em blueprint: size summary, card abstraction, training, matches, "
-        "LBR, play, show."
+        "LBR, play, show, ACPC matches."
     ),
     no_args_is_help=True,
     add_completion=False,

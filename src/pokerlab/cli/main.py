@@ -50,6 +50,7 @@ from pokerlab.cli import blueprint_train as _blueprint_train  # noqa: F401,E402 
 from pokerlab.cli import blueprint_eval as _blueprint_eval  # noqa: F401,E402  isort: skip
 from pokerlab.cli import blueprint_play as _blueprint_play  # noqa: F401,E402  isort: skip
 from pokerlab.cli import blueprint_show as _blueprint_show  # noqa: F401,E402  isort: skip
+from pokerlab.cli import blueprint_acpc as _blueprint_acpc  # noqa: F401,E402  isort: skip
 
 # ``pokerlab blueprint ...``: command modules of the no-limit blueprint add their commands to
 # ``blueprint_app`` (pokerlab/cli/blueprint.py) when imported above this line.
