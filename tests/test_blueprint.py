@@ -199,11 +199,14 @@ def test_three_players_beat_always_call() -> None:
     assert result.mbb_per_game - result.ci95_mbb > 300
 
 
-@pytest.mark.parametrize("averages", ["all", "preflop"])
-def test_exact_resume_through_a_checkpoint_file(tmp_path, averages: str) -> None:
+@pytest.mark.parametrize(
+    "averages,regrets", [("all", "float32"), ("preflop", "float32"), ("all", "int32")]
+)
+def test_exact_resume_through_a_checkpoint_file(tmp_path, averages: str, regrets: str) -> None:
     """Three players, pruning and discounting that stops at iteration 60 (blocks of 20): a run
     stopped at 45, saved, restored from the file and continued equals the uninterrupted run
-    bit for bit (regrets, sums, generator)."""
+    bit for bit (regrets, sums, generator), with float32 or int32 regrets (the restored solver
+    has the dtype the checkpoint names)."""
     from pokerlab.io.files import load_checkpoint, save_checkpoint
 
     game, abstraction = _three(), lossless_abstraction(3)
@@ -213,6 +216,7 @@ def test_exact_resume_through_a_checkpoint_file(tmp_path, averages: str) -> None
         "regret_pruning": True,
         "discount_every": 20,
         "linear_until": 60,
+        "regrets": regrets,
     }
     straight = BlueprintSolver(game, abstraction, **options)
     straight.step(100)
@@ -220,6 +224,7 @@ def test_exact_resume_through_a_checkpoint_file(tmp_path, averages: str) -> None
     half.step(45)
     save_checkpoint(tmp_path / "bp.npz", half.state_dict())
     resumed = restore_blueprint(load_checkpoint(tmp_path / "bp.npz"), abstraction)
+    assert resumed.regrets.dtype == np.dtype(regrets)
     resumed.step(30)
     resumed.step(25)
     assert resumed.iterations == 100

@@ -10,7 +10,8 @@ included) or ``--seconds``: the checkpoint is written at the end, every ``--chec
 iterations and on Ctrl-C (exit 130; ``--resume`` continues it exactly), ``--log`` appends one
 JSON line per block, a progress bar on a terminal shows iterations per second. ``--json`` prints
 one object: ``iterations``, ``seconds`` (this run's), ``iterations_per_second``,
-``infoset_actions``, ``bytes``, ``workers`` (1: one thread), ``ray`` and the run's ``status``.
+``infoset_actions``, ``bytes`` (the regrets, 4 a regret as float32 or ``--regrets int32``, and the
+sums), ``workers`` (1: one thread), ``ray`` and the run's ``status``.
 
 ``--threads K`` trains on K threads, ``--ray [--address A] --workers W`` on W Ray actors, both
 in synchronous batches of ``--batch`` iterations per worker
@@ -59,6 +60,9 @@ def train_blueprint(
     ),
     discount_every: int = typer.Option(1000, "--discount-every", min=1),
     prune: bool = typer.Option(False, "--prune", help="Pluribus' regret-based pruning"),
+    regrets: str = typer.Option(
+        "float32", "--regrets", help="float32 or int32 (Pluribus' integer regrets)"
+    ),
     snapshot_every: int | None = typer.Option(
         None, "--snapshot-every", min=1, help="snapshot the current strategy every N iterations"
     ),
@@ -89,6 +93,8 @@ def train_blueprint(
         raise PokerlabError(f"--seconds must be a finite number > 0, got {seconds}")
     if iterations is None and seconds is None:
         iterations = 10_000
+    if regrets not in ("float32", "int32"):
+        raise PokerlabError(f"--regrets: unknown {regrets!r}; known: float32, int32")
     if bucketing not in (*METHODS, "lossless"):
         raise PokerlabError(f"--bucketing: unknown {bucketing!r}; known: ehs, ehs2, emd, lossless")
     if resume:
@@ -171,6 +177,7 @@ def train_blueprint(
         seed=seed,
         discount_every=discount_every,
         regret_pruning=prune,
+        regrets=regrets,
         snapshot_every=snapshot_every,
         snapshot_after=snapshot_after,
     )
@@ -230,7 +237,7 @@ def train_blueprint(
         "seconds": spent,
         "iterations_per_second": done / spent if spent > 0 else None,
         "infoset_actions": solver.size,
-        "bytes": 4 * (solver.size + solver.sum_size + solver.snapshot_sum.size),
+        "bytes": solver.storage_bytes,
         "workers": getattr(solver, "workers", 1),
         "ray": use_ray,
         "status": result.status,

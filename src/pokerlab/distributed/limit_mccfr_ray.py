@@ -6,9 +6,10 @@ actor (local, or on a cluster by address).
 The batching, the seeds, the merge and what a run equals (one worker: the serial run bit for
 bit; any worker count: deterministic, and the same numbers as the threaded run of
 :mod:`pokerlab.solvers.batched`) are the head's, :class:`~pokerlab.solvers.batched.
-BatchedSampling`; here only the batch's transport: the head broadcasts its two float32 arrays
-(one ``ray.put`` each) and each actor runs its iterations on a copy and sends its arrays back (8
-bytes per information-set action each way per worker), so a batch should take much longer than
+BatchedSampling`; here only the batch's transport: the head broadcasts its two arrays
+(regrets, float32 or the blueprint's int32, and float32 sums; one ``ray.put`` each) and each
+actor runs its iterations on a copy and sends its arrays back (8 bytes per information-set
+action each way per worker), so a batch should take much longer than
 that (thousands of iterations, with ``discount_every`` at least the batch). An actor builds its
 own solver of the same class and options (seed 0: the head passes each batch's generator).
 """

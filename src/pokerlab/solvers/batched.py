@@ -13,7 +13,9 @@ traverse against a shared regret table) but synchronous, so a run is reproducibl
    the stream of child seed w - 1 (``child_seeds(seed, N - 1)``, :mod:`pokerlab._rng`); the
    streams persist across batches and checkpoints;
 3. the head adds the changes: ``R <- R + sum_w (R_w - R)`` in float64, then the schedule's floor
-   (CFR+) and ``min_regret``, stored as float32; likewise the strategy sums. With N = 1 the
+   (CFR+) and ``min_regret``, stored as float32; likewise the strategy sums. The blueprint's
+   int32 regrets are added in int64, exactly (no rounding: the workers' deltas are integers),
+   then floored and saturated at the int32 range as the kernel stores them. With N = 1 the
    head takes the worker's arrays as they are.
 
 A batch ends after ``batch`` iterations, at the next discount boundary (a multiple of
@@ -40,7 +42,7 @@ from pokerlab._rng import child_seeds, seed_state
 from pokerlab.errors import PokerlabError
 from pokerlab.solvers.blueprint import BlueprintSolver
 from pokerlab.solvers.limit_mccfr import LimitESSolver
-from pokerlab.tree._primitives import discount_factors, discount_range
+from pokerlab.tree._primitives import INT32_MAX, INT32_MIN, discount_factors, discount_range
 from pokerlab.tree.executors import worker_pool
 
 __all__ = [
@@ -152,17 +154,26 @@ class BatchedSampling:
             self.regrets[:] = results[0][0]
             self.sums[:] = results[0][1]
             return touched
-        r0 = self.regrets.astype(np.float64)
+        # integer regrets add exactly in int64; float32 ones in float64
+        wide = np.int64 if self.regrets.dtype.kind == "i" else np.float64
+        r0 = self.regrets.astype(wide)
         s0 = self.sums.astype(np.float64)
         regrets = r0.copy()
         sums = s0.copy()
         for r, s, _, _ in results:
-            regrets += r.astype(np.float64) - r0
+            regrets += r.astype(wide) - r0
             sums += s.astype(np.float64) - s0
         if self.schedule.regret_floor:
-            np.maximum(regrets, 0.0, out=regrets)
+            np.maximum(regrets, 0, out=regrets)
         if self.min_regret is not None:
-            np.maximum(regrets, self.min_regret, out=regrets)
+            # the floor in the stored regrets' units (the kernel's, :meth:`_blocks`)
+            floor = self._blocks().pruning.min_regret
+            if wide is np.float64:
+                np.maximum(regrets, floor, out=regrets)
+            elif floor > INT32_MIN:  # -inf: the int32 minimum, below
+                np.maximum(regrets, int(floor), out=regrets)
+        if wide is np.int64:
+            np.clip(regrets, INT32_MIN, INT32_MAX, out=regrets)
         self.regrets[:] = regrets
         self.sums[:] = sums
         return touched

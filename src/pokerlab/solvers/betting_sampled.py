@@ -2,7 +2,8 @@
 :class:`~pokerlab.solvers.limit_mccfr.LimitESSolver` and the no-limit blueprint's
 :class:`~pokerlab.solvers.blueprint.BlueprintSolver` both train by it.
 
-:class:`BettingSampledPass` holds the float32 regrets and strategy sums, the xoshiro256** state
+:class:`BettingSampledPass` holds the regrets (float32, or int32 for the blueprint) and the
+float32 strategy sums, the xoshiro256** state
 and the arrays the external-sampling kernel reads
 (:func:`pokerlab.tree.betting._mccfr_kernels.es_run`: the tree, its terminal stakes, what a deal
 needs); :func:`betting_sampled_pass` builds it from a
@@ -26,6 +27,7 @@ from pokerlab.cards.evaluator import eval_tables
 from pokerlab.errors import PokerlabError
 from pokerlab.solvers.sampling import Blocks
 from pokerlab.solvers.schedule import DiscountSchedule
+from pokerlab.tree._primitives import INT32_MAX, INT32_MIN
 from pokerlab.tree.betting import _mccfr_kernels as K
 from pokerlab.tree.betting._deal_kernels import DealTables
 from pokerlab.tree.betting._kernels import BettingArrays
@@ -36,7 +38,8 @@ __all__ = ["BettingSampledPass", "BettingSampledVerbs", "betting_sampled_pass"]
 
 class BettingSampledPass:
     """The betting tree's sampled pass (a :class:`~pokerlab.solvers.sampling.SampledPass`):
-    float32 regrets and strategy sums in the ``actions x states`` layout of the limit solvers
+    regrets (``regret_dtype``: float32, or int32 in the stakes' unit, :func:`K.es_run` compiled
+    for each) and float32 strategy sums in the ``actions x states`` layout of the limit solvers
     (the sums of only the nodes that keep an average when ``stakes.sum_offset`` says so), the
     xoshiro256** state, the tree as the kernel reads it, its terminal stakes and what a deal
     needs (:func:`K.es_run`). Limit hold'em and the no-limit blueprint
@@ -51,11 +54,12 @@ class BettingSampledPass:
         seed: int,
         stakes: K.Stakes,
         sum_size: int | None = None,
+        regret_dtype: type = np.float32,
     ) -> None:
         self.tree_arrays = tree_arrays
         self.deal_tables = deal_tables
         self.stakes = stakes
-        self.regrets = np.zeros(size, dtype=np.float32)
+        self.regrets = np.zeros(size, dtype=regret_dtype)
         self.sums = np.zeros(size if sum_size is None else sum_size, dtype=np.float32)
         self.rng = seed_state(seed)
 
@@ -110,12 +114,14 @@ def betting_sampled_pass(
     unit: float = 1.0,
     sum_offset: np.ndarray | None = None,
     sum_size: int | None = None,
+    regret_dtype: type = np.float32,
 ) -> BettingSampledPass:
     """The sampled pass on ``tree`` (any number of players and rounds) with the layout
     (``offset``, ``num_states``, ``size``), ``abstraction``'s labels and the cards of ``deck``;
-    ``unit``: chips per big blind of the tree's ``contrib`` (the kernel's values are in big
-    blinds); ``sum_offset`` / ``sum_size``: where each decision keeps its strategy sums (None:
-    everywhere, in the regrets' layout)."""
+    ``unit``: chips per value unit of the kernel (the big blind; 1/scale of a chip for the
+    blueprint's int32 regrets, which are stored in that unit); ``sum_offset`` / ``sum_size``:
+    where each decision keeps its strategy sums (None: everywhere, in the regrets' layout);
+    ``regret_dtype``: float32 or int32."""
     contrib = tree.contrib / unit
     active = np.asarray(tree.active, dtype=bool)
     top = contrib.max(axis=1)
@@ -158,6 +164,7 @@ def betting_sampled_pass(
             np.int64(tree.rounds - 1),
         ),
         sum_size,
+        regret_dtype,
     )
 
 
@@ -181,9 +188,29 @@ class BettingSampledVerbs:
     recall: str
     seed: int
     size: int
-    _blocks: Any  # SampledCFR._blocks
     _set_sampling_options: Any  # SampledCFR._set_sampling_options
     _kernel: Any  # SampledCFR._kernel
+    #: Stored regret units per big blind (the front's value unit): 1 for float32 regrets; the
+    #: blueprint's int32 regrets set their scale (:mod:`pokerlab.solvers.blueprint`).
+    regret_scale: float = 1.0
+    #: The regrets' dtype by name: ``"float32"`` or ``"int32"``.
+    regret_dtype: str = "float32"
+
+    def _blocks(self) -> Blocks:
+        """:meth:`SampledCFR._blocks` with the pruning threshold and the regret floor in the
+        stored regrets' units (times :attr:`regret_scale`; the floor rounded and kept inside
+        the int32 range, a floor of -inf left as it is: the store saturates)."""
+        blocks = super()._blocks()  # type: ignore[misc]
+        scale = self.regret_scale
+        if scale == 1.0:
+            return blocks  # type: ignore[no-any-return]
+        pruning = blocks.pruning
+        floor = pruning.min_regret
+        if math.isfinite(floor):
+            floor = float(min(max(round(floor * scale), INT32_MIN), INT32_MAX))
+        return blocks._replace(
+            pruning=pruning._replace(threshold=pruning.threshold * scale, min_regret=floor)
+        )
 
     def _set_betting_options(
         self,
@@ -223,7 +250,8 @@ class BettingSampledVerbs:
         sum_size: int | None = None,
     ) -> None:
         """The front's pass (:func:`betting_sampled_pass` on its tree, layout, abstraction,
-        recall and seed; ``deck`` and the rest as there), its arrays (regrets, sums, generator
+        recall and seed; ``deck`` and the rest as there; regrets of :attr:`regret_dtype` in
+        units of ``unit`` / :attr:`regret_scale` chips), its arrays (regrets, sums, generator
         state) the front's, and its kernel compiled (or loaded from the cache) outside timed
         regions."""
         self.sampled = betting_sampled_pass(
@@ -235,9 +263,10 @@ class BettingSampledVerbs:
             self.recall,
             self.seed,
             self.size,
-            unit=unit,
+            unit=unit / self.regret_scale,
             sum_offset=sum_offset,
             sum_size=sum_size,
+            regret_dtype=np.dtype(self.regret_dtype).type,
         )
         self.regrets = self.sampled.regrets
         self.sums = self.sampled.sums
@@ -253,8 +282,9 @@ class BettingSampledVerbs:
         iterations: int,
         discount: bool,
     ) -> int:
-        """``iterations`` iterations numbered from ``first`` on the given float32 arrays and
-        xoshiro state (in place), with or without the block discounts; returns nodes visited.
+        """``iterations`` iterations numbered from ``first`` on the given arrays (the pass's
+        dtypes) and xoshiro state (in place), with or without the block discounts; returns nodes
+        visited.
         ``step`` is this on the solver's own arrays; the Ray workers run it on theirs."""
         stats = self.sampled.stats(
             self._blocks(), rng, first, iterations, -1, regrets, sums, discount
@@ -269,6 +299,7 @@ class BettingSampledVerbs:
         if not 0 <= player < self.num_players:
             raise PokerlabError(f"player must be in [0, {self.num_players}), got {player!r}")
         stats = self.sampled.stats(self._blocks(), seed_state(seed), 1, int(deals), int(player))
+        stats[1:] /= (self.regret_scale, self.regret_scale**2)  # the kernel's unit to big blinds
         mean = stats[1] / deals
         var = max(stats[2] / deals - mean * mean, 0.0)
         return float(mean), float(math.sqrt(var / max(deals - 1, 1)))

@@ -7,9 +7,9 @@ options, discount blocks, run loop, state schema) with the betting tree's sample
 (:class:`~pokerlab.solvers.betting_sampled.BettingSampledPass`, the pass limit hold'em's
 :class:`~pokerlab.solvers.limit_mccfr.LimitESSolver` runs) on
 :attr:`NoLimitHoldemGame.betting_tree <pokerlab.games.nolimit.game.NoLimitHoldemGame.betting_tree>`:
-no pass of its own. Per decision node an ``actions x states`` block of float32 regrets (states:
-the acting player's bucket this round, or the bucket sequence with perfect recall); strategy
-sums only where averages are kept.
+no pass of its own. Per decision node an ``actions x states`` block of regrets (float32 or
+int32, below; states: the acting player's bucket this round, or the bucket sequence with perfect
+recall); float32 strategy sums only where averages are kept.
 
 Pluribus' recipe, each an option (BLUEPRINT.md 1.1 and 3.2):
 
@@ -27,12 +27,34 @@ Pluribus' recipe, each an option (BLUEPRINT.md 1.1 and 3.2):
   after it, or with ``snapshot_every`` the mean of snapshots of it as Pluribus did,
   :mod:`pokerlab.solvers.snapshots`) or ``"none"``.
 
-Regrets are float32 (Pluribus used 32-bit integers; not done here). Rows are allocated for every
-(node, state) up front, not lazily.
+- ``regrets``: ``"float32"`` (default) or ``"int32"`` (Pluribus' 4-byte integer regrets; 4
+  bytes a regret either way). An int32 regret is ``round(R * scale)`` of the regret ``R`` in
+  chips, ``scale`` (:func:`int32_regret_scale`; ``config["regret_scale"]``, units per chip)
+  being the largest power of two that leaves :data:`HEADROOM_STACKS` (16,384) times the largest
+  stack between 0 and the int32 maximum: ``2**31 / (16384 * stack)`` rounded down to a power
+  of two. The resolution is then a fraction of a chip (1/256 chip at 300-chip stacks, 1/8 at
+  10,000, 1/4 at ACPC's 20,000: 0.25% of a big blind), and the top lies 634 times deeper than
+  the default floor (25.8 stacks below 0). Why so much room above: positive regrets grow about
+  as the square root of the iterations (measured on 12 cards, 3 players, 10 big blinds, plain
+  CFR with pruning: the largest was 27 stacks after 10,000 iterations, 150 after 640,000), so a
+  run of billions of iterations takes them to thousands of stacks. A regret that reaches the
+  int32 maximum stays there (saturated, never wrapped). The kernel's values are in these units
+  (the betting tree's stakes divided by ``1 / scale`` chips); each update is rounded to the
+  nearest integer (half to even) and floored at ``min_regret`` (Pluribus floored at -310
+  million, 310/300 of its -300 million threshold: the default floor with pruning here; the
+  threshold and the floor are converted to the same units; with no floor the int32 minimum is
+  the floor); the Linear CFR discount rounds its products back to integers. numba compiles
+  the one pass (:func:`pokerlab.tree.betting._mccfr_kernels.es_run`) for each dtype
+  (:func:`pokerlab.tree._primitives.store_regret`). Regret matching reads the integers as they
+  are (the scale cancels). A state records the dtype and scale; a solver of the other dtype
+  refuses it by name.
+
+Rows are allocated for every (node, state) up front, not lazily.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -55,11 +77,32 @@ from pokerlab.solvers.sampling import SampledCFR
 from pokerlab.solvers.schedule import DiscountSchedule
 from pokerlab.solvers.snapshots import SnapshotAverages, check_snapshot_options
 from pokerlab.strategy import BettingStrategy
-from pokerlab.tree._primitives import DECISION
+from pokerlab.tree._primitives import DECISION, INT32_MAX
 from pokerlab.tree.betting.layout import BettingLayout
 from pokerlab.tree.compiled import CompiledGame
 
-__all__ = ["BlueprintSolver", "lossless_abstraction", "restore_blueprint"]
+__all__ = [
+    "HEADROOM_STACKS",
+    "REGRET_DTYPES",
+    "BlueprintSolver",
+    "int32_regret_scale",
+    "lossless_abstraction",
+    "restore_blueprint",
+]
+
+#: The regrets' dtypes by name.
+REGRET_DTYPES = ("float32", "int32")
+#: Largest stacks of regret that fit between 0 and the int32 maximum (module docstring).
+HEADROOM_STACKS = 16384
+
+
+def int32_regret_scale(largest_stack: float) -> float:
+    """Stored int32 regret units per chip for a game whose largest stack is ``largest_stack``
+    chips: the largest power of two ``s`` with ``s * HEADROOM_STACKS * largest_stack`` within
+    the int32 maximum (module docstring; below 1 for stacks above about 131,000 chips)."""
+    if not largest_stack > 0:
+        raise PokerlabError(f"largest stack must be > 0 chips, got {largest_stack!r}")
+    return float(2.0 ** math.floor(math.log2(INT32_MAX / (HEADROOM_STACKS * largest_stack))))
 
 
 class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, BucketedVerbs, Solver):
@@ -88,6 +131,8 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
     regret_pruning, prune_threshold, prune_probability, min_regret:
         Pluribus' pruning; the threshold in big blinds, default -25 times the largest stack in
         big blinds.
+    regrets:
+        ``"float32"`` or ``"int32"`` (module docstring: fixed scale per chip, floor, saturation).
     max_bytes:
         Refuse (before allocating) when the regrets and sums would need more.
     snapshot_every, snapshot_after:
@@ -117,8 +162,11 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
         max_bytes: int = 8 << 30,
         snapshot_every: int | None = None,
         snapshot_after: int = 0,
+        regrets: str = "float32",
     ) -> None:
         every, after = check_snapshot_options(snapshot_every, snapshot_after)
+        if regrets not in REGRET_DTYPES:
+            raise PokerlabError(f"regrets must be 'float32' or 'int32', got {regrets!r}")
         if not isinstance(game, NoLimitHoldemGame):
             raise PokerlabError(f"the blueprint trains no-limit hold'em, not {game!r}")
         rules = game.rules
@@ -164,6 +212,14 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
             linear_seconds,
         )
         self.num_players = rules.players
+        self.regret_dtype = regrets
+        #: Stored regret units per chip (int32; None with float32 regrets, stored as they are).
+        self.regret_scale_per_chip = (
+            int32_regret_scale(max(rules.stacks)) if regrets == "int32" else None
+        )
+        if self.regret_scale_per_chip is not None:
+            # units per big blind, the kernel's value unit with float32 regrets
+            self.regret_scale = self.regret_scale_per_chip * float(rules.big_blind)
         self._make_pass(game.cards, float(rules.big_blind), self.sum_offset, self.sum_size)
         self._init_snapshots(every, after)
 
@@ -183,9 +239,15 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
 
     @property
     def bytes_per_infoset_action(self) -> float:  # type: ignore[override]
-        """Bytes of float32 storage per (information set, action): 4 of regret plus 4 of
-        strategy sum where averages are kept (8 with ``"all"``), plus 4 with snapshots."""
-        return 4.0 * (self.size + self.sum_size + self.snapshot_sum.size) / max(self.size, 1)
+        """Bytes of storage per (information set, action): 4 of regret (float32 or int32) plus 4
+        of float32 strategy sum where averages are kept (8 with ``"all"``), plus 4 with
+        snapshots."""
+        return self.storage_bytes / max(self.size, 1)
+
+    @property
+    def storage_bytes(self) -> int:
+        """Bytes of the run's arrays: regrets, strategy sums and snapshot sums."""
+        return int(self.regrets.nbytes + self.sums.nbytes + self.snapshot_sum.nbytes)
 
     def _kept_positions(self) -> np.ndarray:
         """The regrets' flat positions of the strategy sums, in the sums' order."""
@@ -240,10 +302,30 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
         super()._load_extra_state(state)
         self.snapshots_taken = int(state.get("snapshots_taken", 0))
 
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        """:meth:`SampledCFR.load_state_dict`, a state of the other regret dtype (or scale)
+        refused first, by name (a state without one is float32: made before int32 existed)."""
+        config = state.get("config") if isinstance(state.get("config"), dict) else {}
+        theirs = (config.get("regrets", "float32"), config.get("regret_scale"))
+        mine = (self.regret_dtype, self.regret_scale_per_chip)
+        if theirs[0] != mine[0]:
+            raise PokerlabError(
+                f"the checkpoint has {theirs[0]} regrets, this solver {mine[0]}: resume it with "
+                f"regrets={theirs[0]!r} (--regrets {theirs[0]})"
+            )
+        if theirs != mine:
+            raise PokerlabError(
+                f"the checkpoint's int32 regrets have {theirs[1]!r} units per chip, this "
+                f"solver's {mine[1]!r}"
+            )
+        super().load_state_dict(state)
+
     def _backend_config(self) -> dict[str, Any]:
         snapshots = {"snapshot_every": self.snapshot_every, "snapshot_after": self.snapshot_after}
+        integers = {"regrets": "int32", "regret_scale": self.regret_scale_per_chip}
         return {
             **(snapshots if self.snapshot_every is not None else {}),
+            **(integers if self.regret_dtype == "int32" else {}),
             "recall": self.recall,
             "averages": self.averages,
             "ranks": self.game.rules.ranks,
@@ -287,6 +369,7 @@ def restore_blueprint(
         "min_regret": config["min_regret"],
         "snapshot_every": config.get("snapshot_every"),
         "snapshot_after": int(config.get("snapshot_after", 0)),
+        "regrets": config.get("regrets", "float32"),
     }
     if "regret_pruning" in overrides and "min_regret" not in overrides:
         options["min_regret"] = None  # the floor follows the new pruning setting

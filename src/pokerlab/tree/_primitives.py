@@ -1,5 +1,6 @@
 """Numba building blocks shared by every tree backend: node kinds, the discount schedule's
-factors, the discount of a slice, and regret matching.
+factors, the discount of a slice, regret matching, and the store of a regret into a float or an
+int32 array (:func:`store_regret`).
 
 Each exists once, here; the backends' kernels (``tree/<backend>/_kernels.py``) import them.
 :func:`pokerlab.solvers.schedule.discount_factors` is the pure-Python twin of
@@ -11,7 +12,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 #: Node kinds of the public, vector and betting trees (flat arrays, one kind per node): a
 #: player's decision, a chance node (a card is dealt), a fold and a showdown terminal.
@@ -40,6 +42,43 @@ PARAMS_LAYOUT = {
     "horizon": 11,
 }
 PARAMS_SIZE = 12
+
+
+#: The range of integer regrets (Pluribus stored 4-byte integers): a store saturates here.
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+
+def store_regret(regrets: np.ndarray, k: int, x: float) -> None:
+    """``regrets[k] = x``: as is in a float array; in an int32 array rounded to the nearest
+    integer (half to even) and saturated at the int32 range rather than wrapped. numba compiles
+    it per dtype of ``regrets`` (an ``overload``), so a kernel calling it is specialised on the
+    regret array's dtype with no branch at run time; this body is its Python twin."""
+    if regrets.dtype.kind == "i":
+        regrets[k] = min(max(np.rint(x), float(INT32_MIN)), float(INT32_MAX))
+    else:
+        regrets[k] = x
+
+
+@overload(store_regret)
+def _store_regret_jit(regrets, k, x):  # type: ignore[no-untyped-def]
+    """numba's :func:`store_regret`: one body for integer arrays, one for float arrays."""
+    if isinstance(regrets.dtype, types.Integer):
+        lo, hi = float(INT32_MIN), float(INT32_MAX)
+
+        def store_int(regrets, k, x):  # type: ignore[no-untyped-def]
+            if x >= hi:
+                regrets[k] = INT32_MAX
+            elif x <= lo:
+                regrets[k] = INT32_MIN
+            else:
+                regrets[k] = np.rint(x)
+
+        return store_int
+
+    def store_float(regrets, k, x):  # type: ignore[no-untyped-def]
+        regrets[k] = x
+
+    return store_float
 
 
 class RunArrays(NamedTuple):
@@ -133,11 +172,12 @@ def discount_factors(params, t):
 def discount_range(
     regrets: np.ndarray, strat_sum: np.ndarray, start: int, stop: int, a: float, b: float, g: float
 ) -> None:
-    """Scale accumulated regrets (a if positive, b otherwise) and strategy sums (g) in a slice."""
+    """Scale accumulated regrets (a if positive, b otherwise) and strategy sums (g) in a slice;
+    integer regrets are rounded back (:func:`store_regret`)."""
     if a != 1.0 or b != 1.0:
         for k in range(start, stop):
             r = regrets[k]
-            regrets[k] = r * a if r > 0.0 else r * b
+            store_regret(regrets, k, r * a if r > 0.0 else r * b)
     if g != 1.0:
         for k in range(start, stop):
             strat_sum[k] *= g

@@ -10,8 +10,9 @@ count on small trees.
 Stored entries (Pluribus' layout, Brown and Sandholm 2019, supplement): one row per (decision
 node, bucket of the acting player's cards on that street), one entry per action of the node:
 ``infoset_actions[street] = buckets[street] * sum of the actions of the street's decision nodes``.
-Memory: 4 bytes of regret per entry, plus 4 bytes of average strategy on the streets that keep
-one (``averages``: ``"all"``, ``"preflop"`` as Pluribus did, or ``"none"``).
+Memory: 4 bytes of regret per entry (float32 or int32: the blueprint's ``regrets`` option), plus
+4 bytes of average strategy on the streets that keep one (``averages``: ``"all"``, ``"preflop"``
+as Pluribus did, or ``"none"``).
 """
 
 from __future__ import annotations
@@ -140,7 +141,8 @@ def enumerate_lines(
 
 
 def memory_bytes(infoset_actions: Sequence[int], averages: str = "all") -> int:
-    """Bytes of the solver's rows: 4 per entry of regret, 4 more where averages are kept."""
+    """Bytes of the solver's rows: 4 per entry of regret (float32 or int32), 4 more (float32)
+    where averages are kept."""
     if averages not in AVERAGES:
         raise PokerlabError(f"averages must be one of {', '.join(AVERAGES)}, got {averages!r}")
     kept = {"all": range(4), "preflop": range(1), "none": range(0)}[averages]
@@ -216,7 +218,7 @@ def format_summary(info: dict[str, Any]) -> str:
     )
     lines.append(
         f"memory: {format_bytes(info['bytes'])} ({info['bytes']:,} bytes; 4 bytes of regret "
-        f"per entry, averages: {info['averages']}); without averages "
+        f"per entry as float32 or int32, averages: {info['averages']}); without averages "
         f"{format_bytes(info['bytes_without_averages'])}"
     )
     lines.append(f"betting states expanded: {info['betting_states']:,}")

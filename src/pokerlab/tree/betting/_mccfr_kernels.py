@@ -20,8 +20,11 @@ sampling probability):
 and the average strategy adds sigma(I, .) at the other players' visited nodes (the sampling
 already weights it by their reach; OpenSpiel's "simple" averaging, as
 :mod:`pokerlab.tree.history._mccfr_kernels`), at the nodes whose ``sum_offset`` is not -1 (a
-blueprint may keep averages for the preflop only, as Pluribus did). Values are in big blinds;
-regrets and strategy sums are stored in float32 in the layout of
+blueprint may keep averages for the preflop only, as Pluribus did). Values are in the unit of
+the tree's stakes (big blinds; the blueprint's int32 regrets: 1/scale of a chip,
+:mod:`pokerlab.solvers.blueprint`); strategy sums are stored in float32 and regrets in float32
+or int32 (:func:`~pokerlab.tree._primitives.store_regret`: rounded, saturated; numba compiles
+the kernels once per regret dtype) in the layout of
 :class:`pokerlab.solvers.limit_holdem.LimitPCSSolver` (node block ``offset[n] + action *
 num_states[round] + state``), arithmetic is float64.
 
@@ -62,6 +65,7 @@ from pokerlab.tree._primitives import (
     discount_factors,
     discount_range,
     sample_action,
+    store_regret,
 )
 from pokerlab.tree.betting._deal_kernels import SHOWN, DealTables, deal, deal_states
 from pokerlab.tree.betting._kernels import BettingArrays
@@ -69,13 +73,13 @@ from pokerlab.tree.betting._pot_kernels import pot_share, side_pot_value
 
 
 class Stakes(NamedTuple):
-    """What the terminal values read, per node of the tree: ``contrib`` (N, P) float64 each
-    seat's chips in the pot, in big blinds, ``mask`` (N,) int64 the players still in (bit q:
-    seat q), ``pot`` (N,) float64, and ``simple`` (N,) int8: a showdown without side pots
-    (every player still in put in the most), settled by one comparison of the players in;
-    ``sum_offset`` (N,) int64:
-    where a decision's block of strategy sums starts (-1: no average kept at that node);
-    ``last_round``: the tree's last betting round (its decisions are never pruned)."""
+    """What the terminal values read, per node of the tree: ``contrib`` (N, P) float64 each seat's
+    chips in the pot, in big blinds (int32 regrets: their unit), ``mask`` (N,) int64 the players
+    still in (bit q: seat q), ``pot`` (N,) float64, and ``simple`` (N,) int8: a showdown without
+    side pots (every player still in put in the most), settled by one comparison of the players in;
+    ``sum_offset`` (N,) int64: where a decision's block of strategy sums starts (-1: no average kept
+    at that node); ``last_round``: the tree's last betting round (its decisions are never
+    pruned)."""
 
     contrib: np.ndarray
     mask: np.ndarray
@@ -120,12 +124,12 @@ def es_traversal(
     now: int,
 ) -> tuple[float, int]:
     """One external-sampling traversal for ``traverser`` of one deal (``states`` (P, 4),
-    ``strength`` (P,): each seat's showdown value). Returns (the sampled root value in big
-    blinds, nodes visited). With ``update`` false nothing is written to ``regrets`` or ``sums``
-    (the sampled value alone, for tests of unbiasedness). ``prune_now``: this traversal prunes
-    (with ``pruning``'s threshold; its floor ``min_regret`` bounds every update); decisions of
-    the last round are never pruned. ``now``: a number no earlier traversal with this scratch
-    used (it marks the traversal's entries of :func:`pot_share`'s table)."""
+    ``strength`` (P,): each seat's showdown value). Returns (the sampled root value in the stakes'
+    unit, nodes visited). With ``update`` false nothing is written to ``regrets`` or ``sums`` (the
+    sampled value alone, for tests of unbiasedness). ``prune_now``: this traversal prunes (with
+    ``pruning``'s threshold; its floor ``min_regret`` bounds every update); decisions of the last
+    round are never pruned. ``now``: a number no earlier traversal with this scratch used (it marks
+    the traversal's entries of :func:`pot_share`'s table)."""
     kind, player, rnd, child_start, children, payoff_id, payoff_table, offset, num_states = tree
     contrib, mask, pot, simple, sum_offset, last_round = stakes
     threshold = pruning.threshold
@@ -249,7 +253,7 @@ def es_traversal(
                 x = 0.0
             if x < min_regret:
                 x = min_regret
-            regrets[base + j * ns] = x
+            store_regret(regrets, base + j * ns, x)
     return values[0], nv
 
 
