@@ -111,6 +111,13 @@ def generator(seed: SeedLike) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(seed_sequence(seed)))
 
 
+def keyed_generator(seed: SeedLike, *keys: int) -> np.random.Generator:
+    """A ``numpy.random.Generator`` (PCG64) for one piece of work named by integer ``keys``
+    (a hand number): seeded by the entropy ``[seed_int(seed), *keys]``, so its draws depend on
+    the seed and the keys only, not on the work done before it."""
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed_int(seed), *keys])))
+
+
 def child_seeds(seed: SeedLike, n: int) -> list[int]:
     """``n`` independent child seeds of ``seed`` (``SeedSequence.spawn``), each an integer in
     [0, 2**64) that seeds its own work by the same rules. Child k does not depend on ``n``."""

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab._rng import keyed_generator
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.nolimit.agents import NoLimitAgent, PublicView, check_policy
 from pokerlab.interop.acpc import VERSION, AcpcGame, Replay, parse_matchstate
@@ -60,7 +61,7 @@ class ClientResult:
 def _hand_generator(seed: int, hand: int) -> np.random.Generator:
     """The draws of one hand: a generator seeded by (seed, hand number), so a hand's choices
     do not depend on the hands before it."""
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, hand])))
+    return keyed_generator(seed, hand)
 
 
 def play_acpc(
