@@ -22,8 +22,16 @@ Table 2 (the regression case): the spot solved losslessly to near equilibrium
 hands than the blueprint's and must come out *more* exploitable than the blueprint (BLUEPRINT.md
 3.5 C5, the analogue of Libratus's 41.3 -> 397 mbb/g), the safe gadgets within their bound.
 
-Table 3 (budgets): seconds per river search (one subgame, one seat, after its ranges are known)
-over table 1's searches: mean and largest, against the 50 ms target of the issue.
+Table 3 (testbed T3, a narrow flop spot: Td9d6h, 7 hand classes a side, pot 100, stacks 300,
+bets 75% or all-in; 3 million solver entries): the same kind of blueprint (flop and turn
+lossless, river bucketed), and search with ``--t3-gadget`` (maxmargin) at the river, at the turn
+to the end of the game, and at the turn to the end of the turn with the opponent picking among
+k = 1 or 4 continuation profiles at the leaves (Modicum; BLUEPRINT.md 3.5 C7: k = 4 should be
+no worse than k = 1), and at the flop (the spot's root) to the end of the flop with k = 4.
+
+Table 4 (budgets): seconds per search (one subgame, one seat, after its ranges are known):
+river searches of table 1 (mean and largest; target 50 ms), the whole turn spot searched from
+its root to the end of the game (target 2 s), the flop search of table 3 (target 10 s).
 
 Usage: ``python benchmarks/search.py [--quick] [--save]`` (``--quick``: a small turn spot,
 seconds; the default takes some minutes on 2 cores).
@@ -51,6 +59,15 @@ from pokerlab.solvers.search import (  # noqa: E402
 )
 from pokerlab.solvers.search.blueprints import bucketed_blueprint  # noqa: E402
 from pokerlab.tree.vector.passes import Passes  # noqa: E402
+
+T3_SPOT = dict(
+    board="Td9d6h",
+    ranges=("AA,KK,QQ,AK,KQs,JTs,T9s", "TT,99,88,AQs,QJs,J8s,AJo"),
+    pot=100,
+    stack=300,
+    bets="75%, a",
+    raises="a",
+)
 
 QUICK_SPOT = dict(
     board="Td9d6hQc",
@@ -84,6 +101,51 @@ def _searches(game: Any, profile: np.ndarray, base: float, iterations: int) -> l
     return rows
 
 
+def _t3(args: argparse.Namespace) -> tuple[list[dict], float]:
+    """Table 3's rows and the flop search's seconds per subgame and seat."""
+    game = pokerlab.load_game("postflop", **T3_SPOT)
+    pot = float(game.config.pot)
+    passes = Passes(game.expanded.tree, 1)
+    start = time.perf_counter()
+    profile, _ = bucketed_blueprint(game, args.buckets, args.t3_blueprint_iterations)
+    rows = [
+        {
+            "config": "blueprint",
+            "pct": 100 * profile_exploitability(passes, profile, pot) / pot,
+            "bound_pct": 0.0,
+            "seconds": time.perf_counter() - start,
+        }
+    ]
+    flop_seconds = float("nan")
+    for street, depth, k in (
+        ("river", "end", 1),
+        ("turn", "end", 1),
+        ("turn", "round", 1),
+        ("turn", "round", 4),
+        ("flop", "round", 4),
+    ):
+        report = search_everywhere(
+            game, profile, args.t3_gadget, street=street, iterations=args.t3_iterations,
+            depth=depth, continuations=k,
+        )  # fmt: skip
+        label = f"+ {street} search, " + (
+            f"depth-limited, k={k}" if depth == "round" else "to the end"
+        )
+        rows.append(
+            {
+                "config": label,
+                "pct": 100 * profile_exploitability(passes, report.profile, pot) / pot,
+                "bound_pct": 100 * report.gain_bound / pot,
+                "seconds": report.seconds,
+                "subgames": report.subgames,
+                "search_mean_s": float(np.mean([r["seconds"] for r in report.per_subgame])),
+            }
+        )
+        if street == "flop":
+            flop_seconds = rows[-1]["search_mean_s"]
+    return rows, flop_seconds
+
+
 def _print(title: str, rows: list[dict]) -> None:
     print_table(
         title,
@@ -99,6 +161,10 @@ def main() -> None:
     parser.add_argument("--blueprint-iterations", type=int, default=300)
     parser.add_argument("--search-iterations", type=int, default=200)
     parser.add_argument("--exact-iterations", type=int, default=1000)
+    parser.add_argument("--t3-blueprint-iterations", type=int, default=100)
+    parser.add_argument("--t3-iterations", type=int, default=100)
+    parser.add_argument("--t3-gadget", default="maxmargin", choices=GADGETS)
+    parser.add_argument("--no-t3", action="store_true", help="skip table 3 (minutes)")
     add_save_option(parser)
     args = parser.parse_args()
     if args.quick:
@@ -136,14 +202,37 @@ def main() -> None:
         t2,
     )
 
+    t3: list[dict] = []
+    flop_seconds = float("nan")
+    if not args.no_t3 and not args.quick:
+        t3, flop_seconds = _t3(args)
+        _print(
+            f"3. T3 flop spot: river bucketed ({args.buckets} classes, "
+            f"{args.t3_blueprint_iterations} it.), {args.t3_gadget} search "
+            f"{args.t3_iterations} it.",
+            t3,
+        )
+
+    whole = search_everywhere(
+        game, profile, "resolve", street=game.config.street, iterations=args.search_iterations
+    )
     searched = [r for r in t1 if "search_mean_s" in r]
+    budget_rows = [
+        [f"river, {r['config'].split(', ')[-1]}", 1e3 * r["search_mean_s"],
+         1e3 * r["search_max_s"], 50.0]
+        for r in searched
+    ]  # fmt: skip
+    if game.config.street == "turn":
+        turn_ms = 1e3 * whole.per_subgame[0]["seconds"]
+        budget_rows.append(["the whole turn spot, resolve", turn_ms, turn_ms, 2000.0])
+    if t3:
+        budget_rows.append(["T3 flop, to the end of the flop, k=4", 1e3 * flop_seconds,
+                            1e3 * flop_seconds, 10000.0])  # fmt: skip
     print_table(
-        "3. seconds per river search (one subgame, one seat; target 50 ms)",
-        ["gadget", "mean ms", "largest ms", "subgames"],
-        [
-            [r["config"], 1e3 * r["search_mean_s"], 1e3 * r["search_max_s"], r["subgames"]]
-            for r in searched
-        ],
+        f"4. milliseconds per search (one subgame, one seat; {args.search_iterations} or "
+        f"{args.t3_iterations} it.)",
+        ["search", "mean ms", "largest ms", "target ms"],
+        budget_rows,
     )
     load_after = load_average()
     print(f"\nload average before {load_before}, after {load_after}")
@@ -152,6 +241,8 @@ def main() -> None:
         "options": vars(args),
         "bucketed": t1,
         "lossless": t2,
+        "t3": t3,
+        "budgets_ms": budget_rows,
         "load_average": {"before": load_before, "after": load_after},
     }
     path = write_results("search-quick" if args.quick else "search", payload, save=args.save)

@@ -121,13 +121,19 @@ def test_search_repeats_and_refuses_bad_input(game, coarse) -> None:
         search_everywhere(game, profile, "safe")
     with pytest.raises(PokerlabError, match="at least one iteration"):
         search_everywhere(game, profile, "resolve", iterations=0)
-    with pytest.raises(PokerlabError, match="turn or the river, not 'flop'"):
+    with pytest.raises(PokerlabError, match="flop, turn or river, not 'preflop'"):
+        search_everywhere(game, profile, "resolve", street="preflop")
+    with pytest.raises(PokerlabError, match="no public state that starts the flop"):
         search_everywhere(game, profile, "resolve", street="flop")
+    with pytest.raises(PokerlabError, match="depth is 'end' or 'round'"):
+        search_everywhere(game, profile, "resolve", depth="leaf")
+    with pytest.raises(PokerlabError, match="continuations must be 1 or 4"):
+        search_everywhere(game, profile, "resolve", street="river", depth="round", continuations=2)
     with pytest.raises(PokerlabError, match="numbers"):
         search_everywhere(game, profile[:-1], "resolve")
     river = pokerlab.load_game("postflop", spot="river")
-    with pytest.raises(PokerlabError, match="no public state that starts the river"):
-        search_everywhere(river, river.public_tree().uniform(), "unsafe")
+    with pytest.raises(PokerlabError, match="no public state that starts the turn"):
+        search_everywhere(river, river.public_tree().uniform(), "unsafe", street="turn")
 
 
 def test_the_bucketed_blueprint_plays_one_strategy_per_class_and_costs_exploitability(game) -> None:
@@ -241,3 +247,17 @@ def test_turn_search_beats_river_search_and_four_continuations_beat_one(flop) ->
         found[(street, depth, k)] = profile_exploitability(passes, report.profile, 100.0)
     assert found[("turn", "end", 1)] < found[("river", "end", 1)] < base
     assert found[("turn", "round", 4)] < found[("turn", "round", 1)]
+
+
+def test_an_unsafe_search_at_the_root_of_a_river_spot_is_the_spots_own_solve() -> None:
+    """At the root the subgame is the whole game and the unsafe gadget adds nothing: the search's
+    iterations are the postflop solver's (same passes, schedule and root rows)."""
+    river = pokerlab.load_game("postflop", spot="river")
+    report = search_everywhere(
+        river, river.public_tree().uniform(), "unsafe", street="river", iterations=50
+    )
+    assert report.subgames == 1
+    solver = PostflopSolver(river, "dcfr")
+    solver.step(50)
+    expected = river.public_tree().normalise(solver.strat_sum)
+    assert np.allclose(report.profile, expected, atol=1e-6)

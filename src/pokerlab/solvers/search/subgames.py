@@ -33,20 +33,23 @@ __all__ = [
 ]
 
 #: board cards at the start of each street that a search can start
-STREET_CARDS = {"turn": 4, "river": 5}
+STREET_CARDS = {"flop": 3, "turn": 4, "river": 5}
 
 
 def round_roots(
     parent: np.ndarray, node_board: np.ndarray, tree: VectorTree, street: str
 ) -> list[int]:
-    """The stored nodes that start ``street`` ("turn" or "river"): children of chance nodes
-    whose board has that many cards (isomorphic cards reuse a stored sibling's subtree, and a
-    search there is that search with the suits swapped)."""
+    """The stored nodes that start ``street`` ("flop", "turn" or "river"): the spot's root when
+    it starts on that street, else the children of chance nodes whose board has that many cards
+    (isomorphic cards reuse a stored sibling's subtree, and a search there is that search with
+    the suits swapped)."""
     if street not in STREET_CARDS:
-        raise PokerlabError(f"search starts at the turn or the river, not {street!r}")
+        raise PokerlabError(f"search starts at the flop, turn or river, not {street!r}")
     cards = STREET_CARDS[street]
     kind = tree.arrays.kind
     n_cards = np.sum(node_board >= 0, axis=1)
+    if n_cards[0] == cards:
+        return [0]
     roots = [
         n
         for n in range(tree.num_nodes)
@@ -154,21 +157,27 @@ def street_ranges(
     a = tree.arrays
     h = tree.hands.cards.shape[1]
     wanted = set(int(r) for r in roots)
-    parents = sorted({int(p) for p in _parents(tree, wanted)})
-    item_first = np.full(tree.num_nodes, -1, dtype=np.int64)
-    item_node: list[int] = []
-    for c in parents:
-        item_first[c] = len(item_node)
-        item_node.extend(int(x) for x in a.children[a.child_start[c] : a.child_start[c + 1]])
-    arrays = a._replace(item_first=item_first, item_node=np.array(item_node, dtype=np.int64))
-    n = len(item_node)
-    items = K.Items(np.zeros((n, h + 1)), np.zeros((n, h)), np.zeros((n, h)))
-    reach = np.zeros((2, n, h))
-    reach_c = np.zeros((2, n, h))
-    for trav in (0, 1):
-        passes.collect_reaches(arrays, trav, blueprint, items)
-        reach[trav] = items.rp
-        reach_c[1 - trav] = items.ro[:, :h]
+    if wanted == {0}:
+        # the spot's root: the ranges as dealt, no chance above
+        item_node = [0]
+        reach = tree.hands.weight[:, None, :].copy()
+        reach_c = reach.copy()
+    else:
+        parents = sorted({int(p) for p in _parents(tree, wanted)})
+        item_first = np.full(tree.num_nodes, -1, dtype=np.int64)
+        item_node = []
+        for c in parents:
+            item_first[c] = len(item_node)
+            item_node.extend(int(x) for x in a.children[a.child_start[c] : a.child_start[c + 1]])
+        arrays = a._replace(item_first=item_first, item_node=np.array(item_node, dtype=np.int64))
+        n = len(item_node)
+        items = K.Items(np.zeros((n, h + 1)), np.zeros((n, h)), np.zeros((n, h)))
+        reach = np.zeros((2, n, h))
+        reach_c = np.zeros((2, n, h))
+        for trav in (0, 1):
+            passes.collect_reaches(arrays, trav, blueprint, items)
+            reach[trav] = items.rp
+            reach_c[1 - trav] = items.ro[:, :h]
     zeros = np.zeros(tree.size, dtype=np.float32)
     out = {}
     for i, node in enumerate(item_node):
