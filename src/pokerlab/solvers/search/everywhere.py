@@ -22,7 +22,7 @@ from pokerlab.errors import PokerlabError
 from pokerlab.solvers.postflop import postflop_schedule
 from pokerlab.solvers.search.continuations import continuation_profiles, depth_limit
 from pokerlab.solvers.search.gadgets import GADGETS, solve_subgame
-from pokerlab.solvers.search.subgames import round_roots, street_ranges
+from pokerlab.solvers.search.subgames import reach_gifts, round_roots, street_ranges
 from pokerlab.tree._primitives import PARAMS_LAYOUT
 from pokerlab.tree.vector.passes import Passes
 
@@ -109,13 +109,19 @@ def search_everywhere(
     gains = [0.0, 0.0]
     rows: list[dict[str, Any]] = []
     all_ranges = street_ranges(passes, roots, bp32, spot.node_board)
+    gifts = (
+        {o: reach_gifts(passes, spot.parent, roots, bp32, o) for o in (0, 1)}
+        if gadget == "reach-maxmargin"
+        else None
+    )
     for node in roots:
         ranges = all_ranges[node]
         for p in seats:
             began = time.perf_counter()
             leaves = None if profiles is None else depth_limit(passes, node, profiles[1 - p])
+            gift = None if gifts is None else gifts[1 - p][node]
             sol = solve_subgame(
-                passes, ranges, p, gadget, iterations, params, work[p], assembled[p], leaves
+                passes, ranges, p, gadget, iterations, params, work[p], assembled[p], leaves, gift
             )
             took = time.perf_counter() - began
             gains[0] += sol.gain[0]

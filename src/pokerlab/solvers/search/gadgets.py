@@ -43,7 +43,9 @@ from pokerlab.tree.vector.passes import Passes
 
 __all__ = ["GADGETS", "SubgameSolution", "solve_subgame"]
 
-GADGETS = tuple(GADGET_CODES)
+#: the gadgets: the kernel's three, and maxmargin with the alternative payoffs raised by the
+#: opponent's gifts (:func:`~pokerlab.solvers.search.subgames.reach_gifts`)
+GADGETS = (*GADGET_CODES, "reach-maxmargin")
 
 
 @dataclass
@@ -70,6 +72,7 @@ def solve_subgame(
     work: tuple[np.ndarray, np.ndarray],
     assembled: np.ndarray,
     leaves: Leaves | None = None,
+    gift: np.ndarray | None = None,
 ) -> SubgameSolution:
     """Solve the subgame at ``ranges.node`` for searcher ``player`` with ``gadget`` (one of
     :data:`GADGETS`) for ``iterations`` CFR iterations of the schedule ``params`` (a
@@ -80,7 +83,11 @@ def solve_subgame(
     ``work`` (regrets, strategy sums; float32, the tree's layout) is scratch: the subtree's
     blocks are reset and hold the solve. ``assembled`` (float32 probabilities, the tree's layout,
     the blueprint where nothing was searched yet) receives the searcher's average strategy on the
-    searched blocks (both players' for the unsafe gadget); the gains are measured against it."""
+    searched blocks (both players' for the unsafe gadget); the gains are measured against it.
+
+    ``gift`` (``reach-maxmargin``, :func:`~pokerlab.solvers.search.subgames.reach_gifts`): per
+    opponent hand and unit of the others' reach, what its CBV may rise by; the gains are then
+    measured beyond CBV plus gift."""
     if gadget not in GADGETS:
         raise PokerlabError(f"unknown gadget {gadget!r}; choose one of {', '.join(GADGETS)}")
     if iterations < 1:
@@ -94,9 +101,13 @@ def solve_subgame(
         sums[lo:hi] = 0.0
     p, o = player, 1 - player
     possible = ranges.possible[o].astype(np.float64)
-    cbv = ranges.cbv[o]
     # the searcher's reach (chance folded in) each opponent hand can face: maxmargin's normaliser
     others = _compat_rows(passes, o) @ ranges.reach_c[p]
+    cbv = ranges.cbv[o].copy()
+    if gadget == "reach-maxmargin":
+        if gift is None:
+            raise PokerlabError("reach-maxmargin needs the opponent's gifts (reach_gifts)")
+        cbv += gift * others
     rows = SubgameRows(
         ranges.reach[p], ranges.reach_c[p], ranges.reach_c[o], ranges.reach[o], cbv, possible,
         others,
@@ -104,8 +115,9 @@ def solve_subgame(
     store = K.Storage(
         regrets, sums, passes.no_prediction, passes.no_scale, passes.no_scale, passes.no_lock
     )
+    code = GADGET_CODES[gadget.removeprefix("reach-")]
     gadget_iterations(
-        tree.arrays, tree.hands, tree.sweep, int(node), p, GADGET_CODES[gadget], int(iterations),
+        tree.arrays, tree.hands, tree.sweep, int(node), p, code, int(iterations),
         params, store, rows, passes.scratch_one32, passes.out32,
         no_limit(passes) if leaves is None else leaves,
     )  # fmt: skip
@@ -125,7 +137,7 @@ def solve_subgame(
         br = passes.pass_at(
             node, q, K.MODE_BR, _zeros(passes), assembled, ranges.reach_c[1 - q], ranges.reach[q]
         )
-        excess = np.maximum(br - ranges.cbv[q], 0.0) * ranges.possible[q]
+        excess = np.maximum(br - (cbv if q == o else ranges.cbv[q]), 0.0) * ranges.possible[q]
         gain[q] = float(np.sum(tree.hands.weight[q] * excess))
     return SubgameSolution(node, p, iterations, (gain[0], gain[1]))
 

@@ -215,3 +215,62 @@ def _possible(tree: VectorTree, board: np.ndarray) -> np.ndarray:
         blocked = np.isin(cards, on_board).any(axis=1)
         possible[p, :n] = (tree.hands.weight[p, :n] > 0) & ~blocked
     return possible
+
+
+def reach_gifts(
+    passes: Passes,
+    parent: np.ndarray,
+    roots: list[int],
+    blueprint: np.ndarray,
+    opponent: int,
+) -> dict[int, np.ndarray]:
+    """The gifts of Reach subgame solving (Brown and Sandholm, NIPS 2017, sec. 5), per root and
+    opponent hand, per unit of the others' reach: how much more the opponent may win in the
+    subgame than its CBV without doing better than it could have against the blueprint.
+
+    At the opponent's last decision ``I`` above a subgame, its hand ``h`` took the action ``a``
+    toward the subgame although another action was worth up to ``g(h) = max_b CBV(I, b, h) -
+    CBV(I, a, h)`` more against the blueprint. The CBV of ``(I, a)`` is the sum of the
+    opponent's counterfactual values over the subgames (and the leaves) below ``a``; if each
+    subgame ``S`` below lets them rise by at most ``g(h) x d_S(h) / d_I(h)`` (``d``: the reach
+    of everyone but the opponent that hand ``h`` faces, chance folded in; the subgames' ``d_S``
+    sum to at most ``d_I``), the value of ``(I, a)`` stays at most that of the best action and
+    nothing above ``I`` changes. The returned vector is ``g / d_I`` (0 where the root has no
+    opponent decision above it or ``d_I`` is 0); a subgame adds it times its own ``d_S``.
+    Using only the last decision is the conservative choice: the gifts of earlier ones are
+    left unused."""
+    tree = passes.tree
+    a = tree.arrays
+    h = tree.hands.cards.shape[1]
+    zeros = np.zeros(tree.size, dtype=np.float32)
+    m = compatible(tree)
+    compat = m if opponent == 0 else np.ascontiguousarray(m.T)
+    per_decision: dict[tuple[int, int], np.ndarray] = {}
+    out = {}
+    for root in roots:
+        child, node = int(root), int(parent[root])
+        while node >= 0 and not (a.kind[node] == DECISION and a.player[node] == opponent):
+            child, node = node, int(parent[node])
+        if node < 0:
+            out[int(root)] = np.zeros(h)
+            continue
+        key = (node, child)
+        if key not in per_decision:
+            rec = passes.record(node, opponent, zeros, blueprint)
+            others_reach = rec[0, :h]
+            kids = a.children[a.child_start[node] : a.child_start[node + 1]]
+            cbv = np.array(
+                [
+                    passes.pass_at(
+                        int(k), opponent, K.MODE_BR, zeros, blueprint, others_reach,
+                        tree.hands.weight[opponent],
+                    )
+                    for k in kids
+                ]
+            )  # fmt: skip
+            taken = int(np.flatnonzero(kids == child)[0])
+            gift = np.maximum(cbv.max(axis=0) - cbv[taken], 0.0)
+            d = compat @ others_reach
+            per_decision[key] = np.where(d > 0, gift / np.where(d > 0, d, 1.0), 0.0)
+        out[int(root)] = per_decision[key]
+    return out
