@@ -130,7 +130,7 @@ def test_search_repeats_and_refuses_bad_input(game, coarse) -> None:
         search_everywhere(game, profile, "resolve", street="flop")
     with pytest.raises(PokerlabError, match="depth is 'end' or 'round'"):
         search_everywhere(game, profile, "resolve", depth="leaf")
-    with pytest.raises(PokerlabError, match="continuations must be 1 or 4"):
+    with pytest.raises(PokerlabError, match="continuations must be 1, 4 or 'self'"):
         search_everywhere(game, profile, "resolve", street="river", depth="round", continuations=2)
     with pytest.raises(PokerlabError, match="numbers"):
         search_everywhere(game, profile[:-1], "resolve")
@@ -250,6 +250,13 @@ def test_turn_search_beats_river_search_and_four_continuations_beat_one(flop) ->
         found[(street, depth, k)] = profile_exploitability(passes, report.profile, 100.0)
     assert found[("turn", "end", 1)] < found[("river", "end", 1)] < base
     assert found[("turn", "round", 4)] < found[("turn", "round", 1)]
+    # Modicum's self-generative set: the opponent's best responses to the search added
+    report = search_everywhere(
+        game, profile, "maxmargin", street="turn", iterations=60, depth="round",
+        continuations="self", self_rounds=2,
+    )  # fmt: skip
+    self_generated = profile_exploitability(passes, report.profile, 100.0)
+    assert found[("turn", "end", 1)] < self_generated < found[("turn", "round", 1)]
 
 
 def test_an_unsafe_search_at_the_root_of_a_river_spot_is_the_spots_own_solve() -> None:

@@ -19,16 +19,26 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import PokerlabError
-from pokerlab.solvers.search.subgames import round_leaves
+from pokerlab.solvers.search.subgames import round_leaves, subtree_blocks, subtree_end
+from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector._kernels import Items
+from pokerlab.tree.vector._lock_kernels import improve_policy
 from pokerlab.tree.vector._search_kernels import Leaves
 from pokerlab.tree.vector.passes import Passes
 from pokerlab.tree.vector.tree import DECISION
 
-__all__ = ["CONTINUATIONS", "action_classes", "continuation_profiles", "depth_limit", "no_limit"]
+__all__ = [
+    "CONTINUATIONS",
+    "action_classes",
+    "continuation_profiles",
+    "depth_limit",
+    "no_limit",
+    "subgame_best_response",
+]
 
-#: the continuation sets: 1 (the blueprint) or 4 (and biased toward fold, call, raise)
-CONTINUATIONS = (1, 4)
+#: the continuation sets: 1 (the blueprint), 4 (and biased toward fold, call, raise), or
+#: "self" (self-generative: the blueprint, then the opponent's best responses to the search)
+CONTINUATIONS = (1, 4, "self")
 
 
 def action_classes(label: str) -> int:
@@ -51,7 +61,9 @@ def continuation_profiles(
     actions of class 0, 1, 2 (:func:`action_classes`) weighted by ``bias`` at every one of its
     decision nodes, renormalised."""
     if k not in CONTINUATIONS:
-        raise PokerlabError(f"continuations must be 1 or 4, got {k!r}")
+        raise PokerlabError(f"continuations must be 1, 4 or 'self', got {k!r}")
+    if k == "self":
+        k = 1
     if not bias > 1.0:
         raise PokerlabError(f"the continuation bias must be above 1, got {bias!r}")
     tree = game.expanded.tree
@@ -75,6 +87,46 @@ def continuation_profiles(
             w = np.where(total > 0, w / np.where(total > 0, total, 1.0), block)
             out[j + 1, lo : lo + w.size] = w.reshape(-1)
     return out
+
+
+def subgame_best_response(
+    passes: Passes,
+    node: int,
+    profile: np.ndarray,
+    trav: int,
+    ro: np.ndarray,
+    rp: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """A pure best response of ``trav`` in the subtree below ``node`` against the other
+    player's part of ``profile`` (float32 probabilities), the root rows ``ro`` / ``rp`` as in
+    :meth:`Passes.pass_at <pokerlab.tree.vector.passes.Passes.pass_at>`: ``(profile with trav's
+    entries in the subtree one-hot, trav's counterfactual values at node)``. Policy iteration
+    as :func:`pokerlab.tree.vector.backend.policy_best_response`, on the subtree only."""
+    tree = passes.tree
+    a = tree.arrays
+    _, blocks = subtree_blocks(tree, node)
+    mine = np.array(
+        [m for m in range(int(node), subtree_end(tree, node))
+         if a.kind[m] == DECISION and a.player[m] == trav],
+        dtype=np.int64,
+    )  # fmt: skip
+    reg = np.array(profile, dtype=np.float32, copy=True)
+    sums = np.zeros(tree.size, dtype=np.float32)
+    offsets = a.offset[mine].astype(np.int64)
+    nactions = (a.child_start[mine + 1] - a.child_start[mine]).astype(np.int64)
+    nh = int(tree.hands.num[trav])
+    policy = np.zeros((mine.shape[0], nh), dtype=np.int16)
+    lock = np.zeros(0, dtype=np.float32)
+    improve_policy(reg, offsets, nactions, nh, policy, lock, True)
+    for _ in range(tree.depth + 3):
+        values = passes.pass_at(node, trav, K.MODE_CFR, reg, sums, ro, rp, 0.0, 0.0, 0.0)
+        if improve_policy(reg, offsets, nactions, nh, policy, lock, False) == 0:
+            out = np.array(profile, dtype=np.float32, copy=True)
+            for owner, lo, hi in blocks:
+                if owner == trav:
+                    out[lo:hi] = reg[lo:hi]
+            return out, values
+    raise RuntimeError("the best response did not settle")  # pragma: no cover
 
 
 def no_limit(passes: Passes) -> Leaves:

@@ -20,7 +20,11 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.solvers.postflop import postflop_schedule
-from pokerlab.solvers.search.continuations import continuation_profiles, depth_limit
+from pokerlab.solvers.search.continuations import (
+    continuation_profiles,
+    depth_limit,
+    subgame_best_response,
+)
 from pokerlab.solvers.search.gadgets import GADGETS, solve_subgame
 from pokerlab.solvers.search.subgames import reach_gifts, round_roots, street_ranges
 from pokerlab.tree._primitives import PARAMS_LAYOUT
@@ -72,19 +76,24 @@ def search_everywhere(
     iterations: int = 200,
     algorithm: str = "dcfr",
     depth: str = "end",
-    continuations: int = 1,
+    continuations: int | str = 1,
     bias: float = 5.0,
+    self_rounds: int = 3,
 ) -> SearchReport:
     """Search with ``gadget`` at every public state starting ``street`` of the postflop spot
     ``game`` for both seats, from the ``blueprint`` profile (probabilities, the tree's layout),
     each subgame ``iterations`` iterations of ``algorithm`` (a non-predictive schedule), to the
     end of the game (``depth="end"``) or of the round (``"round"``, the opponent picking among
     ``continuations`` profiles at the leaves, biased by ``bias``:
-    :mod:`~pokerlab.solvers.search.continuations`)."""
+    :mod:`~pokerlab.solvers.search.continuations`). ``continuations="self"`` is Modicum's
+    self-generative set: the blueprint, then ``self_rounds`` times the opponent's best response
+    (below the leaves) to the searcher's current solution added and the subgame solved again."""
     if gadget not in GADGETS:
         raise PokerlabError(f"unknown gadget {gadget!r}; choose one of {', '.join(GADGETS)}")
     if depth not in ("end", "round"):
         raise PokerlabError(f"depth is 'end' or 'round', not {depth!r}")
+    if not isinstance(self_rounds, int) or self_rounds < 0:
+        raise PokerlabError(f"self_rounds must be an integer >= 0, got {self_rounds!r}")
     params = postflop_schedule(algorithm)
     if params[PARAMS_LAYOUT["predictive"]]:
         raise PokerlabError(f"search runs non-predictive schedules, not {algorithm!r}")
@@ -118,11 +127,23 @@ def search_everywhere(
         ranges = all_ranges[node]
         for p in seats:
             began = time.perf_counter()
-            leaves = None if profiles is None else depth_limit(passes, node, profiles[1 - p])
-            gift = None if gifts is None else gifts[1 - p][node]
+            o = 1 - p
+            gift = None if gifts is None else gifts[o][node]
+            leaves = None if profiles is None else depth_limit(passes, node, profiles[o])
             sol = solve_subgame(
                 passes, ranges, p, gadget, iterations, params, work[p], assembled[p], leaves, gift
             )
+            if continuations == "self" and profiles is not None:
+                found = profiles[o]
+                for _ in range(self_rounds):
+                    br, _ = subgame_best_response(
+                        passes, node, assembled[p], o, ranges.reach_c[p], ranges.reach[o]
+                    )
+                    found = np.concatenate([found, br[None]])
+                    sol = solve_subgame(
+                        passes, ranges, p, gadget, iterations, params, work[p], assembled[p],
+                        depth_limit(passes, node, found), gift,
+                    )  # fmt: skip
             took = time.perf_counter() - began
             gains[0] += sol.gain[0]
             gains[1] += sol.gain[1]
