@@ -228,11 +228,7 @@ def _parse_one(token: str, position: int, raise_sizes: bool) -> BetSize:
         return BetSize("geometric", cap, streets)
     if "%%" in low:
         raise ParseError("one '%' per size", token, position)
-    raise ParseError(
-        "bad bet size (expected N%, Nx, Nc, NcMr, e, Ke, KeM% or a)",
-        token,
-        position,
-    )
+    raise ParseError("bad bet size (expected N%, Nx, Nc, NcMr, e, Ke, KeM% or a)", token, position)
 
 
 def parse_bet_sizes(text: str, *, raise_sizes: bool = False) -> tuple[BetSize, ...]:
@@ -365,11 +361,10 @@ def resolve_bet(
         For negative chip counts, ``streets_left < 1`` with a geometric size that names no
         street count, or an ``Nx`` size when there is no previous bet.
     """
-    for name, amount in (("pot", pot), ("prev_bet", prev_bet), ("to_call", to_call)):
+    chips = (("pot", pot), ("prev_bet", prev_bet), ("to_call", to_call), ("stack", stack))
+    for name, amount in chips:
         if not amount >= 0.0:
             raise PokerlabError(f"{name} must be >= 0 chips, got {amount!r}")
-    if not stack >= 0.0:
-        raise PokerlabError(f"stack must be >= 0 chips, got {stack!r}")
     if bets is None:
         bets = 1 if prev_bet > 0.0 else 0
     if isinstance(bets, bool) or not isinstance(bets, numbers.Integral) or bets < 0:

@@ -17,7 +17,10 @@ per decision node), the lazy discount scales, the board generator, the boards' h
 (:class:`~pokerlab.tree.betting._kernels.BoardBatch`) and the depth-first pass scratch. A
 split pass walks the nodes above the subtree roots (a head) and gets the value rows at the roots
 from :meth:`PCSState.subtree_values` (the subtree seam: value rows from reach rows), run here
-on threads and on Ray actors by :mod:`pokerlab.distributed.limit_ray`.
+on threads and on Ray actors by :mod:`pokerlab.distributed.limit_ray`. The split pass is
+:mod:`pokerlab.tree.betting.pcs_split`, the every-board passes :mod:`pokerlab.tree.betting.pcs_full`
+(the bases of :class:`PCSState`); this module holds the run: its storage, the schedule's
+discounts, the sampled boards and the depth-first pass.
 """
 
 from __future__ import annotations
@@ -47,8 +50,9 @@ from pokerlab.tree.betting.boards import (
     board_entries,
     full_chance_bytes,
     path_bytes_per_entry,
-    split_subtrees,
 )
+from pokerlab.tree.betting.pcs_full import FullChance
+from pokerlab.tree.betting.pcs_split import SplitPasses
 from pokerlab.tree.executors import WorkerPool, worker_pool
 
 __all__ = ["BYTES_PER_INFOSET_ACTION", "PCSState", "full_chance_bytes", "path_bytes_per_entry"]
@@ -57,11 +61,13 @@ __all__ = ["BYTES_PER_INFOSET_ACTION", "PCSState", "full_chance_bytes", "path_by
 BYTES_PER_INFOSET_ACTION = 8
 
 
-class PCSState:
+class PCSState(SplitPasses, FullChance):
     """One public-chance-sampling run on ``backend``
     (:class:`~pokerlab.tree.betting.backend.BettingBackend`) with the schedule ``params``: the
     stored arrays, the discount scales, the board generator and the pass scratch; advanced by
-    :meth:`run` (the engine's ``CFRState``)."""
+    :meth:`run` (the engine's ``CFRState``). The split pass and the subtree seam come from
+    :class:`~pokerlab.tree.betting.pcs_split.SplitPasses`, the every-board passes from
+    :class:`~pokerlab.tree.betting.pcs_full.FullChance`."""
 
     def __init__(self, backend: Any, params: np.ndarray) -> None:
         o = backend.options
@@ -155,13 +161,6 @@ class PCSState:
         self._sum_scale = LazyScale()
         self._regret_scale = LazyScale()
         self._weights = (1.0, 1.0)
-
-    def _split(self, split_round: int) -> None:
-        """The subtrees after ``split_round``'s betting over the workers
-        (:func:`~pokerlab.tree.betting.boards.split_subtrees`)."""
-        self.subtrees, self._owner, self.worker_nodes = split_subtrees(
-            self.tree, self.workers, split_round
-        )
 
     # --- storage --------------------------------------------------------------------------------
     def _allocate_storage(self) -> None:
@@ -333,137 +332,6 @@ class PCSState:
                 entries, traverser, update, 0, reach, self._root[:width], self._buffers[0]
             )
         return self._split_pass(entries, reach, traverser, update)
-
-    def _setup_cuts(self, width: int) -> None:
-        """The seam of a split pass: each subtree root's slot, and the reach and value rows
-        there (``width`` entries each)."""
-        cut = np.full(self.tree.num_nodes, -1, dtype=np.int64)
-        for k, (root, _, _) in enumerate(self.subtrees):
-            cut[root] = k
-        self._cut = cut
-        self._cut_reach = np.zeros((len(self.subtrees), 2, width), dtype=np.float32)
-        self._cut_values = np.zeros((len(self.subtrees), width), dtype=np.float32)
-
-    def _head_storage(self) -> tuple[BettingArrays, np.ndarray, np.ndarray, np.ndarray] | None:
-        """The storage the head's walks read (None: the full arrays)."""
-        return None
-
-    def _split_pass(
-        self,
-        entries: BoardBatch,
-        reach: np.ndarray,
-        traverser: int,
-        update: bool,
-        frozen: np.ndarray | None = None,
-        entries_ref: Any = None,
-    ) -> float:
-        """A pass split at the subtree roots: the head's way down over the nodes above them
-        (cut mode 1, no update: it collects the reach rows arriving at each root), the value
-        rows at the roots from those reach rows (:meth:`subtree_values`), the head's way up
-        (cut mode 2, taking them). ``reach``: the root's reach rows; ``frozen``: see
-        :meth:`_subtree`; ``entries_ref``: the entries as the executor holds them."""
-        buffers = self._buffers[0]
-        storage = self._head_storage()
-        width = reach.shape[1]
-        out = self._root[:width]
-        cut_reach, cut_values = self._cut_reach[:, :, :width], self._cut_values[:, :width]
-        cuts = Cuts(self._cut, np.int64(1), cut_reach, cut_values)
-        self._subtree(
-            entries, traverser, False, 0, reach, out, buffers, cuts, frozen=frozen,
-            storage=storage,
-        )  # fmt: skip
-        self.subtree_values(traverser, entries, update, cut_reach, cut_values, frozen, entries_ref)
-        cuts = cuts._replace(mode=np.int64(2))
-        return self._subtree(
-            entries, traverser, update, 0, reach, out, buffers, cuts, frozen=frozen,
-            storage=storage,
-        )  # fmt: skip
-
-    def subtree_values(
-        self,
-        traverser: int,
-        entries: BoardBatch,
-        update: bool,
-        reach_rows: np.ndarray,
-        value_rows: np.ndarray,
-        frozen: np.ndarray | None = None,
-        entries_ref: Any = None,
-    ) -> None:
-        """The subtree seam: from each subtree root's reach rows (``reach_rows[k]``, both
-        players, one entry per hand of the boards) the value rows there (into
-        ``value_rows[k]``), one depth-first pass per subtree (updating its regrets and sums when
-        ``update``). Each worker of :attr:`pool` runs its subtrees (threads of this process);
-        the Ray head runs them on actors (:mod:`pokerlab.distributed.limit_ray`)."""
-        buffers = self._buffers
-
-        def run(w: int) -> None:
-            for k, (root, _, owner) in enumerate(self.subtrees):
-                if owner == w:
-                    self._subtree(
-                        entries, traverser, update, root, np.ascontiguousarray(reach_rows[k]),
-                        value_rows[k], buffers[w], frozen=frozen,
-                    )  # fmt: skip
-
-        self.pool.map(run)
-
-    # --- every board (chance="full") ------------------------------------------------------------
-    def _setup_full(self) -> None:
-        """The entries of every canonical board (one batch, built once), each entry's root reach
-        (its board's class size, for both players: chance's weight enters through the
-        opponent's reach into the values and through the own reach into the strategy sums), the
-        scale (1 / (opponent pairs x ordered boards))."""
-        indexer = self._board_indexer
-        self._full_boards, self._full_weights = indexer.unindex(np.arange(indexer.size))
-        step = self.board_chunk or len(self._full_boards)
-        #: (entries, root reach) of each chunk of boards (one chunk unless ``board_chunk``).
-        self._full_chunks: list[tuple[BoardBatch, np.ndarray]] = []
-        for first in range(0, len(self._full_boards), step):
-            entries = self._board_arrays(self._full_boards[first : first + step])
-            weight = np.repeat(
-                self._full_weights[first : first + step].astype(np.float32),
-                np.diff(entries.segments),
-            )
-            self._full_chunks.append((entries, np.ascontiguousarray(np.stack([weight, weight]))))
-        self._full_entries, self._full_reach = self._full_chunks[0]
-        self._scale = self._board_scale / float(self._full_weights.sum())
-
-    @property
-    def full_boards(self) -> int:
-        """Canonical boards an iteration walks with ``chance="full"`` (0 when sampling)."""
-        return len(self._full_boards) if self.chance == "full" else 0
-
-    def _full_pass(self, traverser: int, update: bool) -> float:
-        """One pass for ``traverser`` over every canonical board, chunk by chunk. With several
-        chunks every chunk's regret matching reads a frozen copy of the regrets (the
-        iteration's strategy) and the regret floor comes after the last one."""
-        if len(self._full_chunks) == 1:
-            return self._full_chunk(self._full_entries, self._full_reach, traverser, update)
-        frozen = self._regrets.copy()
-        total = 0.0
-        for entries, reach in self._full_chunks:
-            total += self._full_chunk(entries, reach, traverser, update, frozen)
-        if update and self.regret_floor:
-            np.maximum(self._regrets, 0.0, out=self._regrets)
-        return total
-
-    def _full_chunk(
-        self,
-        entries: BoardBatch,
-        reach: np.ndarray,
-        traverser: int,
-        update: bool,
-        frozen: np.ndarray | None = None,
-    ) -> float:
-        """One pass over a chunk of boards: one worker, a depth-first pass over the whole
-        tree; several, a split pass (:meth:`_split_pass`). ``frozen``: the regrets regret
-        matching reads (then no floor here; see :meth:`_full_pass`)."""
-        if self.workers == 1:
-            width = reach.shape[1]
-            return self._subtree(
-                entries, traverser, update, 0, reach, self._root[:width], self._buffers[0],
-                frozen=frozen,
-            )  # fmt: skip
-        return self._split_pass(entries, reach, traverser, update, frozen)
 
     def root_values(self, board: np.ndarray, traverser: int) -> np.ndarray:
         """Counterfactual value of each hole-card pair of ``traverser`` at the root for the
