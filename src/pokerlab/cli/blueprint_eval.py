@@ -77,36 +77,9 @@ def load_agent(token: str, label: str) -> tuple[Any, Any]:
             f"{label}: unknown agent {token!r}; known: {', '.join(BUILTIN_AGENTS)} or a "
             "checkpoint file of pokerlab blueprint train (.npz)"
         )
-    from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
-    from pokerlab.io.files import load_checkpoint
-    from pokerlab.io.paths import check_input_file
-    from pokerlab.solvers.blueprint import lossless_abstraction, restore_blueprint
+    from pokerlab.solvers.blueprint_load import load_blueprint
 
-    check_input_file(path, label)
-    try:
-        state = load_checkpoint(path)
-    except PokerlabError as exc:
-        raise PokerlabError(f"{label} {token!r}: {exc}") from None
-    if state.get("game") != "nolimit-holdem" or state.get("algorithm") != "es-mccfr":
-        raise PokerlabError(
-            f"{label} {token!r} is not a no-limit blueprint checkpoint (game "
-            f"{state.get('game')!r}, algorithm {state.get('algorithm')!r})"
-        )
-    from pokerlab.games.registry import load_game
-
-    game = load_game("nolimit-holdem", **state["game_params"])
-    config = state["config"]
-    if config["bucketing"] == "lossless":
-        abstraction = lossless_abstraction(int(config["ranks"]))
-    else:
-        abstraction = game.card_abstraction(  # type: ignore[attr-defined]
-            config["bucketing"],
-            buckets=tuple(int(b) for b in config["buckets"]),
-            seed=int(state.get("seed", 0)),
-        ).abstraction
-    solver = restore_blueprint(state, abstraction, game)  # type: ignore[arg-type]
-    agent = BlueprintAgent(solver.average_strategy(), abstraction, name=path.name)
-    return agent, game
+    return load_blueprint(path, label)
 
 
 def _check_same(label: str, token: str, game: Any, other: str, rules: Any) -> None:

@@ -15,6 +15,8 @@ plumbing (JSON answers, the client cookie, the middlewares) in :mod:`pokerlab.vi
 * ``/api/node?path=&line=``: a postflop node (actions with frequencies, the actor's grid, both
   ranges, the cards that can come); ``/api/combos?path=&line=&player=&hand=``: a class's combos;
 * ``/api/curve?path=``: exploitability curves of a ``--log`` or ``compare --json`` file;
+* ``/api/blueprint?path=&line=``: a no-limit blueprint's node (``pokerlab blueprint show``'s
+  figures: preflop the seat to act's chart per hand class, after the flop per bucket);
 * POST ``/api/play`` ``{path, seat, seed}``, GET ``/api/play/{id}``, POST ``/api/play/{id}/act``
   ``{action}``, POST ``/api/play/{id}/next``: hands against the solution;
 * POST ``/api/lock`` ``{path, line, strategy, hands, iterations}``, POST ``/api/unlock``
@@ -57,6 +59,7 @@ from pokerlab.viewer.files import FileMissing, PathRefused, resolve_inside, scan
 from pokerlab.viewer.http import CLIENT_COOKIE, Guard, Limits, client_key, json_response
 from pokerlab.viewer.jobs import JobBusy, JobLimits, JobQueue, JobRefused
 from pokerlab.viewer.models import (
+    BlueprintModel,
     CurveModel,
     Model,
     ModelCache,
@@ -82,6 +85,7 @@ STATIC_FILES = {
 
 #: How long a file listing is reused (seconds): many requests at once scan the folder once.
 LISTING_SECONDS = 1.0
+
 
 @dataclass(frozen=True)
 class ViewerLimits:
@@ -307,6 +311,11 @@ def create_app(
     def curve(path: str = Query(...)) -> Response:
         m: CurveModel = viewer.typed(path, CurveModel, "a log or compare file")
         return json_response(m.info())
+
+    @app.get("/api/blueprint")
+    def blueprint(path: str = Query(...), line: str = Query("")) -> Response:
+        m: BlueprintModel = viewer.typed(path, BlueprintModel, "a no-limit blueprint checkpoint")
+        return json_response(m.node(line))
 
     add_play_routes(app, viewer)
     add_job_routes(app, viewer)

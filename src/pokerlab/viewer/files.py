@@ -105,8 +105,8 @@ class FileEntry:
     """One row of the file list (``kind`` says which view opens it)."""
 
     path: str  # relative to the served folder, '/'-separated
-    kind: str  # table, limit, pushfold, pushfold-result, pushfold-sweep, postflop, log, compare,
-    # error
+    kind: str  # table, limit, pushfold, pushfold-result, pushfold-sweep, postflop, blueprint,
+    # log, compare, error
     size: int
     mtime: float
     game: str | None = None
@@ -155,7 +155,15 @@ def _summarize_npz(path: Path, entry: FileEntry) -> None:
     checkpoint = str(state_format or "").startswith("limit-") or (
         state_format is not None and meta.get("representation") == "bucketed"
     )
-    if checkpoint or bucketed:  # train limit-holdem (its identity flat or in the config)
+    if game == "nolimit-holdem" and meta.get("algorithm") == "es-mccfr":
+        # pokerlab blueprint train --checkpoint (also bucketed: tested before the limit files)
+        config = meta.get("config")
+        config = config if isinstance(config, dict) else {}
+        entry.kind = "blueprint"
+        entry.format = "checkpoint"
+        entry.details["bucketing"] = config.get("bucketing")
+        entry.details["buckets"] = config.get("buckets")
+    elif checkpoint or bucketed:  # train limit-holdem (its identity flat or in the config)
         config = meta.get("config")
         run = {**config, **meta} if isinstance(config, dict) else meta  # flat fields win
         entry.format = "strategy" if bucketed else "checkpoint"

@@ -9,6 +9,8 @@
 * :class:`PostflopModel`: a solved postflop spot, read node by node through
   :class:`~pokerlab.analysis.postflop.SolvedSpot` (the tree is never expanded as a whole).
 * :class:`CurveModel`: a ``--log`` file or ``pokerlab compare --json`` output.
+* :class:`BlueprintModel`: a no-limit blueprint checkpoint, node by node (preflop charts per
+  line and seat to act).
 
 Models are loaded once per file version (path, modification time, size) and kept in a small
 cache (:class:`ModelCache`); loading runs in a worker thread, so a large spot loading does not
@@ -18,6 +20,7 @@ hold up other requests. Every model that keeps scratch state guards it with its 
 from __future__ import annotations
 
 from pokerlab.viewer.models.base import MAX_TABLE_ROWS, Model, TableModel, finite
+from pokerlab.viewer.models.blueprint import BlueprintModel
 from pokerlab.viewer.models.cache import ModelCache, load_model
 from pokerlab.viewer.models.curves import CurveModel
 from pokerlab.viewer.models.limit import LimitModel
@@ -38,6 +41,7 @@ __all__ = [
     "SweepModel",
     "PostflopModel",
     "CurveModel",
+    "BlueprintModel",
     "ModelCache",
     "load_model",
     "lock_and_resolve",

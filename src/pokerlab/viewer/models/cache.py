@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pokerlab.errors import PokerlabError
 from pokerlab.viewer.models.base import Model, TableModel
+from pokerlab.viewer.models.blueprint import BlueprintModel
 from pokerlab.viewer.models.curves import CurveModel
 from pokerlab.viewer.models.limit import LimitModel
 from pokerlab.viewer.models.postflop import PostflopModel
@@ -31,6 +32,8 @@ def load_model(path: Path, rel: str, kind: str) -> Model:
         return PostflopModel(path, rel)
     if kind in ("log", "compare"):
         return CurveModel(path, rel)
+    if kind == "blueprint":
+        return BlueprintModel(path, rel)
     raise PokerlabError(f"{rel}: nothing to show for a file of kind {kind!r}")
 
 

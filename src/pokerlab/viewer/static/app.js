@@ -134,11 +134,13 @@ function mixEnds(mix, colors) {
 
 /* A 13x13 grid. cellFor(row, col, id) returns {fill (0..1 height), background, label, title,
    data (attributes), ink / valInk ("light": light text on a dark fill)}; onClick(hand, cell)
-   when given. */
-function handGrid(cellFor, onClick, small) {
-  const grid = el("div", {class: "grid" + (small ? " small" : "") + (onClick ? " clickable" : "")});
-  for (let row = 0; row < 13; row++) {
-    for (let col = 0; col < 13; col++) {
+   when given. ranks: draw only the top ranks' rows and columns (a small deck; default 13). */
+function handGrid(cellFor, onClick, small, ranks) {
+  const n = ranks || 13;
+  const grid = el("div", {class: "grid" + (small ? " small" : "") + (onClick ? " clickable" : ""),
+                          style: n === 13 ? null : "--n:" + n});
+  for (let row = 0; row < n; row++) {
+    for (let col = 0; col < n; col++) {
       const id = 13 * row + col;
       const hand = className(row, col);
       const c = cellFor(row, col, id, hand) || {};
@@ -231,7 +233,7 @@ window.addEventListener("DOMContentLoaded", () => {
 const KIND_NAMES = {
   "table": "strategy table", "pushfold": "push/fold", "pushfold-result": "push/fold result",
   "pushfold-sweep": "push/fold sweep", "postflop": "postflop spot", "log": "run log",
-  "limit": "limit hold'em strategy",
+  "limit": "limit hold'em strategy", "blueprint": "no-limit blueprint",
   "compare": "compare", "error": "error"};
 
 function playable(f) {
@@ -283,6 +285,7 @@ async function renderFile(main, params, token) {
   if (info.kind === "pushfold-sweep") return renderSweep(main, info);
   if (info.kind === "postflop") return renderPostflop(main, info, params, token);
   if (info.kind === "curve") return renderCurves(main, info);
+  if (info.kind === "blueprint") return renderBlueprint(main, info, params, token);
   main.appendChild(el("p", {text: "Nothing to show for this file."}));
 }
 
@@ -300,6 +303,7 @@ function infoItems(info) {
   add("stack", info.stack);
   if (info.ev) add("EV OOP / IP", fmt(info.ev[0], 2) + " / " + fmt(info.ev[1], 2));
   if (info.stacks && info.kind === "pushfold") add("stack (bb)", info.stacks.join(", "));
+  if (info.kind === "blueprint") { add("bucketing", info.bucketing); add("buckets", info.buckets.join(" / ") + " (" + info.recall + " recall)"); }
   add("ante (bb)", info.ante_bb);
   if (info.kind === "curve") add(info.source === "compare" ? "compare runs" : "run log", info.curves.map((c) => c.algorithm).join(", "));
   add("information sets", info.infosets);
@@ -602,6 +606,99 @@ function lockPanel(info, path, line, node) {
         try { await api("/api/reset", {path}); render(); } catch (e) { showError(e.message); }
       }})),
     out);
+}
+
+/* ---- no-limit blueprint: the chart of the seat to act at a line -------------------------------- */
+
+async function renderBlueprint(main, info, params, token) {
+  const text = params.line || "";
+  const goLine = (line) => go("/file", {path: params.path, line});
+  const box = el("input", {id: "bp-line", value: text, size: 40, placeholder: "e.g. r2.5bb, c / c  (empty: the root)"});
+  const form = el("form", {class: "row", id: "bp-form", onsubmit: (e) => { e.preventDefault(); goLine(box.value.trim()); }},
+    el("label", {}, "line ", box), el("button", {class: "primary", id: "bp-go", type: "submit", text: "show"}),
+    el("span", {class: "muted", text: "r<chips> or r<N>bb (raise to), c (check or call), f (fold), a (all-in), / (street), as pokerlab blueprint show --line"}));
+  const head = el("div", {class: "panel", id: "bp-head"}, form);
+  main.appendChild(head);
+  let node;
+  try {
+    node = await api("/api/blueprint?" + q({path: params.path, line: text}));
+  } catch (e) {
+    if (token !== renderToken) return;
+    showError(e.message);
+    head.appendChild(el("p", {id: "bp-bad", class: "err", text: "This line is not in the blueprint: fix it above or go back to the root."}));
+    head.appendChild(el("a", {href: "#", onclick: (ev) => { ev.preventDefault(); goLine(""); }, text: "the root"}));
+    return;
+  }
+  if (token !== renderToken) return;
+  const toks = node.tokens;
+  head.insertBefore(el("div", {class: "crumbs", id: "breadcrumbs"},
+    el("a", {href: "#", "data-depth": 0, class: toks.length === 0 ? "current" : "", text: "root",
+             onclick: (e) => { e.preventDefault(); goLine(""); }}),
+    toks.map((t, i) => [el("span", {class: "sep", text: "›"}),
+      el("a", {href: "#", "data-depth": i + 1, class: i === toks.length - 1 ? "current" : "", text: t,
+               onclick: (e) => { e.preventDefault(); goLine(toks.slice(0, i + 1).join(", ")); }})])), form);
+  head.appendChild(el("div", {class: "kv", id: "node-summary"},
+    el("span", {}, "to act: ", el("b", {id: "bp-position", text: `${node.position} (seat ${node.seat})`})),
+    el("span", {}, "street: ", el("b", {id: "bp-street", text: node.street})),
+    el("span", {}, "pot: ", el("b", {id: "node-pot", text: count(node.pot)})),
+    el("span", {}, "to call: ", el("b", {text: count(node.to_call)})),
+    el("span", {}, "tree line: ", el("b", {text: node.history || "(root)"}))));
+  const colors = actionColors(node.short.map((s) => (s === "a" ? "allin" : s)));
+  const words = node.words;
+  const follow = (i) => goLine([...toks, node.actions[i]].join(", "));
+  const acts = el("div", {class: "actions", id: "bp-actions"}, el("h3", {text: node.position + " actions" + (node.totals ? " (share of every combo of the deck)" : "")}),
+    words.map((w, i) => el("div", {class: "action" + (node.next[i] ? "" : " end"), "data-label": node.actions[i],
+      "data-freq": node.totals ? node.totals[i] : null, title: node.next[i] ? "follow this action" : "this action ends the hand",
+      onclick: node.next[i] ? () => follow(i) : null},
+      el("i", {class: "swatch", style: "background:" + colors[i]}), el("span", {text: w}),
+      node.totals ? el("div", {class: "bar"}, el("div", {style: `width:${(100 * node.totals[i]).toFixed(1)}%;background:${colors[i]}`})) : el("span"),
+      el("span", {class: "freq num", text: node.totals ? pct(node.totals[i]) : (node.next[i] ? "›" : "end")}))));
+  if (!node.grid) {  // after the flop: buckets, not hand classes (as the CLI prints)
+    const names = Object.keys(node.states);
+    const table = el("table", {id: "bp-states"}, el("thead", {}, el("tr", {}, el("th", {text: "bucket"}), words.map((w) => el("th", {class: "num", text: w})))),
+      el("tbody", {}, names.map((n) => el("tr", {"data-state": n}, el("td", {class: "num", text: n}),
+        node.states[n].map((p, i) => el("td", {class: "num", "data-action": node.actions[i], text: pct(p)}))))));
+    main.appendChild(el("div", {class: "row"}, el("div", {class: "panel", id: "bp-postflop"},
+      el("h3", {text: `After the flop the private states are card-abstraction buckets, not hand classes: ${node.position}'s action probabilities per bucket`}),
+      names.length < node.states_total ? el("p", {class: "muted", text: `the first ${count(names.length)} of ${count(node.states_total)} buckets`}) : null,
+      legend(words, colors), el("div", {class: "scroll"}, table)), el("div", {class: "side"}, acts)));
+    return;
+  }
+  const detail = el("div", {class: "panel", id: "cell-detail"}, el("p", {class: "muted", text: "Hover over a hand for its action probabilities; click it to keep it here."}));
+  const showHand = (hand, cell) => {
+    const mix = JSON.parse(cell.dataset.mix || "null");
+    detail.replaceChildren(el("h3", {text: `${node.position} ${hand}`}), mix ?
+      el("table", {id: "hand-table"}, el("tbody", {}, words.map((w, i) => el("tr", {"data-action": node.actions[i]},
+        el("td", {}, el("i", {class: "swatch", style: "background:" + colors[i]}), " " + w), el("td", {class: "num", text: pct(mix[i], 2)}))))) :
+      el("p", {class: "muted", text: "Not in this deck (" + info.game_params.ranks + " ranks)."}));
+  };
+  const mixGrid = handGrid((r, c, id) => {
+    const mix = node.grid[id];
+    if (!mix) return {background: "transparent", title: className(r, c) + ": not in this deck", data: {mix: "null"}};
+    const ends = mixEnds(mix, colors);
+    return {background: mixGradient(mix, colors), ink: inkOn(ends[0]), valInk: inkOn(ends[1]),
+      title: className(r, c) + ": " + words.map((w, k) => w + " " + pct(mix[k])).join(", "), data: {mix: JSON.stringify(mix)}};
+  }, (hand, cell) => showHand(hand, cell), false, info.game_params.ranks);
+  mixGrid.id = "bp-grid";
+  main.appendChild(el("div", {class: "row"},
+    el("div", {class: "panel"}, el("h3", {text: `${node.position} (seat ${node.seat}) on the ${node.street}: strategy per hand`}),
+      legend(words, colors), mixGrid, el("p", {class: "muted", text: "Colours: each hand's action mix, left to right in the legend's order."})),
+    el("div", {class: "side"}, acts, detail)));
+  // one frequency chart per action (the numbers in the cells: blank = never, as the CLI's grids)
+  main.appendChild(el("div", {class: "row", id: "bp-freqs"}, words.map((w, i) => {
+    const rgb = colors[i].match(/[0-9a-f]{2}/gi).map((h) => parseInt(h, 16)).join(",");
+    const g = handGrid((r, c, id) => {
+      const mix = node.grid[id];
+      if (!mix) return {background: "transparent", title: className(r, c) + ": not in this deck"};
+      const f = mix[i];
+      const background = f > 0 ? `rgba(${rgb},${(0.1 + 0.9 * f).toFixed(3)})` : "transparent";
+      return {background, ink: inkOn(background), valInk: inkOn(background), label: f >= 0.005 ? pct(f, 0) : (f > 0 ? "<1%" : ""),
+        title: className(r, c) + ": " + w + " " + pct(f, 2), data: {value: f}};
+    }, null, false, info.game_params.ranks);
+    g.id = "bp-freq-" + i;
+    g.classList.add("compact");
+    return el("div", {class: "panel"}, el("h3", {text: w + ": frequency"}), g);
+  })));
 }
 
 /* ---- convergence curves (inline SVG) ---------------------------------------------------------- */
