@@ -1,15 +1,8 @@
 """``pokerlab blueprint show CHECKPOINT --line "r300, c"``: a blueprint's strategy at one node
-of its betting tree (issue 24, "Judging it").
+of its betting tree (issue 24, "Judging it"); the line's grammar and the node's figures are
+:mod:`pokerlab.analysis.blueprint`'s (shared with the viewer).
 
-The line is read from the root with the history interface's tokens (:func:`walk_line`): ``f``,
-``c`` (check or call; ``k`` and ``x`` too), ``r<chips>`` (raise to, the street total), also
-``r<N>bb`` (raise to N big blinds) and ``a`` (all-in); tokens separated by commas or spaces or
-written together as the tree names its lines (``r300c/c``); ``/`` between streets is optional.
-A token that is not one of the blueprint's actions at that point is refused, naming it and the
-actions there.
-
-Preflop the buckets are the 169 hand classes (a class's combos share one bucket whatever the
-preflop bucket count), so the node is shown as 13x13 grids (suited above the diagonal, as
+Preflop the node is shown as 13x13 grids of the hand classes (suited above the diagonal, as
 ``pokerlab range``; :class:`~pokerlab.cli.render.HandGrid`): the most likely action per hand,
 then each action's frequency, then the action totals over every combo of the deck; hands whose
 ranks are not in a small deck are blank. After the flop the private states are card-abstraction
