@@ -70,14 +70,8 @@ T3_SPOT = dict(
     raises="a",
 )
 
-QUICK_SPOT = dict(
-    board="Td9d6hQc",
-    ranges=("AA,KK,QQ,AK,KQs,JTs,T9s", "TT,99,88,AQs,QJs,J8s,AJo"),
-    pot=100,
-    stack=300,
-    bets="75%, a",
-    raises="a",
-)
+#: ``--quick``: the same ranges and sizes on a turn (Qc dealt)
+QUICK_SPOT = {**T3_SPOT, "board": "Td9d6hQc"}
 
 
 def _searches(game: Any, profile: np.ndarray, base: float, iterations: int) -> list[dict]:
