@@ -13,6 +13,7 @@ from pokerlab.solvers.postflop import PostflopSolver
 from pokerlab.solvers.search import GADGETS, profile_exploitability, search_everywhere
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector.passes import Passes
+from pokerlab.tree.vector.tree import CHANCE
 
 SPOT = dict(
     board="Td9d6hQc",
@@ -271,3 +272,90 @@ def test_an_unsafe_search_at_the_root_of_a_river_spot_is_the_spots_own_solve() -
     solver.step(50)
     expected = river.public_tree().normalise(solver.strat_sum)
     assert np.allclose(report.profile, expected, atol=1e-6)
+
+
+BASE = dict(
+    board="Td9d6hQc",
+    ranges=("AA,KK,QQ,AK,KQs,JTs,T9s", "TT,99,88,AQs,QJs,J8s,AJo"),
+    pot=100,
+    stack=300,
+    raises="a",
+)
+
+
+@pytest.fixture(scope="module")
+def off_tree():
+    """The real spot has a 75% river bet that the blueprint's spot lacks (BLUEPRINT.md C8)."""
+    real = pokerlab.load_game(
+        "postflop", **BASE, bets={"turn": {"bet": "75%, a"}, "river": {"bet": "33%, 75%, a"}}
+    )
+    coarse = pokerlab.load_game(
+        "postflop", **BASE, bets={"turn": {"bet": "75%, a"}, "river": {"bet": "33%, a"}}
+    )
+    profile, _ = _blueprint(coarse, 300)
+    return real, coarse, profile
+
+
+def _walk(game, labels: list[str]) -> int:
+    """The node a line of action-label prefixes leads to (a chance node takes its first card)."""
+    tree = game.expanded.tree
+    a = tree.arrays
+    naming = game.public_tree().naming
+    node = 0
+    for want in labels:
+        kids = a.children[a.child_start[node] : a.child_start[node + 1]]
+        if a.kind[node] == CHANCE:
+            node = int(kids[0])
+            continue
+        names = naming.action_labels(node)
+        node = int(kids[[i for i, x in enumerate(names) if x.startswith(want)][0]])
+    return node
+
+
+def test_translation_reads_an_off_tree_bet_as_its_neighbours_with_the_pseudo_harmonic_split(
+    off_tree,
+) -> None:
+    from pokerlab.abstraction.actions import translation_probs
+    from pokerlab.solvers.search.translation import translated_profile
+
+    real, coarse, profile = off_tree
+    # a spot translated onto itself is the blueprint itself
+    assert np.abs(translated_profile(coarse, coarse, profile) - profile).max() < 1e-12
+    played = translated_profile(real, coarse, profile)
+    line = ["check", "check", "deal"]
+    r_node = _walk(real, line)
+    bets = [x for x in real.public_tree().naming.action_labels(r_node) if x.startswith("bet")]
+    pot = 100.0  # check-check on the turn: the pot is still 100
+    x = float(bets[1].split()[1]) / pot  # the 75% bet
+    small = float(bets[0].split()[1]) / pot
+    allin = 300.0 / pot
+    (_, f_small), (_, f_allin) = translation_probs([small, allin], x)
+    responder = _walk(real, [*line, bets[1]])
+    after_small = _walk(coarse, [*line, bets[0]])
+    after_allin = _walk(coarse, [*line, "allin"])
+    tree_r, tree_c = real.expanded.tree, coarse.expanded.tree
+    nh = int(tree_r.hands.num[1])
+    n_r = len(real.public_tree().naming.action_labels(responder))
+    got = played[tree_r.arrays.offset[responder] :][: n_r * nh].reshape(n_r, nh)
+    small_block = profile[tree_c.arrays.offset[after_small] :][: 3 * nh].reshape(3, nh)
+    allin_block = profile[tree_c.arrays.offset[after_allin] :][: 2 * nh].reshape(2, nh)
+    # facing the 75% bet: fold, call, all-in; facing the small bet the same; facing the all-in,
+    # fold and call (its raise reads as nothing: probability 0 there)
+    expected = f_small * small_block
+    expected[:2] += f_allin * allin_block
+    live = tree_r.hands.weight[1, :nh] > 0
+    assert np.allclose(got[:, live], expected[:, live], atol=1e-6)
+    assert 0.0 < f_small < 1.0
+
+
+def test_search_with_the_actual_size_beats_translation(off_tree) -> None:
+    from pokerlab.solvers.search.translation import translated_profile
+
+    real, coarse, profile = off_tree
+    played = translated_profile(real, coarse, profile)
+    passes = Passes(real.expanded.tree, 1)
+    translated = profile_exploitability(passes, played, 100.0)
+    report = search_everywhere(real, played, "maxmargin", iterations=200)
+    searched = profile_exploitability(passes, report.profile, 100.0)
+    assert translated > 0.5  # the coarse blueprint is 0.01% from equilibrium in its own game
+    assert searched < 0.7 * translated
