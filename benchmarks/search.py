@@ -30,12 +30,19 @@ to the end of the game, and at the turn to the end of the turn with the opponent
 k = 1 or 4 continuation profiles at the leaves (Modicum; BLUEPRINT.md 3.5 C7: k = 4 should be
 no worse than k = 1), and at the flop (the spot's root) to the end of the flop with k = 4.
 
+Table 5 (off-tree sizes, BLUEPRINT.md 3.5 C8): the blueprint is the spot solved losslessly
+(``--exact-iterations``) on a coarser river menu (``--coarse-river``, 33% and all-in: no 75%
+bet), played in the real spot by pseudo-harmonic translation
+(:func:`~pokerlab.solvers.search.translation.translated_profile`), then searched at the river
+with the real menu, so the opponent's actual 75% bet is in every subgame. Anchor: Brown and
+Sandholm's table 4, translation 1,465 against 119-150 mbb/g for nested search (about 10x).
+
 Table 4 (budgets): seconds per search (one subgame, one seat, after its ranges are known):
 river searches of table 1 (mean and largest; target 50 ms), the whole turn spot searched from
 its root to the end of the game (target 2 s), the flop search of table 3 (target 10 s).
 
-Usage: ``python benchmarks/search.py [--quick] [--save]`` (``--quick``: a small turn spot,
-seconds; the default takes some minutes on 2 cores).
+Usage: ``python benchmarks/search.py [--quick] [--only 1,2,3,4,5] [--save]`` (``--quick``: a
+small turn spot, seconds; the default takes about half an hour on 2 cores).
 """
 
 from __future__ import annotations
@@ -142,6 +149,36 @@ def _t3(args: argparse.Namespace) -> tuple[list[dict], float]:
     return rows, flop_seconds
 
 
+def _off_tree(game: Any, args: argparse.Namespace) -> list[dict]:
+    """Table 5's rows: the coarse blueprint in its own game, translated, and searched."""
+    from pokerlab.solvers.search.translation import translated_profile
+
+    params = game.config.to_dict()
+    params["river"] = {"bet": args.coarse_river, "raise": "a"}
+    coarse = pokerlab.load_game("postflop", **params)
+    solver = PostflopSolver(coarse, "dcfr")
+    start = time.perf_counter()
+    solver.step(args.exact_iterations)
+    blueprint = coarse.public_tree().normalise(solver.strat_sum)
+    played = translated_profile(game, coarse, blueprint)
+    pot = float(game.config.pot)
+    passes = Passes(game.expanded.tree, 1)
+    translated = profile_exploitability(passes, played, pot)
+    rows = _searches(game, played, translated, args.search_iterations)
+    rows[0]["config"] = "blueprint + translation"
+    rows[0]["seconds"] = time.perf_counter() - start
+    rows.insert(
+        0,
+        {
+            "config": "blueprint in its own game",
+            "pct": 100 * solver.exploitability() / pot,
+            "bound_pct": 0.0,
+            "seconds": 0.0,
+        },
+    )
+    return rows
+
+
 def _print(title: str, rows: list[dict]) -> None:
     print_table(
         title,
@@ -173,6 +210,12 @@ def main() -> None:
         help="the flop search's iterations (each values every turn card below each leaf 8 times)",
     )
     parser.add_argument("--no-t3", action="store_true", help="skip table 3 (minutes)")
+    parser.add_argument(
+        "--coarse-river", default=None, help="table 5's blueprint river bets (default 33%%, a)"
+    )
+    parser.add_argument(
+        "--only", default="", help="run only these tables, e.g. 5 or 1,2 (default: all)"
+    )
     add_save_option(parser)
     args = parser.parse_args()
     if args.quick:
@@ -185,35 +228,45 @@ def main() -> None:
     pot = float(game.config.pot)
     passes = Passes(game.expanded.tree, 1)
 
-    start = time.perf_counter()
-    profile, _ = bucketed_blueprint(game, args.buckets, args.blueprint_iterations)
-    bp_seconds = time.perf_counter() - start
-    base = profile_exploitability(passes, profile, pot)
-    t1 = _searches(game, profile, base, args.search_iterations)
-    t1[0]["seconds"] = bp_seconds
-    _print(
-        f"1. {spot_name}: river bucketed ({args.buckets} classes, "
-        f"{args.blueprint_iterations} it.), river search {args.search_iterations} it.",
-        t1,
-    )
+    only = {int(x) for x in args.only.split(",") if x.strip()} or {1, 2, 3, 4, 5}
+    if args.coarse_river is None:
+        args.coarse_river = "a" if args.quick else "33%, a"
+    payload: dict[str, Any] = {"spot": spot_name, "options": vars(args)}
+    t1: list[dict] = []
+    if only & {1, 4}:
+        start = time.perf_counter()
+        profile, _ = bucketed_blueprint(game, args.buckets, args.blueprint_iterations)
+        bp_seconds = time.perf_counter() - start
+        base = profile_exploitability(passes, profile, pot)
+        t1 = _searches(game, profile, base, args.search_iterations)
+        t1[0]["seconds"] = bp_seconds
+        payload["bucketed"] = t1
+        _print(
+            f"1. {spot_name}: river bucketed ({args.buckets} classes, "
+            f"{args.blueprint_iterations} it.), river search {args.search_iterations} it.",
+            t1,
+        )
 
-    solver = PostflopSolver(game, "dcfr")
-    start = time.perf_counter()
-    solver.step(args.exact_iterations)
-    exact_seconds = time.perf_counter() - start
-    exact = game.public_tree().normalise(solver.strat_sum)
-    t2 = _searches(game, exact, solver.exploitability(), args.exact_search_iterations)
-    t2[0]["seconds"] = exact_seconds
-    _print(
-        f"2. {spot_name}: lossless blueprint ({args.exact_iterations} it.), river search "
-        f"{args.exact_search_iterations} it. (unsafe must lose here)",
-        t2,
-    )
+    if 2 in only:
+        solver = PostflopSolver(game, "dcfr")
+        start = time.perf_counter()
+        solver.step(args.exact_iterations)
+        exact_seconds = time.perf_counter() - start
+        exact = game.public_tree().normalise(solver.strat_sum)
+        t2 = _searches(game, exact, solver.exploitability(), args.exact_search_iterations)
+        t2[0]["seconds"] = exact_seconds
+        payload["lossless"] = t2
+        _print(
+            f"2. {spot_name}: lossless blueprint ({args.exact_iterations} it.), river search "
+            f"{args.exact_search_iterations} it. (unsafe must lose here)",
+            t2,
+        )
 
     t3: list[dict] = []
     flop_seconds = float("nan")
-    if not args.no_t3 and not args.quick:
+    if only & {3, 4} and not args.no_t3 and not args.quick:
         t3, flop_seconds = _t3(args)
+        payload["t3"] = t3
         _print(
             f"3. T3 flop spot: river bucketed ({args.buckets} classes, "
             f"{args.t3_blueprint_iterations} it.), {args.t3_gadget} search "
@@ -221,39 +274,46 @@ def main() -> None:
             t3,
         )
 
-    whole = search_everywhere(
-        game, profile, "resolve", street=game.config.street, iterations=args.search_iterations
-    )
-    searched = [r for r in t1 if "search_mean_s" in r]
-    budget_rows = [
-        [f"river, {r['config'].split(', ')[-1]}", 1e3 * r["search_mean_s"],
-         1e3 * r["search_max_s"], 50.0]
-        for r in searched
-    ]  # fmt: skip
-    if game.config.street == "turn":
-        turn_ms = 1e3 * whole.per_subgame[0]["seconds"]
-        budget_rows.append(["the whole turn spot, resolve", turn_ms, turn_ms, 2000.0])
-    if t3:
-        flop_label = f"T3 flop, depth-limited, k=4, {args.t3_flop_iterations} it."
-        budget_rows.append([flop_label, 1e3 * flop_seconds, 1e3 * flop_seconds, 10000.0])
-    print_table(
-        f"4. milliseconds per search (one subgame, one seat; {args.search_iterations} or "
-        f"{args.t3_iterations} it.)",
-        ["search", "mean ms", "largest ms", "target ms"],
-        budget_rows,
-    )
+    if 5 in only:
+        t5 = _off_tree(game, args)
+        payload["off_tree"] = t5
+        _print(
+            f"5. {spot_name}: blueprint solved without the 75% river bet (river "
+            f"{args.coarse_river!r}, {args.exact_iterations} it.), played by translation, "
+            f"then river search {args.search_iterations} it. with the real sizes",
+            t5,
+        )
+
+    if 4 in only:
+        whole = search_everywhere(
+            game, profile, "resolve", street=game.config.street, iterations=args.search_iterations
+        )
+        searched = [r for r in t1 if "search_mean_s" in r]
+        budget_rows = [
+            [f"river, {r['config'].split(', ')[-1]}", 1e3 * r["search_mean_s"],
+             1e3 * r["search_max_s"], 50.0]
+            for r in searched
+        ]  # fmt: skip
+        if game.config.street == "turn":
+            turn_ms = 1e3 * whole.per_subgame[0]["seconds"]
+            budget_rows.append(["the whole turn spot, resolve", turn_ms, turn_ms, 2000.0])
+        if t3:
+            flop_label = f"T3 flop, depth-limited, k=4, {args.t3_flop_iterations} it."
+            budget_rows.append([flop_label, 1e3 * flop_seconds, 1e3 * flop_seconds, 10000.0])
+        payload["budgets_ms"] = budget_rows
+        print_table(
+            f"4. milliseconds per search (one subgame, one seat; {args.search_iterations} or "
+            f"{args.t3_iterations} it.)",
+            ["search", "mean ms", "largest ms", "target ms"],
+            budget_rows,
+        )
     load_after = load_average()
     print(f"\nload average before {load_before}, after {load_after}")
-    payload: dict[str, Any] = {
-        "spot": spot_name,
-        "options": vars(args),
-        "bucketed": t1,
-        "lossless": t2,
-        "t3": t3,
-        "budgets_ms": budget_rows,
-        "load_average": {"before": load_before, "after": load_after},
-    }
-    path = write_results("search-quick" if args.quick else "search", payload, save=args.save)
+    payload["load_average"] = {"before": load_before, "after": load_after}
+    name = "search-quick" if args.quick else "search"
+    if args.only:
+        name += "-" + args.only.replace(",", "")
+    path = write_results(name, payload, save=args.save)
     print(f"results: {path}")
 
 
