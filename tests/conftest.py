@@ -35,3 +35,26 @@ def tiny_limit_checkpoint(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     assert code == 0 and path.is_file()
     return path
+
+
+#: The 8-card two-round fcpa no-limit game, stacks 300 (blinds 50/100): the blueprint tests'
+#: tiny game.
+TINY_BLUEPRINT = 'base = "fcpa"\nranks = 2\nrounds = 2\nstack = 300\n'
+
+
+@pytest.fixture(scope="session")
+def tiny_blueprint(tmp_path_factory):
+    """A blueprint of :data:`TINY_BLUEPRINT` (lossless buckets, 3,000 iterations) written by
+    ``pokerlab blueprint train``, alone in its folder (``served/bp.npz``, the viewer serves the
+    folder): preflop the small blind's tree has fold, call and one raise, to 300 (the pot raise
+    and the all-in coincide). Trained once per session; tests only read it."""
+    from pokerlab.cli.main import main
+
+    folder = tmp_path_factory.mktemp("tiny-blueprint")
+    config = folder / "tiny.toml"
+    config.write_text(TINY_BLUEPRINT)
+    ckpt = folder / "served" / "bp.npz"
+    ckpt.parent.mkdir()
+    args = ["blueprint", "train", str(config), "--bucketing", "lossless", "-n", "3000"]
+    assert main([*args, "--checkpoint", str(ckpt), "--json"]) == 0
+    return ckpt

@@ -323,16 +323,9 @@ def _quiet_client(game: AcpcGame, port: int) -> None:
 
 
 @pytest.fixture(scope="module")
-def checkpoint(tmp_path_factory) -> Path:
-    """A blueprint of the 8-card two-round fcpa game, stacks 300 (as in
-    test_blueprint_play_cli.py)."""
-    folder = tmp_path_factory.mktemp("bp")
-    config = folder / "tiny.toml"
-    config.write_text(TINY)
-    ckpt = folder / "bp.npz"
-    args = ["blueprint", "train", str(config), "--bucketing", "lossless", "-n", "3000"]
-    assert main([*args, "--checkpoint", str(ckpt), "--json"]) == 0
-    return ckpt
+def checkpoint(tiny_blueprint) -> Path:
+    """The tiny blueprint of conftest.py (8 cards, two rounds, fcpa, stacks 300)."""
+    return tiny_blueprint
 
 
 def test_a_blueprint_plays_over_loopback_and_every_hand_adds_up(checkpoint) -> None:

@@ -22,21 +22,11 @@ from pokerlab.evaluate.nolimit.agents import AlwaysCall, PublicView
 from pokerlab.evaluate.nolimit.matches import showdown_values
 from pokerlab.games.nolimit.rules import ALLIN, BET, CALL, CHECK, FOLD, RAISE, NoLimitRules, payoffs
 
-TINY = 'base = "fcpa"\nranks = 2\nrounds = 2\nstack = 300\n'
-
 
 @pytest.fixture(scope="module")
-def checkpoint(tmp_path_factory) -> Path:
-    """A blueprint of the 8-card two-round fcpa game, stacks 300 (lossless buckets, 3,000
-    iterations): preflop the small blind's tree has fold, call and one raise, to 300 (the pot
-    raise and the all-in coincide), so any raise to 200..299 is off the tree."""
-    folder = tmp_path_factory.mktemp("bp")
-    config = folder / "tiny.toml"
-    config.write_text(TINY)
-    ckpt = folder / "bp.npz"
-    args = ["blueprint", "train", str(config), "--bucketing", "lossless", "-n", "3000"]
-    assert main([*args, "--checkpoint", str(ckpt), "--json"]) == 0
-    return ckpt
+def checkpoint(tiny_blueprint) -> Path:
+    """The tiny blueprint of conftest.py (8 cards, two rounds, fcpa, stacks 300)."""
+    return tiny_blueprint
 
 
 def _replayed_chips(rules: NoLimitRules, hand) -> Fraction:

@@ -20,22 +20,14 @@ from pokerlab.evaluate.nolimit.agents import PublicView
 from pokerlab.evaluate.nolimit.blueprint import bucket_state, node_probs
 from pokerlab.games.nolimit.rules import ALLIN, CALL, FOLD
 
-TINY = 'base = "fcpa"\nranks = 2\nrounds = 2\nstack = 300\n'
 # cards of the 8-card deck (top two ranks, card = 4 * rank + suit): Kc Kd Ac Ad As
 KC, KD, AC, AD, AS = 44, 45, 48, 49, 51
 
 
 @pytest.fixture(scope="module")
-def checkpoint(tmp_path_factory) -> Path:
-    """A blueprint of the 8-card two-round fcpa game, stacks 300, lossless buckets, 3,000
-    iterations."""
-    folder = tmp_path_factory.mktemp("bp")
-    config = folder / "tiny.toml"
-    config.write_text(TINY)
-    ckpt = folder / "bp.npz"
-    args = ["blueprint", "train", str(config), "--bucketing", "lossless", "-n", "3000"]
-    assert main([*args, "--checkpoint", str(ckpt), "--json"]) == 0
-    return ckpt
+def checkpoint(tiny_blueprint) -> Path:
+    """The tiny blueprint of conftest.py (8 cards, two rounds, fcpa, stacks 300)."""
+    return tiny_blueprint
 
 
 def _show(capsys, *args: str) -> dict:

@@ -21,24 +21,10 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from pokerlab.viewer import create_app  # noqa: E402
 
-#: The 8-card two-round fcpa game of tests/test_blueprint_show_cli.py (stacks 300).
-TINY = 'base = "fcpa"\nranks = 2\nrounds = 2\nstack = 300\n'
-
-
-def train_tiny(folder: Path) -> Path:
-    """A blueprint of the tiny game, lossless buckets, 3,000 iterations, in ``folder/bp.npz``."""
-    config = folder / "tiny.toml"
-    config.write_text(TINY)
-    ckpt = folder / "served" / "bp.npz"
-    ckpt.parent.mkdir()
-    args = ["blueprint", "train", str(config), "--bucketing", "lossless", "-n", "3000"]
-    assert main([*args, "--checkpoint", str(ckpt), "--json"]) == 0
-    return ckpt
-
 
 @pytest.fixture(scope="module")
-def checkpoint(tmp_path_factory) -> Path:
-    return train_tiny(tmp_path_factory.mktemp("bp-viewer"))
+def checkpoint(tiny_blueprint) -> Path:
+    return tiny_blueprint
 
 
 @pytest.fixture(scope="module")

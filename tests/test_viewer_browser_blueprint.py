@@ -21,7 +21,6 @@ from pokerlab.viewer import create_app  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _viewer_data import LiveServer  # noqa: E402
-from test_viewer_blueprint import train_tiny  # noqa: E402
 from test_viewer_browser import (  # noqa: E402  the browser fixture and the page helpers
     browser,  # noqa: F401  (a fixture: pytest finds it here)
     css,
@@ -34,8 +33,8 @@ from test_viewer_browser import (  # noqa: E402  the browser fixture and the pag
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory) -> Path:
-    return train_tiny(tmp_path_factory.mktemp("bp-browser")).parent
+def served(tiny_blueprint) -> Path:
+    return tiny_blueprint.parent
 
 
 def test_blueprint_chart_line_box_and_flop_buckets(browser, served) -> None:  # noqa: F811
