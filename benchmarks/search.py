@@ -59,13 +59,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pokerlab  # noqa: E402
 from _common import add_save_option, load_average, print_table, write_results  # noqa: E402
-from pokerlab.solvers.postflop import PostflopSolver  # noqa: E402
 from pokerlab.solvers.search import (  # noqa: E402
     GADGETS,
     profile_exploitability,
     search_everywhere,
 )
-from pokerlab.solvers.search.blueprints import bucketed_blueprint  # noqa: E402
+from pokerlab.solvers.search.blueprints import (  # noqa: E402
+    bucketed_blueprint,
+    lossless_blueprint,
+)
 from pokerlab.tree.vector.passes import Passes  # noqa: E402
 
 T3_SPOT = dict(
@@ -156,10 +158,8 @@ def _off_tree(game: Any, args: argparse.Namespace) -> list[dict]:
     params = game.config.to_dict()
     params["river"] = {"bet": args.coarse_river, "raise": "a"}
     coarse = pokerlab.load_game("postflop", **params)
-    solver = PostflopSolver(coarse, "dcfr")
     start = time.perf_counter()
-    solver.step(args.exact_iterations)
-    blueprint = coarse.public_tree().normalise(solver.strat_sum)
+    blueprint, own = lossless_blueprint(coarse, args.exact_iterations)
     played = translated_profile(game, coarse, blueprint)
     pot = float(game.config.pot)
     passes = Passes(game.expanded.tree, 1)
@@ -171,7 +171,7 @@ def _off_tree(game: Any, args: argparse.Namespace) -> list[dict]:
         0,
         {
             "config": "blueprint in its own game",
-            "pct": 100 * solver.exploitability() / pot,
+            "pct": 100 * own / pot,
             "bound_pct": 0.0,
             "seconds": 0.0,
         },
@@ -248,12 +248,10 @@ def main() -> None:
         )
 
     if 2 in only:
-        solver = PostflopSolver(game, "dcfr")
         start = time.perf_counter()
-        solver.step(args.exact_iterations)
+        exact, exact_expl = lossless_blueprint(game, args.exact_iterations)
         exact_seconds = time.perf_counter() - start
-        exact = game.public_tree().normalise(solver.strat_sum)
-        t2 = _searches(game, exact, solver.exploitability(), args.exact_search_iterations)
+        t2 = _searches(game, exact, exact_expl, args.exact_search_iterations)
         t2[0]["seconds"] = exact_seconds
         payload["lossless"] = t2
         _print(

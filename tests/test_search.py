@@ -11,6 +11,11 @@ import pokerlab
 from pokerlab.errors import PokerlabError
 from pokerlab.solvers.postflop import PostflopSolver
 from pokerlab.solvers.search import GADGETS, profile_exploitability, search_everywhere
+from pokerlab.solvers.search.blueprints import (
+    bucketed_blueprint,
+    lossless_blueprint,
+    river_buckets,
+)
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector.passes import Passes
 from pokerlab.tree.vector.tree import CHANCE
@@ -30,21 +35,14 @@ def game():
     return pokerlab.load_game("postflop", **SPOT)
 
 
-def _blueprint(game, iterations: int) -> tuple[np.ndarray, float]:
-    solver = PostflopSolver(game, "dcfr")
-    solver.step(iterations)
-    profile = game.public_tree().normalise(solver.strat_sum)
-    return profile, solver.exploitability()
-
-
 @pytest.fixture(scope="module")
 def coarse(game):
-    return _blueprint(game, 10)
+    return lossless_blueprint(game, 10)
 
 
 @pytest.fixture(scope="module")
 def fine(game):
-    return _blueprint(game, 2000)
+    return lossless_blueprint(game, 2000)
 
 
 def test_a_pass_from_the_root_with_the_root_rows_is_the_ordinary_pass() -> None:
@@ -141,7 +139,6 @@ def test_search_repeats_and_refuses_bad_input(game, coarse) -> None:
 
 
 def test_the_bucketed_blueprint_plays_one_strategy_per_class_and_costs_exploitability(game) -> None:
-    from pokerlab.solvers.search.blueprints import bucketed_blueprint, river_buckets
 
     passes = Passes(game.expanded.tree, 1)
     expl = {}
@@ -177,7 +174,7 @@ FLOP = dict(
 @pytest.fixture(scope="module")
 def flop():
     game = pokerlab.load_game("postflop", **FLOP)
-    profile, _ = _blueprint(game, 20)
+    profile, _ = lossless_blueprint(game, 20)
     return game, profile
 
 
@@ -292,7 +289,7 @@ def off_tree():
     coarse = pokerlab.load_game(
         "postflop", **BASE, bets={"turn": {"bet": "75%, a"}, "river": {"bet": "33%, a"}}
     )
-    profile, _ = _blueprint(coarse, 300)
+    profile, _ = lossless_blueprint(coarse, 300)
     return real, coarse, profile
 
 

@@ -42,9 +42,8 @@ def search(
     """Solve SPOT as a blueprint, search it at every public state of a street with each gadget,
     and print each strategy's exact exploitability (percent of the pot)."""
     from pokerlab.games.registry import load_game
-    from pokerlab.solvers.postflop import PostflopSolver
     from pokerlab.solvers.search import GADGETS, profile_exploitability, search_everywhere
-    from pokerlab.solvers.search.blueprints import bucketed_blueprint
+    from pokerlab.solvers.search.blueprints import bucketed_blueprint, lossless_blueprint
     from pokerlab.tree.vector.passes import Passes
 
     gadgets = [g.strip() for g in gadget.split(",") if g.strip()]
@@ -65,9 +64,7 @@ def search(
     if buckets:
         profile, _ = bucketed_blueprint(game, buckets, blueprint_iterations)
     else:
-        solver = PostflopSolver(game, "dcfr")
-        solver.step(blueprint_iterations)
-        profile = game.public_tree().normalise(solver.strat_sum)
+        profile, _ = lossless_blueprint(game, blueprint_iterations)
     rows: list[dict[str, Any]] = [
         {
             "configuration": "blueprint",

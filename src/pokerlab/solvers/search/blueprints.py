@@ -18,13 +18,13 @@ from __future__ import annotations
 import numpy as np
 
 from pokerlab.errors import PokerlabError
-from pokerlab.solvers.postflop import postflop_schedule
+from pokerlab.solvers.postflop import PostflopSolver, postflop_schedule
 from pokerlab.tree._primitives import PARAMS_LAYOUT, discount_factors
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector.passes import Passes
 from pokerlab.tree.vector.tree import DECISION
 
-__all__ = ["RiverBuckets", "river_buckets", "bucketed_blueprint"]
+__all__ = ["RiverBuckets", "river_buckets", "bucketed_blueprint", "lossless_blueprint"]
 
 
 class RiverBuckets:
@@ -129,3 +129,12 @@ def bucketed_blueprint(
             pools.pool(regrets)
             pools.pool(sums)
     return game.public_tree().normalise(sums), pools
+
+
+def lossless_blueprint(game, iterations: int, algorithm: str = "dcfr") -> tuple[np.ndarray, float]:
+    """The spot ``game`` solved without abstraction by the postflop solver for ``iterations``
+    iterations of ``algorithm``: (its average profile, probabilities in the tree's layout; its
+    exploitability, chips)."""
+    solver = PostflopSolver(game, algorithm)
+    solver.step(iterations)
+    return game.public_tree().normalise(solver.strat_sum), solver.exploitability()
