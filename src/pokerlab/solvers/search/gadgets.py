@@ -31,7 +31,7 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.solvers.search.continuations import no_limit
-from pokerlab.solvers.search.subgames import SubgameRanges, compatible, subtree_blocks
+from pokerlab.solvers.search.subgames import SubgameRanges, facing, subtree_blocks
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector._search_kernels import (
     GADGET_CODES,
@@ -102,7 +102,7 @@ def solve_subgame(
     p, o = player, 1 - player
     possible = ranges.possible[o].astype(np.float64)
     # the searcher's reach (chance folded in) each opponent hand can face: maxmargin's normaliser
-    others = _compat_rows(passes, o) @ ranges.reach_c[p]
+    others = facing(passes, o) @ ranges.reach_c[p]
     cbv = ranges.cbv[o].copy()
     if gadget == "reach-maxmargin":
         if gift is None:
@@ -149,14 +149,3 @@ def _zeros(passes: Passes) -> np.ndarray:
         z = np.zeros(passes.tree.size, dtype=np.float32)
         passes.__dict__["_search_zeros"] = z
     return z
-
-
-def _compat_rows(passes: Passes, o: int) -> np.ndarray:
-    """(H, H): row h = the searcher's hands that opponent hand h can face (cached on the
-    passes object: one matrix per tree)."""
-    cache = passes.__dict__.setdefault("_search_compat", {})
-    if o not in cache:
-        m = compatible(passes.tree)
-        cache[0] = m
-        cache[1] = np.ascontiguousarray(m.T)
-    return cache[o]

@@ -30,6 +30,7 @@ __all__ = [
     "subtree_blocks",
     "street_ranges",
     "compatible",
+    "facing",
 ]
 
 #: board cards at the start of each street that a search can start
@@ -122,6 +123,17 @@ def compatible(tree: VectorTree) -> np.ndarray:
     out[:, int(hd.num[1]) :] = 0.0
     assert out.shape == (h, h)
     return out
+
+
+def facing(passes: Passes, player: int) -> np.ndarray:
+    """(H, H): row h = 1 for the other player's hands that ``player``'s hand h can face
+    (:func:`compatible` oriented for ``player``; cached on the passes object, one per tree)."""
+    cache = passes.__dict__.setdefault("_search_compat", {})
+    if player not in cache:
+        m = compatible(passes.tree)
+        cache[0] = m
+        cache[1] = np.ascontiguousarray(m.T)
+    return cache[player]
 
 
 @dataclass
@@ -243,8 +255,7 @@ def reach_gifts(
     a = tree.arrays
     h = tree.hands.cards.shape[1]
     zeros = np.zeros(tree.size, dtype=np.float32)
-    m = compatible(tree)
-    compat = m if opponent == 0 else np.ascontiguousarray(m.T)
+    compat = facing(passes, opponent)
     per_decision: dict[tuple[int, int], np.ndarray] = {}
     out = {}
     for root in roots:
