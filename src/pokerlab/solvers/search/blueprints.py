@@ -9,8 +9,8 @@ classes by river hand strength: the probability of beating a hand of the opponen
 imperfect-recall abstraction: after each pass the regrets and strategy sums of the hands of a
 class at a node (per action) are replaced by their mean, so the class acts as one information
 set (its regret is the sum of its hands' counterfactual regrets, up to a factor per class that
-regret matching ignores). The solve runs the spot's own CFR pass (:meth:`Passes.pass_
-<pokerlab.tree.vector.passes.Passes.pass_>`); only the pooling is added between passes.
+regret matching ignores). The solve runs the spot's own CFR pass loop (:meth:`Passes.run_cfr
+<pokerlab.tree.vector.passes.Passes.run_cfr>`); only the pooling is added between passes.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.solvers.postflop import PostflopSolver, postflop_schedule
-from pokerlab.tree._primitives import PARAMS_LAYOUT, discount_factors
-from pokerlab.tree.vector import _kernels as K
+from pokerlab.tree._primitives import PARAMS_LAYOUT
 from pokerlab.tree.vector.passes import Passes
 from pokerlab.tree.vector.tree import DECISION
 
@@ -122,12 +121,12 @@ def bucketed_blueprint(
     passes = Passes(tree, 1)
     regrets = np.zeros(tree.size, dtype=np.float32)
     sums = np.zeros(tree.size, dtype=np.float32)
-    for t in range(1, iterations + 1):
-        fa, fb, fg = discount_factors(params, t)
-        for player in (0, 1):
-            passes.pass_(player, K.MODE_CFR, regrets, sums, fa, fb, fg, floor)
-            pools.pool(regrets)
-            pools.pool(sums)
+
+    def pool(_player: int) -> None:
+        pools.pool(regrets)
+        pools.pool(sums)
+
+    passes.run_cfr(0, iterations, params, False, floor, regrets, sums, after_pass=pool)
     return game.public_tree().normalise(sums), pools
 
 

@@ -4,6 +4,8 @@ work items shared among workers (:mod:`pokerlab.tree.executors`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from pokerlab.tree._primitives import discount_factors
@@ -249,20 +251,25 @@ class Passes:
         lock_probs: np.ndarray | None = None,
         prediction: np.ndarray | None = None,
         scales: tuple[np.ndarray, np.ndarray] | None = None,
+        after_pass: Callable[[int], None] | None = None,
     ) -> int:
         """CFR iterations ``first + 1 .. first + count`` with alternating updates (each: OOP's
         pass, then IP's), discounts from the schedule array ``params``, regrets floored at 0
         with ``floor`` (CFR+), a predictive schedule's ``prediction`` array; the nodes visited.
         Trees without split points run the whole loop in one compiled call
-        (:meth:`cfr_iterations`), the others one :meth:`pass_` per player."""
+        (:meth:`cfr_iterations`), the others one :meth:`pass_` per player; so does every tree
+        when ``after_pass`` is given, called with the player after each of its passes (an
+        abstraction that pools the arrays between passes, :mod:`pokerlab.solvers.search.
+        blueprints`)."""
         if predictive and prediction is None:
             raise ValueError("a predictive schedule needs a prediction array")
-        visited = self.cfr_iterations(
-            first, count, params, predictive, floor, regrets, strat, lock_probs, prediction,
-            scales,
-        )  # fmt: skip
-        if visited is not None:
-            return visited
+        if after_pass is None:
+            visited = self.cfr_iterations(
+                first, count, params, predictive, floor, regrets, strat, lock_probs, prediction,
+                scales,
+            )  # fmt: skip
+            if visited is not None:
+                return visited
         visited = 0
         for t in range(first + 1, first + count + 1):
             fa, fb, fg = discount_factors(params, t)
@@ -274,6 +281,8 @@ class Passes:
                     prediction, next_a, next_b, scales,
                 )  # fmt: skip
                 visited += n
+                if after_pass is not None:
+                    after_pass(player)
         return visited
 
     def best_responses(
