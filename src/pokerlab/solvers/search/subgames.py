@@ -4,11 +4,12 @@ and the opponent's counterfactual best-response values there (issue 25).
 A subgame here is the part of a postflop spot's public tree below one public state at the start
 of a betting round (the node a dealt card leads to): Pluribus and Libratus root their searches
 at the start of the current round (Brown and Sandholm, Science 2018 and 2019). Its inputs are
-read from the blueprint by two expected-value passes of the whole tree (:meth:`Passes.record
-<pokerlab.tree.vector.passes.Passes.record>`): each player's reach there (Bayes' rule over the
-line under the blueprint, range weights and card removal included) and, from the other side,
-the same reach with the chance probabilities folded in, the form the passes carry the
-opponent's reach in. The opponent's counterfactual best-response values against the blueprint
+read from the blueprint, for every subgame of a street at once, by one expected-value pass of the
+whole tree per player that stops at the street's deals (:meth:`Passes.collect_reaches
+<pokerlab.tree.vector.passes.Passes.collect_reaches>`): each player's reach there (Bayes'
+rule over the line under the blueprint, range weights and card removal included) and, from the
+other side, the same reach with the chance probabilities folded in, the form the passes carry
+the opponent's reach in. The opponent's counterfactual best-response values against the blueprint
 (CBV; Burch, Johanson and Bowling 2014) come from one best-response pass of the subtree.
 """
 
