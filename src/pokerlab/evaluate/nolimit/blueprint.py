@@ -13,6 +13,7 @@ size the abstraction lacks) are read onto it by randomised pseudo-harmonic actio
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,13 @@ import numpy as np
 from pokerlab.abstraction.isomorphism import round_indexer
 from pokerlab.cards.deck import parse_cards
 from pokerlab.errors import PokerlabError
-from pokerlab.evaluate.nolimit.agents import Action, NoLimitAgent, PublicView, passive_action
+from pokerlab.evaluate.nolimit.agents import (
+    Action,
+    NoLimitAgent,
+    PublicView,
+    normalize_action,
+    passive_action,
+)
 from pokerlab.evaluate.nolimit.translation import ReadLine, play_back, read_line
 from pokerlab.games.nolimit.actions import abstract_actions
 from pokerlab.games.nolimit.betting import token
@@ -28,7 +35,7 @@ from pokerlab.strategy import BettingStrategy, Strategy
 from pokerlab.tree._primitives import DEAL, DECISION
 from pokerlab.tree.compiled import compile_game
 
-__all__ = ["BlueprintAgent", "bucket_state", "history_strategy", "node_probs"]
+__all__ = ["BlueprintAgent", "bucket_state", "bucket_states", "history_strategy", "node_probs"]
 
 
 def bucket_state(strategy: BettingStrategy, abstraction: Any, rnd: int, cards: list[int]) -> int:
@@ -46,6 +53,24 @@ def bucket_state(strategy: BettingStrategy, abstraction: Any, rnd: int, cards: l
         row = np.asarray([cards[: 2 + shown[r]]], dtype=np.int64)
         b = int(abstraction.labels[r][round_indexer(r, ranks).index(row)[0]])
         s = s * layout.buckets[r] + b
+    return s
+
+
+def bucket_states(
+    strategy: BettingStrategy, abstraction: Any, rnd: int, hands: np.ndarray, board: Sequence[int]
+) -> np.ndarray:
+    """:func:`bucket_state` of every row of ``hands`` (int ``(H, 2)``, none meeting ``board``,
+    the board shown in round ``rnd``) at once, int64 ``(H,)``."""
+    layout = strategy.layout
+    shown = (0, 3, 4, 5)
+    hands = np.asarray(hands, dtype=np.int64)
+    board_row = np.asarray(list(board), dtype=np.int64)
+    rows = np.concatenate([hands, np.broadcast_to(board_row, (len(hands), len(board_row)))], 1)
+    first = rnd if layout.recall != "perfect" else 0
+    s = np.zeros(len(hands), dtype=np.int64)
+    for r in range(first, rnd + 1):
+        index = round_indexer(r, abstraction.ranks).index(rows[:, : 2 + shown[r]])
+        s = s * int(layout.buckets[r]) + np.asarray(abstraction.labels[r])[index].astype(np.int64)
     return s
 
 
@@ -135,6 +160,31 @@ class BlueprintAgent(NoLimitAgent):
         probs = node_probs(strategy, line.node, s)
         acts = abstract_actions(game.rules, game.abstraction, line.abstract)
         return play_back(game.rules, acts, probs, line.abstract, view.state)
+
+    def action_probability(self, view: PublicView, hands: np.ndarray, action: Action) -> np.ndarray:
+        """:meth:`policy`'s probability of ``action`` for every row of ``hands`` at once where
+        the line so far is on the tree (one bucket lookup per hand; Bayes' rule over a hand's
+        actions, as search and LBR need it); off the tree, hand by hand (the translation's
+        draws depend on the hole cards). Hands meeting the board get 0."""
+        n, _ = self._walk(view.history)
+        if n < 0:
+            return super().action_probability(view, hands, action)
+        strategy = self.strategy  # type: ignore[attr-defined]
+        tree = strategy.layout.tree
+        want = token(*normalize_action(view, action, self.name))
+        kids = tree.children[tree.child_start[n] : tree.child_start[n + 1]]
+        match = [i for i, k in enumerate(kids) if tree.labels[int(k)] == want]
+        hands = np.asarray(hands, dtype=np.int64)
+        out = np.zeros(len(hands), dtype=np.float64)
+        if not match:
+            return out  # on the tree the blueprint plays only the tree's actions
+        ok = ~np.isin(hands, np.asarray(view.board, dtype=np.int64)).any(axis=1)
+        rnd = int(tree.round[n])
+        states = bucket_states(strategy, self.abstraction, rnd, hands[ok], view.board)  # type: ignore[attr-defined]
+        layout = strategy.layout
+        ns = int(layout.num_states[rnd])
+        out[ok] = strategy.probs[int(layout.offset[n]) + match[0] * ns + states]
+        return out
 
 
 def history_strategy(strategy: BettingStrategy, abstraction: Any) -> Strategy:
