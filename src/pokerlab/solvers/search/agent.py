@@ -1,0 +1,479 @@
+"""The search agent: a no-limit blueprint refined by real-time search during play (issue 25,
+Brown and Sandholm, "Superhuman AI for multiplayer poker", Science 2019, and its supplement;
+BLUEPRINT.md 1.4-1.8).
+
+At a heads-up decision on a street where search is on, :class:`SearchAgent` builds the subgame
+that starts with the current round as a postflop spot (:mod:`pokerlab.games.postflop`) and
+solves it on the engine's vector tree (:class:`~pokerlab.solvers.postflop.PostflopSolver`):
+
+- **root**: the board showing, the pot and the effective stack when the round began;
+- **ranges**: both seats' hands weighted by Bayes' rule over the actual actions before the
+  round under the blueprint (its translation of off-tree sizes included:
+  :meth:`BlueprintAgent.action_probability
+  <pokerlab.evaluate.nolimit.blueprint.BlueprintAgent.action_probability>`); the searcher's
+  range is floored at :data:`RANGE_FLOOR` of its largest weight so that every hand it can hold
+  has a strategy;
+- **cards**: lossless in every round of the subgame (the spot deals every card of the rules'
+  deck; small decks need the spot's ``ranks`` option, so until then search on small decks is
+  limited to the river);
+- **actions**: the search menu (:class:`SearchMenu`, per street: first bets and raises) plus
+  every size actually played in the round so far that the menu lacks (Pluribus adds the
+  opponent's off-tree size to the subgame); no merging of close sizes and no forced all-ins, so
+  the actual line is always in the tree; the raise cap grows to the line's raises;
+- **depth**: to the end of the game (the river spot has no chance node; a turn spot deals the
+  river exactly);
+- **gadget**: unsafe (both ranges as Bayes' rule says, the subgame solved as it is). Safe
+  gadgets need the blueprint's counterfactual best-response values in the subgame; they are
+  measured on spots by :mod:`pokerlab.solvers.search.everywhere`.
+
+The solution is kept per subgame (the round's first public state and the sizes inserted), so a
+second decision in the same round reads the same solve unless the opponent's new size forces a
+new one (nested re-solving; the searcher's earlier actions in the round are not frozen yet).
+The budget is a number of CFR iterations per subgame (deterministic) or wall seconds. Outside
+the search streets, preflop and at tables of more than two players the blueprint plays.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pokerlab.cards.deck import COMBO_INDEX, format_card
+from pokerlab.errors import PokerlabError
+from pokerlab.evaluate.nolimit.agents import (
+    Action,
+    NoLimitAgent,
+    PublicView,
+    deck_combos,
+    normalize_action,
+)
+from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
+from pokerlab.games.nolimit.rules import ALLIN, BET, CALL, CHECK, FOLD, RAISE, BettingState
+from pokerlab.games.postflop import parse_bet_sizes
+from pokerlab.games.postflop.actions import ALLIN as S_ALLIN
+from pokerlab.games.postflop.actions import BET as S_BET
+from pokerlab.games.postflop.actions import CALL as S_CALL
+from pokerlab.games.postflop.actions import CHECK as S_CHECK
+from pokerlab.games.postflop.actions import FOLD as S_FOLD
+from pokerlab.games.postflop.actions import RAISE as S_RAISE
+from pokerlab.games.postflop.actions import action_label
+
+__all__ = ["RANGE_FLOOR", "SEARCH_STREETS", "SearchAgent", "SearchMenu", "SearchRecord"]
+
+#: the searcher's range weights are at least this fraction of its largest weight
+RANGE_FLOOR = 1e-6
+#: streets by name (the rules' numbering)
+SEARCH_STREETS = {"flop": 1, "turn": 2, "river": 3}
+_SPOT_STREETS = ("flop", "turn", "river")
+
+
+@dataclass(frozen=True)
+class SearchMenu:
+    """The search's bet sizes per street, in the postflop bet-size syntax
+    (:mod:`pokerlab.games.postflop.betsizes`): ``bets`` for the first bet of a street, ``raises``
+    facing one; ``raise_limit`` raises per street at most (the actual line's raises are always
+    allowed). Defaults: 33%, 75%, 150% of the pot and all-in; raises 100% and all-in."""
+
+    bets: str = "33%, 75%, 150%, a"
+    raises: str = "100%, a"
+    raise_limit: int = 3
+
+    def __post_init__(self) -> None:
+        parse_bet_sizes(self.bets, raise_sizes=False)
+        parse_bet_sizes(self.raises, raise_sizes=True)
+        if isinstance(self.raise_limit, bool) or not isinstance(self.raise_limit, int):
+            raise PokerlabError(f"raise_limit must be an integer, got {self.raise_limit!r}")
+        if self.raise_limit < 0:
+            raise PokerlabError(f"raise_limit must be >= 0, got {self.raise_limit}")
+
+
+@dataclass
+class SearchRecord:
+    """One subgame solved: its key, street, the board, iterations, wall seconds (spot built,
+    ranges and solve), and the sizes inserted (chips, street totals)."""
+
+    street: int
+    board: tuple[int, ...]
+    iterations: int
+    seconds: float
+    inserted: tuple[int, ...]
+    nodes: int
+
+
+@dataclass
+class _Solved:
+    solver: Any
+    spot: Any
+    oop_seat: int
+    strategies: dict[int, tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]] = field(
+        default_factory=dict
+    )
+
+
+class SearchAgent(NoLimitAgent):
+    """The blueprint agent ``blueprint`` with real-time search on ``streets`` (module
+    docstring).
+
+    Parameters
+    ----------
+    blueprint:
+        The :class:`~pokerlab.evaluate.nolimit.blueprint.BlueprintAgent` to refine.
+    streets:
+        Where to search: names of :data:`SEARCH_STREETS` (default the river only).
+    menu:
+        The search's bet sizes (:class:`SearchMenu`).
+    iterations:
+        DCFR iterations per subgame (the deterministic budget), default 200.
+    seconds:
+        A wall-time budget per subgame instead (then the solve stops at the first iteration
+        past it; results depend on the machine).
+    threads:
+        Threads of the subgame's solve (the turn's river subtrees).
+    cache:
+        Subgames kept (least recently used dropped).
+    """
+
+    def __init__(
+        self,
+        blueprint: BlueprintAgent,
+        streets: tuple[str, ...] | list[str] | str = ("river",),
+        menu: SearchMenu | None = None,
+        iterations: int = 200,
+        seconds: float | None = None,
+        threads: int = 1,
+        cache: int = 64,
+        name: str | None = None,
+    ) -> None:
+        if not isinstance(blueprint, BlueprintAgent):
+            raise PokerlabError(f"SearchAgent refines a BlueprintAgent, got {blueprint!r}")
+        if isinstance(streets, str):
+            streets = [s.strip() for s in streets.split(",") if s.strip()]
+        for s in streets:
+            if s not in SEARCH_STREETS:
+                raise PokerlabError(
+                    f"unknown search street {s!r}; choose among {', '.join(SEARCH_STREETS)}"
+                )
+        game = blueprint.strategy.game  # type: ignore[attr-defined]
+        self.rules = game.rules
+        self.streets = tuple(sorted({SEARCH_STREETS[s] for s in streets}))
+        if self.rules.ranks < 13 and any(s < 3 for s in self.streets):
+            raise PokerlabError(
+                f"search on the flop or turn deals cards: on a {4 * self.rules.ranks}-card deck "
+                "search the river only (postflop spots deal the full deck)"
+            )
+        if self.rules.rounds != 4 and self.streets:
+            raise PokerlabError(
+                f"search needs the four rounds of hold'em; this game has {self.rules.rounds}"
+            )
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise PokerlabError(f"iterations must be a positive integer, got {iterations!r}")
+        if seconds is not None and not seconds > 0:
+            raise PokerlabError(f"seconds must be > 0, got {seconds!r}")
+        self.blueprint = blueprint
+        self.menu = menu or SearchMenu()
+        self.iterations = int(iterations)
+        self.seconds = None if seconds is None else float(seconds)
+        self.threads = int(threads)
+        self.name = name or f"search({','.join(_SPOT_STREETS[s - 1] for s in self.streets)})"
+        self._cache: OrderedDict[tuple[Any, ...], _Solved] = OrderedDict()
+        self._cache_size = int(cache)
+        self._ranges: dict[tuple[Any, ...], np.ndarray] = {}
+        #: one record per subgame solved, in order
+        self.records: list[SearchRecord] = []
+
+    # --- the agent interface ------------------------------------------------------------------
+    def searches(self, view: PublicView) -> bool:
+        """Whether the agent searches at ``view`` (else the blueprint plays)."""
+        return (
+            self.rules.players == 2
+            and view.state.street in self.streets
+            and all(b < self.rules.stacks[s] for s, b in enumerate(view.state.contrib))
+        )
+
+    def policy(self, view: PublicView, hole: tuple[int, int]) -> dict[Action, float]:
+        if not self.searches(view):
+            return self.blueprint.policy(view, hole)
+        probs, acts = self._decision(view, np.asarray([hole], dtype=np.int64))
+        out: dict[Action, float] = {}
+        for action, p in zip(acts, probs[0], strict=True):
+            out[action] = out.get(action, 0.0) + float(p)
+        return out
+
+    def action_probability(self, view: PublicView, hands: np.ndarray, action: Action) -> np.ndarray:
+        if not self.searches(view):
+            return self.blueprint.action_probability(view, hands, action)
+        key = normalize_action(view, action, self.name)
+        hands = np.asarray(hands, dtype=np.int64)
+        probs, acts = self._decision(view, hands)
+        cols = [i for i, a in enumerate(acts) if a == key]
+        return probs[:, cols].sum(axis=1) if cols else np.zeros(len(hands))
+
+    # --- the subgame ----------------------------------------------------------------------------
+    def _round_start(
+        self, view: PublicView
+    ) -> tuple[tuple[tuple[int, int, int], ...], list[tuple[int, int, int, BettingState]]]:
+        """The actions before the current round, and the round's actions each with the state
+        it was taken at."""
+        rules = self.rules
+        state = rules.initial_state()
+        start = 0
+        states = []
+        for i, (_, kind, amount) in enumerate(view.history):
+            if state.street < view.state.street:
+                start = i + 1
+            states.append(state)
+            state = state.apply(rules, kind, amount)
+        prefix = view.history[:start]
+        moves = [(*view.history[i], states[i]) for i in range(start, len(view.history))]
+        return prefix, moves
+
+    def _bayes(
+        self, prefix: tuple[tuple[int, int, int], ...], board: tuple[int, ...]
+    ) -> np.ndarray:
+        """Each seat's weights over the deck's hole-card pairs after ``prefix`` under the
+        blueprint, float64 ``(2, H)`` (0 for pairs meeting ``board``)."""
+        key = (prefix, board)
+        got = self._ranges.get(key)
+        if got is not None:
+            return got
+        rules = self.rules
+        hands = deck_combos(rules)
+        weights = np.ones((2, len(hands)))
+        blocked = np.isin(hands, np.asarray(board, dtype=np.int64)).any(axis=1)
+        weights[:, blocked] = 0.0
+        state = rules.initial_state()
+        history: list[tuple[int, int, int]] = []
+        for seat, kind, amount in prefix:
+            shown = tuple(board[: rules.board_size(state.street)])
+            seen = PublicView(rules, state, shown, tuple(history))
+            live = weights[seat] > 0
+            weights[seat, live] *= self.blueprint.action_probability(
+                seen, hands[live], (kind, amount)
+            )
+            history.append((seat, kind, amount))
+            state = state.apply(rules, kind, amount)
+        if len(self._ranges) > 4 * self._cache_size:
+            self._ranges.clear()
+        self._ranges[key] = weights
+        return weights
+
+    def _decision(
+        self, view: PublicView, hands: np.ndarray
+    ) -> tuple[np.ndarray, list[tuple[int, int]]]:
+        """The searched strategy at ``view`` for each row of ``hands``: probabilities ``(H, A)``
+        over the real actions of the same order (canonical; two may coincide after clamping)."""
+        prefix, moves = self._round_start(view)
+        key = (prefix, view.board, tuple(m[:3] for m in moves))
+        solved = self._cache.get(key)
+        if solved is None:
+            game, inserted = self._subgame(view, prefix, moves)
+            sub_key = (prefix, view.board, inserted)
+            solved = self._cache.get(sub_key) or self._solve(view, game, inserted)
+            for k in (key, sub_key):
+                self._cache[k] = solved
+        self._cache.move_to_end(key)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        node = self._node(solved, moves)
+        if node not in solved.strategies:
+            solved.strategies[node] = self._read(solved, node)
+        probs_by_combo, present, spot_acts = solved.strategies[node]
+        rows = present[COMBO_INDEX[hands[:, 0], hands[:, 1]]]
+        if (rows < 0).any():
+            bad = hands[int(np.flatnonzero(rows < 0)[0])]
+            raise PokerlabError(
+                f"{self.name}: seat {view.state.to_act} cannot hold "
+                f"{format_card(int(bad[0]))}{format_card(int(bad[1]))} here"
+            )
+        acts = [self._real(view.state, kind, amount) for kind, amount in spot_acts]
+        return probs_by_combo[rows], acts
+
+    def _subgame(
+        self, view: PublicView, prefix: tuple[tuple[int, int, int], ...],
+        moves: list[tuple[int, int, int, BettingState]],
+    ) -> tuple[Any, tuple[int, ...]]:  # fmt: skip
+        """The subgame as a postflop game, and the round's bet and raise sizes (street totals,
+        chips) that the menu lacked at the node where they were played: the actual line is
+        walked down the menu's action tree, each missing size inserted and the tree rebuilt."""
+        from pokerlab.games.postflop.game import PostflopGame
+
+        texts = self._range_texts(view, prefix)
+        inserted: list[int] = []
+        while True:
+            game = PostflopGame(self._spot(view, moves, tuple(inserted), texts))
+            node, missing = game.action_tree, None
+            for _, kind, amount, _ in moves:
+                i = _child(node, kind, amount)
+                if i is None:
+                    missing = int(amount)
+                    break
+                node = node.children[i]
+            if missing is None:
+                return game, tuple(sorted(inserted))
+            if missing in inserted:  # pragma: no cover - the builder dropped a given size
+                raise PokerlabError(f"{self.name}: the size {missing} cannot be put in the tree")
+            inserted.append(missing)
+
+    def _range_texts(self, view: PublicView, prefix: tuple[tuple[int, int, int], ...]) -> list[str]:
+        """Both ranges at the round's start as range text, OOP's first: Bayes' rule under the
+        blueprint, the searcher's floored (module docstring)."""
+        rules = self.rules
+        seat = view.state.to_act
+        weights = self._bayes(prefix, view.board).copy()
+        hands = deck_combos(rules)
+        top = weights[seat].max()
+        if top <= 0:
+            weights[seat] = np.where(np.isin(hands, view.board).any(axis=1), 0.0, 1.0)
+        else:
+            live = weights[seat] > 0
+            weights[seat, live] = np.maximum(weights[seat, live], RANGE_FLOOR * top)
+        if weights[1 - seat].max() <= 0:
+            raise PokerlabError(
+                f"{self.name}: no hand of seat {1 - seat} reaches this point under the blueprint"
+            )
+        oop = rules.first_to_act(view.state.street)
+        return [_range_text(hands, weights[s]) for s in (oop, 1 - oop)]
+
+    def _spot(
+        self, view: PublicView, moves: list[tuple[int, int, int, BettingState]],
+        inserted: tuple[int, ...], texts: list[str],
+    ) -> Any:  # fmt: skip
+        """The subgame's :class:`~pokerlab.games.postflop.spot.SpotConfig`."""
+        from pokerlab.games.postflop.spot import spot_from_params
+
+        state = view.state
+        rules = self.rules
+        pot = state.pot() - sum(state.bets)
+        behind = min(rules.stacks[s] - (state.contrib[s] - state.bets[s]) for s in (0, 1))
+        # an inserted size as chips over the bet faced when it was played
+        bets, raises = [self.menu.bets], [self.menu.raises]
+        for _, kind, amount, before in moves:
+            if amount in inserted and kind in (BET, RAISE, ALLIN):
+                faced = max(before.bets)
+                if faced == 0:
+                    bets.append(f"{amount}c")
+                else:
+                    raises.append(f"{amount - faced}c")
+        raised = sum(1 for _, k, _, b in moves if k in (BET, RAISE, ALLIN) and max(b.bets) > 0)
+        table = {"bet": ", ".join(bets), "raise": ", ".join(raises)}
+        return spot_from_params(
+            board="".join(format_card(c) for c in view.board),
+            ranges=(texts[0], texts[1]),
+            pot=int(pot),
+            stack=int(behind),
+            bets={s: dict(table) for s in _SPOT_STREETS[state.street - 1 :]},
+            add_allin_threshold=0.0,
+            force_allin_threshold=0.0,
+            merging_threshold=0.0,
+            raise_limit=max(self.menu.raise_limit, raised),
+        )
+
+    def _solve(self, view: PublicView, game: Any, inserted: tuple[int, ...]) -> _Solved:
+        """Solve the subgame ``game`` within the budget."""
+        from pokerlab.solvers.postflop import PostflopSolver
+
+        t0 = time.perf_counter()
+        solver = PostflopSolver(game, "dcfr", threads=self.threads)
+        if self.seconds is None:
+            solver.step(self.iterations)
+        else:
+            solver.solve(seconds=self.seconds)
+        self.records.append(
+            SearchRecord(
+                street=view.state.street,
+                board=view.board,
+                iterations=solver.iterations,
+                seconds=time.perf_counter() - t0,
+                inserted=inserted,
+                nodes=int(solver.tree.arrays.kind.shape[0]),
+            )
+        )
+        return _Solved(solver, solver.spot, self.rules.first_to_act(view.state.street))
+
+    def _node(self, solved: _Solved, moves: list[tuple[int, int, int, BettingState]]) -> int:
+        """The arena node of the spot where the round's actual line leads."""
+        from pokerlab.games.postflop.naming import SpotNaming
+
+        spot = solved.spot
+
+        labels = []
+        act = solved.solver.game.action_tree
+        for _, kind, amount, _ in moves:
+            i = _child(act, kind, amount)
+            if i is None:  # pragma: no cover - _inserted put every size in
+                raise PokerlabError(f"{self.name}: the line's {amount} is not in the subgame")
+            labels.append(action_label(*act.actions[i]))
+            act = act.children[i]
+        arena, _, swap = SpotNaming(spot).locate(labels)
+        if swap >= 0:  # pragma: no cover - no card is dealt inside the round
+            raise PokerlabError(f"{self.name}: the line reads through a suit swap")
+        return int(arena)
+
+    def _read(
+        self, solved: _Solved, node: int
+    ) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
+        """The average strategy at arena ``node``: probabilities per actor hand ``(n, A)``, a
+        map combo id -> row (-1 absent), and the spot's actions."""
+        solver = solved.solver
+        tree = solver.tree
+        a = tree.arrays
+        p = int(a.player[node])
+        n = int(tree.hands.num[p])
+        an = solved.spot.action_node[node]
+        na = len(an.actions)
+        off = int(a.offset[node])
+        block = solver.strat_sum[off : off + na * n].astype(np.float64).reshape(na, n).T
+        total = block.sum(axis=1, keepdims=True)
+        probs = np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / na)
+        present = np.full(1326, -1, dtype=np.int64)
+        present[solved.spot.combos[p]] = np.arange(n)
+        return probs, present, list(an.actions)
+
+    def _real(self, state: BettingState, kind: int, amount: int | None) -> Action:
+        """A spot action as the real game's action at ``state`` (sizes clamped into the legal
+        raise range)."""
+        rules = self.rules
+        if kind == S_FOLD:
+            return (FOLD, 0)
+        if kind in (S_CHECK, S_CALL):
+            legal = state.legal_actions(rules)
+            want = CALL if state.to_call() > 0 else CHECK
+            return next((int(k), int(a)) for k, a in legal if k == want)
+        bounds = state.raise_bounds(rules)
+        if bounds is None:  # pragma: no cover - the spot and the rules agree on who may raise
+            legal = state.legal_actions(rules)
+            return (int(legal[1][0]), int(legal[1][1]))
+        if kind == S_ALLIN or amount is None:
+            to = bounds[1]
+        else:
+            to = min(max(int(amount), bounds[0]), bounds[1])
+        return state.raise_kind(rules, to), to
+
+
+def _child(node: Any, kind: int, amount: int) -> int | None:
+    """The index of ``node``'s action equal to the real action ``(kind, amount)``."""
+    for i, (k, a) in enumerate(node.actions):
+        if kind == FOLD and k == S_FOLD:
+            return i
+        if kind in (CHECK, CALL) and k in (S_CHECK, S_CALL):
+            return i
+        if kind in (BET, RAISE, ALLIN) and k in (S_BET, S_RAISE) and a == amount:
+            return i
+        if kind in (BET, RAISE, ALLIN) and k == S_ALLIN and amount >= a:
+            return i  # all-in (a deeper stack's all-in puts in the effective stack)
+    return None
+
+
+def _range_text(hands: np.ndarray, weights: np.ndarray) -> str:
+    """A weighted range in the range syntax: ``"AsKs:0.25,..."`` (weights scaled to a largest
+    of 1; exact to float64 repr)."""
+    top = float(weights.max())
+    parts = []
+    for (a, b), w in zip(hands.tolist(), weights.tolist(), strict=True):
+        if w > 0:
+            parts.append(f"{format_card(b)}{format_card(a)}:{w / top!r}")
+    return ",".join(parts)

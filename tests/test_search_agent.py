@@ -1,0 +1,183 @@
+"""The search agent inside no-limit blueprint hands (issue 25): subgames built from the actual
+hand, ranges by Bayes' rule under the blueprint, the opponent's size inserted, matches and LBR
+against it, and the blueprint's vectorised action probabilities it relies on."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pokerlab
+from pokerlab._rng import generator
+from pokerlab.cards.deck import COMBO_INDEX
+from pokerlab.errors import PokerlabError
+from pokerlab.evaluate.nolimit.agents import (
+    NoLimitAgent,
+    PublicView,
+    check_policy,
+    deck_combos,
+)
+from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
+from pokerlab.evaluate.nolimit.lbr import local_best_response
+from pokerlab.evaluate.nolimit.matches import deal_cards, duplicate_match, play_hand
+from pokerlab.games.nolimit.rules import ALLIN, BET, CALL, FOLD, RAISE
+from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction
+from pokerlab.solvers.search.agent import SearchAgent, SearchMenu
+
+#: 12 cards, four rounds, 50 bb deep, half-pot bets and one raise after the preflop: hands
+#: reach the river with chips behind, where the agent searches.
+STREETS = {"preflop": "100%", "flop": "50%", "turn": "50%", "river": "50%", "raise_cap": 1}
+
+
+@pytest.fixture(scope="module")
+def blueprint() -> BlueprintAgent:
+    game = pokerlab.load_game("nolimit-holdem", ranks=3, rounds=4, stack=5000, actions=STREETS)
+    abstraction = lossless_abstraction(3)
+    solver = BlueprintSolver(game, abstraction, seed=1)
+    solver.step(20_000)
+    return BlueprintAgent(solver.average_strategy(), abstraction)
+
+
+def _river_view(blueprint: BlueprintAgent, deal: int = 0) -> tuple[PublicView, tuple[int, int]]:
+    """The first river decision of a hand the blueprint plays against itself (a deal where one
+    happens), and the hole cards of the seat on move."""
+    rules = blueprint.strategy.game.rules
+    cards = deal_cards(rules, 200, generator(11))
+    found = 0
+    for row in cards:
+        record = play_hand(rules, [blueprint, blueprint], row, generator(3))
+        state, history = rules.initial_state(), []
+        for seat, kind, amount in record.actions:
+            if state.street == 3:
+                if found == deal:
+                    board = tuple(int(c) for c in row[4:9])
+                    hole = (int(row[2 * seat]), int(row[2 * seat + 1]))
+                    return PublicView(rules, state, board, tuple(history)), hole
+                found += 1
+                break
+            history.append((seat, kind, amount))
+            state = state.apply(rules, kind, amount)
+    raise AssertionError("no river decision in 200 deals")
+
+
+def test_vectorised_blueprint_probabilities_equal_the_policy(blueprint) -> None:
+    """BlueprintAgent.action_probability (one bucket lookup per hand) equals its policy asked
+    hand by hand, at every decision of a few hands, on and off the tree."""
+    rules = blueprint.strategy.game.rules
+    hands = deck_combos(rules)
+    checked = 0
+    for row in deal_cards(rules, 6, generator(2)):
+        record = play_hand(rules, [blueprint, blueprint], row, generator(4))
+        state, history = rules.initial_state(), []
+        for seat, kind, amount in record.actions:
+            board = tuple(int(c) for c in row[4 : 4 + rules.board_size(state.street)])
+            view = PublicView(rules, state, board, tuple(history))
+            free = hands[~np.isin(hands, board).any(axis=1)]
+            for action in {(k, a) for k, a in view.legal()}:
+                fast = blueprint.action_probability(view, free, action)
+                slow = NoLimitAgent.action_probability(blueprint, view, free, action)
+                np.testing.assert_allclose(fast, slow, rtol=0, atol=1e-12)
+                checked += 1
+            history.append((seat, kind, amount))
+            state = state.apply(rules, kind, amount)
+    assert checked > 20
+
+
+def test_river_search_ranges_follow_bayes_rule(blueprint) -> None:
+    """The subgame's ranges are the product of the blueprint's probabilities of each seat's
+    actions before the river, hand by hand (the policy asked per hand: an independent path),
+    up to one scale per seat."""
+    view, hole = _river_view(blueprint)
+    agent = SearchAgent(blueprint, "river", iterations=50)
+    agent.policy(view, hole)
+    rules = view.rules
+    hands = deck_combos(rules)
+    expected = np.ones((2, len(hands)))
+    state, history = rules.initial_state(), []
+    prefix, _ = agent._round_start(view)
+    for seat, kind, amount in prefix:
+        board = view.board[: rules.board_size(state.street)]
+        seen = PublicView(rules, state, board, tuple(history))
+        for i, (a, b) in enumerate(hands.tolist()):
+            if {a, b} & set(view.board):
+                expected[:, i] = 0.0
+                continue
+            policy = check_policy(seen, blueprint.policy(seen, (a, b)), "bp")
+            expected[seat, i] *= policy.get((kind, amount), 0.0)
+        history.append((seat, kind, amount))
+        state = state.apply(rules, kind, amount)
+    got = agent._bayes(prefix, view.board)
+    for s in (0, 1):
+        np.testing.assert_allclose(got[s], expected[s], rtol=1e-12, atol=1e-15)
+    solved = next(iter(agent._cache.values()))
+    spot = solved.spot
+    oop = rules.first_to_act(3)
+    for p, seat in ((0, oop), (1, 1 - oop)):
+        ids = COMBO_INDEX[hands[:, 0], hands[:, 1]]
+        if seat != view.state.to_act:  # the searcher's range is floored, the other's is not
+            assert set(spot.combos[p].tolist()) == set(ids[expected[seat] > 0].tolist())
+
+
+def test_river_search_solves_the_subgame_and_is_repeatable(blueprint) -> None:
+    """The agent's river strategy is its subgame's solution: the spot it built is solved to a
+    small exploitability within the budget, the strategy is a distribution over legal actions,
+    and a second agent with the same budget plays the same probabilities."""
+    view, hole = _river_view(blueprint)
+    agent = SearchAgent(blueprint, "river", iterations=300)
+    policy = check_policy(view, agent.policy(view, hole), "search")
+    assert abs(sum(policy.values()) - 1.0) < 1e-9
+    solved = next(iter(agent._cache.values()))
+    assert solved.solver.iterations == 300
+    assert solved.solver.exploitability_pct() < 0.5  # % of the pot
+    again = SearchAgent(blueprint, "river", iterations=300).policy(view, hole)
+    assert again == agent.policy(view, hole)
+    assert len(agent.records) == 1 and agent.records[0].inserted == ()
+
+
+def test_an_off_menu_bet_is_inserted_into_the_subgame(blueprint) -> None:
+    """The opponent bets a size neither the blueprint nor the search menu has (37 big blinds'
+    worth of chips chosen to be odd): the subgame is re-solved with that bet in it and the
+    agent answers it with fold, call or raise, summing to 1."""
+    view, hole = _river_view(blueprint)
+    rules = view.rules
+    state = view.state
+    assert state.to_call() == 0  # the river's first decision: nothing to call
+    bounds = state.raise_bounds(rules)
+    odd = bounds[0] + 37
+    agent = SearchAgent(blueprint, "river", iterations=100, menu=SearchMenu("50%, a", "a"))
+    after = state.apply(rules, BET, odd)
+    seat = state.to_act
+    view2 = PublicView(rules, after, view.board, (*view.history, (seat, BET, odd)))
+    others = [c for c in deck_combos(rules).tolist() if not set(c) & {*view.board, *hole}]
+    reply = check_policy(view2, agent.policy(view2, tuple(others[0])), "search")
+    assert abs(sum(reply.values()) - 1.0) < 1e-9
+    kinds = {k for k, _ in reply}
+    assert kinds <= {FOLD, CALL, RAISE, ALLIN} and kinds & {FOLD, CALL}
+    assert agent.records[-1].inserted == (odd,)
+
+
+def test_search_agent_plays_matches_and_lbr(blueprint) -> None:
+    """A duplicate match against its own blueprint and LBR against it run end to end; the
+    search happened on rivers, and the match is repeatable."""
+    rules = blueprint.strategy.game.rules
+    agent = SearchAgent(blueprint, "river", iterations=50)
+    first = duplicate_match(rules, agent, blueprint, 12, seed=5)
+    assert agent.records and all(r.street == 3 for r in agent.records)
+    again = duplicate_match(rules, SearchAgent(blueprint, "river", iterations=50), blueprint,
+                            12, seed=5)  # fmt: skip
+    assert first.mbb_per_game == again.mbb_per_game
+    result = local_best_response(rules, agent, 3, 1, actions="fc")
+    assert result.pairs == 3 and np.isfinite(result.mbb_per_game)
+
+
+def test_errors_name_the_bad_input(blueprint) -> None:
+    with pytest.raises(PokerlabError, match="'preflop'"):
+        SearchAgent(blueprint, "preflop")
+    with pytest.raises(PokerlabError, match="river only"):
+        SearchAgent(blueprint, "turn,river")
+    with pytest.raises(PokerlabError, match="BlueprintAgent"):
+        SearchAgent("bp", "river")  # type: ignore[arg-type]
+    with pytest.raises(PokerlabError, match="iterations"):
+        SearchAgent(blueprint, "river", iterations=0)
+    with pytest.raises(PokerlabError, match="'x'"):
+        SearchMenu("50%, x")
