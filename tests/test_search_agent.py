@@ -4,12 +4,19 @@ against it, and the blueprint's vectorised action probabilities it relies on."""
 
 from __future__ import annotations
 
+import io
+import json
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import pokerlab
 from pokerlab._rng import generator
 from pokerlab.cards.deck import COMBO_INDEX
+from pokerlab.cli.blueprint_eval import load_agent
+from pokerlab.cli.main import main
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.nolimit.agents import (
     NoLimitAgent,
@@ -181,3 +188,59 @@ def test_errors_name_the_bad_input(blueprint) -> None:
         SearchAgent(blueprint, "river", iterations=0)
     with pytest.raises(PokerlabError, match="'x'"):
         SearchMenu("50%, x")
+
+
+@pytest.fixture(scope="module")
+def checkpoint(tmp_path_factory) -> Path:
+    """The module's game trained by ``pokerlab blueprint train`` (lossless, 20,000 it.)."""
+    folder = tmp_path_factory.mktemp("search-cli")
+    config = folder / "micro.toml"
+    config.write_text(
+        'ranks = 3\nrounds = 4\nstack = 5000\n[actions]\npreflop = "100%"\nflop = "50%"\n'
+        'turn = "50%"\nriver = "50%"\nraise_cap = 1\n'
+    )
+    path = folder / "bp.npz"
+    args = ["blueprint", "train", str(config), "--bucketing", "lossless", "-n", "20000"]
+    assert main([*args, "--checkpoint", str(path), "--json"]) == 0
+    return path
+
+
+def test_cli_match_and_lbr_take_a_search_agent(checkpoint, capsys) -> None:
+    """``search:CHECKPOINT`` plays in ``blueprint match`` and ``blueprint lbr``; the match's
+    numbers equal the API's with the same settings."""
+    capsys.readouterr()
+    args = ["blueprint", "match", f"search:{checkpoint}", str(checkpoint), "--pairs", "6"]
+    assert main([*args, "--seed", "2", "--search-iterations", "40", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    agent, game = load_agent(str(checkpoint), "X")
+    want = duplicate_match(game.rules, SearchAgent(agent, "river", iterations=40), agent, 6, 2)
+    assert got["hero"] == f"search:{checkpoint.name}" and got["games"] == 12
+    assert got["mbb_per_game"] == pytest.approx(want.mbb_per_game, abs=1e-9)
+    args = ["blueprint", "lbr", f"search:{checkpoint}", "--pairs", "2", "--actions", "fc"]
+    assert main([*args, "--search-iterations", "20", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["pairs"] == 2
+
+
+def test_cli_play_with_search_shows_the_thinking_time(checkpoint, monkeypatch, capsys) -> None:
+    """``blueprint play --search``: a person who always calls plays hands to the river, where
+    the bot searches and says how long it thought."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("c\n" * 60))
+    args = ["blueprint", "play", str(checkpoint), "--search", "--search-iterations", "30"]
+    assert main([*args, "--seed", "1", "--hands", "6"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"\(the bot searched 30 iterations: \d+\.\d\d s\)", out)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--search-streets", "preflop"], "'preflop'"),
+        (["--search-bets", "50%, x"], "'x'"),
+        (["--search-streets", "turn,river"], "river only"),
+    ],
+)
+def test_cli_search_errors_are_one_line(checkpoint, capsys, extra, message) -> None:
+    args = ["blueprint", "match", f"search:{checkpoint}", "always-call", "--pairs", "2"]
+    assert main([*args, *extra]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err

@@ -35,6 +35,16 @@ from pokerlab.cli.blueprint import (
     blueprint_app,
     game_from_options,
 )
+from pokerlab.cli.blueprint_search import (
+    SEARCH_PREFIX,
+    BetsOption,
+    IterationsOption,
+    RaisesOption,
+    SearchSettings,
+    SecondsOption,
+    StreetsOption,
+    with_search,
+)
 from pokerlab.cli.render import print_json
 from pokerlab.errors import PokerlabError
 
@@ -63,23 +73,31 @@ def _describe(rules: Any) -> str:
     )
 
 
-def load_agent(token: str, label: str) -> tuple[Any, Any]:
+def load_agent(token: str, label: str, search: SearchSettings | None = None) -> tuple[Any, Any]:
     """The agent named by ``token`` and, for a checkpoint, its game (else None).
 
-    ``token``: a name of :data:`BUILTIN_AGENTS` or the path of a checkpoint of ``pokerlab
-    blueprint train``; errors name ``label`` (``HERO``, ``OPPONENT``, ``AGENT``) and the token.
+    ``token``: a name of :data:`BUILTIN_AGENTS`, the path of a checkpoint of ``pokerlab
+    blueprint train``, or ``search:PATH``: that checkpoint's blueprint with real-time search
+    (``search``'s settings, :mod:`pokerlab.cli.blueprint_search`); errors name ``label``
+    (``HERO``, ``OPPONENT``, ``AGENT``) and the token.
     """
     if token.lower() in BUILTIN_AGENTS:
         return _builtin(token.lower()), None
-    path = Path(token)
-    if not (path.suffix.lower() == ".npz" or path.exists() or "/" in token or "\\" in token):
+    searching = token.startswith(SEARCH_PREFIX)
+    path = Path(token.removeprefix(SEARCH_PREFIX))
+    if not searching and not (
+        path.suffix.lower() == ".npz" or path.exists() or "/" in token or "\\" in token
+    ):
         raise PokerlabError(
-            f"{label}: unknown agent {token!r}; known: {', '.join(BUILTIN_AGENTS)} or a "
-            "checkpoint file of pokerlab blueprint train (.npz)"
+            f"{label}: unknown agent {token!r}; known: {', '.join(BUILTIN_AGENTS)}, a "
+            "checkpoint file of pokerlab blueprint train (.npz) or search:CHECKPOINT"
         )
     from pokerlab.solvers.blueprint_load import load_blueprint
 
-    return load_blueprint(path, label)
+    agent, game = load_blueprint(path, label)
+    if searching:
+        agent = with_search(agent, search or SearchSettings(), f"search:{path.name}")
+    return agent, game
 
 
 def _check_same(label: str, token: str, game: Any, other: str, rules: Any) -> None:
@@ -104,12 +122,21 @@ def match(
     pairs: int = typer.Option(1000, "--pairs", min=2, help="deals, each played once per seat"),
     seed: int = typer.Option(0, "--seed", min=0, help="seed of the deals"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    search_streets: StreetsOption = "river",
+    search_iterations: IterationsOption = 200,
+    search_seconds: SecondsOption = None,
+    search_bets: BetsOption = SearchSettings.bets,
+    search_raises: RaisesOption = SearchSettings.raises,
 ) -> None:
-    """Duplicate match of HERO against OPPONENT: the hero's mbb/g with its 95% interval."""
+    """Duplicate match of HERO against OPPONENT: the hero's mbb/g with its 95% interval
+    (``search:CHECKPOINT`` searches in play; the --search options set how)."""
     from pokerlab.evaluate.nolimit import duplicate_match
 
-    hero_agent, hero_game = load_agent(hero, "HERO")
-    opp_agent, opp_game = load_agent(opponent, "OPPONENT")
+    settings = SearchSettings(
+        search_streets, search_iterations, search_seconds, search_bets, search_raises
+    )
+    hero_agent, hero_game = load_agent(hero, "HERO", settings)
+    opp_agent, opp_game = load_agent(opponent, "OPPONENT", settings)
     options = dict(players=players, stack=stack, blinds=blinds, ante=ante, deck=deck, rounds=rounds)
     if (
         config is not None
@@ -149,15 +176,24 @@ def lbr(
     rounds: str = typer.Option("3-4", "--rounds", help="rounds LBR plays: 3-4 or 1-4"),
     seed: int = typer.Option(0, "--seed", min=0, help="seed of the deals"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    search_streets: StreetsOption = "river",
+    search_iterations: IterationsOption = 200,
+    search_seconds: SecondsOption = None,
+    search_bets: BetsOption = SearchSettings.bets,
+    search_raises: RaisesOption = SearchSettings.raises,
 ) -> None:
-    """Local best response (Lisy and Bowling 2017) against AGENT: LBR's mbb/g, 95% interval."""
+    """Local best response (Lisy and Bowling 2017) against AGENT: LBR's mbb/g, 95% interval
+    (``search:CHECKPOINT``: the blueprint with search, the --search options)."""
     from pokerlab.evaluate.nolimit import local_best_response
 
     if actions not in ("fcpa", "fc"):
         raise PokerlabError(f"--actions: unknown {actions!r}; known: fcpa, fc")
     if rounds not in ("3-4", "1-4"):
         raise PokerlabError(f"--rounds: unknown {rounds!r}; known: 3-4, 1-4")
-    the_agent, game = load_agent(agent, "AGENT")
+    settings = SearchSettings(
+        search_streets, search_iterations, search_seconds, search_bets, search_raises
+    )
+    the_agent, game = load_agent(agent, "AGENT", settings)
     if game is None or config is not None:
         table = game_from_options(config).rules
         if game is not None:

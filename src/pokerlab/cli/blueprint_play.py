@@ -39,6 +39,12 @@ from pathlib import Path
 import typer
 
 from pokerlab.cli.blueprint import blueprint_app
+from pokerlab.cli.blueprint_search import (
+    IterationsOption,
+    SearchSettings,
+    SecondsOption,
+    StreetsOption,
+)
 from pokerlab.cli.terminal import QUIT, spaced_cards, stdin_lines
 from pokerlab.errors import ParseError, PokerlabError
 from pokerlab.evaluate.nolimit.agents import Action, NoLimitAgent, PublicView
@@ -368,7 +374,10 @@ def play_blueprint(
                     kind, amount = read(view)
                 else:
                     hole = (row[2 * bot], row[2 * bot + 1])
+                    searched = len(getattr(agent, "records", ()))
                     policy = check_policy(view, agent.policy(view, hole), f"bot {agent.name!r}")
+                    for rec in getattr(agent, "records", [])[searched:]:
+                        echo(f"(the bot searched {rec.iterations} iterations: {rec.seconds:.2f} s)")
                     kind, amount = sample_action(policy, float(bot_rng.random()))
                     reading = getattr(agent, "read", None)
                     if reading is not None and not noted and reading(view, hole).translated:
@@ -418,20 +427,29 @@ def play(
     hands: int | None = typer.Option(None, "--hands", min=1, help="stop after N hands"),
     seat: str = typer.Option("alternate", "--seat", help="your seat: 0 (button), 1 or alternate"),
     seed: int | None = typer.Option(None, "--seed", min=0, help="seed of the deals"),
+    search: bool = typer.Option(False, "--search", help="the bot searches in play (issue 25)"),
+    search_streets: StreetsOption = "river",
+    search_iterations: IterationsOption = 200,
+    search_seconds: SecondsOption = None,
 ) -> None:
     """Play heads-up no-limit hold'em against a blueprint in the terminal, any bet size."""
-    run_play(checkpoint, hands=hands, seat=seat, seed=seed)
+    settings = SearchSettings(search_streets, search_iterations, search_seconds)
+    run_play(checkpoint, hands=hands, seat=seat, seed=seed, search=settings if search else None)
 
 
-def run_play(checkpoint: Path, *, hands: int | None, seat: str, seed: int | None) -> PlaySession:
+def run_play(
+    checkpoint: Path, *, hands: int | None, seat: str, seed: int | None,
+    search: SearchSettings | None = None,
+) -> PlaySession:  # fmt: skip
     """Load ``checkpoint`` and play on the terminal (stdin, stdout); the body of ``pokerlab
-    blueprint play`` and ``pokerlab play nolimit-holdem``."""
+    blueprint play`` and ``pokerlab play nolimit-holdem``; ``search``: the bot searches."""
     from pokerlab._rng import seed_int
     from pokerlab.cli.blueprint_eval import _describe, load_agent
 
     if seat not in SEATS:
         raise PokerlabError(f"--seat: unknown {seat!r}; known: {', '.join(SEATS)}")
-    agent, game = load_agent(str(checkpoint), "CHECKPOINT")
+    token = str(checkpoint) if search is None else f"search:{checkpoint}"
+    agent, game = load_agent(token, "CHECKPOINT", search)
     if game is None:
         raise PokerlabError(
             f"CHECKPOINT: {str(checkpoint)!r} is a built-in agent, not a checkpoint of pokerlab "

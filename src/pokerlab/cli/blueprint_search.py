@@ -1,0 +1,80 @@
+"""The search agent on the command line (issue 25): ``search:CHECKPOINT`` as an agent of
+``pokerlab blueprint match`` and ``lbr``, and ``--search`` for ``pokerlab blueprint play``.
+
+The options say where and how hard the agent searches (:class:`~pokerlab.solvers.search.agent.
+SearchAgent`): ``--search-streets`` (``river``, ``turn,river`` ...), ``--search-iterations`` (the
+deterministic budget per subgame) or ``--search-seconds``, ``--search-bets`` and
+``--search-raises`` (the menu, postflop bet-size syntax).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import typer
+
+from pokerlab.errors import PokerlabError
+
+__all__ = [
+    "SEARCH_PREFIX",
+    "SearchSettings",
+    "StreetsOption",
+    "IterationsOption",
+    "SecondsOption",
+    "BetsOption",
+    "RaisesOption",
+    "with_search",
+]
+
+#: an agent token ``search:PATH``: the blueprint at PATH with search
+SEARCH_PREFIX = "search:"
+
+StreetsOption = Annotated[
+    str,
+    typer.Option("--search-streets", help="where to search: river or turn,river"),
+]
+IterationsOption = Annotated[
+    int, typer.Option("--search-iterations", min=1, help="DCFR iterations per subgame")
+]
+SecondsOption = Annotated[
+    float | None, typer.Option("--search-seconds", help="seconds per subgame instead of iterations")
+]
+BetsOption = Annotated[str, typer.Option("--search-bets", help="the search's first-bet sizes")]
+RaisesOption = Annotated[str, typer.Option("--search-raises", help="the search's raise sizes")]
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """What the search options say (defaults as :class:`SearchAgent`'s)."""
+
+    streets: str = "river"
+    iterations: int = 200
+    seconds: float | None = None
+    bets: str = "33%, 75%, 150%, a"
+    raises: str = "100%, a"
+
+
+def with_search(blueprint: Any, settings: SearchSettings, name: str | None = None) -> Any:
+    """``blueprint`` (a :class:`~pokerlab.evaluate.nolimit.blueprint.BlueprintAgent`) wrapped
+    in a :class:`~pokerlab.solvers.search.agent.SearchAgent` with ``settings``; errors name
+    the option."""
+    from pokerlab.solvers.search.agent import SearchAgent, SearchMenu
+
+    try:
+        menu = SearchMenu(settings.bets, settings.raises)
+    except PokerlabError as exc:
+        raise PokerlabError(f"--search-bets/--search-raises: {exc}") from None
+    if settings.seconds is not None and not settings.seconds > 0:
+        raise PokerlabError(f"--search-seconds must be > 0, got {settings.seconds!r}")
+    try:
+        return SearchAgent(
+            blueprint,
+            settings.streets,
+            menu=menu,
+            iterations=settings.iterations,
+            seconds=settings.seconds,
+            name=name,
+        )
+    except PokerlabError as exc:
+        raise PokerlabError(f"--search-streets: {exc}") from None
