@@ -13,6 +13,7 @@ the initial board. Showdown strengths come from the 7-card evaluator for every f
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -63,12 +64,17 @@ class ExpandedSpot:
     boards: np.ndarray  # int64 (B, 5): the final boards
 
 
+@lru_cache(maxsize=1)
+def _swap_perms() -> np.ndarray:
+    """``perm[k, c]``: combo ``c`` with the suits of ``SUIT_PAIRS[k]`` exchanged, int64
+    ``(6, 1326)`` (built once: a spot's construction asks for it every time)."""
+    perms = np.array([[suit_swap_combo(c, s1, s2) for c in range(1326)] for s1, s2 in SUIT_PAIRS])
+    perms.setflags(write=False)
+    return perms
+
+
 def _symmetric_pairs(weights: tuple[np.ndarray, np.ndarray]) -> list[bool]:
-    ok = []
-    for s1, s2 in SUIT_PAIRS:
-        perm = np.array([suit_swap_combo(c, s1, s2) for c in range(1326)])
-        ok.append(all(np.array_equal(w, w[perm]) for w in weights))
-    return ok
+    return [all(np.array_equal(w, w[perm]) for w in weights) for perm in _swap_perms()]
 
 
 def _iso_source(board: list[int], card: int, sym: list[bool]) -> tuple[int, int] | None:
@@ -273,9 +279,9 @@ def expand_spot(
     hands = _hand_arrays(combos, weights, final_boards, hmax)
     w0 = weights[0][combos[0]]
     w1 = weights[1][combos[1]]
-    from pokerlab.cards.deck import combos_conflict
+    from pokerlab.cards.deck import COMBO_MASKS
 
-    conflict = combos_conflict()[np.ix_(combos[0], combos[1])]
+    conflict = (COMBO_MASKS[combos[0]][:, None] & COMBO_MASKS[combos[1]][None, :]) != 0
     norm = float(w0 @ (~conflict).astype(np.float64) @ w1)
     max_children = max(len(k) for k in kids) if kids else 1
     tree = VectorTree(
