@@ -1,0 +1,141 @@
+"""The search agent at the table (issue 25, "On the full game"): a no-limit blueprint against
+itself refined by real-time search, in duplicate matches with a 95% interval, and local best
+response against both.
+
+The agent (:class:`~pokerlab.solvers.search.agent.SearchAgent`) searches on ``--streets`` (the
+river by default): at each of its decisions there it solves the subgame that starts with the
+round (ranges by Bayes' rule under the blueprint, lossless cards, the search menu plus the
+opponent's actual sizes) for ``--search-iterations`` of DCFR, and plays the solution; elsewhere
+it plays the blueprint.
+
+Table 1 (small deck, seconds): the 12-card four-round game of ``tests/test_search_agent.py``
+(stacks 50 bb, half-pot bets, one raise a street) with a lossless blueprint of
+``--small-iterations`` external-sampling iterations. The blueprint is nearly exact there, so
+the expected gap is small (search solves the same river game again, without sampling noise).
+
+Table 2 (the full game): a blueprint checkpoint of ``pokerlab blueprint train`` (``--checkpoint``;
+e.g. hunl-100 with E[HS] buckets 169/50/50/50 after ``S`` seconds), the search agent against it
+over ``--pairs`` duplicate deals, then LBR (fcpa, rounds 3-4, ``--lbr-pairs``) against the
+blueprint and against the search agent. What to expect: the blueprint pools the river's hands
+into 50 classes and learned from sampled play; search re-solves each river exactly with
+lossless cards, so it should win, as Pluribus' search did against its blueprint (Brown and
+Sandholm 2019) and Libratus' subgame solving against its own abstraction (2017); the open
+projects never showed it (BLUEPRINT.md 2.3). Budgets: per river search, mean and largest
+seconds (issue 25's target: 50 ms).
+
+Usage: ``python benchmarks/search_play.py [--checkpoint F] [--pairs N] [--lbr-pairs N]
+[--save]``; without ``--checkpoint`` only table 1 runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import pokerlab  # noqa: E402
+from _common import add_save_option, load_average, print_table, write_results  # noqa: E402
+from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent  # noqa: E402
+from pokerlab.evaluate.nolimit.lbr import local_best_response  # noqa: E402
+from pokerlab.evaluate.nolimit.matches import duplicate_match  # noqa: E402
+from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction  # noqa: E402
+from pokerlab.solvers.blueprint_load import load_blueprint  # noqa: E402
+from pokerlab.solvers.search.agent import SearchAgent  # noqa: E402
+
+SMALL = {"preflop": "100%", "flop": "50%", "turn": "50%", "river": "50%", "raise_cap": 1}
+
+
+def _budget(agent: SearchAgent) -> dict[str, Any]:
+    seconds = np.array([r.seconds for r in agent.records]) if agent.records else np.zeros(1)
+    return {
+        "searches": len(agent.records),
+        "search_mean_s": float(seconds.mean()),
+        "search_max_s": float(seconds.max()),
+    }
+
+
+def _match_row(label: str, rules: Any, agent: SearchAgent, bp: Any, pairs: int, seed: int) -> dict:
+    t0 = time.perf_counter()
+    result = duplicate_match(rules, agent, bp, pairs, seed)
+    row = {
+        "table": label,
+        "hero": agent.name,
+        "opponent": bp.name,
+        "pairs": pairs,
+        "mbb_per_game": result.mbb_per_game,
+        "ci95_mbb": result.ci95_mbb,
+        "seconds": time.perf_counter() - t0,
+        **_budget(agent),
+    }
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--checkpoint", default=None, help="a blueprint of the full game")
+    parser.add_argument("--pairs", type=int, default=1000, help="duplicate deals, table 2")
+    parser.add_argument("--lbr-pairs", type=int, default=200, help="LBR deals, table 2")
+    parser.add_argument("--small-pairs", type=int, default=400, help="duplicate deals, table 1")
+    parser.add_argument("--small-iterations", type=int, default=20_000)
+    parser.add_argument("--search-iterations", type=int, default=200)
+    parser.add_argument("--streets", default="river")
+    parser.add_argument("--seed", type=int, default=1)
+    add_save_option(parser)
+    args = parser.parse_args()
+    load_before = load_average()
+    payload: dict[str, Any] = {"args": vars(args)}
+
+    game = pokerlab.load_game("nolimit-holdem", ranks=3, rounds=4, stack=5000, actions=SMALL)
+    abstraction = lossless_abstraction(3)
+    solver = BlueprintSolver(game, abstraction, seed=1)
+    solver.step(args.small_iterations)
+    bp = BlueprintAgent(solver.average_strategy(), abstraction)
+    agent = SearchAgent(bp, "river", iterations=args.search_iterations)
+    small = _match_row("12 cards", game.rules, agent, bp, args.small_pairs, args.seed)
+    payload["small"] = small
+    rows = [small]
+
+    if args.checkpoint:
+        bp_full, full = load_blueprint(args.checkpoint)
+        search = SearchAgent(bp_full, args.streets, iterations=args.search_iterations)
+        row = _match_row(Path(args.checkpoint).name, full.rules, search, bp_full, args.pairs,
+                         args.seed)  # fmt: skip
+        rows.append(row)
+        payload["full"] = row
+        lbr_rows = []
+        for who in (bp_full, SearchAgent(bp_full, args.streets, iterations=args.search_iterations)):
+            t0 = time.perf_counter()
+            res = local_best_response(full.rules, who, args.lbr_pairs, args.seed, actions="fcpa")
+            lbr_rows.append(
+                {"agent": who.name, "lbr_mbb": res.mbb_per_game, "ci95_mbb": res.ci95_mbb,
+                 "pairs": args.lbr_pairs, "seconds": time.perf_counter() - t0}
+            )  # fmt: skip
+        payload["lbr"] = lbr_rows
+    print_table(
+        f"1-2. search agent ({args.streets}, {args.search_iterations} it.) against its blueprint,"
+        " duplicate, hero mbb/g",
+        ["game", "pairs", "mbb/g", "95%", "searches", "mean s", "largest s", "seconds"],
+        [[r["table"], r["pairs"], r["mbb_per_game"], r["ci95_mbb"], r["searches"],
+          r["search_mean_s"], r["search_max_s"], r["seconds"]] for r in rows],
+    )  # fmt: skip
+    if "lbr" in payload:
+        print_table(
+            f"3. LBR (fcpa, rounds 3-4, {args.lbr_pairs} pairs) against each, mbb/g",
+            ["agent", "LBR mbb/g", "95%", "seconds"],
+            [[r["agent"], r["lbr_mbb"], r["ci95_mbb"], r["seconds"]] for r in payload["lbr"]],
+        )
+    load_after = load_average()
+    print(f"\nload average before {load_before}, after {load_after}")
+    payload["load_average"] = {"before": load_before, "after": load_after}
+    path = write_results("search-play", payload, save=args.save)
+    print(f"results: {path}")
+
+
+if __name__ == "__main__":
+    main()
