@@ -59,7 +59,8 @@ class NodeView:
     compat: tuple[np.ndarray, np.ndarray]  # opponent reach compatible with each combo
     locked: np.ndarray | None = None  # per actor hand: True where a node lock fixes its strategy
     #: What undoes the chance probabilities in ``reach``: the product over the cards dealt since
-    #: the spot's start of the number of cards that could come (``52 - board cards - 4``).
+    #: the spot's start of the number of cards that could come (``deck - board cards - 4``, the
+    #: deck 52 cards or a small deck's).
     deal_scale: float = 1.0
 
     def weights(self, player: int) -> np.ndarray:
@@ -225,7 +226,7 @@ class SolvedSpot(Strategy):
                 locked = fixed[:, 0] >= 0.0
                 strategy[locked] = fixed[locked]
         pot = float(self.game.config.pot) + an.commit[0] + an.commit[1]
-        equity = _equity(board, combos, reach)
+        equity = _equity(board, combos, reach, self.game.config.deck)
         with np.errstate(invalid="ignore", divide="ignore"):
             eqr = tuple(ev[p] / (equity[p] * pot) for p in (0, 1))
         return NodeView(
@@ -243,17 +244,20 @@ class SolvedSpot(Strategy):
             eqr=(eqr[0], eqr[1]),
             compat=(compats[0], compats[1]),
             locked=locked,
-            deal_scale=deal_scale(len(self.game.config.board), len(board)),
+            deal_scale=deal_scale(
+                len(self.game.config.board), len(board), len(self.game.config.deck)
+            ),
         )
 
 
-def deal_scale(start_cards: int, board_cards: int) -> float:
+def deal_scale(start_cards: int, board_cards: int, deck_size: int = 52) -> float:
     """What undoes the chance probabilities in the reach of a node with ``board_cards`` board
     cards on a spot that starts with ``start_cards``: each dealt card comes with probability
-    1 / (52 - board cards - 4), the cards neither player's two hands nor the board hold."""
+    1 / (deck_size - board cards - 4), the cards of the deck (52, or a small deck's) neither
+    player's two hands nor the board hold."""
     scale = 1.0
     for n in range(start_cards, board_cards):
-        scale *= 52 - n - 4
+        scale *= deck_size - n - 4
     return scale
 
 
@@ -272,11 +276,15 @@ def _compatible_reach(hd: Any, p: int, opp_reach: np.ndarray) -> np.ndarray:
 
 
 def _equity(
-    board: tuple[int, ...], combos: list[np.ndarray], reach: list[np.ndarray]
+    board: tuple[int, ...],
+    combos: list[np.ndarray],
+    reach: list[np.ndarray],
+    cards_in_deck: tuple[int, ...] = tuple(range(52)),
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Each combo's check-down equity against the other player's reach at the node."""
+    """Each combo's check-down equity against the other player's reach at the node, the
+    runouts dealt from ``cards_in_deck`` (a small deck's cards, or all 52)."""
     cards = [COMBO_CARDS[c] for c in combos]
-    deck = [c for c in range(52) if c not in board]
+    deck = [c for c in cards_in_deck if c not in board]
     need = 5 - len(board)
     if need == 0:
         runouts = [()]

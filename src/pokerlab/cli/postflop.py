@@ -98,6 +98,12 @@ def solve(
     donks: str | None = typer.Option(None, help="OOP's donk-bet sizes (turn and river)."),
     rake_rate: float | None = typer.Option(None, help="Rake, a fraction of the pot in [0, 1)."),
     rake_cap: float | None = typer.Option(None, help="Rake cap, chips (default: no cap)."),
+    deck: str | None = typer.Option(
+        None,
+        help="The deck: full (default), small (6 ranks, 9 to A), tiny (4), micro (3), or a "
+        "number of top ranks from 2 to 13 (as nolimit-holdem's decks).",
+        show_default=False,
+    ),
     raise_limit: str | None = typer.Option(
         None,
         help='Most raises per street, or "none" for no limit as postflop-solver (default 3).',
@@ -203,6 +209,7 @@ def solve(
         "donks": donks,
         "rake_rate": rake_rate,
         "rake_cap": rake_cap,
+        "deck": None if deck is None else (int(deck) if deck.strip().isdigit() else deck),
         "raise_limit": parse_raise_limit(raise_limit),
     }
     config, spot_name = spot_config(spot, flags)

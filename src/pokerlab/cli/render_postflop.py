@@ -222,9 +222,11 @@ def print_spot_summary(
         rake = f", rake {100 * c.rake_rate:g}%" + (
             f" (cap {c.rake_cap:g})" if c.rake_cap is not None else ""
         )
+    deck = "" if c.ranks == 13 else f", {c.deck_text().removeprefix('the ')}"
     console.print(
         f"[bold]{name}[/]: {c.street} spot, board {format_cards(c.board)}, pot {c.pot:g}, stack "
-        f"{c.stack:g} (SPR {c.stack / c.pot:.2g}){rake}; OOP {oop:g} combos, IP {ip:g} combos",
+        f"{c.stack:g} (SPR {c.stack / c.pot:.2g}){rake}{deck}; OOP {oop:g} combos, IP {ip:g} "
+        "combos",
         highlight=False,
         soft_wrap=True,
     )

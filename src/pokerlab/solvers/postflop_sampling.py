@@ -29,7 +29,7 @@ class SampleTables(NamedTuple):
     prunable: np.ndarray  # int8 (N,): regret pruning may skip the action into this node
     suit_pairs: np.ndarray  # int64 (6, 2): the suits each swap id exchanges
     cdf: np.ndarray  # float64 (2, H): cumulative range weights of each hand list
-    board_mask: np.ndarray  # bool (52,): the spot's starting board
+    board_mask: np.ndarray  # bool (52,): cards that never come: the starting board, off the deck
     levels: int  # cards still to come (river spot 0, turn 1, flop 2)
 
 
@@ -64,7 +64,8 @@ def sample_tables(spot: ExpandedSpot) -> SampleTables:
         cdf[p, :k] = np.cumsum(hd.weight[p, :k])
         cdf[p, k:] = cdf[p, k - 1] if k else 0.0
     board = spot.node_board[0]
-    board_mask = np.zeros(52, dtype=np.bool_)
+    board_mask = np.ones(52, dtype=np.bool_)
+    board_mask[list(spot.deck)] = False  # a small deck's missing cards are dead like the board
     board_mask[board[board >= 0]] = True
     return SampleTables(
         chance_index=chance_index,

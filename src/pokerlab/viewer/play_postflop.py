@@ -52,7 +52,7 @@ class PostflopPlay(PlaySession):
             if an.kind == "chance":
                 used = set(self.board) | set(COMBO_CARDS[self.combos[0]].tolist())
                 used |= set(COMBO_CARDS[self.combos[1]].tolist())
-                deck = [c for c in range(52) if c not in used]
+                deck = [c for c in self.pm.config.deck if c not in used]
                 card = int(deck[int(self.rng.integers(len(deck)))])
                 self.board.append(card)
                 self.line.append(format_card(card))

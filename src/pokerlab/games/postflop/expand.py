@@ -8,6 +8,10 @@ hand permutation (exact when the ranges are symmetric, which is checked).
 
 Hands: each player's list holds the combos of its range with positive weight that do not touch
 the initial board. Showdown strengths come from the 7-card evaluator for every final board.
+
+The cards dealt come from the spot's deck: all 52 cards, or the top ranks of a small deck (the
+no-limit game's ``deck`` option), each remaining card with probability 1 / (the deck's cards
+left once the board and both hands are out).
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ class ExpandedSpot:
     action_node: list[ActionNode]  # the action-tree node of every arena node
     node_board: np.ndarray  # int64 (N, 5): board cards at each node, -1 padded
     boards: np.ndarray  # int64 (B, 5): the final boards
+    deck: tuple[int, ...] = tuple(range(52))  # the card ids the spot's cards come from
 
 
 @lru_cache(maxsize=1)
@@ -87,9 +92,10 @@ def _iso_source(board: list[int], card: int, sym: list[bool]) -> tuple[int, int]
     return None
 
 
-def count_expanded(root: ActionNode, board: list[int]) -> dict[str, int]:
+def count_expanded(root: ActionNode, board: list[int], deck_size: int = 52) -> dict[str, int]:
     """Nodes of the dealt tree by kind, counting isomorphic cards as stored (no symmetry
-    assumed: an upper bound used for the memory estimate before anything is allocated)."""
+    assumed: an upper bound used for the memory estimate before anything is allocated), on a
+    deck of ``deck_size`` cards (the board's among them)."""
     counts = {"decision": 0, "chance": 0, "terminal": 0}
     decision_numbers = [0]
 
@@ -101,7 +107,7 @@ def count_expanded(root: ActionNode, board: list[int]) -> dict[str, int]:
             counts["chance"] += mult
         else:
             counts["terminal"] += mult
-        cards_left = 52 - len(board) - dealt
+        cards_left = deck_size - len(board) - dealt
         for c in n.children:
             visit(
                 c, mult * cards_left if n.kind == "chance" else mult, dealt + (n.kind == "chance")
@@ -121,6 +127,7 @@ def expand_spot(
     rake_cap: float | None = None,
     isomorphism: bool = True,
     symmetric_pairs: list[bool] | None = None,
+    deck: tuple[int, ...] | None = None,
 ) -> ExpandedSpot:
     """Deal the remaining streets into ``root`` and lay out the solver arrays.
 
@@ -133,8 +140,22 @@ def expand_spot(
     of :data:`~pokerlab.tree.vector.tree.SUIT_PAIRS`) overrides that. postflop-solver
     (``card.rs``) swaps only suits under which the ranges *as written* are symmetric and that
     hold the same ranks on the spot's first board too, so it stores more nodes in some spots
-    (same game); ``benchmarks/agreement.py`` passes its flags to count its nodes."""
+    (same game); ``benchmarks/agreement.py`` passes its flags to count its nodes.
+
+    ``deck``: the card ids that can come (None: all 52), holding the board and every combo of
+    ``weights`` with positive weight; a chance node deals each of its cards left, with
+    probability 1 / (``len(deck)`` - the board so far - 4). A small deck of the top ranks keeps
+    all four suits, so the suit swaps stay symmetries of the game."""
+    deck_cards = range(52) if deck is None else tuple(sorted(int(c) for c in deck))
+    deck_size = len(deck_cards)
     combos = tuple(np.flatnonzero(w > 0) for w in weights)
+    if deck is not None:
+        inside = np.zeros(52, dtype=bool)
+        inside[list(deck_cards)] = True
+        if not all(inside[c] for c in board) or any(
+            not inside[COMBO_CARDS[c]].all() for c in combos
+        ):
+            raise PokerlabError("the board and every combo of the ranges must lie in the deck")
     for p, c in enumerate(combos):
         if c.size == 0:
             raise PokerlabError(
@@ -207,10 +228,10 @@ def expand_spot(
             edge_cards[nid] = [-1] * len(n.children)
             return nid
         # chance: one child per card that can come, isomorphic cards folded onto a source
-        chance_weight[nid] = 1.0 / (52 - len(cards) - 4)
+        chance_weight[nid] = 1.0 / (deck_size - len(cards) - 4)
         template = n.children[0]
         slots: dict[int, int] = {}
-        for card in range(52):
+        for card in deck_cards:
             if card in cards:
                 continue
             src = _iso_source(cards, card, sym) if isomorphism else None
@@ -303,6 +324,7 @@ def expand_spot(
         action_node=anode,
         node_board=nb,
         boards=final_boards,
+        deck=tuple(deck_cards),
     )
 
 

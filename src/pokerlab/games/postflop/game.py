@@ -5,7 +5,7 @@
 vector tree (:mod:`pokerlab.tree.vector.tree`) that
 :class:`~pokerlab.solvers.postflop.PostflopSolver` runs on. The game also speaks the generic
 history interface (one chance node deals both hands, weighted by the ranges with card removal;
-later chance nodes deal the turn and river), so that
+later chance nodes deal the turn and river from the spot's deck), so that
 tiny spots can be checked against the readable reference solver and the history-tree evaluator:
 an implementation independent of the vector kernels.
 
@@ -129,7 +129,9 @@ class PostflopGame(HistoryGame):
         if cached is None:
             c = self.config
             shared = build_action_tree(self._tree_options(), StateBudget(c), share=True)
-            cached = self.__dict__["_counted"] = count_betting_tree(shared, len(c.board))
+            cached = self.__dict__["_counted"] = count_betting_tree(
+                shared, len(c.board), len(c.deck)
+            )
         counts = {k: list(v) for k, v in cached["action_tree"].items()}
         dealt = cached["dealt"]
         w = self.config.weights()
@@ -178,6 +180,7 @@ class PostflopGame(HistoryGame):
             rake_rate=c.rake_rate,
             rake_cap=c.rake_cap,
             isomorphism=self.isomorphism,
+            deck=None if c.ranks == 13 else c.deck,
         )
 
     def public_tree(self) -> VectorBackend:
@@ -254,7 +257,7 @@ class PostflopHistory(History):
             return [(i, p) for i, (_, p) in enumerate(deals)]
         held = set(self.board) | set(COMBO_CARDS[self.deal[0]].tolist())
         held |= set(COMBO_CARDS[self.deal[1]].tolist())
-        cards = [c for c in range(52) if c not in held]
+        cards = [c for c in self.game.config.deck if c not in held]
         return [(c, 1.0 / len(cards)) for c in cards]
 
     def child(self, action: int) -> PostflopHistory:

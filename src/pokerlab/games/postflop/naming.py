@@ -127,7 +127,8 @@ class SpotNaming:
                 iso = range(int(a.iso_start[node]), int(a.iso_start[node + 1]))
                 hit = [q for q in iso if int(a.iso_card[q]) == card]
                 if not hit:
-                    raise PokerlabError(f"card {tok!r} cannot come here (it is on the board)")
+                    why = "it is on the board" if card in self.spot.deck else "not in the deck"
+                    raise PokerlabError(f"card {tok!r} cannot come here ({why})")
                 q = hit[0]
                 swaps.append(int(a.iso_swap[q]))
                 node = int(a.children[lo + int(a.iso_child[q])])

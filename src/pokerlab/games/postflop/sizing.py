@@ -71,7 +71,7 @@ class StateBudget:
         self.first = len(config.board) - 3
         self.deals = [1, 1, 1]  # boards below a node of each street (no isomorphism)
         for street in range(self.first + 1, 3):
-            left = 52 - len(config.board) - (street - self.first - 1)
+            left = 4 * config.ranks - len(config.board) - (street - self.first - 1)
             self.deals[street] = self.deals[street - 1] * left
         self.hands = max(int(np.count_nonzero(w)) for w in config.weights())
         self.nodes = [0, 0, 0]
@@ -95,13 +95,13 @@ class StateBudget:
         )
 
 
-def count_betting_tree(root: ActionNode, board_cards: int) -> dict[str, Any]:
+def count_betting_tree(root: ActionNode, board_cards: int, deck_size: int = 52) -> dict[str, Any]:
     """Nodes of the betting tree rooted at ``root`` by kind and street (``{kind: [flop, turn,
     river]}``, as :func:`count_action_nodes`) and the dealt tree's upper bound (as
     :func:`count_expanded`: ``decision``, ``chance``, ``terminal``, ``action_slots``), in Python
-    integers. ``root`` may be the shared graph of ``build_action_tree(..., share=True)``: every
-    node is visited once and its counts reused, so the cost is the graph's size, not the
-    tree's."""
+    integers, on a deck of ``deck_size`` cards (the board's among them). ``root`` may be the
+    shared graph of ``build_action_tree(..., share=True)``: every node is visited once and its
+    counts reused, so the cost is the graph's size, not the tree's."""
     first = None
     memo: dict[int, tuple[list[int], list[int]]] = {}
 
@@ -116,7 +116,7 @@ def count_betting_tree(root: ActionNode, board_cards: int) -> dict[str, Any]:
         if n.kind == "decision":
             dealt[3] += len(n.children)
         # below a chance node every card left can come (no isomorphism: an upper bound)
-        mult = 52 - board_cards - (n.street - first) if n.kind == "chance" else 1
+        mult = deck_size - board_cards - (n.street - first) if n.kind == "chance" else 1
         for c in n.children:
             ck, cd = visit(c)
             for i in range(12):

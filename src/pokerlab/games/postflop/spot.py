@@ -174,6 +174,8 @@ _PARAMS = (
     *_TREE_KEYS,
     "rake_rate",
     "rake_cap",
+    "ranks",
+    "deck",
 )
 
 
@@ -205,6 +207,11 @@ def spot_from_params(**params: Any) -> SpotConfig:
         or ``"none"`` for no limit).
     rake_rate, rake_cap:
         Rake as a fraction of the pot and its cap in chips (default 0 and no cap).
+    ranks, deck:
+        The deck, as the no-limit game's: ``ranks`` the number of top ranks kept (2 to 13,
+        default 13: the full deck), or ``deck`` a name (``"full"``, ``"small"`` 6 ranks,
+        ``"tiny"`` 4, ``"micro"`` 3) or a number of ranks; the board must lie in it and range
+        combos outside it are dropped (:attr:`SpotConfig.ranks`).
 
     The file layout (:meth:`SpotConfig.to_dict`: street tables ``flop``, ``turn``, ``river`` and
     ``tree``) is accepted too: it is what a postflop game's ``params`` hold, so
@@ -222,7 +229,7 @@ def spot_from_params(**params: Any) -> SpotConfig:
             raise PokerlabError(f"spot= is a whole spot file; drop {', '.join(others)}")
         return load_spot(params["spot"])
     data: dict[str, Any] = {}
-    for key in ("board", "pot", "stack", "rake_rate", "rake_cap"):
+    for key in ("board", "pot", "stack", "rake_rate", "rake_cap", "ranks", "deck"):
         if params.get(key) is not None:
             data[key] = params[key]
     if "ranges" in params:

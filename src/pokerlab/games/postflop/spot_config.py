@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.cards.deck import N_CARDS, format_card, format_cards
+from pokerlab.cards.deck import N_CARDS, RANKS, format_card, format_cards
 from pokerlab.cards.ranges import parse_range, remove_blocked
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.betsizes import format_bet_sizes
@@ -29,8 +29,10 @@ from pokerlab.games.postflop.spot_fields import (
     _board,
     _check_keys,
     _check_street_specs,
+    _deck_ranks,
     _finite,
     _range_error,
+    _rank_count,
     _street_sizes,
     _text,
 )
@@ -71,6 +73,12 @@ class SpotConfig:
         refused with a positive ``rake_rate``: postflop-solver reads it as no rake at all
         (``min(pot * rate, 0)``) and pokerlab used to read it as no cap, so either reading
         would silently give some user a different game.
+    ranks:
+        The deck: the top ``ranks`` ranks of the 52-card deck, all four suits (2 to 13; 13, the
+        default, is the full deck), the card ids ``52 - 4 * ranks`` to 51 as the no-limit game's
+        small decks (:data:`~pokerlab.games.nolimit.config.DECKS`: small 6, tiny 4, micro 3).
+        The board must lie in it, range combos outside it are dropped (as board-blocked ones),
+        and the turn and river come from its cards left.
     """
 
     board: tuple[int, ...]
@@ -82,6 +90,7 @@ class SpotConfig:
     tree: TreeOptions = field(default_factory=TreeOptions)
     rake_rate: float = 0.0
     rake_cap: float | None = None
+    ranks: int = 13
 
     def __post_init__(self) -> None:
         board = tuple(self.board)
@@ -97,6 +106,18 @@ class SpotConfig:
             if card in board[:i]:
                 raise PokerlabError(f"board card given twice: {format_card(card)!r}")
         object.__setattr__(self, "board", board)
+        ranks = _rank_count("ranks", self.ranks)
+        object.__setattr__(self, "ranks", ranks)
+        if 4 * ranks < 9:
+            raise PokerlabError(
+                f"ranks {ranks}: a deck of {4 * ranks} cards cannot hold a board of 5 cards and "
+                "two hands (9 cards); use 3 ranks or more"
+            )
+        for card in board:
+            if card < N_CARDS - 4 * ranks:
+                raise PokerlabError(
+                    f"board card {format_card(card)!r} is not in {self.deck_text()}"
+                )
         pot = _finite("pot", self.pot)
         if pot <= 0.0:
             raise PokerlabError(f"pot must be > 0 chips, got {self.pot!r}")
@@ -138,6 +159,11 @@ class SpotConfig:
             if not weights.any():
                 raise PokerlabError(
                     f"{player}_range {text!r} is empty once the board "
+                    f"{format_cards(board)} is removed"
+                )
+            if ranks < 13 and not remove_blocked(weights, range(self.deck[0])).any():
+                raise PokerlabError(
+                    f"{player}_range {text!r} has no combo in {self.deck_text()} once the board "
                     f"{format_cards(board)} is removed"
                 )
 
@@ -185,12 +211,28 @@ class SpotConfig:
         """The streets played in this spot, from :attr:`street` to the river."""
         return STREETS[len(self.board) - 3 :]
 
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The card ids of the spot's deck, ascending: ``52 - 4 * ranks`` to 51."""
+        return tuple(range(N_CARDS - 4 * self.ranks, N_CARDS))
+
+    def deck_text(self) -> str:
+        """The deck in words for messages: ``"the 24-card deck of ranks 9 to A (ranks = 6)"``."""
+        if self.ranks == 13:
+            return "the 52-card deck"
+        return (
+            f"the {4 * self.ranks}-card deck of ranks {RANKS[13 - self.ranks]} to A "
+            f"(ranks = {self.ranks})"
+        )
+
     def weights(self) -> tuple[np.ndarray, np.ndarray]:
         """(OOP, IP) range weights, float64 arrays of shape (1326,) indexed by combo id, with
-        every combo that holds a board card set to 0."""
+        every combo that holds a board card, or a card outside the deck (:attr:`ranks`), set
+        to 0."""
+        dead = (*self.board, *range(self.deck[0]))
         return (
-            remove_blocked(parse_range(self.oop_range), self.board),
-            remove_blocked(parse_range(self.ip_range), self.board),
+            remove_blocked(parse_range(self.oop_range), dead),
+            remove_blocked(parse_range(self.ip_range), dead),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -207,6 +249,8 @@ class SpotConfig:
         }
         if self.rake_cap is not None:  # absent: no cap (TOML has no null)
             out["rake_cap"] = self.rake_cap
+        if self.ranks != 13:  # absent: the full deck (full-deck spots' files stay as they were)
+            out["ranks"] = self.ranks
         for street in self.streets:
             oop, ip = self.sizes[(street, 0)], self.sizes[(street, 1)]
             table: dict[str, Any] = {}
@@ -276,4 +320,5 @@ class SpotConfig:
             rake_cap=None
             if data.get("rake_cap") is None
             else _finite("rake_cap", data["rake_cap"]),
+            ranks=_deck_ranks(data.get("ranks"), data.get("deck")),
         )

@@ -14,9 +14,11 @@ import numpy as np
 
 from pokerlab.cards.deck import parse_card
 from pokerlab.errors import ParseError, PokerlabError
+from pokerlab.games.nolimit.config import DECKS
 from pokerlab.games.postflop.betsizes import BetSize, parse_bet_sizes
 
 __all__ = [
+    "DECKS",
     "DEFAULT_SIZES",
     "MAX_CHIPS",
     "PLAYERS",
@@ -39,6 +41,8 @@ _TOP_KEYS = (
     "ip_range",
     "rake_rate",
     "rake_cap",
+    "ranks",
+    "deck",
     *STREETS,
     "tree",
 )
@@ -172,6 +176,46 @@ class TreeOptions:
                 f"limit), got {limit!r}"
             )
         object.__setattr__(self, "raise_limit", int(limit))
+
+
+def _deck_ranks(ranks: Any = None, deck: Any = None) -> int:
+    """The ranks a spot's deck keeps, from ``ranks`` (an integer, 2 to 13) and/or ``deck`` (a
+    name of :data:`DECKS`, ``"full"`` 13, ``"small"`` 6, ``"tiny"`` 4, ``"micro"`` 3, or an
+    integer): the no-limit game's deck options. Neither: 13 (the full deck). Both: they must
+    agree. Raises :class:`~pokerlab.errors.PokerlabError` naming the key and the value."""
+    found: list[tuple[str, int]] = []
+    if deck is not None:
+        if isinstance(deck, str):
+            name = deck.strip().lower()
+            if name not in DECKS:
+                raise PokerlabError(
+                    f"unknown deck {deck!r}; known: {', '.join(DECKS)} (or a number of ranks, "
+                    "2 to 13)"
+                )
+            found.append(("deck", DECKS[name]))
+        else:
+            found.append(("deck", _rank_count("deck", deck)))
+    if ranks is not None:
+        found.append(("ranks", _rank_count("ranks", ranks)))
+    if len(found) == 2 and found[0][1] != found[1][1]:
+        raise PokerlabError(
+            f"deck {deck!r} keeps {found[0][1]} ranks but ranks = {found[1][1]}: give one of them"
+        )
+    return found[-1][1] if found else 13
+
+
+def _rank_count(key: str, value: Any) -> int:
+    """``value`` as a whole number of ranks from 2 to 13, else an error naming ``key``."""
+    whole = isinstance(value, numbers.Integral) or (
+        isinstance(value, float) and math.isfinite(value) and value == int(value)
+    )
+    if isinstance(value, bool | np.bool_) or not whole or not 2 <= int(value) <= 13:
+        names = f", or a deck name ({', '.join(DECKS)})" if key == "deck" else ""
+        raise PokerlabError(
+            f"{key} must be a whole number of ranks from 2 to 13 (the top ranks kept){names}, "
+            f"got {value!r}"
+        )
+    return int(value)
 
 
 def _range_error(player: str, exc: PokerlabError) -> PokerlabError:

@@ -46,8 +46,9 @@ def sample_deal(
     Each hand is drawn from its player's weights (``cdf[p, :num[p]]``, cumulative); a pair
     sharing a card is rejected and both are drawn again, so an accepted pair (h0, h1) has
     probability ``w0(h0) w1(h1) / sum over compatible pairs``. Then ``levels`` cards are drawn
-    uniformly, without replacement, from the cards neither on the board (``board_mask``) nor in a
-    hand: the chance probabilities ``1 / cards left`` of the tree.
+    uniformly, without replacement, from the cards neither masked (``board_mask``: the board,
+    and the cards a small deck leaves out) nor in a hand: the chance probabilities
+    ``1 / cards left`` of the tree.
     """
     while True:
         h0 = _draw(rng, cdf[0], num[0])

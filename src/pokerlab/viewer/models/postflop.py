@@ -183,29 +183,34 @@ class PostflopModel(Model):
         out["ranges"] = [self._range(v, p, board) for p in (0, 1)]
         if v.kind == "chance":
             out["chance"] = {
-                "cards": [format_card(x) for x in range(52) if x not in board],
+                "cards": [format_card(x) for x in c.deck if x not in board],
                 "street": STREET_NAMES[min(len(board) - 2, 2)],
             }
         return out
 
     def _deal_scale(self, board_cards: int) -> float:
         """What undoes the chance probabilities in the reach of a node with ``board_cards`` board
-        cards: the product of the cards that could come (``52 - board - 4``) for each card dealt
+        cards: the product of the cards that could come (``deck - board - 4``) for each card dealt
         since the spot's start. ``weight * scale`` is a class's weight in the range as if the
         dealt cards had been chosen (1 per combo fully in the range)."""
         from pokerlab.analysis.postflop import deal_scale
 
-        return deal_scale(len(self.config.board), board_cards)
+        return deal_scale(len(self.config.board), board_cards, len(self.config.deck))
 
     def _range(self, v: Any, p: int, board: set[int]) -> dict[str, Any]:
         """Class weights of player ``p`` at the node, with the class's playable combos
-        (not blocked by the board) and reach-weighted EV and equity."""
+        (in the deck and not blocked by the board) and reach-weighted EV and equity."""
         cls = COMBO_CLASS[v.combos[p]]
         w = np.asarray(v.reach[p], dtype=np.float64)
         weight = np.bincount(cls, weights=w, minlength=N_CLASSES)
+        low = self.config.deck[0]  # a small deck's lowest card id (0 on the full deck)
         available = np.array(
             [
-                sum(1 for x in CLASS_COMBOS[k] if not (set(COMBO_CARDS[x].tolist()) & board))
+                sum(
+                    1
+                    for x in CLASS_COMBOS[k]
+                    if not (set(COMBO_CARDS[x].tolist()) & board) and COMBO_CARDS[x].min() >= low
+                )
                 for k in range(N_CLASSES)
             ],
             dtype=np.float64,
@@ -256,5 +261,3 @@ class PostflopModel(Model):
             "actions": list(v.actions) if player == v.player else [],
             "combos": rows,
         }
-
-
