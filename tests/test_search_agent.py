@@ -180,8 +180,6 @@ def test_search_agent_plays_matches_and_lbr(blueprint) -> None:
 def test_errors_name_the_bad_input(blueprint) -> None:
     with pytest.raises(PokerlabError, match="'preflop'"):
         SearchAgent(blueprint, "preflop")
-    with pytest.raises(PokerlabError, match="river only"):
-        SearchAgent(blueprint, "turn,river")
     with pytest.raises(PokerlabError, match="BlueprintAgent"):
         SearchAgent("bp", "river")  # type: ignore[arg-type]
     with pytest.raises(PokerlabError, match="iterations"):
@@ -236,7 +234,7 @@ def test_cli_play_with_search_shows_the_thinking_time(checkpoint, monkeypatch, c
     [
         (["--search-streets", "preflop"], "'preflop'"),
         (["--search-bets", "50%, x"], "'x'"),
-        (["--search-streets", "turn,river"], "river only"),
+        (["--search-iterations", "0"], "--search-iterations"),
     ],
 )
 def test_cli_search_errors_are_one_line(checkpoint, capsys, extra, message) -> None:
@@ -244,3 +242,20 @@ def test_cli_search_errors_are_one_line(checkpoint, capsys, extra, message) -> N
     assert main([*args, *extra]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_turn_search_on_a_small_deck_deals_the_deck(blueprint) -> None:
+    """Search from the turn to the end of the game on the 12-card deck: the subgame deals the
+    river from the deck's cards only, and the agent plays whole matches with it."""
+    rules = blueprint.strategy.game.rules
+    agent = SearchAgent(blueprint, "turn,river", iterations=40)
+    duplicate_match(rules, agent, blueprint, 30, seed=7)
+    turns = [r for r in agent.records if r.street == 2]
+    assert turns, "no turn search in 30 deals"
+    deck = set(range(52 - 4 * rules.ranks, 52))
+    rivers = 0
+    for solved in agent._cache.values():
+        boards = np.asarray(solved.spot.boards)
+        assert {int(c) for c in boards.ravel() if c >= 0} <= deck
+        rivers += int((boards >= 0).sum(axis=1).max() == 5 and len(solved.spot.boards) > 1)
+    assert rivers > 0  # some subgame dealt river cards

@@ -13,9 +13,8 @@ solves it on the engine's vector tree (:class:`~pokerlab.solvers.postflop.Postfl
   <pokerlab.evaluate.nolimit.blueprint.BlueprintAgent.action_probability>`); the searcher's
   range is floored at :data:`RANGE_FLOOR` of its largest weight so that every hand it can hold
   has a strategy;
-- **cards**: lossless in every round of the subgame (the spot deals every card of the rules'
-  deck; small decks need the spot's ``ranks`` option, so until then search on small decks is
-  limited to the river);
+- **cards**: lossless in every round of the subgame (the spot deals the rules' deck, small
+  decks too);
 - **actions**: the search menu (:class:`SearchMenu`, per street: first bets and raises) plus
   every size actually played in the round so far that the menu lacks (Pluribus adds the
   opponent's off-tree size to the subgame); no merging of close sizes and no forced all-ins, so
@@ -160,11 +159,6 @@ class SearchAgent(NoLimitAgent):
         game = blueprint.strategy.game  # type: ignore[attr-defined]
         self.rules = game.rules
         self.streets = tuple(sorted({SEARCH_STREETS[s] for s in streets}))
-        if self.rules.ranks < 13 and any(s < 3 for s in self.streets):
-            raise PokerlabError(
-                f"search on the flop or turn deals cards: on a {4 * self.rules.ranks}-card deck "
-                "search the river only (postflop spots deal the full deck)"
-            )
         if self.rules.rounds != 4 and self.streets:
             raise PokerlabError(
                 f"search needs the four rounds of hold'em; this game has {self.rules.rounds}"
@@ -370,6 +364,7 @@ class SearchAgent(NoLimitAgent):
             force_allin_threshold=0.0,
             merging_threshold=0.0,
             raise_limit=max(self.menu.raise_limit, raised),
+            ranks=rules.ranks,
         )
 
     def _solve(self, view: PublicView, game: Any, inserted: tuple[int, ...]) -> _Solved:
