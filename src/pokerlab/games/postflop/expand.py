@@ -342,17 +342,19 @@ def _hand_arrays(
     order = np.zeros((2, max(nb, 1), hmax), dtype=np.int64)
     num_valid = np.zeros((2, max(nb, 1)), dtype=np.int64)
     strength = np.zeros((2, max(nb, 1), hmax), dtype=np.int64)
-    pos = [dict(zip(c.tolist(), range(c.size), strict=True)) for c in combos]
+    # position of each combo in each player's list (-1: absent)
+    where = np.full((2, 1326), -1, dtype=np.int64)
+    for q in (0, 1):
+        where[q, combos[q]] = np.arange(combos[q].size)
     for p in range(2):
         c = combos[p]
         n = c.size
         cards[p, :n] = COMBO_CARDS[c]
         # pad with a card no hand holds twice: padded hands have zero weight and stay unused
         weight[p, :n] = weights[p][c]
-        for i, combo in enumerate(c.tolist()):
-            same[p, i] = pos[1 - p].get(combo, -1)
-            for pid, (s1, s2) in enumerate(SUIT_PAIRS):
-                perm[p, pid, i] = pos[p].get(suit_swap_combo(combo, s1, s2), i)
+        same[p, :n] = where[1 - p, c]
+        swapped = where[p][_swap_perms()[:, c]]  # (6, n): the swapped combo's position
+        perm[p, :, :n] = np.where(swapped >= 0, swapped, np.arange(n))
         for b in range(nb):
             bd = boards[b]
             hole = COMBO_CARDS[c]

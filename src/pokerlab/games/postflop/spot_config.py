@@ -229,11 +229,15 @@ class SpotConfig:
         """(OOP, IP) range weights, float64 arrays of shape (1326,) indexed by combo id, with
         every combo that holds a board card, or a card outside the deck (:attr:`ranks`), set
         to 0."""
-        dead = (*self.board, *range(self.deck[0]))
-        return (
-            remove_blocked(parse_range(self.oop_range), dead),
-            remove_blocked(parse_range(self.ip_range), dead),
-        )
+        memo = self.__dict__.get("_weights")  # parsed once: the spot is frozen
+        if memo is None:
+            dead = (*self.board, *range(self.deck[0]))
+            memo = (
+                remove_blocked(parse_range(self.oop_range), dead),
+                remove_blocked(parse_range(self.ip_range), dead),
+            )
+            object.__setattr__(self, "_weights", memo)
+        return memo[0].copy(), memo[1].copy()
 
     def to_dict(self) -> dict[str, Any]:
         """The spot in the file layout (``docs/postflop-spots.md``); ``from_dict`` reads it back
