@@ -207,3 +207,32 @@ def test_weights_are_ascii_decimals(weight: str) -> None:
 
 def test_weights_in_exponent_form_are_read() -> None:
     assert parse_range("AA:5e-1").sum() == pytest.approx(3.0)
+
+
+def test_a_long_per_combo_range_reads_as_the_general_parser_does(monkeypatch) -> None:
+    """The vectorised reading of one ``combo:weight`` item per combo (what search writes)
+    equals the general parser's, and a text it cannot judge (a combo twice, a class) goes to
+    the general parser with its warning or error."""
+    import warnings
+
+    import numpy as np
+
+    import pokerlab.cards.ranges as R
+    from pokerlab.cards.deck import COMBO_CARDS, format_card
+
+    weights = np.random.default_rng(3).random(1326)
+    weights[::7] = 0.0
+    text = ",".join(
+        f"{format_card(int(a))}{format_card(int(b))}:{w!r}"
+        for (a, b), w in zip(COMBO_CARDS.tolist(), weights.tolist(), strict=True)
+    )
+    fast = R.parse_range(text)
+    monkeypatch.setattr(R, "_combo_list", lambda text: None)
+    assert np.array_equal(fast, R.parse_range(text))
+    monkeypatch.undo()
+    assert R._combo_list(text + ",AsKs:0.5") is None  # AsKs twice: the general rule decides
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        R.parse_range(text.replace("AsKs:", "AsKs:0.5,AsKs:", 1))
+    assert caught and "AsKs" in str(caught[0].message)
+    assert R._combo_list(text + ",AK") is None
