@@ -83,7 +83,7 @@ def main() -> None:
     parser.add_argument("--lbr-pairs", type=int, default=200, help="LBR deals, table 2")
     parser.add_argument("--small-pairs", type=int, default=400, help="duplicate deals, table 1")
     parser.add_argument("--small-iterations", type=int, default=20_000)
-    parser.add_argument("--search-iterations", type=int, default=200)
+    parser.add_argument("--search-iterations", type=int, default=100)
     parser.add_argument("--streets", default="river")
     parser.add_argument("--seed", type=int, default=1)
     add_save_option(parser)

@@ -429,7 +429,7 @@ def play(
     seed: int | None = typer.Option(None, "--seed", min=0, help="seed of the deals"),
     search: bool = typer.Option(False, "--search", help="the bot searches in play (issue 25)"),
     search_streets: StreetsOption = "river",
-    search_iterations: IterationsOption = 200,
+    search_iterations: IterationsOption = 100,
     search_seconds: SecondsOption = None,
 ) -> None:
     """Play heads-up no-limit hold'em against a blueprint in the terminal, any bet size."""

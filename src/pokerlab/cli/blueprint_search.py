@@ -49,10 +49,10 @@ class SearchSettings:
     """What the search options say (defaults as :class:`SearchAgent`'s)."""
 
     streets: str = "river"
-    iterations: int = 200
+    iterations: int = 100
     seconds: float | None = None
-    bets: str = "33%, 75%, 150%, a"
-    raises: str = "100%, a"
+    bets: str = "50%, 100%, a"
+    raises: str = "a"
 
 
 def with_search(blueprint: Any, settings: SearchSettings, name: str | None = None) -> Any:
