@@ -29,7 +29,7 @@ from pokerlab.evaluate.nolimit.lbr import local_best_response
 from pokerlab.evaluate.nolimit.matches import deal_cards, duplicate_match, play_hand
 from pokerlab.games.nolimit.rules import ALLIN, BET, CALL, FOLD, RAISE
 from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction
-from pokerlab.solvers.search.agent import SearchAgent, SearchMenu
+from pokerlab.solvers.search.agent import RANGE_FLOOR, SearchAgent, SearchMenu
 
 #: 12 cards, four rounds, 50 bb deep, half-pot bets and one raise after the preflop: hands
 #: reach the river with chips behind, where the agent searches.
@@ -116,13 +116,47 @@ def test_river_search_ranges_follow_bayes_rule(blueprint) -> None:
     got = agent._bayes(prefix, view.board)
     for s in (0, 1):
         np.testing.assert_allclose(got[s], expected[s], rtol=1e-12, atol=1e-15)
+    # the spot's ranges: those weights, each seat's floored at RANGE_FLOOR of its largest
     solved = next(iter(agent._cache.values()))
-    spot = solved.spot
+    spot_weights = solved.solver.game.config.weights()
+    ids = COMBO_INDEX[hands[:, 0], hands[:, 1]]
+    free = ~np.isin(hands, view.board).any(axis=1)
     oop = rules.first_to_act(3)
     for p, seat in ((0, oop), (1, 1 - oop)):
-        ids = COMBO_INDEX[hands[:, 0], hands[:, 1]]
-        if seat != view.state.to_act:  # the searcher's range is floored, the other's is not
-            assert set(spot.combos[p].tolist()) == set(ids[expected[seat] > 0].tolist())
+        want = np.where(free, np.maximum(expected[seat], RANGE_FLOOR * expected[seat].max()), 0.0)
+        np.testing.assert_allclose(spot_weights[p][ids], want / want.max(), rtol=1e-12, atol=0)
+
+
+def test_nested_search_reads_the_ranges_from_the_previous_search(blueprint) -> None:
+    """Searching the turn and the river: the river subgame's ranges are the blueprint's
+    probabilities of the actions before the turn times the turn search's probabilities of the
+    turn's actions (asked of the agent at each turn decision, both seats); with
+    ``ranges="blueprint"`` the blueprint's throughout."""
+    view, _ = _river_view(blueprint)
+    rules = view.rules
+    hands = deck_combos(rules)
+    for ranges in ("search", "blueprint"):
+        agent = SearchAgent(blueprint, "turn,river", iterations=30, ranges=ranges)
+        prefix, _ = agent._round_start(view)
+        expected = np.ones((2, len(hands)))
+        expected[:, np.isin(hands, view.board).any(axis=1)] = 0.0
+        state, history = rules.initial_state(), []
+        turn_actions = 0
+        for seat, kind, amount in prefix:
+            seen = PublicView(rules, state, view.board[: rules.board_size(state.street)],
+                              tuple(history))  # fmt: skip
+            model = agent if ranges == "search" and state.street == 2 else blueprint
+            turn_actions += state.street == 2
+            live = expected[seat] > 0
+            expected[seat, live] *= model.action_probability(seen, hands[live], (kind, amount))
+            history.append((seat, kind, amount))
+            state = state.apply(rules, kind, amount)
+        assert turn_actions >= 2
+        np.testing.assert_allclose(agent._bayes(prefix, view.board), expected, rtol=1e-12)
+        if ranges == "search":
+            searched = expected
+        else:
+            assert not np.allclose(expected, searched)  # the turn search changed the ranges
 
 
 def test_river_search_solves_the_subgame_and_is_repeatable(blueprint) -> None:

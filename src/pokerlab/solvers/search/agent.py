@@ -8,11 +8,12 @@ solves it on the engine's vector tree (:class:`~pokerlab.solvers.postflop.Postfl
 
 - **root**: the board showing, the pot and the effective stack when the round began;
 - **ranges**: both seats' hands weighted by Bayes' rule over the actual actions before the
-  round under the blueprint (its translation of off-tree sizes included:
-  :meth:`BlueprintAgent.action_probability
-  <pokerlab.evaluate.nolimit.blueprint.BlueprintAgent.action_probability>`); the searcher's
-  range is floored at :data:`RANGE_FLOOR` of its largest weight so that every hand it can hold
-  has a strategy;
+  round under the strategy played there: in a round the agent searched, that round's subgame
+  solution (both seats: the previous search, as Pluribus' nested search), elsewhere the
+  blueprint (its translation of off-tree sizes included: :meth:`BlueprintAgent.
+  action_probability <pokerlab.evaluate.nolimit.blueprint.BlueprintAgent.action_probability>`);
+  both ranges floored at :data:`RANGE_FLOOR` of their largest weight so that every hand has a
+  strategy (and a subgame does not depend on which seat asks);
 - **cards**: lossless in every round of the subgame (the spot deals the rules' deck, small
   decks too);
 - **actions**: the search menu (:class:`SearchMenu`, per street: first bets and raises) plus
@@ -63,7 +64,7 @@ from pokerlab.games.postflop.actions import action_label
 
 __all__ = ["RANGE_FLOOR", "SEARCH_STREETS", "SearchAgent", "SearchMenu", "SearchRecord"]
 
-#: the searcher's range weights are at least this fraction of its largest weight
+#: a subgame's range weights are at least this fraction of the seat's largest weight
 RANGE_FLOOR = 1e-6
 #: streets by name (the rules' numbering)
 SEARCH_STREETS = {"flop": 1, "turn": 2, "river": 3}
@@ -137,6 +138,10 @@ class SearchAgent(NoLimitAgent):
         Threads of the subgame's solve (the turn's river subtrees).
     cache:
         Subgames kept (least recently used dropped).
+    ranges:
+        ``"search"`` (default): the ranges at a round's start follow the strategies played
+        before it, the searches' in the rounds the agent searched (both seats: the solved
+        subgame's) and the blueprint's elsewhere; ``"blueprint"``: the blueprint's throughout.
     """
 
     def __init__(
@@ -149,6 +154,7 @@ class SearchAgent(NoLimitAgent):
         threads: int = 1,
         cache: int = 64,
         name: str | None = None,
+        ranges: str = "search",
     ) -> None:
         if not isinstance(blueprint, BlueprintAgent):
             raise PokerlabError(f"SearchAgent refines a BlueprintAgent, got {blueprint!r}")
@@ -166,6 +172,11 @@ class SearchAgent(NoLimitAgent):
             raise PokerlabError(
                 f"search needs the four rounds of hold'em; this game has {self.rules.rounds}"
             )
+        if ranges not in ("search", "blueprint"):
+            raise PokerlabError(f"ranges: unknown {ranges!r}; choose search or blueprint")
+        #: where the ranges of earlier rounds come from: the searches played there, or always
+        #: the blueprint
+        self.ranges = ranges
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise PokerlabError(f"iterations must be a positive integer, got {iterations!r}")
         if seconds is not None and not seconds > 0:
@@ -232,7 +243,8 @@ class SearchAgent(NoLimitAgent):
         self, prefix: tuple[tuple[int, int, int], ...], board: tuple[int, ...]
     ) -> np.ndarray:
         """Each seat's weights over the deck's hole-card pairs after ``prefix`` under the
-        blueprint, float64 ``(2, H)`` (0 for pairs meeting ``board``)."""
+        strategies played (:attr:`ranges`), float64 ``(2, H)`` (0 for pairs meeting
+        ``board``)."""
         key = (prefix, board)
         got = self._ranges.get(key)
         if got is not None:
@@ -248,9 +260,10 @@ class SearchAgent(NoLimitAgent):
             shown = tuple(board[: rules.board_size(state.street)])
             seen = PublicView(rules, state, shown, tuple(history))
             live = weights[seat] > 0
-            weights[seat, live] *= self.blueprint.action_probability(
-                seen, hands[live], (kind, amount)
-            )
+            # the strategy played there: the round's search where the agent searched, else the
+            # blueprint (Pluribus' nested search reads the ranges from the previous search)
+            model = self if self.ranges == "search" and self.searches(seen) else self.blueprint
+            weights[seat, live] *= model.action_probability(seen, hands[live], (kind, amount))
             history.append((seat, kind, amount))
             state = state.apply(rules, kind, amount)
         if len(self._ranges) > 4 * self._cache_size:
@@ -316,22 +329,17 @@ class SearchAgent(NoLimitAgent):
             inserted.append(missing)
 
     def _range_texts(self, view: PublicView, prefix: tuple[tuple[int, int, int], ...]) -> list[str]:
-        """Both ranges at the round's start as range text, OOP's first: Bayes' rule under the
-        blueprint, the searcher's floored (module docstring)."""
+        """Both ranges at the round's start as range text, OOP's first: Bayes' rule (module
+        docstring), every hand the board leaves floored at :data:`RANGE_FLOOR` of its seat's
+        largest weight (a seat with no weight left: every such hand alike)."""
         rules = self.rules
-        seat = view.state.to_act
         weights = self._bayes(prefix, view.board).copy()
         hands = deck_combos(rules)
-        top = weights[seat].max()
-        if top <= 0:
-            weights[seat] = np.where(np.isin(hands, view.board).any(axis=1), 0.0, 1.0)
-        else:
-            live = weights[seat] > 0
-            weights[seat, live] = np.maximum(weights[seat, live], RANGE_FLOOR * top)
-        if weights[1 - seat].max() <= 0:
-            raise PokerlabError(
-                f"{self.name}: no hand of seat {1 - seat} reaches this point under the blueprint"
-            )
+        free = ~np.isin(hands, view.board).any(axis=1)
+        for seat in (0, 1):
+            top = weights[seat].max()
+            floor = RANGE_FLOOR * top if top > 0 else 1.0
+            weights[seat, free] = np.maximum(weights[seat, free], floor)
         oop = rules.first_to_act(view.state.street)
         return [_range_text(hands, weights[s]) for s in (oop, 1 - oop)]
 
