@@ -23,6 +23,7 @@ from pokerlab.evaluate.nolimit.agents import (
     PublicView,
     check_policy,
     deck_combos,
+    passive_action,
 )
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
 from pokerlab.evaluate.nolimit.lbr import local_best_response
@@ -145,10 +146,13 @@ def test_nested_search_reads_the_ranges_from_the_previous_search(blueprint) -> N
         for seat, kind, amount in prefix:
             seen = PublicView(rules, state, view.board[: rules.board_size(state.street)],
                               tuple(history))  # fmt: skip
-            model = agent if ranges == "search" and state.street == 2 else blueprint
             turn_actions += state.street == 2
             live = expected[seat] > 0
-            expected[seat, live] *= model.action_probability(seen, hands[live], (kind, amount))
+            if ranges == "search" and state.street == 2:
+                probs = agent.action_probability(seen, hands[live], (kind, amount))
+            else:
+                probs = blueprint.belief_probability(seen, hands[live], (kind, amount))
+            expected[seat, live] *= probs
             history.append((seat, kind, amount))
             state = state.apply(rules, kind, amount)
         assert turn_actions >= 2
@@ -293,3 +297,76 @@ def test_turn_search_on_a_small_deck_deals_the_deck(blueprint) -> None:
         assert {int(c) for c in boards.ravel() if c >= 0} <= deck
         rivers += int((boards >= 0).sum(axis=1).max() == 5 and len(solved.spot.boards) > 1)
     assert rivers > 0  # some subgame dealt river cards
+
+
+def test_an_off_tree_size_is_believed_as_its_translations_neighbours(blueprint) -> None:
+    """The blueprint's belief about a size its tree lacks: the probabilities of the two tree
+    sizes around it, weighted by the pseudo-harmonic split (Ganzfried and Sandholm 2013);
+    on-tree actions keep their probabilities; a search after such a bet (LBR's pot bets on a
+    half-pot tree) finds the bettor's range non-empty."""
+    from pokerlab.abstraction.actions import translation_probs
+    from pokerlab.evaluate.nolimit.translation import pot_after_call
+
+    view, _ = _river_view(blueprint)
+    rules = view.rules
+    state = view.state
+    hands = deck_combos(rules)
+    free = hands[~np.isin(hands, view.board).any(axis=1)]
+    # the tree here: check or bet 50% of the pot (no all-in in this game's menu)
+    legal = [(k, a) for k, a in blueprint.policy(view, tuple(free[0])).keys()]
+    bet = next(a for a in legal if a[0] in (BET, ALLIN))
+    check = next(a for a in legal if a[0] not in (BET, ALLIN))
+    for action in (bet, check):
+        np.testing.assert_allclose(
+            blueprint.belief_probability(view, free, action),
+            blueprint.action_probability(view, free, action), rtol=0, atol=1e-15,
+        )  # fmt: skip
+    pot = pot_after_call(rules, state)
+    odd = max(state.bets) + int(0.3 * pot)  # 30% of the pot: between check (0) and 50%
+    options = translation_probs([0.5], 0.3)
+    assert options == [(0, 1.0)]  # below the smallest size: reads as the smallest
+    np.testing.assert_allclose(
+        blueprint.belief_probability(view, free, (BET, odd)),
+        blueprint.action_probability(view, free, bet), rtol=0, atol=1e-15,
+    )  # fmt: skip
+    big = max(state.bets) + 3 * pot  # above the largest size: reads as it
+    np.testing.assert_allclose(
+        blueprint.belief_probability(view, free, (BET, big)),
+        blueprint.action_probability(view, free, bet), rtol=0, atol=1e-15,
+    )  # fmt: skip
+    assert blueprint.action_probability(view, free, (BET, odd)).max() == 0.0
+
+
+def test_a_size_between_two_tree_sizes_is_believed_as_their_pseudo_harmonic_mixture() -> None:
+    """On a tree with half-pot and pot bets, a 75% bet is believed as p x P(half pot) +
+    (1 - p) x P(pot) with p the pseudo-harmonic split of 0.75 between 0.5 and 1."""
+    from pokerlab.abstraction.actions import pseudo_harmonic
+    from pokerlab.evaluate.nolimit.translation import pot_after_call
+
+    two = {"preflop": "100%", "flop": "50%, 100%", "turn": "50%, 100%", "river": "50%, 100%",
+           "raise_cap": 1}  # fmt: skip
+    game = pokerlab.load_game("nolimit-holdem", ranks=3, rounds=4, stack=5000, actions=two)
+    abstraction = lossless_abstraction(3)
+    solver = BlueprintSolver(game, abstraction, seed=2)
+    solver.step(5_000)
+    bp = BlueprintAgent(solver.average_strategy(), abstraction)
+    rules = game.rules
+    state, history = rules.initial_state(), []
+    board = (40, 44, 48, 41, 45)
+    for _ in range(2):  # the small blind limps, the big blind checks: the flop
+        kind, amount = passive_action(PublicView(rules, state, (), tuple(history)))
+        history.append((state.to_act, kind, amount))
+        state = state.apply(rules, kind, amount)
+    assert state.street == 1
+    view = PublicView(rules, state, board[:3], tuple(history))
+    hands = deck_combos(rules)
+    free = hands[~np.isin(hands, board[:3]).any(axis=1)]
+    pot = pot_after_call(rules, state)
+    half, full, odd = (BET, pot // 2), (BET, pot), (BET, (3 * pot) // 4)
+    p = pseudo_harmonic(0.5, 1.0, ((3 * pot) // 4) / pot)
+    want = p * bp.action_probability(view, free, half) + (1 - p) * bp.action_probability(
+        view, free, full
+    )
+    got = bp.belief_probability(view, free, odd)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+    assert 0.0 < p < 1.0 and got.max() > 0.0

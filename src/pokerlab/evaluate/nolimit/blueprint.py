@@ -28,7 +28,7 @@ from pokerlab.evaluate.nolimit.agents import (
     normalize_action,
     passive_action,
 )
-from pokerlab.evaluate.nolimit.translation import ReadLine, play_back, read_line
+from pokerlab.evaluate.nolimit.translation import ReadLine, play_back, read_line, read_split
 from pokerlab.games.nolimit.actions import abstract_actions
 from pokerlab.games.nolimit.betting import token
 from pokerlab.strategy import BettingStrategy, Strategy
@@ -184,6 +184,46 @@ class BlueprintAgent(NoLimitAgent):
         layout = strategy.layout
         ns = int(layout.num_states[rnd])
         out[ok] = strategy.probs[int(layout.offset[n]) + match[0] * ns + states]
+        return out
+
+    def belief_probability(self, view: PublicView, hands: np.ndarray, action: Action) -> np.ndarray:
+        """The probability of ``action`` for every row of ``hands`` under the blueprint read
+        through translation: an action on the tree is :meth:`action_probability`; a size off
+        it is as likely as the tree's sizes it reads as, weighted by the pseudo-harmonic split
+        (the translation's draw averaged out; :func:`~.translation.read_split`). The belief
+        that search keeps about a player whose actual sizes the blueprint lacks (a player who
+        makes them is otherwise impossible under the blueprint). Hands meeting the board get
+        0; a lost line (the agent would check or call) gives the passive action 1."""
+        key = normalize_action(view, action, self.name)
+        hands = np.asarray(hands, dtype=np.int64)
+        out = np.zeros(len(hands), dtype=np.float64)
+        ok = ~np.isin(hands, np.asarray(view.board, dtype=np.int64)).any(axis=1)
+        strategy = self.strategy  # type: ignore[attr-defined]
+        game = strategy.game
+        layout = strategy.layout
+        n, _ = self._walk(view.history)
+        if n >= 0:
+            acts = abstract_actions(game.rules, game.abstraction, view.state)
+            split = read_split(game.rules, acts, view.state, view.state, *key)
+            rnd = int(layout.tree.round[n])
+            states = bucket_states(strategy, self.abstraction, rnd, hands[ok], view.board)  # type: ignore[attr-defined]
+            ns = int(layout.num_states[rnd])
+            for j, w in split:
+                out[ok] += w * strategy.probs[int(layout.offset[n]) + j * ns + states]
+            return out
+        passive = passive_action(view)
+        for i in np.flatnonzero(ok):
+            hole = (int(hands[i, 0]), int(hands[i, 1]))
+            line = self.read(view, hole)
+            if line.lost or line.abstract is None:
+                out[i] = 1.0 if key == passive else 0.0
+                continue
+            acts = abstract_actions(game.rules, game.abstraction, line.abstract)
+            split = read_split(game.rules, acts, line.abstract, view.state, *key)
+            rnd = int(layout.tree.round[line.node])
+            s = bucket_state(strategy, self.abstraction, rnd, [*hole, *view.board])  # type: ignore[attr-defined]
+            probs = node_probs(strategy, line.node, s)
+            out[i] = sum(w * probs[j] for j, w in split)
         return out
 
 

@@ -47,7 +47,7 @@ from pokerlab.games.nolimit.rules import (
 from pokerlab.tree._primitives import DEAL, DECISION
 from pokerlab.tree.betting.tree import BettingTree
 
-__all__ = ["ReadLine", "read_line", "play_back", "pot_after_call"]
+__all__ = ["ReadLine", "read_line", "read_split", "play_back", "pot_after_call"]
 
 Move = tuple[int, int, int]
 
@@ -90,6 +90,34 @@ def _uniform(seed: int, hole: Sequence[int], line: Sequence[Move]) -> float:
     return int.from_bytes(digest, "little") / 2.0**64
 
 
+def read_split(
+    rules: NoLimitRules,
+    acts: list[tuple[int, int]],
+    abstract: BettingState,
+    real: BettingState,
+    kind: int,
+    amount: int,
+) -> list[tuple[int, float]]:
+    """How the real action reads at ``real`` among ``acts`` (the tree's actions at
+    ``abstract``): ``(index, probability)`` pairs, one pair unless a bet or raise falls between
+    two of the tree's sizes (the pseudo-harmonic split; module docstring)."""
+    if abstract == real and (kind, amount) in acts:
+        return [(acts.index((kind, amount)), 1.0)]
+    passive = next(j for j, (k, _) in enumerate(acts) if k in (CHECK, CALL))
+    if kind == FOLD:
+        return [(next((j for j, (k, _) in enumerate(acts) if k == FOLD), passive), 1.0)]
+    if kind in (CHECK, CALL):
+        return [(passive, 1.0)]
+    raises = [j for j, (k, _) in enumerate(acts) if k not in (FOLD, CHECK, CALL)]
+    if not raises:
+        return [(passive, 1.0)]
+    if kind == ALLIN and acts[raises[-1]][0] == ALLIN:
+        return [(raises[-1], 1.0)]
+    sizes = [_fraction(rules, abstract, acts[j][1]) for j in raises]
+    options = translation_probs(sizes, max(_fraction(rules, real, amount), 0.0))
+    return [(raises[i], float(p)) for i, p in options]
+
+
 def _read_action(
     rules: NoLimitRules,
     acts: list[tuple[int, int]],
@@ -99,24 +127,13 @@ def _read_action(
     amount: int,
     u: float,
 ) -> tuple[int, bool]:
-    """The index into ``acts`` (the tree's actions at ``abstract``) that the real action reads
-    as at ``real``, and whether it was translated."""
+    """The index into ``acts`` that the real action reads as, drawn from :func:`read_split`
+    by the uniform ``u``, and whether it was translated."""
+    split = read_split(rules, acts, abstract, real, kind, amount)
     if abstract == real and (kind, amount) in acts:
-        return acts.index((kind, amount)), False
-    passive = next(j for j, (k, _) in enumerate(acts) if k in (CHECK, CALL))
-    if kind == FOLD:
-        return next((j for j, (k, _) in enumerate(acts) if k == FOLD), passive), True
-    if kind in (CHECK, CALL):
-        return passive, True
-    raises = [j for j, (k, _) in enumerate(acts) if k not in (FOLD, CHECK, CALL)]
-    if not raises:
-        return passive, True
-    if kind == ALLIN and acts[raises[-1]][0] == ALLIN:
-        return raises[-1], True
-    sizes = [_fraction(rules, abstract, acts[j][1]) for j in raises]
-    options = translation_probs(sizes, max(_fraction(rules, real, amount), 0.0))
-    pick = options[0][0] if len(options) == 1 or u < options[0][1] else options[1][0]
-    return raises[pick], True
+        return split[0][0], False
+    pick = split[0][0] if len(split) == 1 or u < split[0][1] else split[1][0]
+    return pick, True
 
 
 def read_line(

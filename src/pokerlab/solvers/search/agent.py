@@ -10,8 +10,8 @@ solves it on the engine's vector tree (:class:`~pokerlab.solvers.postflop.Postfl
 - **ranges**: both seats' hands weighted by Bayes' rule over the actual actions before the
   round under the strategy played there: in a round the agent searched, that round's subgame
   solution (both seats: the previous search, as Pluribus' nested search), elsewhere the
-  blueprint (its translation of off-tree sizes included: :meth:`BlueprintAgent.
-  action_probability <pokerlab.evaluate.nolimit.blueprint.BlueprintAgent.action_probability>`);
+  blueprint, an off-tree size as likely as the tree's sizes it reads as (:meth:`BlueprintAgent.
+  belief_probability <pokerlab.evaluate.nolimit.blueprint.BlueprintAgent.belief_probability>`);
   both ranges floored at :data:`RANGE_FLOOR` of their largest weight so that every hand has a
   strategy (and a subgame does not depend on which seat asks);
 - **cards**: lossless in every round of the subgame (the spot deals the rules' deck, small
@@ -262,8 +262,11 @@ class SearchAgent(NoLimitAgent):
             live = weights[seat] > 0
             # the strategy played there: the round's search where the agent searched, else the
             # blueprint (Pluribus' nested search reads the ranges from the previous search)
-            model = self if self.ranges == "search" and self.searches(seen) else self.blueprint
-            weights[seat, live] *= model.action_probability(seen, hands[live], (kind, amount))
+            if self.ranges == "search" and self.searches(seen):
+                probs = self.action_probability(seen, hands[live], (kind, amount))
+            else:  # off-tree sizes as likely as the sizes they read as
+                probs = self.blueprint.belief_probability(seen, hands[live], (kind, amount))
+            weights[seat, live] *= probs
             history.append((seat, kind, amount))
             state = state.apply(rules, kind, amount)
         if len(self._ranges) > 4 * self._cache_size:
