@@ -370,3 +370,45 @@ def test_a_size_between_two_tree_sizes_is_believed_as_their_pseudo_harmonic_mixt
     got = bp.belief_probability(view, free, odd)
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
     assert 0.0 < p < 1.0 and got.max() > 0.0
+
+
+def test_the_search_agent_plays_acpc_matches_over_loopback(blueprint) -> None:
+    """The search agent speaks the ACPC protocol: the local dealer plays it against its
+    blueprint over loopback; every river action it sends is one its policy plays, and the
+    chips add up to zero."""
+    import threading
+
+    from pokerlab.evaluate.nolimit.acpc import play_acpc
+    from pokerlab.evaluate.nolimit.acpc_dealer import AcpcDealer
+    from pokerlab.interop.acpc import AcpcGame
+
+    rules = blueprint.strategy.game.rules
+    game = AcpcGame(rules)
+    agent = SearchAgent(blueprint, "river", iterations=30)
+    dealer = AcpcDealer(game, 16, 5, timeout=60)
+    out: dict[int, object] = {}
+
+    def client(k: int) -> None:
+        who = (agent, blueprint)[k]
+        out[k] = play_acpc(game, who, "127.0.0.1", dealer.ports[k], seed=k, timeout=60)
+
+    threads = [threading.Thread(target=client, args=(k,), daemon=True) for k in range(2)]
+    for t in threads:
+        t.start()
+    result = dealer.run()
+    for t in threads:
+        t.join(60)
+    assert result.invalid == [0, 0] and sum(result.totals) == 0
+    checked = 0
+    for hand in result.hands:
+        state, history = rules.initial_state(), []
+        for seat, kind, amount in hand.actions:
+            if hand.positions.index(game.position(seat)) == 0 and state.street == 3:
+                board = tuple(hand.cards[4 : 4 + rules.board_size(state.street)])
+                view = PublicView(rules, state, board, tuple(history))
+                hole = (hand.cards[2 * seat], hand.cards[2 * seat + 1])
+                assert agent.policy(view, hole).get((kind, amount), 0.0) > 0.0
+                checked += 1
+            history.append((seat, kind, amount))
+            state = state.apply(rules, kind, amount)
+    assert checked > 0 and agent.records

@@ -33,6 +33,14 @@ from pokerlab.cli.blueprint import (
     game_from_options,
     parse_counts,
 )
+from pokerlab.cli.blueprint_search import (
+    BetsOption,
+    IterationsOption,
+    RaisesOption,
+    SearchSettings,
+    SecondsOption,
+    StreetsOption,
+)
 from pokerlab.cli.render import print_json
 from pokerlab.errors import PokerlabError
 
@@ -65,12 +73,21 @@ def acpc(
     gamedef: bool = typer.Option(False, "--gamedef", help="print the ACPC game definition"),
     verbose: bool = typer.Option(False, "--verbose", help="print every message on stderr"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    search_streets: StreetsOption = "river",
+    search_iterations: IterationsOption = 100,
+    search_seconds: SecondsOption = None,
+    search_bets: BetsOption = SearchSettings.bets,
+    search_raises: RaisesOption = SearchSettings.raises,
 ) -> None:
-    """Play AGENT in an ACPC match: connect to the dealer's port and play until it closes."""
+    """Play AGENT in an ACPC match: connect to the dealer's port and play until it closes
+    (``search:CHECKPOINT``: the blueprint with real-time search, the --search options)."""
     from pokerlab.cli.blueprint_eval import load_agent
     from pokerlab.evaluate.nolimit.acpc import play_acpc
 
-    the_agent, game = load_agent(agent, "AGENT")
+    settings = SearchSettings(
+        search_streets, search_iterations, search_seconds, search_bets, search_raises
+    )
+    the_agent, game = load_agent(agent, "AGENT", settings)
     if game is not None and config is not None:
         raise PokerlabError("--config is for built-in agents; a checkpoint plays its own game")
     rules = game.rules if game is not None else game_from_options(config or "acpc-hunl").rules
