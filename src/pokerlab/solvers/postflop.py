@@ -132,6 +132,10 @@ class PostflopSolver(SpotLocking):
         The 16-bit mode: regrets int16 and strategy sums uint16, each node's block with one
         float32 scale (half the memory of float32 storage; values within about 1e-4 of the
         block's largest entry, which moves convergence little: see ``benchmarks/postflop.py``).
+    warmup:
+        Run every pass once on construction (:func:`warmup_kernels`: compiles outside any
+        timed region, costs a few passes); a caller that built solvers before in the same
+        process (search, a subgame per decision) skips it.
     """
 
     def __init__(
@@ -140,6 +144,7 @@ class PostflopSolver(SpotLocking):
         algorithm: str = "dcfr-ps",
         threads: int = 1,
         compressed: bool = False,
+        warmup: bool = True,
     ) -> None:
         if not isinstance(game, PostflopGame):
             raise PokerlabError("PostflopSolver needs a postflop game")
@@ -179,7 +184,8 @@ class PostflopSolver(SpotLocking):
         #: locked probabilities (float32, ``tree.size``; negative = unlocked), None without locks
         self.lock_probs: np.ndarray | None = None
         self._locks: list[Any] = []  # postflop_locks._Lock records
-        warmup_kernels(self.passes, self.compressed)
+        if warmup:
+            warmup_kernels(self.passes, self.compressed)
 
     @property
     def threads(self) -> int:

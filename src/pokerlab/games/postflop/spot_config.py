@@ -149,6 +149,7 @@ class SpotConfig:
         if not isinstance(self.tree, TreeOptions):
             raise PokerlabError(f"tree must be TreeOptions, got {self.tree!r}")
         object.__setattr__(self, "sizes", self._checked_sizes())
+        parsed = []
         for player, text in (("oop", self.oop_range), ("ip", self.ip_range)):
             if not isinstance(text, str):
                 raise PokerlabError(f"{player}_range must be a string, got {text!r}")
@@ -161,11 +162,14 @@ class SpotConfig:
                     f"{player}_range {text!r} is empty once the board "
                     f"{format_cards(board)} is removed"
                 )
-            if ranks < 13 and not remove_blocked(weights, range(self.deck[0])).any():
+            in_deck = remove_blocked(weights, range(self.deck[0]))
+            if ranks < 13 and not in_deck.any():
                 raise PokerlabError(
                     f"{player}_range {text!r} has no combo in {self.deck_text()} once the board "
                     f"{format_cards(board)} is removed"
                 )
+            parsed.append(in_deck)
+        object.__setattr__(self, "_weights", (parsed[0], parsed[1]))  # what weights() returns
 
     def _checked_sizes(self) -> dict[tuple[str, int], StreetSizes]:
         """The sizes dict with its keys checked and missing streets filled with defaults."""
@@ -229,14 +233,7 @@ class SpotConfig:
         """(OOP, IP) range weights, float64 arrays of shape (1326,) indexed by combo id, with
         every combo that holds a board card, or a card outside the deck (:attr:`ranks`), set
         to 0."""
-        memo = self.__dict__.get("_weights")  # parsed once: the spot is frozen
-        if memo is None:
-            dead = (*self.board, *range(self.deck[0]))
-            memo = (
-                remove_blocked(parse_range(self.oop_range), dead),
-                remove_blocked(parse_range(self.ip_range), dead),
-            )
-            object.__setattr__(self, "_weights", memo)
+        memo = self.__dict__["_weights"]  # parsed once, on construction: the spot is frozen
         return memo[0].copy(), memo[1].copy()
 
     def to_dict(self) -> dict[str, Any]:

@@ -192,6 +192,7 @@ class SearchAgent(NoLimitAgent):
         self._ranges: dict[tuple[Any, ...], np.ndarray] = {}
         #: one record per subgame solved, in order
         self.records: list[SearchRecord] = []
+        self._warm = False
 
     # --- the agent interface ------------------------------------------------------------------
     def searches(self, view: PublicView) -> bool:
@@ -386,7 +387,8 @@ class SearchAgent(NoLimitAgent):
         from pokerlab.solvers.postflop import PostflopSolver
 
         t0 = time.perf_counter()
-        solver = PostflopSolver(game, "dcfr", threads=self.threads)
+        solver = PostflopSolver(game, "dcfr", threads=self.threads, warmup=not self._warm)
+        self._warm = True  # the kernels are compiled: later subgames skip the warm-up passes
         if self.seconds is None:
             solver.step(self.iterations)
         else:
