@@ -58,8 +58,10 @@ class RayPasses(Passes):
 
     The seam runs on the actors for passes over the solver's own arrays (:meth:`attach`); a
     pass over other arrays (a profile being evaluated) runs its subtrees on the head's thread.
-    ``params``: the spot's parameters (``game.params``); ``address``: a Ray cluster's, or None
-    for a local instance (started unless one runs).
+    ``game``: the spot (its parameters, ``game.params``, travel to the actors, which build the
+    tree themselves); ``compressed`` / ``predictive``: the solver's storage (16-bit, with
+    predictions); ``address``: a Ray cluster's, or None for a local instance (started unless
+    one runs).
     """
 
     def __init__(
