@@ -30,8 +30,10 @@ from pokerlab.cli.postflop_options import (
     DEFAULT_MAX_ITERATIONS,
     DEFAULT_TARGET_PCT,
     canonical_postflop_algorithm,
+    check_ray_options,
     parse_raise_limit,
     parse_target,
+    ray_solver,
     spot_config,
 )
 from pokerlab.cli.render import console, print_json
@@ -134,6 +136,13 @@ def solve(
     ),
     seconds: float | None = typer.Option(None, help="Stop after this much solving time."),
     threads: int = typer.Option(1, min=1, help="Threads (results do not depend on it)."),
+    use_ray: bool = typer.Option(
+        False, "--ray", help="Run the chance subtrees on Ray actors (the same results)."
+    ),
+    address: str | None = typer.Option(
+        None, "--address", help="Ray cluster host:port (implies --ray; nodes need pokerlab)."
+    ),
+    workers: int | None = typer.Option(None, "--workers", min=1, help="Ray actors (default 2)."),
     compressed: bool = typer.Option(
         False,
         "--compressed",
@@ -177,6 +186,7 @@ def solve(
     from pokerlab.solvers.run import TrainingRun
 
     name = canonical_postflop_algorithm(algorithm or "dcfr-ps")
+    use_ray = check_ray_options(use_ray, address, workers, threads)  # before any work
     target_pct = parse_target(target) if target is not None else None
     if seconds is not None and not (seconds > 0 and math.isfinite(seconds)):
         raise PokerlabError(f"--seconds must be a number > 0, got {seconds}")
@@ -228,7 +238,11 @@ def solve(
     # refuses a tree too large first
     game.check_memory(compressed=compressed)
     say_compiling()  # after the memory check, before anything compiles
-    solver: Any = make_solver(game, name, threads=threads, compressed=compressed)
+    solver: Any = (
+        ray_solver(game, name, address, workers, compressed)
+        if use_ray
+        else make_solver(game, name, threads=threads, compressed=compressed)
+    )
     if state is not None:
         solver.load_state_dict(state)  # exact: the run continues as if never stopped
     ckpt_path = checkpoint or resume
@@ -309,11 +323,14 @@ def solve(
                     exploitability=exploitability,
                     exploitability_pct=numbers["exploitability_pct"],
                 )
+        if use_ray:
+            solver.close()  # the actors end (and the local Ray instance this run started)
     summary_json = {
         "spot": spot_name,
         "game_params": config.to_dict(),
         "algorithm": name,
         "threads": solver.threads,
+        **({"ray_workers": solver.workers} if use_ray else {}),
         "status": result.status,
         "partial": result.partial,
         "stop_reason": result.stop_reason,

@@ -1,6 +1,6 @@
 """The options of ``pokerlab postflop``: the spot (a file, a built-in name or flags), the target
-in percent of the pot, bet-size flags, the raise limit and the algorithm, each checked with an
-error that names the option and the token."""
+in percent of the pot, bet-size flags, the raise limit, the algorithm and the Ray options, each
+checked with an error that names the option and the token."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ __all__ = [
     "DEFAULT_MAX_ITERATIONS",
     "DEFAULT_TARGET_PCT",
     "canonical_postflop_algorithm",
+    "check_ray_options",
     "check_sizes",
     "parse_target",
     "parse_raise_limit",
+    "ray_solver",
     "spot_config",
 ]
 
@@ -109,3 +111,41 @@ def canonical_postflop_algorithm(algorithm: str) -> str:
             f"{', '.join(POSTFLOP_ALGORITHMS)}"
         )
     return name
+
+
+def check_ray_options(
+    use_ray: bool, address: str | None, workers: int | None, threads: int
+) -> bool:
+    """Whether the run uses Ray (``--address`` implies ``--ray``), refused before any work when
+    Ray is not installed, the address does not answer, ``--workers`` comes without Ray or
+    ``--threads`` with it."""
+    use_ray = use_ray or address is not None
+    if not use_ray:
+        if workers is not None:
+            raise PokerlabError(
+                f"--workers {workers} is the number of Ray actors: add --ray (or use --threads)"
+            )
+        return False
+    if threads != 1:
+        raise PokerlabError(
+            f"--threads {threads} with --ray: the subtrees run on the Ray actors (give --workers)"
+        )
+    from pokerlab.distributed.ray_setup import check_address, import_ray
+
+    import_ray()
+    if address is not None:
+        check_address(address)
+    return True
+
+
+def ray_solver(
+    game: Any, algorithm: str, address: str | None, workers: int | None, compressed: bool
+) -> Any:
+    """A :class:`~pokerlab.distributed.postflop_ray.RayPostflopSolver` with ``workers`` actors
+    (2 when None) on the Ray instance at ``address`` (None: local)."""
+    from pokerlab.distributed.postflop_ray import RayPostflopSolver
+
+    return RayPostflopSolver(
+        game, algorithm, workers=2 if workers is None else workers, address=address,
+        compressed=compressed,
+    )  # fmt: skip

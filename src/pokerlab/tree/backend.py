@@ -120,7 +120,8 @@ class SubtreeSeam(Protocol):
 
     :attr:`pool` (a :class:`~pokerlab.tree.executors.WorkerPool`) runs the subtrees, each
     worker its share: threads of this process by default; a state whose subtrees live
-    elsewhere (the limit solver's Ray actors, :mod:`pokerlab.distributed.limit_ray`) overrides
+    elsewhere (on Ray actors: the limit solver's, :mod:`pokerlab.distributed.limit_ray`, and
+    the postflop solver's, :mod:`pokerlab.distributed.postflop_ray`) overrides
     :meth:`subtree_values` instead. Results do not depend on the executor or the worker count.
     """
 

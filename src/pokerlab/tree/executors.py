@@ -5,15 +5,23 @@ part above the split points once to collect the reach rows entering each subtree
 subtrees' value rows from those reach rows, then walks the top part again reading them
 (:class:`pokerlab.tree.backend.SubtreeSeam`). The middle step is independent work per subtree:
 a :class:`WorkerPool` runs one call per worker, and each worker runs its subtrees in compiled
-kernels that let the GIL go. Threads in this process (:class:`ThreadWorkers`) and, for the
-betting tree, Ray actors that own their subtrees' storage (:mod:`pokerlab.distributed.limit_ray`)
-are the executors; one worker runs in the calling thread (:class:`SerialWorkers`).
+kernels that let the GIL go. Threads in this process (:class:`ThreadWorkers`) and Ray actors
+that own their subtrees' storage are the executors: the betting tree's
+(:mod:`pokerlab.distributed.limit_ray`) and the postflop vector tree's chance subtrees
+(:mod:`pokerlab.distributed.postflop_ray`: each actor builds the spot's tree from its
+parameters, owns a run of neighbouring subtrees cut by :func:`chunks`, and runs the kernel the
+threads run on the reach rows it is sent); one worker runs in the calling thread
+(:class:`SerialWorkers`). An actor executor replaces the seam's method
+(``subtree_values``) rather than implementing :class:`WorkerPool`: its workers keep their
+subtrees' numbers, so the work cannot move between them, and a pass costs one call per actor.
 
 The vector tree's subtrees go out in chunks (:func:`chunks`: runs of neighbouring subtrees of
 about equal work), each worker taking the next chunk left until none is (:func:`share_out`): on
 shared cores a fixed split waits for its slowest thread, while a handful of chunks per worker
 costs a handful of kernel calls (about 20 microseconds each), against a pass of milliseconds
-over a turn spot's 336 subtrees (the betting tree's subtrees stay with their owner, as on Ray).
+over a turn spot's 336 subtrees (the betting tree's subtrees stay with their owner, as on Ray,
+where each actor owns one run: chunks of equal node counts, measured in ``benchmarks/
+postflop_ray.py``).
 Results do not depend on the worker count or on who took which chunk: each subtree reads only
 its reach rows and writes only its own storage and value row.
 """

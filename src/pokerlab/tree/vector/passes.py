@@ -195,7 +195,8 @@ class Passes:
         """The subtree seam: from the reach rows entering each work item (``items.ro``,
         ``items.rp``, collected by the top part's first walk) its value row (``items.val``),
         updating the items' storage in ``MODE_CFR``; the workers of :attr:`pool` take the runs of
-        items (:attr:`chunks`) one kernel call each. Returns the nodes visited."""
+        items (:attr:`chunks`) one kernel call each (Ray actors that own the items instead:
+        :class:`~pokerlab.distributed.postflop_ray.RayPasses`). Returns the nodes visited."""
         t = self.tree
         scratch = self.scratch_w32 if cfr else self.scratch_w
 
