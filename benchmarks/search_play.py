@@ -80,7 +80,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--checkpoint", default=None, help="a blueprint of the full game")
     parser.add_argument("--pairs", type=int, default=1000, help="duplicate deals, table 2")
-    parser.add_argument("--lbr-pairs", type=int, default=200, help="LBR deals, table 2")
+    parser.add_argument("--lbr-pairs", type=int, default=200, help="LBR deals (0: no LBR)")
     parser.add_argument("--small-pairs", type=int, default=400, help="duplicate deals, table 1")
     parser.add_argument("--small-iterations", type=int, default=20_000)
     parser.add_argument("--search-iterations", type=int, default=100)
@@ -109,14 +109,16 @@ def main() -> None:
         rows.append(row)
         payload["full"] = row
         lbr_rows = []
-        for who in (bp_full, SearchAgent(bp_full, args.streets, iterations=args.search_iterations)):
+        judged = (bp_full, SearchAgent(bp_full, args.streets, iterations=args.search_iterations))
+        for who in judged if args.lbr_pairs >= 2 else ():
             t0 = time.perf_counter()
             res = local_best_response(full.rules, who, args.lbr_pairs, args.seed, actions="fcpa")
             lbr_rows.append(
                 {"agent": who.name, "lbr_mbb": res.mbb_per_game, "ci95_mbb": res.ci95_mbb,
                  "pairs": args.lbr_pairs, "seconds": time.perf_counter() - t0}
             )  # fmt: skip
-        payload["lbr"] = lbr_rows
+        if lbr_rows:
+            payload["lbr"] = lbr_rows
     print_table(
         f"1-2. search agent ({args.streets}, {args.search_iterations} it.) against its blueprint,"
         " duplicate, hero mbb/g",
@@ -133,7 +135,8 @@ def main() -> None:
     load_after = load_average()
     print(f"\nload average before {load_before}, after {load_after}")
     payload["load_average"] = {"before": load_before, "after": load_after}
-    path = write_results("search-play", payload, save=args.save)
+    name = "search-play" + (f"-{Path(args.checkpoint).stem}" if args.checkpoint else "")
+    path = write_results(name, payload, save=args.save)
     print(f"results: {path}")
 
 
