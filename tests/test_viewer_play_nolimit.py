@@ -285,6 +285,18 @@ def test_search_needs_four_rounds(tiny_blueprint) -> None:
     assert state["game"] == "nolimit-holdem" and state["stacks"] == [300, 300]
 
 
+def test_search_is_refused_for_other_files(tmp_path) -> None:
+    """Only a blueprint searches: a small game's file refuses ``search`` and plays without it."""
+    assert main(["solve", "kuhn", "-a", "cfr", "-n", "10", "--out", str(tmp_path / "k.npz")]) == 0
+    api = TestClient(create_app(tmp_path))
+    got = api.post("/api/play", json={"path": "k.npz", "seat": 0, "search": True})
+    assert got.status_code == 400
+    assert got.json()["error"] == (
+        "search: only a no-limit blueprint checkpoint searches in play; k.npz is a table file"
+    )
+    assert api.post("/api/play", json={"path": "k.npz", "seat": 0}).json()["game"] == "kuhn"
+
+
 def test_a_seed_replays_the_same_hands(client) -> None:
     def session(seed: int | None, plans: tuple[str, ...]) -> list[dict]:
         body = {"path": "bp.npz", "seat": 1} | ({} if seed is None else {"seed": seed})
