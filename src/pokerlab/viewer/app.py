@@ -18,7 +18,9 @@ plumbing (JSON answers, the client cookie, the middlewares) in :mod:`pokerlab.vi
 * ``/api/blueprint?path=&line=``: a no-limit blueprint's node (``pokerlab blueprint show``'s
   figures: preflop the seat to act's chart per hand class, after the flop per bucket);
 * POST ``/api/play`` ``{path, seat, seed}``, GET ``/api/play/{id}``, POST ``/api/play/{id}/act``
-  ``{action}``, POST ``/api/play/{id}/next``: hands against the solution;
+  ``{action}``, POST ``/api/play/{id}/next``: hands against the solution (a no-limit blueprint
+  also takes ``search``, ``search_streets``, ``search_iterations``; its action is any text of
+  ``pokerlab blueprint play``: ``fold``, ``call``, ``raise 350``, ``all-in`` ...);
 * POST ``/api/lock`` ``{path, line, strategy, hands, iterations}``, POST ``/api/unlock``
   ``{path, line, iterations}``: node locking and re-solving in memory (the file is never
   written), as a job (202 and the job; :mod:`pokerlab.viewer.jobs`); GET ``/api/jobs/{id}``: its

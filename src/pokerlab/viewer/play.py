@@ -1,5 +1,6 @@
-"""Playing hands against a solved strategy: push/fold, small games (Kuhn, Leduc) and postflop
-(:mod:`pokerlab.viewer.play_postflop`); the sessions a server holds are in
+"""Playing hands against a solved strategy: push/fold, small games (Kuhn, Leduc), postflop
+(:mod:`pokerlab.viewer.play_postflop`) and no-limit blueprints, with or without search
+(:mod:`pokerlab.viewer.play_nolimit`); the sessions a server holds are in
 :mod:`pokerlab.viewer.sessions`.
 
 A :class:`PlaySession` deals a hand, lets the bot act (it samples its action from the solved
@@ -16,7 +17,8 @@ Results, from the user's seat:
   starting pot: the history form's terminal utility (``PostflopHistory.terminal_utility``). On
   a raked spot the winner collects the pot less the rake (``rake_rate`` of the matched pot,
   at most ``rake_cap``; a fold is raked too, as the solver does), so the two seats' results add
-  up to minus the rake and their averages agree with the solver's EVs.
+  up to minus the rake and their averages agree with the solver's EVs;
+* no-limit hold'em: net chips by the rules' payoffs (also shown in big blinds).
 """
 
 from __future__ import annotations
@@ -300,5 +302,3 @@ class HistoryPlay(PlaySession):
             "info_set": mine,
             "unit": "chips",
         }
-
-

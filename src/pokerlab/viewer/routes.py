@@ -28,7 +28,9 @@ MAX_RESOLVE_ITERATIONS = 10_000
 
 def add_play_routes(app: FastAPI, viewer: Any) -> None:
     """POST ``/api/play``, GET ``/api/play/{sid}``, POST ``/api/play/{sid}/act`` and
-    ``/api/play/{sid}/next`` on ``app``, for the files of ``viewer``."""
+    ``/api/play/{sid}/next`` on ``app``, for the files of ``viewer``. ``/api/play`` takes
+    ``{path, seat, seed}`` and, for a no-limit blueprint checkpoint, ``search`` (true: the bot
+    searches in play) with optional ``search_streets`` and ``search_iterations``."""
 
     @app.post("/api/play")
     def play_new(request: Request, body: dict[str, Any] = Body(...)) -> Response:
@@ -41,7 +43,19 @@ def add_play_routes(app: FastAPI, viewer: Any) -> None:
             raise PokerlabError("seat must be 0 or 1")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
             raise PokerlabError("seed must be an integer >= 0")
-        session = new_session(viewer.model(path), seat, seed)
+        search = body.get("search", False)
+        streets, iterations = body.get("search_streets"), body.get("search_iterations")
+        if not isinstance(search, bool):
+            raise PokerlabError(f"search must be true or false, got {search!r}")
+        if streets is not None and not isinstance(streets, str):
+            raise PokerlabError(f"search_streets must be text such as 'river', got {streets!r}")
+        if iterations is not None and (
+            not isinstance(iterations, int) or isinstance(iterations, bool)
+        ):
+            raise PokerlabError(f"search_iterations must be an integer, got {iterations!r}")
+        if not search and (streets is not None or iterations is not None):
+            raise PokerlabError("search_streets and search_iterations need search: true")
+        session = new_session(viewer.model(path), seat, seed, search, streets, iterations)
         viewer.sessions.add(session, client_key(request))
         with session.lock:
             return json_response(session.state())

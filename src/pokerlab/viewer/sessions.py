@@ -8,15 +8,40 @@ import time
 from collections import OrderedDict
 
 from pokerlab.errors import PokerlabError
-from pokerlab.viewer.models import Model, PostflopModel, PushFoldModel, TableModel
+from pokerlab.viewer.models import BlueprintModel, Model, PostflopModel, PushFoldModel, TableModel
 from pokerlab.viewer.play import HistoryPlay, PlaySession, PushFoldPlay
+from pokerlab.viewer.play_nolimit import NoLimitPlay
 from pokerlab.viewer.play_postflop import PostflopPlay
 
 __all__ = ["Sessions", "SessionsFull", "new_session"]
 
 
-def new_session(model: Model, seat: int, seed: int | None = None) -> PlaySession:
-    """A play session for ``model`` (push/fold, a two-player history game, a postflop spot)."""
+def new_session(
+    model: Model,
+    seat: int,
+    seed: int | None = None,
+    search: bool = False,
+    search_streets: str | None = None,
+    search_iterations: int | None = None,
+) -> PlaySession:
+    """A play session for ``model`` (push/fold, a two-player history game, a postflop spot, a
+    heads-up no-limit blueprint checkpoint). ``search``: the blueprint's bot searches in play
+    (:class:`~pokerlab.viewer.play_nolimit.NoLimitPlay`; ``search_streets`` and
+    ``search_iterations`` default to ``"river"`` and 100); other files refuse it."""
+    if isinstance(model, BlueprintModel):
+        return NoLimitPlay(
+            model,
+            seat,
+            seed,
+            search=search,
+            search_streets="river" if search_streets is None else search_streets,
+            search_iterations=100 if search_iterations is None else search_iterations,
+        )
+    if search:
+        raise PokerlabError(
+            f"search: only a no-limit blueprint checkpoint searches in play; {model.rel} is a "
+            f"{model.kind} file"
+        )
     if isinstance(model, PushFoldModel):
         return PushFoldPlay(model, seat, seed)
     if isinstance(model, PostflopModel):

@@ -2,7 +2,8 @@
    in the page with textContent (never as HTML). Routes live in the URL hash:
      #/                                   file list
      #/file?path=P[&line=L]               a file (tree browser, table, grids, curves)
-     #/play?path=P&seat=S                 play against the solution                          */
+     #/play?path=P&seat=S                 play against the solution
+     #/play?path=P&seat=S&search=1        ... a no-limit blueprint that searches in play          */
 "use strict";
 
 const RANKS = "AKQJT98765432";
@@ -238,7 +239,7 @@ const KIND_NAMES = {
 
 function playable(f) {
   if (f.kind === "pushfold" || f.kind === "pushfold-result" || f.kind === "postflop") return true;
-  return f.kind === "table" && (!f.details || !f.details.game_params ||
+  return (f.kind === "table" || f.kind === "blueprint") && (!f.details || !f.details.game_params ||
     !f.details.game_params.players || f.details.game_params.players === 2);
 }
 
@@ -618,6 +619,12 @@ async function renderBlueprint(main, info, params, token) {
     el("label", {}, "line ", box), el("button", {class: "primary", id: "bp-go", type: "submit", text: "show"}),
     el("span", {class: "muted", text: "r<chips> or r<N>bb (raise to), c (check or call), f (fold), a (all-in), / (street), as pokerlab blueprint show --line"}));
   const head = el("div", {class: "panel", id: "bp-head"}, form);
+  if (info.game_params.players === 2) {
+    head.appendChild(el("div", {class: "row", id: "bp-play"},
+      info.positions.map((p, seat) => el("a", {href: "#/play?" + q({path: params.path, seat}), "data-seat": seat, text: "play as " + p})),
+      info.game_params.rounds === 4 ? info.positions.map((p, seat) => el("a", {href: "#/play?" + q({path: params.path, seat, search: 1}),
+        "data-seat": seat, "data-search": 1, text: `play as ${p} against it with search`})) : null));
+  }
   main.appendChild(head);
   let node;
   try {
@@ -831,6 +838,11 @@ async function renderPlay(main, params, token) {
   const seat = Number(params.seat || 0);
   const body = {path: params.path, seat};
   if (params.seed !== undefined) body.seed = Number(params.seed);
+  if (params.search === "1") {  // a no-limit blueprint that searches in play
+    body.search = true;
+    if (params.streets) body.search_streets = params.streets;
+    if (params.iterations !== undefined) body.search_iterations = Number(params.iterations);
+  }
   const state = await api("/api/play", body);
   if (token !== renderToken) return;
   playState = state;
@@ -840,6 +852,7 @@ async function renderPlay(main, params, token) {
 const ACTION_NAMES = {f: "fold", c: "check / call", r: "bet / raise", p: "pass", b: "bet", s: "shove"};
 
 function drawPlay(main, s) {
+  if (s.game === "nolimit-holdem") return drawNoLimit(main, s);
   const other = 1 - s.seat;
   const head = el("div", {class: "panel"},
     el("h2", {}, el("a", {href: "#/", text: "files"}), " / ", el("a", {href: "#/file?" + q({path: s.file}), text: s.file}), " / play"),
@@ -877,6 +890,72 @@ function drawPlay(main, s) {
     controls.appendChild(el("div", {class: "row", id: "play-actions"}, s.legal.map((a) =>
       el("button", {"data-action": a, text: s.game === "pushfold" || s.game === "postflop" ? a : (ACTION_NAMES[a] ? `${ACTION_NAMES[a]} (${a})` : a),
         onclick: () => act(`/api/play/${s.id}/act`, {action: a})}))));
+  }
+  main.replaceChildren(head, cards, controls, el("div", {class: "panel"}, el("h3", {text: "this hand"}), log));
+}
+
+/* no-limit hold'em against a blueprint: buttons for fold / check / call / all-in, a box for any
+   raise-to amount (chips; 2.5bb and 75% work too, as in pokerlab blueprint play) */
+const signed = (x, digits) => (x < 0 ? "-" : "+") + Math.abs(x).toLocaleString("en-US", {maximumFractionDigits: digits});
+
+function drawNoLimit(main, s) {
+  const params = parseHash().params;
+  const again = (seat) => "#/play?" + q({path: s.file, seat, search: s.search ? 1 : null,
+    streets: s.search ? params.streets : null, iterations: s.search ? params.iterations : null});
+  const head = el("div", {class: "panel"},
+    el("h2", {}, el("a", {href: "#/", text: "files"}), " / ", el("a", {href: "#/file?" + q({path: s.file}), text: s.file}), " / play"),
+    el("div", {class: "kv"},
+      el("span", {}, "you: ", el("b", {id: "play-seat", text: s.seat_name})),
+      el("span", {}, "stacks: ", el("b", {text: `${count(s.stacks[0])} / ${count(s.stacks[1])} chips, blinds ${s.blinds.join("/")}`})),
+      el("span", {}, "bot: ", el("b", {id: "play-bot", text: s.bot + (s.search ? ` (searches the ${s.search.streets.join(", ")}, ${count(s.search.iterations)} iterations)` : " (blueprint)")})),
+      el("span", {}, "hands: ", el("b", {id: "play-hands", text: s.hands})),
+      el("span", {}, "running result: ", el("b", {id: "play-total", "data-chips": s.total, text: `${signed(s.total, 2)} chips (${signed(s.total_bb, 3)} bb)`})),
+      el("span", {}, "seed: ", el("b", {id: "play-seed", text: String(s.seed)})),
+      el("a", {href: again(1 - s.seat), id: "switch-seat", text: "switch seat"})));
+  const cards = el("div", {class: "panel big-cards"},
+    el("div", {class: "row"},
+      el("div", {}, el("h3", {text: "your cards"}), el("div", {id: "your-cards"}, s.your_cards.map((c) => cardEl(c)))),
+      el("div", {}, el("h3", {text: "board (" + s.street + ")"}), el("div", {id: "board"}, s.board.length ? s.board.map((c) => cardEl(c)) : el("span", {class: "muted", text: "—"}))),
+      el("div", {}, el("h3", {text: "bot (" + s.bot_seat_name + ")"}), el("div", {id: "bot-cards"},
+        s.bot_cards ? s.bot_cards.map((c) => cardEl(c)) : [cardEl("?"), cardEl("?")])),
+      el("div", {}, el("h3", {text: "pot"}), el("div", {class: "pot", id: "play-pot", text: count(s.pot)})),
+      el("div", {}, el("h3", {text: "behind"}), el("div", {class: "pot", id: "play-behind", text: `you ${count(s.behind[0])} · bot ${count(s.behind[1])}`}))));
+  const log = el("ol", {class: "play-log", id: "play-log"}, s.history.map((h) =>
+    el("li", {"data-who": h.who, "data-kind": h.kind || null, "data-amount": h.amount === undefined ? null : h.amount,
+      "data-search": h.search ? h.search.iterations : null},
+      h.who === "dealer" ? "dealt " + h.action : h.who + ": " + h.action,
+      h.search ? el("span", {class: "muted think", text: ` (${h.search.text})`}) : null,
+      h.note ? el("span", {class: "muted", text: ` (${h.note})`}) : null)));
+  const act = async (url, body) => {
+    try {
+      const next = await api(url, body);
+      showError(null);  // a refused amount's message goes once a move is played
+      playState = next;
+      drawPlay(main, next);
+    } catch (e) { showError(e.message); }
+  };
+  const controls = el("div", {class: "panel", id: "play-controls"});
+  if (s.done) {
+    controls.appendChild(el("p", {id: "play-result", "data-result": s.result, "data-showdown": s.showdown ? "1" : "0",
+      text: s.message + ". " + (s.result === 0 ? "You broke even." :
+        `You ${s.result > 0 ? "won" : "lost"} ${count(Math.abs(s.result))} chips (${signed(s.result_bb, 3)} bb).`)}));
+    controls.appendChild(el("button", {class: "primary", id: "play-next", text: "next hand",
+      onclick: () => act(`/api/play/${s.id}/next`, {})}));
+  } else {
+    const words = {fold: "fold", check: "check", call: `call ${count(s.to_call)}`, "all-in": s.raise ? `all-in (${count(s.raise.max)})` : "all-in"};
+    controls.appendChild(el("h3", {text: "your move" + (s.to_call ? ` (${count(s.to_call)} to call)` : "")}));
+    const row = el("div", {class: "row", id: "play-actions"}, s.legal.map((a) =>
+      el("button", {"data-action": a, text: words[a] || a, onclick: () => act(`/api/play/${s.id}/act`, {action: a})})));
+    if (s.raise) {
+      const box = el("input", {id: "play-amount", size: 10, value: s.raise.min, title: "raise to this many chips (the street total); 2.5bb or 75% work too"});
+      row.appendChild(el("form", {class: "row", id: "play-raise", onsubmit: (e) => {
+        e.preventDefault();
+        act(`/api/play/${s.id}/act`, {action: (s.raise.word === "bet" ? "bet " : "raise ") + box.value.trim()});
+      }}, el("label", {}, s.raise.word + " ", box, " chips"), el("button", {class: "primary", id: "play-raise-go", type: "submit", text: s.raise.word}),
+        el("span", {class: "muted", text: `${count(s.raise.min)} to ${count(s.raise.max)}`})));
+    }
+    controls.appendChild(row);
+    controls.appendChild(el("p", {class: "muted", id: "play-legal", text: "legal: " + s.legal_text}));
   }
   main.replaceChildren(head, cards, controls, el("div", {class: "panel"}, el("h3", {text: "this hand"}), log));
 }
