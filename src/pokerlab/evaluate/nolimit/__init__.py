@@ -1,8 +1,9 @@
 """Judging no-limit hold'em agents (issue 24, "Judging it"): the agent interface and baselines
 (:mod:`.agents`, :mod:`.pushfold_agent`), a trained blueprint as an agent (:mod:`.blueprint`),
-duplicate matches for 2 to 6 players (:mod:`.matches`) and heads-up local best response
-(:mod:`.lbr`); on the command line ``pokerlab blueprint match`` and ``pokerlab blueprint lbr``.
-docs/nolimit-holdem.md has the oracle values."""
+duplicate matches for 2 to 6 players (:mod:`.matches`), heads-up local best response
+(:mod:`.lbr`) and, on small decks, the exact best response (:mod:`.exact`); on the command line
+``pokerlab blueprint match`` and ``pokerlab blueprint lbr``. docs/nolimit-holdem.md has the oracle
+values."""
 
 from pokerlab.evaluate.nolimit.agents import (
     Action,
@@ -14,6 +15,11 @@ from pokerlab.evaluate.nolimit.agents import (
     PublicView,
     normalize_action,
     pot_raise_to,
+)
+from pokerlab.evaluate.nolimit.exact import (
+    ExactBestResponse,
+    estimate_exact_best_response,
+    exact_best_response,
 )
 from pokerlab.evaluate.nolimit.lbr import NoLimitLBRResult, local_best_response
 from pokerlab.evaluate.nolimit.matches import (
@@ -29,6 +35,7 @@ __all__ = [
     "Action",
     "AlwaysCall",
     "AlwaysFold",
+    "ExactBestResponse",
     "HandRecord",
     "HandStrengthRule",
     "NoLimitAgent",
@@ -39,6 +46,8 @@ __all__ = [
     "PublicView",
     "deal_cards",
     "duplicate_match",
+    "estimate_exact_best_response",
+    "exact_best_response",
     "local_best_response",
     "normalize_action",
     "play_hand",
