@@ -49,14 +49,15 @@ Pluribus' recipe, each an option (BLUEPRINT.md 1.1 and 3.2):
   are (the scale cancels). A state records the dtype and scale; a solver of the other dtype
   refuses it by name.
 
-- ``lazy``: rows allocated on first reach (Pluribus allocated memory for an action sequence
-  only when a traversal first reached it): an index of 4 bytes per (node, state) and a pool of
-  rows grown by doubling (:mod:`pokerlab.solvers.lazy_rows`). The same numbers as the dense run
-  of the same seed, bit for bit; unreached rows read as uniform everywhere the strategy is read
-  (the readers take the dense layout, :meth:`BlueprintSolver.dense_regrets`); a checkpoint holds
-  the used rows and the index. On threads (:mod:`pokerlab.solvers.batched`) the head claims the
-  rows its workers reached after each batch, the dense merge's numbers; Ray workers and snapshots
-  are refused by name for now.
+- ``lazy``: rows allocated on first reach (Pluribus allocated memory for an action sequence only
+  when a traversal first reached it): an index of 4 bytes per (node, state) and a pool of rows grown
+  by a quarter when full (:mod:`pokerlab.solvers.lazy_rows`). The same numbers as the dense run of
+  the same seed, bit for bit; unreached rows read as uniform everywhere the strategy is read (the
+  readers take the dense layout, :meth:`BlueprintSolver.dense_regrets`); a checkpoint holds the used
+  rows and the index. On threads (:mod:`pokerlab.solvers.batched`) the head claims the rows its
+  workers reached after each batch, the dense merge's numbers; snapshots are kept in the pool's rows
+  (a row reached late first gets the uniform snapshots it missed). Ray workers are refused by name
+  for now.
 
 Without ``lazy`` every (node, state) row is allocated up front.
 """
@@ -179,11 +180,6 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
         every, after = check_snapshot_options(snapshot_every, snapshot_after)
         if not isinstance(lazy, bool | np.bool_):
             raise PokerlabError(f"lazy must be True or False, got {lazy!r}")
-        if lazy and every is not None:
-            raise PokerlabError(
-                "snapshot_every with lazy=True: snapshots of lazily allocated rows are not "
-                "supported yet (train dense, or keep averages)"
-            )
         #: Rows allocated on first reach (:mod:`pokerlab.solvers.lazy_rows`).
         self.lazy = bool(lazy)
         if regrets not in REGRET_DTYPES:
@@ -245,6 +241,29 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
             game.cards, float(rules.big_blind), self.sum_offset, self.sum_size, lazy=self.lazy
         )
         self._init_snapshots(every, after)
+        if self.lazy and every is not None:  # the snapshot sums live in the pool's rows
+            self.sampled.pool.enable_snapshots()
+            self.snapshot_sum = np.zeros(0, dtype=np.float32)
+
+    def take_snapshot(self) -> None:
+        """:meth:`SnapshotAverages.take_snapshot`; lazy: on the reached rows (the rows reached
+        since the last one first get the uniform snapshots they missed), the same numbers."""
+        pool = self.sampled.pool
+        if pool is None or self.snapshot_every is None:
+            super().take_snapshot()
+            return
+        pool.update_snapshot_rows(self.snapshots_taken)
+        used = pool.used
+        current = pool.normalise_rows(np.maximum(pool.regrets[:used], 0.0))
+        pool.snaps[:used] += current.astype(np.float32)
+        self.snapshots_taken += 1
+
+    def _snapshot_arrays(self) -> dict[str, np.ndarray]:
+        pool = self.sampled.pool
+        if pool is None or self.snapshot_every is None:
+            return super()._snapshot_arrays()
+        pool.update_snapshot_rows(self.snapshots_taken)
+        return {"snapshot_sum": pool.snaps[: pool.used]}
 
     def _kernel(self, first: int, iterations: int, only_player: int = -1) -> int:
         """:meth:`SampledCFR._kernel`; a lazy pool may have grown: its arrays are the run's."""
@@ -333,6 +352,9 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
 
     def _later_rounds(self) -> np.ndarray:
         """:meth:`SnapshotAverages._later_rounds` on the dense layout's regrets."""
+        pool = self.sampled.pool
+        if self.snapshots_taken and pool is not None:
+            return pool.dense_snapshots(self.snapshots_taken).astype(np.float64)
         if self.snapshots_taken:
             return self.snapshot_sum.astype(np.float64)
         return np.maximum(self.dense_regrets(), 0.0).astype(np.float64)
