@@ -200,27 +200,28 @@ class BatchedSampling:
             self.regrets = self.sampled.regrets = pool.regrets
             self.sums = self.sampled.sums = pool.sums
             return
-        before = pool.index.copy()
-        for twin in copies:
-            fresh = np.flatnonzero((twin.index >= 0) & (before < 0))
-            pool.claim(fresh[np.argsort(twin.index[fresh], kind="stable")])
+        # a worker's pool is the head's up to ``old`` (its copy), then the rows it claimed
+        old = pool.used
+        fresh = [np.flatnonzero(twin.index >= old) for twin in copies]
+        for twin, slots in zip(copies, fresh, strict=True):
+            pool.claim(slots[np.argsort(twin.index[slots], kind="stable")])
         used = pool.used
-        reached = np.flatnonzero(pool.index >= 0)
         wide = np.int64 if pool.regrets.dtype.kind == "i" else np.float64
         r0 = pool.regrets[:used].astype(wide)
         regrets = r0.copy()
         in_rows = pool.sums_in_rows
         s0 = (pool.sums[:used] if in_rows else pool.sums).astype(np.float64)
         sums = s0.copy()
-        for twin in copies:
-            mine = reached[twin.index[reached] >= 0]
-            at = pool.entries(mine, pool.index)
-            theirs = pool.entries(mine, twin.index)
+        for twin, slots in zip(copies, fresh, strict=True):
+            at = pool.entries(slots, pool.index)
+            theirs = pool.entries(slots, twin.index)
             seen = r0.copy()
+            seen[:old] = twin.regrets[:old]
             seen[at] = twin.regrets[theirs]
             regrets += seen - r0
             if in_rows:
                 seen_sums = s0.copy()
+                seen_sums[:old] = twin.sums[:old]
                 seen_sums[at] = twin.sums[theirs]
                 sums += seen_sums - s0
             else:
