@@ -92,6 +92,19 @@ def test_lazy_equals_dense_bucketed_preflop_averages_and_growth(regrets: str, mo
     assert lazy.pool.used <= lazy.pool.capacity
 
 
+def test_int64_index_equals_dense(monkeypatch) -> None:
+    """A pool past 2**31 entries indexes its rows with int64 (forced here on a small game): the
+    same numbers."""
+    monkeypatch.setattr(lazy_rows, "INT32_INDEX_LIMIT", 0)
+    game, abstraction = _three(), lossless_abstraction(3)
+    dense = BlueprintSolver(game, abstraction, seed=8, discount_every=30)
+    lazy = BlueprintSolver(game, abstraction, seed=8, discount_every=30, lazy=True)
+    assert lazy.pool.index.dtype == np.int64
+    for solver in (dense, lazy):
+        solver.step(100)
+    _assert_same(dense, lazy)
+
+
 def test_unreached_rows_read_uniform_and_sampled_values_agree() -> None:
     """After 5 iterations most rows are unreached: the average and current strategies play
     1 / actions there; the sampled value (no update, the pool's row of zeros) is the dense

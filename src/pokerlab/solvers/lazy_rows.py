@@ -41,6 +41,8 @@ from pokerlab.tree.betting.tree import BettingTree
 
 __all__ = ["RowPool", "dense_rows"]
 
+#: Pools of fewer entries index their rows with int32, larger ones with int64.
+INT32_INDEX_LIMIT = 2**31
 #: Pool entries of a fresh pool beyond the first iteration's room.
 INITIAL_ENTRIES = 1 << 16
 #: A full pool grows by 1 / GROWTH of its size (a quarter: at most 25% allocated and unused, the
@@ -92,7 +94,7 @@ class RowPool:
         #: The zero row's width: the most actions of a decision.
         self.width = int(self.actions[self.nodes].max()) if self.nodes.size else 1
         largest = self.width + self.size
-        dtype = np.int32 if largest < 2**31 else np.int64
+        dtype = np.int32 if largest < INT32_INDEX_LIMIT else np.int64
         self.index = np.full(self.num_slots, -1, dtype=dtype)
         reserve = int(players) * int(self.actions[self.nodes].sum())
         capacity = min(largest, self.width + reserve + INITIAL_ENTRIES)
