@@ -226,8 +226,8 @@ def test_lazy_snapshots_equal_dense_and_resume(tmp_path, workers: int) -> None:
 
 
 def test_lazy_refusals() -> None:
-    """A dense checkpoint into a lazy solver (and back), threads, snapshots and a non-bool are
-    refused by name; a damaged index too."""
+    """A dense checkpoint into a lazy solver (and back) and a non-bool are refused by name; a
+    damaged index too."""
     game, abstraction = _three(), lossless_abstraction(3)
     dense_state = BlueprintSolver(game, abstraction).state_dict()
     lazy = BlueprintSolver(game, abstraction, lazy=True)
@@ -246,7 +246,7 @@ def test_lazy_refusals() -> None:
 
 def test_cli_lazy_bytes_resume_and_show(tmp_path, capsys) -> None:
     """``--lazy``: the JSON's bytes are the lazy run's (below the dense run's), --resume goes on
-    exactly, ``blueprint show`` reads the checkpoint; --lazy with --threads is refused."""
+    exactly, ``blueprint show`` reads the checkpoint."""
     config = tmp_path / "small.toml"
     config.write_text('base = "fcpa"\nranks = 3\nrounds = 4\nstack = 2000\n')
     common = [str(config), "--bucketing", "lossless", "--seed", "4", "--json"]
@@ -272,8 +272,32 @@ def test_cli_lazy_bytes_resume_and_show(tmp_path, capsys) -> None:
     aa = shown[0]["classes"]["AA"]
     assert len(aa) == 3 and max(aa) > 0.4  # trained, not the uniform 1/3
     assert shown[0] == shown[1]  # the same strategy, read from either layout
-    code = main(["blueprint", "train", *common, "-n", "10", "--checkpoint", "x", "--lazy",
-                 "--ray"])  # fmt: skip
-    assert code == 2
-    err = capsys.readouterr().err
-    assert "--lazy with --ray" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_lazy_ray_workers_equal_threads(workers: int) -> None:
+    """Ray actors with lazy rows: one actor equals the serial lazy run, two equal two threads
+    (and so the dense run) bit for bit, snapshots included."""
+    ray = pytest.importorskip("ray")
+    from pokerlab.distributed.limit_mccfr_ray import RayBlueprintSolver
+
+    game, abstraction = _four_rounds(), lossless_abstraction(3)
+    options = {"seed": 9, "discount_every": 35, "averages": "preflop", "snapshot_every": 50}
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = RayBlueprintSolver(
+            game, abstraction, workers=workers, batch=20, lazy=True, **options
+        )
+        remote.step(120)
+        remote.close()
+    finally:
+        ray.shutdown()
+    if workers == 1:
+        local: BlueprintSolver = BlueprintSolver(game, abstraction, **options)
+    else:
+        local = ThreadedBlueprintSolver(game, abstraction, workers=workers, batch=20, **options)
+    local.step(120)
+    getattr(local, "close", lambda: None)()
+    _assert_same(local, remote)
+    np.testing.assert_array_equal(local._later_rounds(), remote._later_rounds())
+    assert remote.pool.fraction_reached < 1.0

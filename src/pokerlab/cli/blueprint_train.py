@@ -20,7 +20,7 @@ in synchronous batches of ``--batch`` iterations per worker
 (:mod:`pokerlab.solvers.batched`: deterministic for a seed and worker count, one worker equal to
 the serial run); a checkpoint resumes with the same workers and batch. ``--lazy`` allocates each
 (node, state) row when a traversal first reaches it (:mod:`pokerlab.solvers.lazy_rows`: the same
-numbers as the dense run; on one or more threads, not yet on Ray).
+numbers as the dense run, on threads and Ray workers too).
 
 Registered on the ``blueprint`` command group: the group another module made, when one is
 registered first, else its own.
@@ -72,7 +72,7 @@ def train_blueprint(
     ),
     snapshot_after: int = typer.Option(0, "--snapshot-after", min=0, help="first after N"),
     lazy: bool = typer.Option(
-        False, "--lazy", help="allocate rows when first reached (Pluribus; not with --ray)"
+        False, "--lazy", help="allocate rows when first reached (Pluribus)"
     ),
     seed: int = typer.Option(0, "--seed", min=0),
     threads: int = typer.Option(1, "--threads", min=1, help="workers on threads (batched)"),
@@ -110,8 +110,6 @@ def train_blueprint(
     if log is not None:
         check_output_file(log, "--log")
     use_ray = use_ray or address is not None
-    if lazy and use_ray:
-        raise PokerlabError("--lazy with --ray: lazily allocated rows train on threads for now")
     if use_ray and threads > 1:
         raise PokerlabError("--threads with --ray: the Ray actors are the workers (--workers)")
     if workers is not None and not use_ray:

@@ -92,11 +92,6 @@ class BatchedSampling:
     _blocks: Any
 
     def _init_batches(self, workers: Any, batch: Any, seed: int) -> None:
-        if getattr(self, "lazy", False) and not isinstance(self, ThreadBatches):
-            raise PokerlabError(
-                "lazy=True on Ray workers: lazily allocated rows train on threads or one "
-                "process for now (leave out --ray, or leave out --lazy)"
-            )
         self.workers, self.batch = check_batches(workers, batch)
         #: Each worker's xoshiro state (worker 0's is the front's ``rng``: the serial stream).
         self.worker_rngs = np.stack([seed_state(s) for s in worker_seeds(seed, self.workers)])
@@ -195,8 +190,23 @@ class BatchedSampling:
         in the order it claimed them, then worker 1's others, ...), then adds the changes as
         :meth:`_merge` does, each worker's rows read at the head's positions and the head's
         values where a worker has no row (it did not touch them): the dense merge's numbers.
-        With one worker the head's pool ran the batch itself."""
-        if len(copies) == 1:  # the pool may have grown: its arrays are the run's
+        With one thread the head's pool ran the batch itself; one Ray worker's pool is taken as
+        it is (the serial run's, as :meth:`_merge` takes one worker's arrays)."""
+        if len(copies) == 1 and copies[0] is pool:  # it may have grown: its arrays are the run's
+            self.regrets = self.sampled.regrets = pool.regrets
+            self.sums = self.sampled.sums = pool.sums
+            return
+        if len(copies) == 1:
+            twin = copies[0]
+            old = pool.used
+            slots = np.flatnonzero(twin.index >= old)
+            pool.claim(slots[np.argsort(twin.index[slots], kind="stable")])
+            used = pool.used  # the same rows in the same places as the worker's
+            pool.regrets[:used] = twin.regrets[:used]
+            if pool.sums_in_rows:
+                pool.sums[:used] = twin.sums[:used]
+            else:
+                pool.sums[:] = twin.sums
             self.regrets = self.sampled.regrets = pool.regrets
             self.sums = self.sampled.sums = pool.sums
             return

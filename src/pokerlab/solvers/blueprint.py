@@ -56,8 +56,8 @@ Pluribus' recipe, each an option (BLUEPRINT.md 1.1 and 3.2):
   readers take the dense layout, :meth:`BlueprintSolver.dense_regrets`); a checkpoint holds the used
   rows and the index. On threads (:mod:`pokerlab.solvers.batched`) the head claims the rows its
   workers reached after each batch, the dense merge's numbers; snapshots are kept in the pool's rows
-  (a row reached late first gets the uniform snapshots it missed). Ray workers are refused by name
-  for now.
+  (a row reached late first gets the uniform snapshots it missed). Ray workers receive the index
+  and the used rows and send back their pools (:mod:`pokerlab.distributed.limit_mccfr_ray`).
 
 Without ``lazy`` every (node, state) row is allocated up front.
 """
