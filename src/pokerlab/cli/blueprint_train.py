@@ -71,9 +71,7 @@ def train_blueprint(
         None, "--snapshot-every", min=1, help="snapshot the current strategy every N iterations"
     ),
     snapshot_after: int = typer.Option(0, "--snapshot-after", min=0, help="first after N"),
-    lazy: bool = typer.Option(
-        False, "--lazy", help="allocate rows when first reached (Pluribus)"
-    ),
+    lazy: bool = typer.Option(False, "--lazy", help="allocate rows when first reached (Pluribus)"),
     seed: int = typer.Option(0, "--seed", min=0),
     threads: int = typer.Option(1, "--threads", min=1, help="workers on threads (batched)"),
     use_ray: bool = typer.Option(
