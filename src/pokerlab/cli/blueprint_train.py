@@ -11,12 +11,16 @@ iterations and on Ctrl-C (exit 130; ``--resume`` continues it exactly), ``--log`
 JSON line per block, a progress bar on a terminal shows iterations per second. ``--json`` prints
 one object: ``iterations``, ``seconds`` (this run's), ``iterations_per_second``,
 ``infoset_actions``, ``bytes`` (the regrets, 4 a regret as float32 or ``--regrets int32``, and the
-sums), ``workers`` (1: one thread), ``ray`` and the run's ``status``.
+sums; with ``--lazy`` the index and the row pools as allocated), ``reached`` (the fraction of the
+entries whose rows were reached: 1 without ``--lazy``), ``workers`` (1: one thread), ``ray`` and
+the run's ``status``.
 
 ``--threads K`` trains on K threads, ``--ray [--address A] --workers W`` on W Ray actors, both
 in synchronous batches of ``--batch`` iterations per worker
 (:mod:`pokerlab.solvers.batched`: deterministic for a seed and worker count, one worker equal to
-the serial run); a checkpoint resumes with the same workers and batch.
+the serial run); a checkpoint resumes with the same workers and batch. ``--lazy`` allocates each
+(node, state) row when a traversal first reaches it (:mod:`pokerlab.solvers.lazy_rows`: the same
+numbers as the dense run, on threads and Ray workers too).
 
 Registered on the ``blueprint`` command group: the group another module made, when one is
 registered first, else its own.
@@ -67,6 +71,7 @@ def train_blueprint(
         None, "--snapshot-every", min=1, help="snapshot the current strategy every N iterations"
     ),
     snapshot_after: int = typer.Option(0, "--snapshot-after", min=0, help="first after N"),
+    lazy: bool = typer.Option(False, "--lazy", help="allocate rows when first reached (Pluribus)"),
     seed: int = typer.Option(0, "--seed", min=0),
     threads: int = typer.Option(1, "--threads", min=1, help="workers on threads (batched)"),
     use_ray: bool = typer.Option(
@@ -180,6 +185,7 @@ def train_blueprint(
         regrets=regrets,
         snapshot_every=snapshot_every,
         snapshot_after=snapshot_after,
+        **({"lazy": True} if lazy else {}),
     )
     if resume:
         solver.load_state_dict(load_checkpoint(checkpoint))
@@ -238,6 +244,7 @@ def train_blueprint(
         "iterations_per_second": done / spent if spent > 0 else None,
         "infoset_actions": solver.size,
         "bytes": solver.storage_bytes,
+        "reached": solver.pool.fraction_reached if getattr(solver, "pool", None) else 1.0,
         "workers": getattr(solver, "workers", 1),
         "ray": use_ray,
         "status": result.status,

@@ -56,6 +56,33 @@ class ESWorker:
         touched = s.run_iterations(s.regrets, s.sums, state, first, iterations, False)
         return s.regrets, s.sums, state, touched
 
+    def run_rows(
+        self,
+        index: np.ndarray,
+        regrets: np.ndarray,
+        sums: np.ndarray,
+        rng: np.ndarray,
+        first: int,
+        iterations: int,
+    ) -> BatchResult:
+        """:meth:`run` for lazily allocated rows (:mod:`pokerlab.solvers.lazy_rows`): the
+        head's row index and the used part of its pools; returns the worker's pool (its index,
+        rows and the rows it claimed) in place of the regrets."""
+        s = self.solver
+        pool = s.sampled.pool
+        used = int(np.shape(regrets)[0])
+        pool.load(used, index)
+        pool.regrets[:used] = regrets
+        if pool.sums_in_rows:
+            pool.sums[:used] = sums
+        else:
+            pool.sums[:] = sums
+        state = np.array(rng, dtype=np.uint64)
+        blocks = s._blocks()
+        stats = s.sampled.stats(blocks, state, first, iterations, -1, discount=False, pool=pool)
+        pool.snapshots, pool.snaps = False, np.zeros(0, dtype=np.float32)  # the head's alone
+        return pool, pool.sums, state, int(stats[0])
+
 
 class RayBatches(BatchedSampling):
     """Batches on ``workers`` Ray actors (module docstring): the front's parameters, plus
@@ -99,6 +126,20 @@ class RayBatches(BatchedSampling):
 
     def _run_batch(self, first: int, iterations: int) -> list[BatchResult]:
         ray = self._ray
+        pool = self.sampled.pool  # type: ignore[attr-defined]
+        if pool is not None:  # lazy rows: the index and the used part of the pools
+            used = pool.used
+            refs = (
+                ray.put(pool.index),
+                ray.put(pool.regrets[:used]),
+                ray.put(pool.sums[:used] if pool.sums_in_rows else pool.sums),
+            )
+            return ray.get(
+                [
+                    actor.run_rows.remote(*refs, self.worker_rngs[w], first, iterations)
+                    for w, actor in enumerate(self._actors)
+                ]
+            )
         regrets_ref = ray.put(self.regrets)
         sums_ref = ray.put(self.sums)
         return ray.get(

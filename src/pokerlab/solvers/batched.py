@@ -112,9 +112,12 @@ class BatchedSampling:
             params = self._blocks().schedule.as_array()
             a, b, g = discount_factors(params, (t - 1) // every + 1)
             # as the serial kernel: the regrets over their size, the sums over theirs (smaller
-            # where averages are kept on some rounds only)
-            discount_range(self.regrets, self.sums, 0, self.regrets.size, a, b, 1.0)
-            discount_range(self.regrets, self.sums, 0, self.sums.size, 1.0, 1.0, g)
+            # where averages are kept on some rounds only); lazy rows: the used part
+            pool = self.sampled.pool
+            size = self.regrets.size if pool is None else pool.used
+            sum_size = size if pool is not None and pool.sums_in_rows else self.sums.size
+            discount_range(self.regrets, self.sums, 0, size, a, b, 1.0)
+            discount_range(self.regrets, self.sums, 0, sum_size, 1.0, 1.0, g)
 
     def _run(self, iterations: int) -> int:
         """``iterations`` worker iterations in all (module docstring; ``step`` adds them to the
@@ -150,6 +153,10 @@ class BatchedSampling:
         for w, (_, _, state, visited) in enumerate(results):
             self.worker_rngs[w] = state
             touched += int(visited)
+        pool = self.sampled.pool
+        if pool is not None:
+            self._merge_rows(pool, [r[0] for r in results])
+            return touched
         if len(results) == 1:
             self.regrets[:] = results[0][0]
             self.sums[:] = results[0][1]
@@ -177,6 +184,75 @@ class BatchedSampling:
         self.regrets[:] = regrets
         self.sums[:] = sums
         return touched
+
+    def _merge_rows(self, pool: Any, copies: list[Any]) -> None:
+        """Lazy rows: the head claims the rows its workers reached (worker 0's new rows first,
+        in the order it claimed them, then worker 1's others, ...), then adds the changes as
+        :meth:`_merge` does, each worker's rows read at the head's positions and the head's
+        values where a worker has no row (it did not touch them): the dense merge's numbers.
+        With one thread the head's pool ran the batch itself; one Ray worker's pool is taken as
+        it is (the serial run's, as :meth:`_merge` takes one worker's arrays)."""
+        if len(copies) == 1 and copies[0] is pool:  # it may have grown: its arrays are the run's
+            self.regrets = self.sampled.regrets = pool.regrets
+            self.sums = self.sampled.sums = pool.sums
+            return
+        if len(copies) == 1:
+            twin = copies[0]
+            old = pool.used
+            slots = np.flatnonzero(twin.index >= old)
+            pool.claim(slots[np.argsort(twin.index[slots], kind="stable")])
+            used = pool.used  # the same rows in the same places as the worker's
+            pool.regrets[:used] = twin.regrets[:used]
+            if pool.sums_in_rows:
+                pool.sums[:used] = twin.sums[:used]
+            else:
+                pool.sums[:] = twin.sums
+            self.regrets = self.sampled.regrets = pool.regrets
+            self.sums = self.sampled.sums = pool.sums
+            return
+        # a worker's pool is the head's up to ``old`` (its copy), then the rows it claimed
+        old = pool.used
+        fresh = [np.flatnonzero(twin.index >= old) for twin in copies]
+        for twin, slots in zip(copies, fresh, strict=True):
+            pool.claim(slots[np.argsort(twin.index[slots], kind="stable")])
+        used = pool.used
+        wide = np.int64 if pool.regrets.dtype.kind == "i" else np.float64
+        r0 = pool.regrets[:used].astype(wide)
+        regrets = r0.copy()
+        in_rows = pool.sums_in_rows
+        s0 = (pool.sums[:used] if in_rows else pool.sums).astype(np.float64)
+        sums = s0.copy()
+        for twin, slots in zip(copies, fresh, strict=True):
+            at = pool.entries(slots, pool.index)
+            theirs = pool.entries(slots, twin.index)
+            seen = r0.copy()
+            seen[:old] = twin.regrets[:old]
+            seen[at] = twin.regrets[theirs]
+            regrets += seen - r0
+            if in_rows:
+                seen_sums = s0.copy()
+                seen_sums[:old] = twin.sums[:old]
+                seen_sums[at] = twin.sums[theirs]
+                sums += seen_sums - s0
+            else:
+                sums += twin.sums.astype(np.float64) - s0
+        if self.schedule.regret_floor:
+            np.maximum(regrets, 0, out=regrets)
+        if self.min_regret is not None:
+            floor = self._blocks().pruning.min_regret
+            if wide is np.float64:
+                np.maximum(regrets, floor, out=regrets)
+            elif floor > INT32_MIN:
+                np.maximum(regrets, int(floor), out=regrets)
+        if wide is np.int64:
+            np.clip(regrets, INT32_MIN, INT32_MAX, out=regrets)
+        pool.regrets[:used] = regrets
+        if in_rows:
+            pool.sums[:used] = sums
+        else:
+            pool.sums[:] = sums
+        self.regrets = self.sampled.regrets = pool.regrets
+        self.sums = self.sampled.sums = pool.sums
 
     # --- checkpoints: the workers' generators and the batching are part of the run -------------
     def _arrays(self) -> dict[str, np.ndarray]:
@@ -218,14 +294,22 @@ class ThreadBatches(BatchedSampling):
         self._pool = worker_pool(self.workers)
         self._copies = (
             []
-            if self.workers == 1
+            if self.workers == 1 or self.sampled.pool is not None
             else [(np.empty_like(self.regrets), np.empty_like(self.sums)) for _ in self.worker_rngs]
         )
 
     def _run_batch(self, first: int, iterations: int) -> list[BatchResult]:
         blocks = self._blocks()
+        rows = self.sampled.pool
 
         def run(w: int) -> BatchResult:
+            if rows is not None:  # lazy rows: a copy of the head's pool (one worker: the pool)
+                mine = rows if self.workers == 1 else rows.copy()
+                state = self.worker_rngs[w]
+                stats = self.sampled.stats(
+                    blocks, state, first, iterations, -1, discount=False, pool=mine
+                )
+                return mine, mine.sums, state, int(stats[0])
             if self.workers == 1:
                 regrets, sums = self.regrets, self.sums  # the serial run's own arrays
             else:

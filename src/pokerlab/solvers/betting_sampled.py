@@ -25,6 +25,7 @@ from pokerlab.abstraction.buckets import CardAbstraction
 from pokerlab.abstraction.isomorphism import round_indexer
 from pokerlab.cards.evaluator import eval_tables
 from pokerlab.errors import PokerlabError
+from pokerlab.solvers.lazy_rows import RowPool, dense_rows
 from pokerlab.solvers.sampling import Blocks
 from pokerlab.solvers.schedule import DiscountSchedule
 from pokerlab.tree._primitives import INT32_MAX, INT32_MIN
@@ -55,12 +56,21 @@ class BettingSampledPass:
         stakes: K.Stakes,
         sum_size: int | None = None,
         regret_dtype: type = np.float32,
+        pool: RowPool | None = None,
     ) -> None:
         self.tree_arrays = tree_arrays
         self.deal_tables = deal_tables
         self.stakes = stakes
-        self.regrets = np.zeros(size, dtype=regret_dtype)
-        self.sums = np.zeros(size if sum_size is None else sum_size, dtype=np.float32)
+        #: Lazily allocated rows (:mod:`pokerlab.solvers.lazy_rows`; None: the dense layout).
+        self.pool = pool
+        if pool is None:
+            self.regrets = np.zeros(size, dtype=regret_dtype)
+            self.sums = np.zeros(size if sum_size is None else sum_size, dtype=np.float32)
+            self.rows = dense_rows()
+        else:
+            self.regrets = pool.regrets
+            self.sums = pool.sums
+            self.rows = pool.rows
         self.rng = seed_state(seed)
 
     def stats(
@@ -73,27 +83,45 @@ class BettingSampledPass:
         regrets: np.ndarray | None = None,
         sums: np.ndarray | None = None,
         discount: bool = True,
+        pool: RowPool | None = None,
     ) -> np.ndarray:
         """The kernel on the given arrays (default: the pass's own) and generator state:
         [nodes visited, sum of sampled root values, sum of their squares]; ``discount`` False
-        leaves the block discounts out (a Ray worker's batch: the head discounts)."""
+        leaves the block discounts out (a Ray worker's batch: the head discounts). Lazy rows:
+        on ``pool`` (a worker's copy; default the pass's own), no arrays given, the pool grown
+        between calls of the kernel as it asks."""
         stats = np.zeros(3, dtype=np.float64)
-        K.es_run(
-            self.tree_arrays,
-            self.stakes,
-            self.deal_tables,
-            self.regrets if regrets is None else regrets,
-            self.sums if sums is None else sums,
-            rng,
-            blocks.schedule.as_array(),
-            np.int64(blocks.every if discount else 0),
-            np.int64(first),
-            np.int64(iterations),
-            np.int64(only_player),
-            blocks.pruning,
-            stats,
-        )
-        return stats
+        own = pool is None
+        pool = self.pool if own else pool
+        if pool is not None and (regrets is not None or sums is not None):
+            raise PokerlabError("lazy rows run on their pool's arrays only")
+        done = 0
+        while True:
+            K.es_run(
+                self.tree_arrays,
+                self.stakes,
+                self.deal_tables,
+                (self.regrets if regrets is None else regrets) if pool is None else pool.regrets,
+                (self.sums if sums is None else sums) if pool is None else pool.sums,
+                rng,
+                blocks.schedule.as_array(),
+                np.int64(blocks.every if discount else 0),
+                np.int64(first + done),
+                np.int64(iterations - done),
+                np.int64(only_player),
+                blocks.pruning,
+                stats,
+                self.rows if pool is None else pool.rows,
+            )
+            if pool is None:
+                return stats
+            done += int(pool.head[2])
+            if done >= iterations:
+                return stats
+            pool.grow()  # the kernel stopped before an iteration that might not fit
+            if own:
+                self.regrets = pool.regrets
+                self.sums = pool.sums
 
     def run(self, blocks: Blocks, first: int, iterations: int, only_player: int) -> int:
         return int(self.stats(blocks, self.rng, first, iterations, only_player)[0])
@@ -115,13 +143,16 @@ def betting_sampled_pass(
     sum_offset: np.ndarray | None = None,
     sum_size: int | None = None,
     regret_dtype: type = np.float32,
+    lazy: bool = False,
 ) -> BettingSampledPass:
     """The sampled pass on ``tree`` (any number of players and rounds) with the layout
     (``offset``, ``num_states``, ``size``), ``abstraction``'s labels and the cards of ``deck``;
     ``unit``: chips per value unit of the kernel (the big blind; 1/scale of a chip for the
     blueprint's int32 regrets, which are stored in that unit); ``sum_offset`` / ``sum_size``:
     where each decision keeps its strategy sums (None: everywhere, in the regrets' layout);
-    ``regret_dtype``: float32 or int32."""
+    ``regret_dtype``: float32 or int32; ``lazy``: rows allocated on first reach
+    (:mod:`pokerlab.solvers.lazy_rows`; the sums in the pool's rows when they are kept at
+    every decision, ``sum_offset`` None or equal to ``offset``)."""
     contrib = tree.contrib / unit
     active = np.asarray(tree.active, dtype=bool)
     top = contrib.max(axis=1)
@@ -165,6 +196,18 @@ def betting_sampled_pass(
         ),
         sum_size,
         regret_dtype,
+        RowPool(
+            tree,
+            offset,
+            num_states,
+            size,
+            tree.num_players,
+            regret_dtype,
+            sum_offset is None or bool(np.array_equal(sum_offset, offset)),
+            size if sum_size is None else sum_size,
+        )
+        if lazy
+        else None,
     )
 
 
@@ -248,6 +291,7 @@ class BettingSampledVerbs:
         unit: float = 1.0,
         sum_offset: np.ndarray | None = None,
         sum_size: int | None = None,
+        lazy: bool = False,
     ) -> None:
         """The front's pass (:func:`betting_sampled_pass` on its tree, layout, abstraction,
         recall and seed; ``deck`` and the rest as there; regrets of :attr:`regret_dtype` in
@@ -267,6 +311,7 @@ class BettingSampledVerbs:
             sum_offset=sum_offset,
             sum_size=sum_size,
             regret_dtype=np.dtype(self.regret_dtype).type,
+            lazy=lazy,
         )
         self.regrets = self.sampled.regrets
         self.sums = self.sampled.sums

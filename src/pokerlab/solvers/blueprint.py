@@ -49,7 +49,17 @@ Pluribus' recipe, each an option (BLUEPRINT.md 1.1 and 3.2):
   are (the scale cancels). A state records the dtype and scale; a solver of the other dtype
   refuses it by name.
 
-Rows are allocated for every (node, state) up front, not lazily.
+- ``lazy``: rows allocated on first reach (Pluribus allocated memory for an action sequence only
+  when a traversal first reached it): an index of 4 bytes per (node, state) and a pool of rows grown
+  by a quarter when full (:mod:`pokerlab.solvers.lazy_rows`). The same numbers as the dense run of
+  the same seed, bit for bit; unreached rows read as uniform everywhere the strategy is read (the
+  readers take the dense layout, :meth:`BlueprintSolver.dense_regrets`); a checkpoint holds the used
+  rows and the index. On threads (:mod:`pokerlab.solvers.batched`) the head claims the rows its
+  workers reached after each batch, the dense merge's numbers; snapshots are kept in the pool's rows
+  (a row reached late first gets the uniform snapshots it missed). Ray workers receive the index
+  and the used rows and send back their pools (:mod:`pokerlab.distributed.limit_mccfr_ray`).
+
+Without ``lazy`` every (node, state) row is allocated up front.
 """
 
 from __future__ import annotations
@@ -139,6 +149,8 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
         Snapshots of the current strategy every ``snapshot_every`` iterations after the first
         ``snapshot_after`` (None: none), played where no average is kept
         (:mod:`pokerlab.solvers.snapshots`).
+    lazy:
+        Allocate each (node, state) row when a traversal first reaches it (module docstring).
     """
 
     _default_every = 1000
@@ -163,8 +175,13 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
         snapshot_every: int | None = None,
         snapshot_after: int = 0,
         regrets: str = "float32",
+        lazy: bool = False,
     ) -> None:
         every, after = check_snapshot_options(snapshot_every, snapshot_after)
+        if not isinstance(lazy, bool | np.bool_):
+            raise PokerlabError(f"lazy must be True or False, got {lazy!r}")
+        #: Rows allocated on first reach (:mod:`pokerlab.solvers.lazy_rows`).
+        self.lazy = bool(lazy)
         if regrets not in REGRET_DTYPES:
             raise PokerlabError(f"regrets must be 'float32' or 'int32', got {regrets!r}")
         if not isinstance(game, NoLimitHoldemGame):
@@ -220,8 +237,65 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
         if self.regret_scale_per_chip is not None:
             # units per big blind, the kernel's value unit with float32 regrets
             self.regret_scale = self.regret_scale_per_chip * float(rules.big_blind)
-        self._make_pass(game.cards, float(rules.big_blind), self.sum_offset, self.sum_size)
+        self._make_pass(
+            game.cards, float(rules.big_blind), self.sum_offset, self.sum_size, lazy=self.lazy
+        )
         self._init_snapshots(every, after)
+        if self.lazy and every is not None:  # the snapshot sums live in the pool's rows
+            self.sampled.pool.enable_snapshots()
+            self.snapshot_sum = np.zeros(0, dtype=np.float32)
+
+    def take_snapshot(self) -> None:
+        """:meth:`SnapshotAverages.take_snapshot`; lazy: on the reached rows (the rows reached
+        since the last one first get the uniform snapshots they missed), the same numbers."""
+        pool = self.sampled.pool
+        if pool is None or self.snapshot_every is None:
+            super().take_snapshot()
+            return
+        pool.update_snapshot_rows(self.snapshots_taken)
+        used = pool.used
+        current = pool.normalise_rows(np.maximum(pool.regrets[:used], 0.0))
+        pool.snaps[:used] += current.astype(np.float32)
+        self.snapshots_taken += 1
+
+    def _snapshot_arrays(self) -> dict[str, np.ndarray]:
+        pool = self.sampled.pool
+        if pool is None or self.snapshot_every is None:
+            return super()._snapshot_arrays()
+        pool.update_snapshot_rows(self.snapshots_taken)
+        return {"snapshot_sum": pool.snaps[: pool.used]}
+
+    def _kernel(self, first: int, iterations: int, only_player: int = -1) -> int:
+        """:meth:`SampledCFR._kernel`; a lazy pool may have grown: its arrays are the run's."""
+        touched = super()._kernel(first, iterations, only_player)  # type: ignore[misc]
+        if self.lazy:
+            self.regrets = self.sampled.regrets
+            self.sums = self.sampled.sums
+        return int(touched)
+
+    @property
+    def pool(self) -> Any:
+        """The lazy run's :class:`~pokerlab.solvers.lazy_rows.RowPool` (None when dense)."""
+        return self.sampled.pool
+
+    def dense_regrets(self) -> np.ndarray:
+        """The regrets in the dense layout (``offset[n] + action * states + state``, the stored
+        dtype): the array itself when dense, the pool's rows written out (0 where no row was
+        reached: uniform) when lazy."""
+        pool = self.sampled.pool
+        return self.regrets if pool is None else pool.expand(pool.regrets)
+
+    def current_strategy(self) -> BettingStrategy:
+        """Regret matching on the stored regrets (uniform where no regret of a (node, state)
+        is positive or its row was never reached), as a
+        :class:`~pokerlab.strategy.BettingStrategy`."""
+        return BettingStrategy.of(
+            self.game,
+            self.layout,
+            self.layout.normalise(np.maximum(self.dense_regrets(), 0.0)),
+            self.abstraction,
+            self._identity(),
+        )
 
     def _sum_layout(self) -> tuple[np.ndarray, int]:
         """Where each decision keeps its strategy sums (-1: nowhere) and how many there are:
@@ -246,7 +320,11 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
 
     @property
     def storage_bytes(self) -> int:
-        """Bytes of the run's arrays: regrets, strategy sums and snapshot sums."""
+        """Bytes of the run's arrays: regrets, strategy sums and snapshot sums; lazy: the
+        index and the pools as allocated (their capacity, not only the used part)."""
+        pool = self.sampled.pool
+        if pool is not None:
+            return int(pool.nbytes + self.snapshot_sum.nbytes)
         return int(self.regrets.nbytes + self.sums.nbytes + self.snapshot_sum.nbytes)
 
     def _kept_positions(self) -> np.ndarray:
@@ -259,11 +337,27 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
             out[s : s + width] = np.arange(width) + int(self.offset[n])
         return out
 
+    def _dense_sums(self) -> np.ndarray:
+        """The strategy sums in their dense layout (``sum_offset``), float32."""
+        pool = self.sampled.pool
+        if pool is not None and pool.sums_in_rows:
+            return pool.expand(pool.sums)
+        return self.sums
+
     def strategy_sum(self) -> np.ndarray:
         """The strategy sums in the regrets' layout (float64; 0 where none is kept)."""
         full = np.zeros(self.size, dtype=np.float64)
-        full[self._kept_positions()] = self.sums
+        full[self._kept_positions()] = self._dense_sums()
         return full
+
+    def _later_rounds(self) -> np.ndarray:
+        """:meth:`SnapshotAverages._later_rounds` on the dense layout's regrets."""
+        pool = self.sampled.pool
+        if self.snapshots_taken and pool is not None:
+            return pool.dense_snapshots(self.snapshots_taken).astype(np.float64)
+        if self.snapshots_taken:
+            return self.snapshot_sum.astype(np.float64)
+        return np.maximum(self.dense_regrets(), 0.0).astype(np.float64)
 
     def average_strategy(self) -> BettingStrategy:
         """The blueprint: the normalised strategy sums where averages are kept, elsewhere the
@@ -272,7 +366,7 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
         :func:`pokerlab.save_strategy` writes)."""
         table = self._later_rounds()
         kept = self._kept_positions()
-        table[kept] = self.sums
+        table[kept] = self._dense_sums()
         return BettingStrategy.of(
             self.game,
             self.layout,
@@ -293,7 +387,19 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
 
     # --- the state: the front's schema ----------------------------------------------------------
     def _arrays(self) -> dict[str, np.ndarray]:
-        return {**super()._arrays(), **self._snapshot_arrays()}
+        pool = self.sampled.pool
+        if pool is None:
+            return {**super()._arrays(), **self._snapshot_arrays()}
+        # lazy: the used part of the pools (views: loading writes into them) and the index
+        used = pool.used
+        sums = pool.sums[:used] if pool.sums_in_rows else self.sums
+        return {
+            "regrets": pool.regrets[:used],
+            "sums": sums,
+            "row_index": pool.index,
+            "rng": self.rng,
+            **self._snapshot_arrays(),
+        }
 
     def _extra_state(self) -> dict[str, Any]:
         return {**super()._extra_state(), "snapshots_taken": self.snapshots_taken}
@@ -318,6 +424,26 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
                 f"the checkpoint's int32 regrets have {theirs[1]!r} units per chip, this "
                 f"solver's {mine[1]!r}"
             )
+        lazy = bool(config.get("lazy", False))
+        if lazy != self.lazy:
+            raise PokerlabError(
+                f"the checkpoint's rows are {'lazy' if lazy else 'dense'}, this solver's "
+                f"{'lazy' if self.lazy else 'dense'}: resume it with lazy={lazy!r}"
+                + (" (--lazy)" if lazy else " (without --lazy)")
+            )
+        pool = self.sampled.pool
+        game, params, _ = self._state_game()
+        same = state.get("config") == self._config() and (
+            state.get("game"),
+            state.get("game_params"),
+        ) == (game, dict(params))
+        if pool is not None and same:  # (otherwise the engine's checks below refuse it)
+            arrays = state.get("arrays") or {}
+            if "row_index" not in arrays or "regrets" not in arrays:
+                raise PokerlabError("state array 'row_index' or 'regrets' is missing")
+            pool.load(int(np.shape(arrays["regrets"])[0]), arrays["row_index"])
+            self.regrets = self.sampled.regrets = pool.regrets
+            self.sums = self.sampled.sums = pool.sums
         super().load_state_dict(state)
 
     def _backend_config(self) -> dict[str, Any]:
@@ -326,6 +452,7 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
         return {
             **(snapshots if self.snapshot_every is not None else {}),
             **(integers if self.regret_dtype == "int32" else {}),
+            **({"lazy": True} if self.lazy else {}),
             "recall": self.recall,
             "averages": self.averages,
             "ranks": self.game.rules.ranks,
@@ -370,6 +497,7 @@ def restore_blueprint(
         "snapshot_every": config.get("snapshot_every"),
         "snapshot_after": int(config.get("snapshot_after", 0)),
         "regrets": config.get("regrets", "float32"),
+        "lazy": bool(config.get("lazy", False)),
     }
     if "regret_pruning" in overrides and "min_regret" not in overrides:
         options["min_regret"] = None  # the floor follows the new pruning setting

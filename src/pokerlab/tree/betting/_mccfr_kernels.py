@@ -89,12 +89,34 @@ class Stakes(NamedTuple):
     last_round: int
 
 
+class LazyRows(NamedTuple):
+    """Rows allocated on first reach (Pluribus' blueprint, Brown and Sandholm 2019, supplement:
+    memory for an action sequence is allocated when a traversal first reaches it;
+    :mod:`pokerlab.solvers.lazy_rows`). ``enabled`` false: the dense layout (``offset[n] +
+    action * num_states + state``) and nothing here is read. Enabled: ``index`` (int32 or int64,
+    one entry per (decision node, state), ``slot_offset[n] + state``; -1 = no row yet) holds
+    where the row of the node's ``na`` actions starts in the regret pool (actions contiguous); the
+    pool's first entries (as many as the most actions of a node) are a row of zeros that the
+    reads of an unallocated row use when nothing is written (no update). ``head`` (int64):
+    [entries used, capacity, iterations done by the last call, entries one iteration may claim
+    at most, the largest pool]. With
+    ``sums_in_rows`` the strategy sums live in a pool of the same rows (averages on every
+    round); otherwise in their own dense layout (``Stakes.sum_offset``)."""
+
+    enabled: bool
+    sums_in_rows: bool
+    index: np.ndarray
+    slot_offset: np.ndarray
+    head: np.ndarray
+
+
 class TraversalScratch(NamedTuple):
     """Per-node scratch of :func:`es_traversal`, every entry written before it is read: the
     stack, the record of visits and the sampled child of the other players' nodes (int64),
     whether each child was explored (int8), each node's strategy (N, most actions) and sampled
     value (N,) float64; and :func:`~pokerlab.tree.betting._pot_kernels.pot_share`'s table per
-    set of players in (2**P float64, with the traversal that wrote each entry, int64)."""
+    set of players in (2**P float64, with the traversal that wrote each entry, int64); ``rows``:
+    the lazy rows (:class:`LazyRows`; disabled: the dense layout)."""
 
     stack: np.ndarray
     visit: np.ndarray
@@ -104,6 +126,7 @@ class TraversalScratch(NamedTuple):
     values: np.ndarray
     share: np.ndarray
     stamp: np.ndarray
+    rows: LazyRows
 
 
 @njit(cache=True)
@@ -129,12 +152,18 @@ def es_traversal(
     sampled value alone, for tests of unbiasedness). ``prune_now``: this traversal prunes (with
     ``pruning``'s threshold; its floor ``min_regret`` bounds every update); decisions of the last
     round are never pruned. ``now``: a number no earlier traversal with this scratch used (it marks
-    the traversal's entries of :func:`pot_share`'s table)."""
+    the traversal's entries of :func:`pot_share`'s table). With lazy rows (``scratch.rows``) a
+    decision reached with ``update`` claims its row if it has none (:class:`LazyRows`)."""
     kind, player, rnd, child_start, children, payoff_id, payoff_table, offset, num_states = tree
     contrib, mask, pot, simple, sum_offset, last_round = stakes
     threshold = pruning.threshold
     min_regret = pruning.min_regret
-    stack, visit, pick, explored, sigma, values, share, stamp = scratch
+    stack, visit, pick, explored, sigma, values, share, stamp, rows = scratch
+    lazy = rows.enabled
+    sums_in_rows = rows.sums_in_rows
+    index = rows.index
+    slot_offset = rows.slot_offset
+    head = rows.head
     p = traverser
     sign = 0.0  # heads-up: +1 when the traverser's hand is better, -1 worse, 0 equal
     if strength.shape[0] == 2:
@@ -162,8 +191,20 @@ def es_traversal(
         na = child_start[n + 1] - first
         q = player[n]
         r = rnd[n]
-        ns = num_states[r]
-        base = offset[n] + states[q, r]
+        if lazy:  # the row of (n, state), claimed on first reach; actions contiguous
+            slot = slot_offset[n] + states[q, r]
+            base = index[slot]
+            if base < 0:
+                if update:
+                    base = head[0]
+                    head[0] = base + na
+                    index[slot] = base
+                else:
+                    base = 0  # the pool's row of zeros, never written
+            ns = 1
+        else:
+            ns = num_states[r]
+            base = offset[n] + states[q, r]
         total = 0.0
         for j in range(na):
             x = np.float64(regrets[base + j * ns])
@@ -192,9 +233,14 @@ def es_traversal(
                 top += 1
             continue
         if update and sum_offset[n] >= 0:
-            sbase = sum_offset[n] + states[q, r]
-            for j in range(na):
-                sums[sbase + j * ns] += sigma[n, j]
+            if sums_in_rows:  # the sums' pool has the regrets' rows
+                for j in range(na):
+                    sums[base + j] += sigma[n, j]
+            else:
+                sns = num_states[r]
+                sbase = sum_offset[n] + states[q, r]
+                for j in range(na):
+                    sums[sbase + j * sns] += sigma[n, j]
         sel = sample_action(sigma[n], 0, na, uniform(rng))
         c = children[first + sel]
         pick[n] = c
@@ -242,8 +288,12 @@ def es_traversal(
         if not update:
             continue
         r = rnd[n]
-        ns = num_states[r]
-        base = offset[n] + states[q, r]
+        if lazy:  # claimed in the top-down walk
+            ns = 1
+            base = index[slot_offset[n] + states[q, r]]
+        else:
+            ns = num_states[r]
+            base = offset[n] + states[q, r]
         for j in range(na):
             c = children[first + j]
             if explored[c] == 0:
@@ -272,6 +322,7 @@ def es_run(
     only_player: int,
     pruning: RegretPruning,
     stats: np.ndarray,
+    lazy_rows: LazyRows,
 ) -> None:
     """Run ``iterations`` iterations numbered from ``first_iteration``: each deals once (one
     draw of ``rng`` per card: 2P hole cards and the last round's board) and traverses once per
@@ -287,6 +338,13 @@ def es_run(
     ``only_player >= 0``: ``iterations`` deals, each with one traversal of that player and no
     update, discount or pruning (the sampled root values, for tests). ``stats`` (3,) float64
     accumulates [nodes visited, sum of sampled root values, sum of their squares].
+
+    Lazy rows (``lazy_rows.enabled``, :class:`LazyRows`): before each iteration (before its
+    discount) the call stops when the pool has less room than one iteration may claim
+    (``head[3]``) and is not already the largest (``head[4]``); ``head[2]`` says how many
+    iterations ran (all of them when it did not stop), so the caller grows the pool and
+    continues from there: the same arithmetic as one call. The discounts scale the used part of
+    the pools only (the rest is 0).
     """
     deck, idx_tables, labels, counts, perfect, eval_tables, players, rounds = tables
     prune = pruning.enabled
@@ -305,6 +363,7 @@ def es_run(
         np.empty(num_nodes, dtype=np.float64),
         np.zeros(1 << players, dtype=np.float64),
         np.zeros(1 << players, dtype=np.int64),
+        lazy_rows,
     )
     board = SHOWN[rounds - 1]
     cards = np.zeros(2 * players + board, dtype=np.int64)
@@ -321,10 +380,20 @@ def es_run(
     states = np.zeros((players, 4), dtype=np.int64)
     now = 0
     floor = params[3] != 0.0
+    lazy = lazy_rows.enabled
+    head = lazy_rows.head
+    sums_in_rows = lazy_rows.sums_in_rows
     size = regrets.shape[0]
     sum_size = sums.shape[0]
     for it in range(iterations):
         tt = first_iteration + it
+        if lazy:
+            if head[0] + head[3] > head[1] and head[1] < head[4]:
+                head[2] = it  # the pool needs room: the caller grows it and goes on from here
+                return
+            size = head[0]
+            if sums_in_rows:
+                sum_size = head[0]
         if only_player < 0 and discount_every > 0 and tt > 1 and (tt - 1) % discount_every == 0:
             block = (tt - 1) // discount_every + 1
             a, b, g = discount_factors(params, block)
@@ -349,3 +418,5 @@ def es_run(
             stats[0] += nv
             stats[1] += v
             stats[2] += v * v
+    if lazy:
+        head[2] = iterations
