@@ -1,0 +1,98 @@
+"""Testbed T4 of issue 25 (BLUEPRINT.md 3.1): a small-deck no-limit game, preflop included,
+where the whole pipeline, a blueprint plus real-time search, is judged by an exact best response
+over what the agent plays at every public state it reaches.
+
+The game: 12 cards (Q, K, A), four rounds, fold / call / pot / all-in at every decision
+(``base = "fcpa"``), stacks ``--stack`` chips (blinds 50/100). The blueprint: external-sampling
+MCCFR on lossless buckets for ``--iterations`` iterations. The agents: the blueprint, and the
+:class:`~pokerlab.solvers.search.agent.SearchAgent` on it searching the streets of each
+``--streets`` entry (its menu is the game's own: pot and all-in, so that the responder's game is
+the agent's), ``--search-iterations`` of DCFR per subgame, ranges from the previous search.
+Each is judged by :func:`~pokerlab.evaluate.nolimit.exact.exact_best_response` (a public-tree
+walk over every deal, suit isomorphism on: the blueprint's buckets and the searches are
+suit-blind), which asks the agent once per public state it reaches: the search agent solves one
+subgame per round start (line and board) there.
+
+What to expect: the blueprint after a short run is far from equilibrium; search re-solves each
+round exactly (lossless cards, no sampling noise) from the blueprint's ranges and should lower
+the exploitability, more when it starts earlier, unless unsafe search's trust in the ranges
+bites (Brown and Sandholm 2017; BLUEPRINT.md 3.5 C5).
+
+Usage: ``python benchmarks/search_exact.py [--stack 1000] [--iterations 20000]
+[--search-iterations 100] [--streets "river;turn,river"] [--save]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import pokerlab  # noqa: E402
+from _common import add_save_option, load_average, print_table, write_results  # noqa: E402
+from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent  # noqa: E402
+from pokerlab.evaluate.nolimit.exact import exact_best_response  # noqa: E402
+from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction  # noqa: E402
+from pokerlab.solvers.search.agent import SearchAgent, SearchMenu  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--stack", type=int, default=1000)
+    parser.add_argument("--iterations", type=int, default=20_000, help="blueprint MCCFR")
+    parser.add_argument("--search-iterations", type=int, default=100)
+    parser.add_argument("--streets", default="river;turn,river", help="';'-separated agents")
+    add_save_option(parser)
+    args = parser.parse_args()
+    load_before = load_average()
+    game = pokerlab.load_game("nolimit-holdem", actions="fcpa", ranks=3, rounds=4, stack=args.stack)
+    abstraction = lossless_abstraction(3)
+    solver = BlueprintSolver(game, abstraction, seed=1)
+    solver.step(args.iterations)
+    blueprint = BlueprintAgent(solver.average_strategy(), abstraction)
+    menu = SearchMenu("100%, a", "100%, a", raise_limit=8)
+    agents: list[Any] = [blueprint]
+    for streets in filter(None, (s.strip() for s in args.streets.split(";"))):
+        agents.append(
+            SearchAgent(
+                blueprint, streets, menu=menu, iterations=args.search_iterations, cache=10**7
+            )  # fmt: skip
+        )
+    rows = []
+    for agent in agents:
+        t0 = time.perf_counter()
+        result = exact_best_response(game, agent, suit_isomorphism=True)
+        seconds = time.perf_counter() - t0
+        records = getattr(agent, "records", [])
+        rows.append(
+            {
+                "agent": agent.name,
+                "exploitability_mbb": result.mbb_per_game,
+                "best_response_values": list(result.best_response_values),
+                "queries": result.queries,
+                "subgames": len(records),
+                "search_mean_ms": 1e3 * sum(r.seconds for r in records) / max(len(records), 1),
+                "seconds": seconds,
+            }
+        )
+        print(f"{agent.name}: {result.mbb_per_game:.1f} mbb/g in {seconds:.0f} s", flush=True)
+    print_table(
+        f"T4: 12 cards, 4 rounds, fcpa, stacks {args.stack}; blueprint {args.iterations:,} "
+        f"it. (lossless); search {args.search_iterations} it. per subgame; exact best response",
+        ["agent", "exploitability mbb/g", "subgames", "mean ms", "seconds"],
+        [[r["agent"], r["exploitability_mbb"], r["subgames"], r["search_mean_ms"], r["seconds"]]
+         for r in rows],
+    )  # fmt: skip
+    load_after = load_average()
+    print(f"\nload average before {load_before}, after {load_after}")
+    payload = {"args": vars(args), "rows": rows, "load_average": [load_before, load_after]}
+    path = write_results("search-exact", payload, save=args.save)
+    print(f"results: {path}")
+
+
+if __name__ == "__main__":
+    main()
