@@ -6,7 +6,7 @@ off its tree read by pseudo-harmonic action translation) or, with ``search``, th
 by :class:`~pokerlab.solvers.search.agent.SearchAgent` on the chosen streets. The hand is the
 rules' :class:`~pokerlab.games.nolimit.rules.BettingState`: the user may fold, check, call, go
 all-in or raise to any legal amount; the text is read by the terminal's
-:func:`~pokerlab.cli.blueprint_play.parse_move` (chips such as ``350``, also ``2.5bb``, ``75%``,
+:func:`~pokerlab.evaluate.nolimit.moves.parse_move` (chips such as ``350``, also ``2.5bb``, ``75%``,
 ``3x``), so an illegal amount is refused naming it and the legal range. The bot's draws follow
 :func:`~pokerlab.evaluate.nolimit.matches.sample_action` over its checked policy, its actions are
 described as the terminal describes them, and where it searched the log says how long
@@ -28,6 +28,7 @@ from typing import Any
 from pokerlab.cards.deck import format_card
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.nolimit.agents import KIND_NAMES, Action, PublicView
+from pokerlab.evaluate.nolimit.moves import format_chips
 from pokerlab.games.nolimit.rules import STREETS
 from pokerlab.viewer.models import BlueprintModel
 from pokerlab.viewer.play import PlaySession
@@ -36,10 +37,6 @@ __all__ = ["MAX_SEARCH_ITERATIONS", "NoLimitPlay"]
 
 #: Most DCFR iterations per subgame a play session may ask its bot to search.
 MAX_SEARCH_ITERATIONS = 2000
-
-
-def _chips(x: float) -> str:
-    return f"{x:,.0f}" if x == int(x) else f"{x:,.2f}".rstrip("0")
 
 
 def _cards(cards: list[int] | tuple[int, ...]) -> list[str]:
@@ -169,9 +166,9 @@ class NoLimitPlay(PlaySession):
                 self._deal_log(self._street)
 
     def _bot_move(self) -> None:
-        from pokerlab.cli.blueprint_play import describe_action
         from pokerlab.evaluate.nolimit.agents import check_policy
         from pokerlab.evaluate.nolimit.matches import sample_action
+        from pokerlab.evaluate.nolimit.moves import describe_action
 
         view, hole = self._view(), self._hole(self.bot)
         agent = self.agent
@@ -223,7 +220,7 @@ class NoLimitPlay(PlaySession):
         if values is None:
             who = "you fold" if state.folded[me] else "the bot folds"
             message = f"{who}: {'you win' if won > 0 else 'the bot wins'} the pot of "
-            message += f"{_chips(state.pot())}"
+            message += f"{format_chips(state.pot())}"
         else:
             mine, its = category_name(values[me]), category_name(values[bot])
             yours, bots = " ".join(_cards(self._hole(me))), " ".join(_cards(self._hole(bot)))
@@ -249,10 +246,10 @@ class NoLimitPlay(PlaySession):
         return words
 
     def act(self, action: str) -> None:
-        """Play the user's ``action`` (:func:`~pokerlab.cli.blueprint_play.parse_move`'s words:
+        """Play the user's ``action`` (:func:`~pokerlab.evaluate.nolimit.moves.parse_move`'s words:
         ``fold``, ``check``, ``call``, ``all-in``, ``raise 350``, ``350``, ``2.5bb``, ``75%``),
         then the bot's until the user's turn or the end."""
-        from pokerlab.cli.blueprint_play import describe_action, parse_move
+        from pokerlab.evaluate.nolimit.moves import describe_action, parse_move
 
         if self.done:
             raise PokerlabError("the hand is over: deal the next one")
@@ -265,7 +262,7 @@ class NoLimitPlay(PlaySession):
         return self.rules.position(0), self.rules.position(1)
 
     def view(self) -> dict[str, Any]:
-        from pokerlab.cli.blueprint_play import legal_text
+        from pokerlab.evaluate.nolimit.moves import legal_text
 
         rules, state, me, bot = self.rules, self.bstate, self.seat, self.bot
         bb = float(rules.big_blind)
