@@ -19,45 +19,25 @@ Pluribus' recipe, each an option (BLUEPRINT.md 1.1 and 3.2):
 - ``regret_pruning``: on ``prune_probability`` (0.95) of the traversals, actions whose regret is
   below ``prune_threshold`` are skipped (not on the last round, not into terminals), with the
   regrets floored at ``min_regret`` (default 310/300 of the threshold, Pluribus' ratio). Pluribus
-  started pruning after 200 minutes: pass ``regret_pruning=False`` first and build a second
-  solver with pruning on from the first's state (the state's ``config`` names the options, so a
-  state is loaded by a solver of the same options; :func:`restore_blueprint` takes overrides).
+  pruned after 200 minutes: run without, then build a pruning solver from the state
+  (:func:`restore_blueprint` takes overrides of the options its ``config`` names).
 - ``averages``: ``"all"`` (average strategy on every round), ``"preflop"`` (Pluribus: the
   average is kept for the first round only, :meth:`average_strategy` plays the current strategy
   after it, or with ``snapshot_every`` the mean of snapshots of it as Pluribus did,
   :mod:`pokerlab.solvers.snapshots`) or ``"none"``.
-
-- ``regrets``: ``"float32"`` (default) or ``"int32"`` (Pluribus' 4-byte integer regrets; 4
-  bytes a regret either way). An int32 regret is ``round(R * scale)`` of the regret ``R`` in
-  chips, ``scale`` (:func:`int32_regret_scale`; ``config["regret_scale"]``, units per chip)
-  being the largest power of two that leaves :data:`HEADROOM_STACKS` (16,384) times the largest
-  stack between 0 and the int32 maximum: ``2**31 / (16384 * stack)`` rounded down to a power
-  of two. The resolution is then a fraction of a chip (1/256 chip at 300-chip stacks, 1/8 at
-  10,000, 1/4 at ACPC's 20,000: 0.25% of a big blind), and the top lies 634 times deeper than
-  the default floor (25.8 stacks below 0). Why so much room above: positive regrets grow about
-  as the square root of the iterations (measured on 12 cards, 3 players, 10 big blinds, plain
-  CFR with pruning: the largest was 27 stacks after 10,000 iterations, 150 after 640,000), so a
-  run of billions of iterations takes them to thousands of stacks. A regret that reaches the
-  int32 maximum stays there (saturated, never wrapped). The kernel's values are in these units
-  (the betting tree's stakes divided by ``1 / scale`` chips); each update is rounded to the
-  nearest integer (half to even) and floored at ``min_regret`` (Pluribus floored at -310
-  million, 310/300 of its -300 million threshold: the default floor with pruning here; the
-  threshold and the floor are converted to the same units; with no floor the int32 minimum is
-  the floor); the Linear CFR discount rounds its products back to integers. numba compiles
-  the one pass (:func:`pokerlab.tree.betting._mccfr_kernels.es_run`) for each dtype
-  (:func:`pokerlab.tree._primitives.store_regret`). Regret matching reads the integers as they
-  are (the scale cancels). A state records the dtype and scale; a solver of the other dtype
-  refuses it by name.
-
-- ``lazy``: rows allocated on first reach (Pluribus allocated memory for an action sequence only
-  when a traversal first reached it): an index of 4 bytes per (node, state) and a pool of rows grown
-  by a quarter when full (:mod:`pokerlab.solvers.lazy_rows`). The same numbers as the dense run of
-  the same seed, bit for bit; unreached rows read as uniform everywhere the strategy is read (the
-  readers take the dense layout, :meth:`BlueprintSolver.dense_regrets`); a checkpoint holds the used
-  rows and the index. On threads (:mod:`pokerlab.solvers.batched`) the head claims the rows its
-  workers reached after each batch, the dense merge's numbers; snapshots are kept in the pool's rows
-  (a row reached late first gets the uniform snapshots it missed). Ray workers receive the index
-  and the used rows and send back their pools (:mod:`pokerlab.distributed.limit_mccfr_ray`).
+- ``regrets``: ``"float32"`` (default) or ``"int32"`` (Pluribus' 4-byte integer regrets): an
+  int32 regret is ``round(R * scale)`` of the regret ``R`` in chips, ``scale``
+  (:func:`int32_regret_scale`) the largest power of two leaving :data:`HEADROOM_STACKS` (16,384)
+  times the largest stack below the int32 maximum (positive regrets grow about as the square
+  root of the iterations: 27 stacks after 10,000 iterations, 150 after 640,000, measured on 12
+  cards, 3 players, 10 bb); a regret at the maximum saturates; each update is rounded half to
+  even and floored at ``min_regret`` (converted to the same units); one pass compiled per dtype
+  (:func:`pokerlab.tree._primitives.store_regret`); a state records the dtype and scale, and a
+  solver of the other dtype refuses it by name. docs/nolimit-holdem.md has the numbers.
+- ``lazy``: rows allocated on first reach, as Pluribus did (:mod:`pokerlab.solvers.lazy_rows`:
+  an index per (node, state), a pool grown by a quarter); bit for bit the dense run's numbers,
+  unreached rows read as uniform (:meth:`BlueprintSolver.dense_regrets`), checkpoints of the
+  used rows, threads and Ray as the dense run.
 
 Without ``lazy`` every (node, state) row is allocated up front.
 """
