@@ -151,13 +151,11 @@ class RayBatches(BatchedSampling):
 
     def close(self) -> None:
         """End the actors, and the local Ray instance if this solver started it."""
-        if self._ray.is_initialized():
-            for actor in self._actors:
-                self._ray.kill(actor)
+        from pokerlab.distributed.ray_setup import stop_actors
+
+        stop_actors(self._ray, self._actors, self._started_ray)
         self._actors = []
-        if self._started_ray:
-            self._ray.shutdown()
-            self._started_ray = False
+        self._started_ray = False
 
 
 class RayLimitESSolver(RayBatches, LimitESSolver):

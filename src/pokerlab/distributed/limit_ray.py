@@ -45,7 +45,7 @@ import numpy as np
 
 from pokerlab.abstraction.buckets import CardAbstraction
 from pokerlab.distributed.limit_ray_worker import _TREE_FIELDS, SubtreeWorker, compact_layout
-from pokerlab.distributed.ray_setup import check_address, import_ray, start_ray
+from pokerlab.distributed.ray_setup import check_address, import_ray, start_ray, stop_actors
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import LimitHoldemGame
 from pokerlab.solvers.limit_holdem import LimitPCSSolver
@@ -227,13 +227,9 @@ class RayPCSState(PCSState):
 
     def close(self) -> None:
         """End the actors, and the local Ray instance if this run started it."""
-        if self._ray.is_initialized():
-            for actor in self._actors:
-                self._ray.kill(actor)
+        stop_actors(self._ray, self._actors, self._started_ray)
         self._actors = []
-        if self._started_ray:
-            self._ray.shutdown()
-            self._started_ray = False
+        self._started_ray = False
 
 
 class RayLimitPCSSolver(LimitPCSSolver):

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.distributed.postflop_ray_worker import PostflopSubtreeWorker, items_layout
-from pokerlab.distributed.ray_setup import import_ray, start_ray
+from pokerlab.distributed.ray_setup import import_ray, start_ray, stop_actors
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.solvers.postflop import PostflopSolver
@@ -199,13 +199,9 @@ class RayPasses(Passes):
 
     def close(self) -> None:
         """End the actors, and the local Ray instance if this object started it."""
-        if self._ray.is_initialized():
-            for actor in self._actors:
-                self._ray.kill(actor)
+        stop_actors(self._ray, self._actors, self._started_ray)
         self._actors = []
-        if self._started_ray:
-            self._ray.shutdown()
-            self._started_ray = False
+        self._started_ray = False
 
 
 class RayPostflopSolver(PostflopSolver):

@@ -10,7 +10,7 @@ from typing import Any
 
 from pokerlab.errors import PokerlabError
 
-__all__ = ["check_address", "import_ray", "start_ray"]
+__all__ = ["check_address", "import_ray", "start_ray", "stop_actors"]
 
 
 def import_ray() -> Any:
@@ -68,3 +68,13 @@ def start_ray(ray: Any, address: str | None) -> bool:
         logging_level=logging.WARNING,
     )
     return True
+
+
+def stop_actors(ray: Any, actors: list[Any], started: bool) -> None:
+    """End ``actors`` (while Ray runs) and, when ``started`` (the caller's
+    :func:`start_ray` started a local instance), shut Ray down."""
+    if ray.is_initialized():
+        for actor in actors:
+            ray.kill(actor)
+    if started:
+        ray.shutdown()
