@@ -14,7 +14,7 @@ import pytest
 
 import pokerlab
 from pokerlab._rng import generator
-from pokerlab.cards.deck import COMBO_INDEX
+from pokerlab.cards.deck import COMBO_INDEX, format_combo
 from pokerlab.cli.blueprint_eval import load_agent
 from pokerlab.cli.main import main
 from pokerlab.errors import PokerlabError
@@ -412,3 +412,105 @@ def test_the_search_agent_plays_acpc_matches_over_loopback(blueprint) -> None:
             history.append((seat, kind, amount))
             state = state.apply(rules, kind, amount)
     assert checked > 0 and agent.records
+
+
+def _bet_then_odd_raise(blueprint: BlueprintAgent, menu: SearchMenu):
+    """The river's first decision; the hand (of the seat on move) whose probability of the
+    search's first bet is largest below 0.9 there; that bet; and the view after the opponent
+    raises it to an odd size that neither menu has (the minimum raise + 37 chips)."""
+    view, _ = _river_view(blueprint)
+    rules, state = view.rules, view.state
+    free = deck_combos(rules)[~np.isin(deck_combos(rules), view.board).any(axis=1)]
+    probs, acts = SearchAgent(blueprint, "river", iterations=100, menu=menu)._decision(view, free)
+    col = next(i for i, a in enumerate(acts) if a[0] == BET)
+    row = int(np.argmax(np.where(probs[:, col] < 0.9, probs[:, col], -1.0)))
+    assert 0.05 < probs[row, col] < 0.9  # a hand that mixes the bet
+    hole = (int(free[row, 0]), int(free[row, 1]))
+    seat, bet = state.to_act, acts[col]
+    after = state.apply(rules, *bet)
+    odd = after.raise_bounds(rules)[0] + 37
+    history = (*view.history, (seat, *bet), (1 - seat, RAISE, odd))
+    return hole, bet, odd, PublicView(rules, after.apply(rules, RAISE, odd), view.board, history)
+
+
+def test_a_re_solve_freezes_the_agents_own_earlier_action_for_its_hand(blueprint) -> None:
+    """The agent bets the river, the opponent raises to an off-menu size: the new subgame
+    (the raise inserted) locks the agent's bet for the hand it holds, through the solver's
+    node locks, and only that: at the round's root that hand bets with probability 1, other
+    hands still mix, and the ranges are those of the unfrozen solve. With ``freeze=False``
+    nothing is locked and the hand's bet there is mixed. Two agents agree."""
+    from pokerlab.solvers.search.lines import node_strategy
+
+    menu = SearchMenu("50%, a", "a")
+    hole, bet, odd, view = _bet_then_odd_raise(blueprint, menu)
+    combo = COMBO_INDEX[hole[0], hole[1]]
+    got = {}
+    for freeze in (True, False):
+        agent = SearchAgent(blueprint, "river", iterations=100, menu=menu, freeze=freeze)
+        policy = check_policy(view, agent.policy(view, hole), "search")
+        assert [r.inserted for r in agent.records] == [(odd,)]
+        (solved,) = agent._cache.values()
+        probs, present, acts = node_strategy(solved.solver, solved.spot, 0)  # the round's root
+        col = next(i for i, (k, a) in enumerate(acts) if a == bet[1])
+        mine = probs[present[combo]]
+        others = np.delete(probs[:, col], present[combo])
+        got[freeze] = (policy, solved.solver.game.config.weights())
+        if freeze:
+            label = f"bet {bet[1]}"
+            assert agent.records[0].frozen == (f"root: {label}",)
+            (lock,) = solved.solver.locks()
+            assert lock["line"] == "" and lock["combos"] == [format_combo(combo)]
+            assert lock["strategy"][label] == 1.0
+            np.testing.assert_array_equal(mine, np.eye(len(acts))[col])
+            assert ((others > 0.01) & (others < 0.99)).sum() >= 3  # the other hands mix
+            again = SearchAgent(blueprint, "river", iterations=100, menu=menu).policy(view, hole)
+            assert again == policy
+        else:
+            assert agent.records[0].frozen == () and solved.solver.locks() == []
+            assert 0.01 < mine[col] < 0.99
+    assert got[True][0] != got[False][0]  # the freeze changed the answer to the raise
+    for p in (0, 1):  # the ranges at the root are the same
+        np.testing.assert_array_equal(got[True][1][p], got[False][1][p])
+
+
+def test_a_range_reads_the_unfrozen_solve(blueprint) -> None:
+    """``action_probability`` (a range at once: ranges, LBR, the exact best response) reads
+    the re-solved subgame without the freeze: equal to what ``freeze=False`` plays."""
+    menu = SearchMenu("50%, a", "a")
+    hole, _, _, view = _bet_then_odd_raise(blueprint, menu)
+    frozen = SearchAgent(blueprint, "river", iterations=100, menu=menu)
+    free = SearchAgent(blueprint, "river", iterations=100, menu=menu, freeze=False)
+    hands = np.asarray([hole], dtype=np.int64)
+    for action, p in free.policy(view, hole).items():
+        assert frozen.action_probability(view, hands, action)[0] == pytest.approx(p, abs=1e-15)
+
+
+def test_frozen_decisions_are_the_seats_taken_in_another_subgame() -> None:
+    """Of the round's moves, the seat on move's decisions whose subgame (named by the moves
+    before them) differs from the current one."""
+    from pokerlab.solvers.search.freeze import frozen_decisions
+
+    moves = [(1, 0, 0, None), (0, 0, 0, None), (1, 0, 0, None), (0, 0, 0, None)]
+    names = ["a", "a", "b", "b", "c"]  # the subgame after 0, 1, 2, 3, 4 moves
+    assert frozen_decisions(1, moves, names.__getitem__) == (0, 2)
+    assert frozen_decisions(0, moves, names.__getitem__) == (1, 3)
+    assert frozen_decisions(1, moves[:3], names.__getitem__) == (0,)  # taken in "a", now "b"
+    assert frozen_decisions(1, moves, lambda i: "same") == ()
+
+
+def test_matches_with_freezing_are_legal_and_repeatable(blueprint) -> None:
+    """A search menu without the blueprint's half-pot sizes: the blueprint's bets and raises
+    after the agent's own river action are inserted and re-solved with that action frozen.
+    Every action is legal (the match checks each policy), a second match with the same seed
+    plays the same, and with ``freeze=False`` nothing is frozen."""
+    rules = blueprint.strategy.game.rules
+    menu = SearchMenu("100%, a", "a")
+    results = {}
+    for freeze in (True, False):
+        agent = SearchAgent(blueprint, "river", iterations=40, menu=menu, freeze=freeze)
+        results[freeze] = duplicate_match(rules, agent, blueprint, 12, seed=3).mbb_per_game
+        frozen = [r for r in agent.records if r.frozen]
+        assert bool(frozen) == freeze and any(r.inserted for r in agent.records)
+    again = SearchAgent(blueprint, "river", iterations=40, menu=menu)
+    assert duplicate_match(rules, again, blueprint, 12, seed=3).mbb_per_game == results[True]
+

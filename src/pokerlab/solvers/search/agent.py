@@ -26,11 +26,15 @@ solves it on the engine's vector tree (:class:`~pokerlab.solvers.postflop.Postfl
   gadgets need the blueprint's counterfactual best-response values in the subgame; they are
   measured on spots by :mod:`pokerlab.solvers.search.everywhere`.
 
-The solution is kept per subgame (the round's first public state and the sizes inserted), so a
-second decision in the same round reads the same solve unless the opponent's new size forces a
-new one (nested re-solving; the searcher's earlier actions in the round are not frozen yet).
-The budget is a number of CFR iterations per subgame (deterministic) or wall seconds. Outside
-the search streets, preflop and at tables of more than two players the blueprint plays.
+The solution is kept per subgame (the round's first public state and the bet sizes and raise
+limit of its tree), so a second decision in the same round reads the same solve unless the
+opponent's new size forces a new one (nested re-solving). That new solve freezes the agent's own
+earlier actions in the round for the hand it holds (``freeze=True``, as Pluribus;
+:mod:`pokerlab.solvers.search.freeze`), so it is one solve per hand held; the ranges and
+:meth:`SearchAgent.action_probability` (a range at once, as LBR and the exact best response
+ask) read the subgame solved without the freeze. The budget is a number of CFR iterations per
+subgame (deterministic) or wall seconds. Outside the search streets, preflop and at tables of
+more than two players the blueprint plays.
 """
 
 from __future__ import annotations
@@ -52,15 +56,10 @@ from pokerlab.evaluate.nolimit.agents import (
     normalize_action,
 )
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
-from pokerlab.games.nolimit.rules import ALLIN, BET, CALL, CHECK, FOLD, RAISE, BettingState
+from pokerlab.games.nolimit.rules import ALLIN, BET, RAISE, BettingState
 from pokerlab.games.postflop import parse_bet_sizes
-from pokerlab.games.postflop.actions import ALLIN as S_ALLIN
-from pokerlab.games.postflop.actions import BET as S_BET
-from pokerlab.games.postflop.actions import CALL as S_CALL
-from pokerlab.games.postflop.actions import CHECK as S_CHECK
-from pokerlab.games.postflop.actions import FOLD as S_FOLD
-from pokerlab.games.postflop.actions import RAISE as S_RAISE
-from pokerlab.games.postflop.actions import action_label
+from pokerlab.solvers.search.freeze import freeze_hand, frozen_decisions
+from pokerlab.solvers.search.lines import line_node, node_strategy, real_action, tree_child
 
 __all__ = ["RANGE_FLOOR", "SEARCH_STREETS", "SearchAgent", "SearchMenu", "SearchRecord"]
 
@@ -97,7 +96,8 @@ class SearchMenu:
 @dataclass
 class SearchRecord:
     """One subgame solved: its key, street, the board, iterations, wall seconds (spot built,
-    ranges and solve), and the sizes inserted (chips, street totals)."""
+    ranges and solve), the sizes inserted (chips, street totals) and the agent's own earlier
+    decisions of the round frozen for its hand (``"line: action"``; empty when none)."""
 
     street: int
     board: tuple[int, ...]
@@ -105,6 +105,7 @@ class SearchRecord:
     seconds: float
     inserted: tuple[int, ...]
     nodes: int
+    frozen: tuple[str, ...] = ()
 
 
 @dataclass
@@ -142,6 +143,10 @@ class SearchAgent(NoLimitAgent):
         ``"search"`` (default): the ranges at a round's start follow the strategies played
         before it, the searches' in the rounds the agent searched (both seats: the solved
         subgame's) and the blueprint's elsewhere; ``"blueprint"``: the blueprint's throughout.
+    freeze:
+        Re-solving a round where it has acted, lock the agent's earlier actions there to the
+        actions taken for the hand it holds (default; :mod:`~pokerlab.solvers.search.freeze`);
+        ``False``: the new solve leaves them free.
     """
 
     def __init__(
@@ -155,6 +160,7 @@ class SearchAgent(NoLimitAgent):
         cache: int = 64,
         name: str | None = None,
         ranges: str = "search",
+        freeze: bool = True,
     ) -> None:
         if not isinstance(blueprint, BlueprintAgent):
             raise PokerlabError(f"SearchAgent refines a BlueprintAgent, got {blueprint!r}")
@@ -177,6 +183,10 @@ class SearchAgent(NoLimitAgent):
         #: where the ranges of earlier rounds come from: the searches played there, or always
         #: the blueprint
         self.ranges = ranges
+        if not isinstance(freeze, bool):
+            raise PokerlabError(f"freeze must be True or False, got {freeze!r}")
+        #: whether a re-solve locks the agent's earlier actions in the round for its hand
+        self.freeze = freeze
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise PokerlabError(f"iterations must be a positive integer, got {iterations!r}")
         if seconds is not None and not seconds > 0:
@@ -190,6 +200,7 @@ class SearchAgent(NoLimitAgent):
         self._cache: OrderedDict[tuple[Any, ...], _Solved] = OrderedDict()
         self._cache_size = int(cache)
         self._ranges: dict[tuple[Any, ...], np.ndarray] = {}
+        self._lines: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[str, str, int]]] = {}
         #: one record per subgame solved, in order
         self.records: list[SearchRecord] = []
         self._warm = False
@@ -206,7 +217,7 @@ class SearchAgent(NoLimitAgent):
     def policy(self, view: PublicView, hole: tuple[int, int]) -> dict[Action, float]:
         if not self.searches(view):
             return self.blueprint.policy(view, hole)
-        probs, acts = self._decision(view, np.asarray([hole], dtype=np.int64))
+        probs, acts = self._decision(view, np.asarray([hole], dtype=np.int64), hole)
         out: dict[Action, float] = {}
         for action, p in zip(acts, probs[0], strict=True):
             out[action] = out.get(action, 0.0) + float(p)
@@ -276,25 +287,34 @@ class SearchAgent(NoLimitAgent):
         return weights
 
     def _decision(
-        self, view: PublicView, hands: np.ndarray
+        self, view: PublicView, hands: np.ndarray, hole: tuple[int, int] | None = None
     ) -> tuple[np.ndarray, list[tuple[int, int]]]:
         """The searched strategy at ``view`` for each row of ``hands``: probabilities ``(H, A)``
-        over the real actions of the same order (canonical; two may coincide after clamping)."""
+        over the real actions of the same order (canonical; two may coincide after clamping).
+        ``hole``: the hand the agent holds (its earlier decisions of the round that another
+        subgame made are frozen for it, :attr:`freeze`); None: the solve without the freeze."""
         prefix, moves = self._round_start(view)
-        key = (prefix, view.board, tuple(m[:3] for m in moves))
+        (inserted, sizes), game = self._subgame(view, prefix, moves)
+        frozen: tuple[int, ...] = ()
+        if self.freeze and hole is not None:
+            frozen = frozen_decisions(
+                view.state.to_act, moves, lambda i: self._subgame(view, prefix, moves[:i])[0][1]
+            )
+        key: tuple[Any, ...] = (prefix, view.board, sizes)
+        if frozen:  # one solve per hand held and actions frozen
+            key += (tuple(sorted(hole or ())), tuple((i, *moves[i][1:3]) for i in frozen))
         solved = self._cache.get(key)
         if solved is None:
-            game, inserted = self._subgame(view, prefix, moves)
-            sub_key = (prefix, view.board, inserted)
-            solved = self._cache.get(sub_key) or self._solve(view, game, inserted)
-            for k in (key, sub_key):
-                self._cache[k] = solved
+            if game is None:
+                game = self._game(view, prefix, sizes)
+            solved = self._solve(view, game, inserted, moves, frozen, hole)
+            self._cache[key] = solved
         self._cache.move_to_end(key)
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
-        node = self._node(solved, moves)
+        node = line_node(solved.spot, solved.solver.game.action_tree, moves)
         if node not in solved.strategies:
-            solved.strategies[node] = self._read(solved, node)
+            solved.strategies[node] = node_strategy(solved.solver, solved.spot, node)
         probs_by_combo, present, spot_acts = solved.strategies[node]
         rows = present[COMBO_INDEX[hands[:, 0], hands[:, 1]]]
         if (rows < 0).any():
@@ -303,31 +323,39 @@ class SearchAgent(NoLimitAgent):
                 f"{self.name}: seat {view.state.to_act} cannot hold "
                 f"{format_card(int(bad[0]))}{format_card(int(bad[1]))} here"
             )
-        acts = [self._real(view.state, kind, amount) for kind, amount in spot_acts]
+        acts = [real_action(self.rules, view.state, kind, a) for kind, a in spot_acts]
         return probs_by_combo[rows], acts
 
     def _subgame(
         self, view: PublicView, prefix: tuple[tuple[int, int, int], ...],
         moves: list[tuple[int, int, int, BettingState]],
-    ) -> tuple[Any, tuple[int, ...]]:  # fmt: skip
-        """The subgame as a postflop game, and the round's bet and raise sizes (street totals,
-        chips) that the menu lacked at the node where they were played: the actual line is
-        walked down the menu's action tree, each missing size inserted and the tree rebuilt."""
-        from pokerlab.games.postflop.game import PostflopGame
-
+    ) -> tuple[tuple[tuple[int, ...], tuple[Any, ...]], Any]:  # fmt: skip
+        """The subgame of the round's line ``moves``: the round's bet and raise sizes (street
+        totals, chips) that the menu lacked at the node where they were played, the subgame's
+        sizes (:meth:`_sizes`: equal sizes, equal subgames), and its postflop game (None when
+        the line was seen before). The actual line is walked down the menu's action tree, each
+        missing size inserted and the tree rebuilt."""
+        key = (prefix, view.board, tuple(m[:3] for m in moves))
+        known = self._lines.get(key)
+        if known is not None:
+            return known, None
         texts = self._range_texts(view, prefix)
         inserted: list[int] = []
         while True:
-            game = PostflopGame(self._spot(view, moves, tuple(inserted), texts))
+            sizes = self._sizes(moves, tuple(inserted))
+            game = self._game(view, prefix, sizes, texts)
             node, missing = game.action_tree, None
             for _, kind, amount, _ in moves:
-                i = _child(node, kind, amount)
+                i = tree_child(node, kind, amount)
                 if i is None:
                     missing = int(amount)
                     break
                 node = node.children[i]
             if missing is None:
-                return game, tuple(sorted(inserted))
+                if len(self._lines) > 16 * self._cache_size:
+                    self._lines.clear()
+                known = self._lines[key] = (tuple(sorted(inserted)), sizes)
+                return known, game
             if missing in inserted:  # pragma: no cover - the builder dropped a given size
                 raise PokerlabError(f"{self.name}: the size {missing} cannot be put in the tree")
             inserted.append(missing)
@@ -347,18 +375,12 @@ class SearchAgent(NoLimitAgent):
         oop = rules.first_to_act(view.state.street)
         return [_range_text(hands, weights[s]) for s in (oop, 1 - oop)]
 
-    def _spot(
-        self, view: PublicView, moves: list[tuple[int, int, int, BettingState]],
-        inserted: tuple[int, ...], texts: list[str],
-    ) -> Any:  # fmt: skip
-        """The subgame's :class:`~pokerlab.games.postflop.spot.SpotConfig`."""
-        from pokerlab.games.postflop.spot import spot_from_params
-
-        state = view.state
-        rules = self.rules
-        pot = state.pot() - sum(state.bets)
-        behind = min(rules.stacks[s] - (state.contrib[s] - state.bets[s]) for s in (0, 1))
-        # an inserted size as chips over the bet faced when it was played
+    def _sizes(
+        self, moves: list[tuple[int, int, int, BettingState]], inserted: tuple[int, ...]
+    ) -> tuple[str, str, int]:
+        """The subgame's first-bet and raise sizes (bet-size syntax) and raise limit: the
+        menu's, each inserted size as chips over the bet faced when it was played, and the
+        line's raises allowed."""
         bets, raises = [self.menu.bets], [self.menu.raises]
         for _, kind, amount, before in moves:
             if amount in inserted and kind in (BET, RAISE, ALLIN):
@@ -368,27 +390,49 @@ class SearchAgent(NoLimitAgent):
                 else:
                     raises.append(f"{amount - faced}c")
         raised = sum(1 for _, k, _, b in moves if k in (BET, RAISE, ALLIN) and max(b.bets) > 0)
-        table = {"bet": ", ".join(bets), "raise": ", ".join(raises)}
-        return spot_from_params(
+        return ", ".join(bets), ", ".join(raises), max(self.menu.raise_limit, raised)
+
+    def _game(
+        self, view: PublicView, prefix: tuple[tuple[int, int, int], ...],
+        sizes: tuple[str, str, int], texts: list[str] | None = None,
+    ) -> Any:  # fmt: skip
+        """The subgame as a :class:`~pokerlab.games.postflop.game.PostflopGame` with the bet
+        ``sizes`` of :meth:`_sizes` (``texts``: the ranges, else :meth:`_range_texts`)."""
+        from pokerlab.games.postflop.game import PostflopGame
+        from pokerlab.games.postflop.spot import spot_from_params
+
+        state = view.state
+        rules = self.rules
+        texts = texts or self._range_texts(view, prefix)
+        behind = min(rules.stacks[s] - (state.contrib[s] - state.bets[s]) for s in (0, 1))
+        table = {"bet": sizes[0], "raise": sizes[1]}
+        spot = spot_from_params(
             board="".join(format_card(c) for c in view.board),
             ranges=(texts[0], texts[1]),
-            pot=int(pot),
+            pot=int(state.pot() - sum(state.bets)),
             stack=int(behind),
             bets={s: dict(table) for s in _SPOT_STREETS[state.street - 1 :]},
             add_allin_threshold=0.0,
             force_allin_threshold=0.0,
             merging_threshold=0.0,
-            raise_limit=max(self.menu.raise_limit, raised),
+            raise_limit=sizes[2],
             ranks=rules.ranks,
         )
+        return PostflopGame(spot)
 
-    def _solve(self, view: PublicView, game: Any, inserted: tuple[int, ...]) -> _Solved:
-        """Solve the subgame ``game`` within the budget."""
+    def _solve(
+        self, view: PublicView, game: Any, inserted: tuple[int, ...],
+        moves: list[tuple[int, int, int, BettingState]], frozen: tuple[int, ...],
+        hole: tuple[int, int] | None,
+    ) -> _Solved:  # fmt: skip
+        """Solve the subgame ``game`` within the budget, the round's decisions ``frozen``
+        (indices into ``moves``) locked for ``hole`` to the actions taken."""
         from pokerlab.solvers.postflop import PostflopSolver
 
         t0 = time.perf_counter()
         solver = PostflopSolver(game, "dcfr", threads=self.threads, warmup=not self._warm)
         self._warm = True  # the kernels are compiled: later subgames skip the warm-up passes
+        locked = freeze_hand(solver, moves, frozen, hole) if frozen and hole else []
         if self.seconds is None:
             solver.step(self.iterations)
         else:
@@ -401,82 +445,10 @@ class SearchAgent(NoLimitAgent):
                 seconds=time.perf_counter() - t0,
                 inserted=inserted,
                 nodes=int(solver.tree.arrays.kind.shape[0]),
+                frozen=tuple(locked),
             )
         )
         return _Solved(solver, solver.spot, self.rules.first_to_act(view.state.street))
-
-    def _node(self, solved: _Solved, moves: list[tuple[int, int, int, BettingState]]) -> int:
-        """The arena node of the spot where the round's actual line leads."""
-        from pokerlab.games.postflop.naming import SpotNaming
-
-        spot = solved.spot
-
-        labels = []
-        act = solved.solver.game.action_tree
-        for _, kind, amount, _ in moves:
-            i = _child(act, kind, amount)
-            if i is None:  # pragma: no cover - _inserted put every size in
-                raise PokerlabError(f"{self.name}: the line's {amount} is not in the subgame")
-            labels.append(action_label(*act.actions[i]))
-            act = act.children[i]
-        arena, _, swap = SpotNaming(spot).locate(labels)
-        if swap >= 0:  # pragma: no cover - no card is dealt inside the round
-            raise PokerlabError(f"{self.name}: the line reads through a suit swap")
-        return int(arena)
-
-    def _read(
-        self, solved: _Solved, node: int
-    ) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
-        """The average strategy at arena ``node``: probabilities per actor hand ``(n, A)``, a
-        map combo id -> row (-1 absent), and the spot's actions."""
-        solver = solved.solver
-        tree = solver.tree
-        a = tree.arrays
-        p = int(a.player[node])
-        n = int(tree.hands.num[p])
-        an = solved.spot.action_node[node]
-        na = len(an.actions)
-        off = int(a.offset[node])
-        block = solver.strat_sum[off : off + na * n].astype(np.float64).reshape(na, n).T
-        total = block.sum(axis=1, keepdims=True)
-        probs = np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / na)
-        present = np.full(1326, -1, dtype=np.int64)
-        present[solved.spot.combos[p]] = np.arange(n)
-        return probs, present, list(an.actions)
-
-    def _real(self, state: BettingState, kind: int, amount: int | None) -> Action:
-        """A spot action as the real game's action at ``state`` (sizes clamped into the legal
-        raise range)."""
-        rules = self.rules
-        if kind == S_FOLD:
-            return (FOLD, 0)
-        if kind in (S_CHECK, S_CALL):
-            legal = state.legal_actions(rules)
-            want = CALL if state.to_call() > 0 else CHECK
-            return next((int(k), int(a)) for k, a in legal if k == want)
-        bounds = state.raise_bounds(rules)
-        if bounds is None:  # pragma: no cover - the spot and the rules agree on who may raise
-            legal = state.legal_actions(rules)
-            return (int(legal[1][0]), int(legal[1][1]))
-        if kind == S_ALLIN or amount is None:
-            to = bounds[1]
-        else:
-            to = min(max(int(amount), bounds[0]), bounds[1])
-        return state.raise_kind(rules, to), to
-
-
-def _child(node: Any, kind: int, amount: int) -> int | None:
-    """The index of ``node``'s action equal to the real action ``(kind, amount)``."""
-    for i, (k, a) in enumerate(node.actions):
-        if kind == FOLD and k == S_FOLD:
-            return i
-        if kind in (CHECK, CALL) and k in (S_CHECK, S_CALL):
-            return i
-        if kind in (BET, RAISE, ALLIN) and k in (S_BET, S_RAISE) and a == amount:
-            return i
-        if kind in (BET, RAISE, ALLIN) and k == S_ALLIN and amount >= a:
-            return i  # all-in (a deeper stack's all-in puts in the effective stack)
-    return None
 
 
 def _range_text(hands: np.ndarray, weights: np.ndarray) -> str:
