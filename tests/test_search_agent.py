@@ -514,3 +514,30 @@ def test_matches_with_freezing_are_legal_and_repeatable(blueprint) -> None:
     again = SearchAgent(blueprint, "river", iterations=40, menu=menu)
     assert duplicate_match(rules, again, blueprint, 12, seed=3).mbb_per_game == results[True]
 
+
+def test_cli_search_freeze_flag(checkpoint, capsys, monkeypatch) -> None:
+    """``--no-search-freeze`` builds the search agent with ``freeze=False`` (frozen by
+    default), and the match's numbers equal the API's with those settings."""
+    import pokerlab.cli.blueprint_eval as cli_eval
+
+    built: list[SearchAgent] = []
+    real = cli_eval.with_search
+
+    def spy(*args, **kwargs):
+        built.append(real(*args, **kwargs))
+        return built[-1]
+
+    monkeypatch.setattr(cli_eval, "with_search", spy)
+    capsys.readouterr()
+    args = ["blueprint", "match", f"search:{checkpoint}", str(checkpoint), "--pairs", "6"]
+    extra = ["--search-iterations", "30", "--search-bets", "100%, a", "--seed", "5"]
+    assert main([*args, *extra, "--no-search-freeze", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert main([*args, *extra, "--json"]) == 0
+    assert [a.freeze for a in built] == [False, True]
+    assert any(r.frozen for r in built[1].records) and not any(r.frozen for r in built[0].records)
+    agent, game = load_agent(str(checkpoint), "X")
+    menu = SearchMenu("100%, a", "a")
+    searcher = SearchAgent(agent, "river", iterations=30, menu=menu, freeze=False)
+    want = duplicate_match(game.rules, searcher, agent, 6, 5)
+    assert got["mbb_per_game"] == pytest.approx(want.mbb_per_game, abs=1e-9)

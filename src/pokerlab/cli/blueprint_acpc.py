@@ -35,6 +35,7 @@ from pokerlab.cli.blueprint import (
 )
 from pokerlab.cli.blueprint_search import (
     BetsOption,
+    FreezeOption,
     IterationsOption,
     RaisesOption,
     SearchSettings,
@@ -78,6 +79,7 @@ def acpc(
     search_seconds: SecondsOption = None,
     search_bets: BetsOption = SearchSettings.bets,
     search_raises: RaisesOption = SearchSettings.raises,
+    search_freeze: FreezeOption = SearchSettings.freeze,
 ) -> None:
     """Play AGENT in an ACPC match: connect to the dealer's port and play until it closes
     (``search:CHECKPOINT``: the blueprint with real-time search, the --search options)."""
@@ -85,7 +87,12 @@ def acpc(
     from pokerlab.evaluate.nolimit.acpc import play_acpc
 
     settings = SearchSettings(
-        search_streets, search_iterations, search_seconds, search_bets, search_raises
+        search_streets,
+        search_iterations,
+        search_seconds,
+        search_bets,
+        search_raises,
+        search_freeze,
     )
     the_agent, game = load_agent(agent, "AGENT", settings)
     if game is not None and config is not None:

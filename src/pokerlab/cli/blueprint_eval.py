@@ -38,6 +38,7 @@ from pokerlab.cli.blueprint import (
 from pokerlab.cli.blueprint_search import (
     SEARCH_PREFIX,
     BetsOption,
+    FreezeOption,
     IterationsOption,
     RaisesOption,
     SearchSettings,
@@ -127,13 +128,19 @@ def match(
     search_seconds: SecondsOption = None,
     search_bets: BetsOption = SearchSettings.bets,
     search_raises: RaisesOption = SearchSettings.raises,
+    search_freeze: FreezeOption = SearchSettings.freeze,
 ) -> None:
     """Duplicate match of HERO against OPPONENT: the hero's mbb/g with its 95% interval
     (``search:CHECKPOINT`` searches in play; the --search options set how)."""
     from pokerlab.evaluate.nolimit import duplicate_match
 
     settings = SearchSettings(
-        search_streets, search_iterations, search_seconds, search_bets, search_raises
+        search_streets,
+        search_iterations,
+        search_seconds,
+        search_bets,
+        search_raises,
+        search_freeze,
     )
     hero_agent, hero_game = load_agent(hero, "HERO", settings)
     opp_agent, opp_game = load_agent(opponent, "OPPONENT", settings)
@@ -181,6 +188,7 @@ def lbr(
     search_seconds: SecondsOption = None,
     search_bets: BetsOption = SearchSettings.bets,
     search_raises: RaisesOption = SearchSettings.raises,
+    search_freeze: FreezeOption = SearchSettings.freeze,
 ) -> None:
     """Local best response (Lisy and Bowling 2017) against AGENT: LBR's mbb/g, 95% interval
     (``search:CHECKPOINT``: the blueprint with search, the --search options)."""
@@ -191,7 +199,12 @@ def lbr(
     if rounds not in ("3-4", "1-4"):
         raise PokerlabError(f"--rounds: unknown {rounds!r}; known: 3-4, 1-4")
     settings = SearchSettings(
-        search_streets, search_iterations, search_seconds, search_bets, search_raises
+        search_streets,
+        search_iterations,
+        search_seconds,
+        search_bets,
+        search_raises,
+        search_freeze,
     )
     the_agent, game = load_agent(agent, "AGENT", settings)
     if game is None or config is not None:

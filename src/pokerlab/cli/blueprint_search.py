@@ -4,7 +4,8 @@
 The options say where and how hard the agent searches (:class:`~pokerlab.solvers.search.agent.
 SearchAgent`): ``--search-streets`` (``river``, ``turn,river`` ...), ``--search-iterations`` (the
 deterministic budget per subgame) or ``--search-seconds``, ``--search-bets`` and
-``--search-raises`` (the menu, postflop bet-size syntax).
+``--search-raises`` (the menu, postflop bet-size syntax), ``--no-search-freeze`` (a re-solve
+leaves the agent's own earlier actions in the round free; frozen for its hand by default).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ __all__ = [
     "SecondsOption",
     "BetsOption",
     "RaisesOption",
+    "FreezeOption",
     "with_search",
 ]
 
@@ -42,6 +44,13 @@ SecondsOption = Annotated[
 ]
 BetsOption = Annotated[str, typer.Option("--search-bets", help="the search's first-bet sizes")]
 RaisesOption = Annotated[str, typer.Option("--search-raises", help="the search's raise sizes")]
+FreezeOption = Annotated[
+    bool,
+    typer.Option(
+        "--search-freeze/--no-search-freeze",
+        help="a re-solve locks the agent's earlier actions in the round for its hand",
+    ),
+]
 
 
 @dataclass(frozen=True)
@@ -53,6 +62,7 @@ class SearchSettings:
     seconds: float | None = None
     bets: str = "50%, 100%, a"
     raises: str = "a"
+    freeze: bool = True
 
 
 def with_search(blueprint: Any, settings: SearchSettings, name: str | None = None) -> Any:
@@ -75,6 +85,7 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
             iterations=settings.iterations,
             seconds=settings.seconds,
             name=name,
+            freeze=settings.freeze,
         )
     except PokerlabError as exc:
         raise PokerlabError(f"--search-streets: {exc}") from None
