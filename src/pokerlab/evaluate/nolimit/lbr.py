@@ -17,15 +17,22 @@ Its decisions. On the rounds it plays (``rounds="3-4"``: turn and river; ``"1-4"
 (0 to check) and ``WP`` its probability of winning plus half of tying at a showdown against the
 range (``sum_h w_h eq_h / sum_h w_h``; ``eq_h`` exact over every completion of the board:
 preflop from the hand-against-hand table, later by enumeration with the limit LBR kernel), the
-utilities relative to folding now are, as in the paper's Algorithm 1:
+utilities relative to folding now are the paper's (Algorithm 1):
 
 - ``u(call) = WP * P - (1 - WP) * A``;
 - for a raise that adds ``A + B`` chips (``B`` beyond the call):
-  ``u(raise) = fp * P + (1 - fp) * (WP * (P + B) - (1 - WP) * (A + B))``, where ``fp =
-  sum_h w_h sigma(h, fold) / sum_h w_h`` is the agent's fold probability right after the raise
-  (the agent's future folds are its own, a call leads to a showdown on equity; the code uses the
-  exact pot after the call, ``WP * (P + A + B + C) - (A + B)`` with ``C`` the agent's capped
-  call, which is the formula above when stacks cover the raise).
+  ``u(raise) = fp * P + (1 - fp) * (WP' * (P + B) - (1 - WP') * (A + B))``, where ``fp =
+  sum_h w_h f_h / sum_h w_h`` is the agent's fold probability right after the raise (``f_h``
+  holding ``h``) and ``WP'`` is LBR's equity against the hands that do not fold, the range
+  weighted by ``w_h (1 - f_h)``. That is LBR's own model taken hand by hand (each hand folds
+  with its probability, the others check down to a showdown), and the range open
+  implementations of the paper's Algorithm 1 roll out against after a bet (E. Steinberger's
+  PokerRL, ``eval/lbr``, among them). The code sums hand by hand, ``sum_h w_h (f_h P + (1 -
+  f_h) (eq_h (P + A + B + C) - (A + B))) / sum_h w_h`` with ``C`` the agent's capped call: the
+  same number, with the exact pot where a stack does not cover the raise. ``WP`` against the
+  whole range instead counts the equity LBR has against the hands that fold, and shoves small
+  pots into the hands that call (``tests/test_nolimit_eval_lbr.py`` checks every utility
+  against a brute force and plays such an agent).
 
 LBR plays the action of highest utility (a call when tied with a raise), and folds instead when
 it faces a bet and no utility is positive. Its actions: ``"fc"`` fold/call, ``"fcpa"`` also the
@@ -163,41 +170,74 @@ class _Range:
         w = self.weights
         return float(w @ np.where(w > 0, self.eq, 0.0) / w.sum())
 
-    def fold_probability(self, agent: NoLimitAgent, view: PublicView) -> float:
+    def fold_probabilities(self, agent: NoLimitAgent, view: PublicView) -> np.ndarray:
+        """The agent's probability of folding at ``view`` for every hand of the range (0 for
+        the hands out of it), float64 ``(H,)``."""
         live = self.weights > 0
-        probs = agent.action_probability(view, self.hands[live], (FOLD, 0))
-        return float(self.weights[live] @ probs / self.weights[live].sum())
+        out = np.zeros(len(self.hands))
+        out[live] = agent.action_probability(view, self.hands[live], (FOLD, 0))
+        return out
+
+    def fold_probability(self, agent: NoLimitAgent, view: PublicView) -> float:
+        """``fp``: the range's probability of folding at ``view``."""
+        return float(self.weights @ self.fold_probabilities(agent, view) / self.weights.sum())
+
+
+def _lbr_utilities(
+    rules: NoLimitRules, view: PublicView, rng_: _Range, agent: NoLimitAgent, actions: str
+) -> list[tuple[Action, str, float]]:
+    """LBR's options at ``view`` with their utilities relative to folding now, in chips (module
+    docstring): the check or call first, then (fcpa) the pot raise and the all-in where legal.
+    A raise's ``WP`` is against the hands that do not fold to it: ``u = sum_h w_h (f_h P + (1 -
+    f_h) (eq_h (P + A + B + C) - (A + B))) / sum_h w_h`` with ``f_h`` the agent's fold
+    probability holding ``h``, which is the paper's ``fp * P + (1 - fp) * (WP' * (P + B) - (1 -
+    WP') * (A + B))`` with ``WP'`` over the range weighted by ``1 - f_h``."""
+    state = view.state
+    me = state.to_act
+    p, a = state.pot(), min(state.to_call(), state.behind(rules, me))
+    wp = rng_.wp(view.board)
+    out = [(passive_action(view), "call", wp * p - (1.0 - wp) * a)]
+    if actions != "fcpa":
+        return out
+    pot = pot_raise_to(view)
+    if pot is None:
+        return out
+    options: list[tuple[Action, str]] = [(pot, "pot")]
+    allin = state.bets[me] + state.behind(rules, me)
+    if pot[1] != allin:
+        options.append(((ALLIN, allin), "allin"))
+    w = rng_.weights
+    eq = np.where(w > 0, rng_.eq, 0.0)
+    total = w.sum()
+    for raise_, name in options:
+        after = state.apply(rules, *raise_)
+        opp = after.to_act
+        add = raise_[1] - state.bets[me]
+        call = min(raise_[1] - state.bets[opp], state.behind(rules, opp))
+        fold = rng_.fold_probabilities(
+            agent, PublicView(rules, after, view.board, (*view.history, (me, *raise_)))
+        )
+        stay = w * (1.0 - fold)  # the range that calls (or re-raises, counted as a call)
+        u = float(w @ fold) * p + float(stay @ eq) * (p + add + call) - float(stay.sum()) * add
+        out.append((raise_, name, u / total))
+    return out
 
 
 def _lbr_action(
     rules: NoLimitRules, view: PublicView, rng_: _Range, agent: NoLimitAgent, actions: str
 ) -> tuple[Action, str]:
     """LBR's choice at ``view`` (module docstring) and its name for the counts."""
-    state = view.state
-    me = state.to_act
-    p, a = state.pot(), min(state.to_call(), state.behind(rules, me))
-    wp = rng_.wp(view.board)
-    best, best_u, label = passive_action(view), wp * p - (1.0 - wp) * a, "call"
-    if actions == "fcpa":
-        options: list[tuple[Action, str]] = []
-        pot = pot_raise_to(view)
-        if pot is not None:
-            options.append((pot, "pot"))
-            allin = state.bets[me] + state.behind(rules, me)
-            if pot[1] != allin:
-                options.append(((ALLIN, allin), "allin"))
-        for raise_, name in options:
-            after = state.apply(rules, *raise_)
-            opp = after.to_act
-            add = raise_[1] - state.bets[me]
-            call = min(raise_[1] - state.bets[opp], state.behind(rules, opp))
-            fp = rng_.fold_probability(
-                agent, PublicView(rules, after, view.board, (*view.history, (me, *raise_)))
-            )
-            u = fp * p + (1.0 - fp) * (wp * (p + add + call) - add)
-            if u > best_u:
-                best, best_u, label = raise_, u, name
-    if state.to_call() > 0 and best_u <= 0.0:
+    return _choose(view, _lbr_utilities(rules, view, rng_, agent, actions))
+
+
+def _choose(view: PublicView, options: list[tuple[Action, str, float]]) -> tuple[Action, str]:
+    """The option of highest utility (the earlier one on a tie: call before pot before
+    all-in); a fold instead when LBR faces a bet and no utility is positive."""
+    best, label, best_u = options[0]
+    for action, name, u in options[1:]:
+        if u > best_u:
+            best, label, best_u = action, name, u
+    if view.state.to_call() > 0 and best_u <= 0.0:
         return (FOLD, 0), "fold"
     return best, label
 
@@ -212,8 +252,10 @@ def _play_game(
     actions: str,
     first: int,
     counts: dict[str, int],
+    trace: list[tuple[PublicView, tuple[int, int], list[tuple[Action, str, float]]]] | None = None,
 ) -> float:
-    """One game; LBR's net chips."""
+    """One game; LBR's net chips. ``trace``: where given, each of LBR's decisions on its rounds
+    is appended as (the view, LBR's hole cards, :func:`_lbr_utilities`' options)."""
     state = rules.initial_state()
     history: list[tuple[int, int, int]] = []
     hole = (cards[2 * lbr_seat], cards[2 * lbr_seat + 1])
@@ -227,8 +269,11 @@ def _play_game(
             if state.street < first:
                 action = passive_action(view)
             else:
-                action, label = _lbr_action(rules, view, rng_, agent, actions)
+                options = _lbr_utilities(rules, view, rng_, agent, actions)
+                action, label = _choose(view, options)
                 counts[label] += 1
+                if trace is not None:
+                    trace.append((view, hole, options))
         else:
             rng_.set_board(board)  # drop the hands meeting the board before the update
             mine = (cards[2 * seat], cards[2 * seat + 1])
