@@ -256,10 +256,10 @@ class VectorTree:
     def scratch(self, threads: int, dtype: type = np.float64) -> tuple[np.ndarray, ...]:
         """Per-thread depth-first scratch: (threads, depth, ...) arrays (see the kernels).
 
-        Opponent-reach rows have one extra slot, always 0, that ``SweepArrays.fm``'s ``FM_SAME`` points
-        at for hands whose combo the other player does not hold. ``dtype`` is the type of the
-        reach, strategy and value vectors (float32 for the CFR passes, as postflop-solver's);
-        the showdown and blocker sums stay float64.
+        Opponent-reach rows have one extra slot, always 0, that the ``FM_SAME`` field of
+        ``SweepArrays.fm`` points at for hands whose combo the other player does not hold.
+        ``dtype`` is the type of the reach, strategy and value vectors (float32 for the CFR
+        passes, as postflop-solver's); the showdown and blocker sums stay float64.
         """
         d = self.depth + 2
         h = int(self.hands.cards.shape[1])
@@ -287,5 +287,3 @@ class VectorTree:
         items = self.num_items
         per_thread = 2 * d * (h + 1) + 2 * d * k * h + 5 * d + 52 + 2 * h + 3 * h + 2
         return 8 * (threads * per_thread + 3 * items * (h + 1))
-
-
