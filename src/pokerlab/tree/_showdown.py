@@ -88,29 +88,31 @@ def one_list_showdown(order, ranked, first, end, reach, amount, card_sum, half, 
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def fold_values(pay, ro, nh_o, nh_t, c0o, c1o, c0t, c1t, same1, cards_sum, dst):
+def fold_values(pay, ro, nh_o, nh_t, fm_o, fm_t, cards_sum, dst):
     """dst[h] = pay x (opponent reach compatible with hand h): blocker sums by card, the
-    identical combo added back (``same1`` points at a zero slot of ``ro`` when absent)."""
+    identical combo added back (``fm_t[h, 2]`` points at a zero slot of ``ro`` when absent).
+    ``fm_o`` / ``fm_t``: the opponent's and the traverser's rows of ``SweepArrays.fm``
+    (unsigned: no negative-index wraparound on the loads through them). Branch-free: a zero
+    reach adds nothing."""
     for c in range(52):
         cards_sum[c] = 0.0
     total = 0.0
     for g in range(nh_o):
         r = ro[g]
-        if r != 0.0:
-            total += r
-            cards_sum[c0o[g]] += r
-            cards_sum[c1o[g]] += r
+        total += r
+        cards_sum[fm_o[g, 0]] += r
+        cards_sum[fm_o[g, 1]] += r
     if total == 0.0:
         for h in range(nh_t):
             dst[h] = 0.0
         return
     for h in range(nh_t):
-        dst[h] = pay * (total - cards_sum[c0t[h]] - cards_sum[c1t[h]] + ro[same1[h]])
+        f = fm_t[h]
+        dst[h] = pay * (total - cards_sum[f[0]] - cards_sum[f[1]] + ro[f[2]])
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def showdown_values(win, lose, tie, ro, nv_t, nv_o, sw, trav, b, same1, nh_t, cards_sum, snap,
-                     dst):  # fmt: skip
+def showdown_values(win, lose, tie, ro, nv_t, nv_o, sd_t, sd_o, nh_t, cards_sum, snap, dst):
     """Showdown values from one upward sweep over the opponent's hands sorted by strength.
 
     With B, E, A the compatible opponent reach strictly below, equal to and strictly above a
@@ -118,20 +120,17 @@ def showdown_values(win, lose, tie, ro, nv_t, nv_o, sw, trav, b, same1, nh_t, ca
     ``(win - tie) B + (tie - lose) (B + E) + lose ALL``. The sweep adds the opponent's hands
     in order (per-card sums for the blockers) and records the running total after each in
     ``snap[:nv_o + 1]`` and its two cards' running sums in ``snap[H + 1 + 2 j]``,
-    ``snap[H + 2 + 2 j]``; a second loop reads B (the first ``t_lo[k]`` opponent hands) and
-    B + E (the first ``t_hi[k]``) for each hand through the snapshot slots of
+    ``snap[H + 2 + 2 j]``; a second loop reads B (the first ``SD_LO`` opponent hands) and
+    B + E (the first ``SD_HI``) for each hand through the snapshot slots of
     :class:`~pokerlab.tree.vector.tree.SweepArrays`, and ALL from the final sums
     (inclusion-exclusion: the identical combo, counted in B + E and ALL but subtracted twice
     there, is added back once per term, which is ``tie`` x its reach in all). Reading
     snapshots instead of emitting inside the sweep keeps the loads off the addresses the sweep
-    is storing to."""
-    opp = 1 - trav
-    t_idx, t_c0, t_c1 = sw.idx[trav, b], sw.sc0[trav, b], sw.sc1[trav, b]
-    t_lo, t_hi = sw.lo[trav, b], sw.hi[trav, b]
-    o_idx, o_c0, o_c1 = sw.idx[opp, b], sw.sc0[opp, b], sw.sc1[opp, b]
-    s_lo0, s_lo1 = sw.snap_lo0[trav, b], sw.snap_lo1[trav, b]
-    s_hi0, s_hi1 = sw.snap_hi0[trav, b], sw.snap_hi1[trav, b]
-    hh = t_c0.shape[0]
+    is storing to. ``sd_t`` / ``sd_o``: the traverser's and the opponent's rows of
+    ``SweepArrays.sd`` for the board (fields in the order ``SD_HAND``, ``SD_C0``, ``SD_C1``,
+    ``SD_LO``, ``SD_HI``, ``SD_SLO0``, ``SD_SLO1``, ``SD_SHI0``, ``SD_SHI1``, ``SD_SAME``).
+    """
+    hh = sd_t.shape[0]
     tot = snap[: hh + 1]
     cs = snap[hh + 1 :]
     for c in range(52):
@@ -139,12 +138,13 @@ def showdown_values(win, lose, tie, ro, nv_t, nv_o, sw, trav, b, same1, nh_t, ca
     acc = 0.0
     tot[0] = 0.0
     for j in range(nv_o):
-        r = ro[o_idx[j]]
+        o = sd_o[j]
+        r = ro[o[0]]
         acc += r
-        x0 = cards_sum[o_c0[j]] + r
-        cards_sum[o_c0[j]] = x0
-        x1 = cards_sum[o_c1[j]] + r
-        cards_sum[o_c1[j]] = x1
+        x0 = cards_sum[o[1]] + r
+        cards_sum[o[1]] = x0
+        x1 = cards_sum[o[2]] + r
+        cards_sum[o[2]] = x1
         tot[j + 1] = acc
         cs[2 * j] = x0
         cs[2 * j + 1] = x1
@@ -154,8 +154,9 @@ def showdown_values(win, lose, tie, ro, nv_t, nv_o, sw, trav, b, same1, nh_t, ca
     cb = win - tie
     ce = tie - lose
     for k in range(nv_t):
-        h = t_idx[k]
-        b = tot[t_lo[k]] - cs[s_lo0[k]] - cs[s_lo1[k]]
-        be = tot[t_hi[k]] - cs[s_hi0[k]] - cs[s_hi1[k]]
-        al = lose * (acc - cards_sum[t_c0[k]] - cards_sum[t_c1[k]]) + tie * ro[same1[h]]
+        m = sd_t[k]
+        h = m[0]
+        b = tot[m[3]] - cs[m[5]] - cs[m[6]]
+        be = tot[m[4]] - cs[m[7]] - cs[m[8]]
+        al = lose * (acc - cards_sum[m[1]] - cards_sum[m[2]]) + tie * ro[m[9]]
         dst[h] = cb * b + ce * be + al

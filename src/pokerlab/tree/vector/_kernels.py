@@ -102,11 +102,8 @@ def traverse(
     )
     nh_t = hands.num[trav]
     nh_o = hands.num[opp]
-    c0t = sw.c0[trav]
-    c1t = sw.c1[trav]
-    c0o = sw.c0[opp]
-    c1o = sw.c1[opp]
-    same1 = sw.same1[trav]
+    fm_t = sw.fm[trav]
+    fm_o = sw.fm[opp]
     cs_t = sw.card_start[trav]
     ch_t = sw.card_hands[trav]
     cs_o = sw.card_start[opp]
@@ -140,14 +137,14 @@ def traverse(
                 ro = ro_buf[ro_at[d]]
                 if kind == FOLD:
                     pay = t.lose[n] if t.player[n] == trav else t.win[n]
-                    fold_values(pay, ro, nh_o, nh_t, c0o, c1o, c0t, c1t, same1, cards_sum, dst)
+                    fold_values(pay, ro, nh_o, nh_t, fm_o, fm_t, cards_sum, dst)
                 else:
                     b = t.board[n]
                     nv_t = hands.num_valid[trav, b]
                     nv_o = hands.num_valid[opp, b]
                     showdown_values(
-                        t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sw, trav, b, same1, nh_t,
-                        cards_sum, snap, dst,
+                        t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sw.sd[trav, b],
+                        sw.sd[opp, b], nh_t, cards_sum, snap, dst,
                     )  # fmt: skip
                 if n == rec_node:
                     for h in range(nh_t):
