@@ -69,6 +69,8 @@ def _played(
 ) -> list[tuple[int, int]]:
     """The real action that each of the tree's actions ``acts`` (at ``abstract``) is played
     back as at ``real``."""
+    if abstract == real:
+        return list(acts)
     out = []
     for j in range(len(acts)):
         onehot = [1.0 if i == j else 0.0 for i in range(len(acts))]
@@ -93,61 +95,12 @@ class AveragedTranslationAgent(BlueprintAgent):
     # the public part: readings of a line ---------------------------------------------
     def readings(self, history: tuple[Move, ...]) -> list[Reading]:
         """Every reading of the real line ``history`` with positive weight under which the
-        agent could have taken its own actions of it (cached per line)."""
-        cache: dict[tuple[Move, ...], list[Reading]] = self._readings  # type: ignore[attr-defined]
-        got = cache.get(history)
-        if got is not None:
-            return got
-        game = self.strategy.game  # type: ignore[attr-defined]
-        rules, abstraction = game.rules, game.abstraction
-        tree = self.strategy.layout.tree  # type: ignore[attr-defined]
-        real = rules.initial_state()
-        for _, kind, amount in history:
-            real = real.apply(rules, kind, amount)
+        agent on move after it could have taken its own actions of it (cached per line)."""
+        real = self._real(history)
         seat = real.to_act  # the seat whose answers these are
-        frontier = [Reading(1.0, (), 0, rules.initial_state())]
-        real = rules.initial_state()
-        for s, kind, amount in history:
-            new: list[Reading] = []
-            for r in frontier:
-                node, abstract = r.node, r.abstract
-                if (
-                    node >= 0
-                    and abstract is not None
-                    and (
-                        tree.kind[node] != DECISION
-                        or int(tree.player[node]) != s
-                        or abstract.street != real.street
-                        or abstract.to_act != s
-                    )
-                ):
-                    node, abstract = -1, None
-                if node < 0 or abstract is None:  # lost: the agent checks or calls
-                    if s != seat or (kind, amount) == _passive(rules, real):
-                        new.append(Reading(r.weight, r.own, -1, None))
-                    continue
-                acts = abstract_actions(rules, abstraction, abstract)
-                own = r.own
-                if s == seat:
-                    took = tuple(
-                        j
-                        for j, a in enumerate(_played(rules, acts, abstract, real))
-                        if a == (kind, amount)
-                    )
-                    if not took:
-                        continue  # never played under this reading
-                    own = (*own, (node, int(tree.round[node]), took))
-                for j, p in read_split(rules, acts, abstract, real, kind, amount):
-                    if p <= 0.0:
-                        continue
-                    child = int(tree.children[tree.child_start[node] + j])
-                    if tree.kind[child] == DEAL:
-                        child = int(tree.children[tree.child_start[child]])
-                    new.append(Reading(r.weight * p, own, child, abstract.apply(rules, *acts[j])))
-            frontier = new
-            real = real.apply(rules, kind, amount)
+        tree = self.strategy.layout.tree  # type: ignore[attr-defined]
         out = []
-        for r in frontier:
+        for r in self._frontier(history, seat):
             if (
                 r.node >= 0
                 and r.abstract is not None
@@ -159,40 +112,117 @@ class AveragedTranslationAgent(BlueprintAgent):
             ):
                 r = Reading(r.weight, r.own, -1, None)
             out.append(r)
-        cache[history] = out
         return out
+
+    def _real(self, history: tuple[Move, ...]) -> BettingState:
+        """The real betting state after ``history`` (cached)."""
+        cache: dict[Any, Any] = self._readings  # type: ignore[attr-defined]
+        got = cache.get(("real", history))
+        if got is None:
+            rules = self.strategy.game.rules  # type: ignore[attr-defined]
+            if history:
+                _, kind, amount = history[-1]
+                got = self._real(history[:-1]).apply(rules, kind, amount)
+            else:
+                got = rules.initial_state()
+            cache[("real", history)] = got
+        return got
+
+    def _frontier(self, history: tuple[Move, ...], seat: int) -> list[Reading]:
+        """The readings of ``history`` for the agent in ``seat`` before the last check of
+        :meth:`readings`, each line's from its parent's (cached)."""
+        cache: dict[Any, Any] = self._readings  # type: ignore[attr-defined]
+        key = (seat, history)
+        got = cache.get(key)
+        if got is not None:
+            return got
+        game = self.strategy.game  # type: ignore[attr-defined]
+        rules, abstraction = game.rules, game.abstraction
+        if not history:
+            got = cache[key] = [Reading(1.0, (), 0, rules.initial_state())]
+            return got
+        tree = self.strategy.layout.tree  # type: ignore[attr-defined]
+        s, kind, amount = history[-1]
+        real = self._real(history[:-1])
+        new: list[Reading] = []
+        for r in self._frontier(history[:-1], seat):
+            node, abstract = r.node, r.abstract
+            if (
+                node >= 0
+                and abstract is not None
+                and (
+                    tree.kind[node] != DECISION
+                    or int(tree.player[node]) != s
+                    or abstract.street != real.street
+                    or abstract.to_act != s
+                )
+            ):
+                node, abstract = -1, None
+            if node < 0 or abstract is None:  # lost: the agent checks or calls
+                if s != seat or (kind, amount) == _passive(rules, real):
+                    new.append(Reading(r.weight, r.own, -1, None))
+                continue
+            acts = abstract_actions(rules, abstraction, abstract)
+            own = r.own
+            if s == seat:
+                played = _played(rules, acts, abstract, real)
+                took = tuple(j for j, a in enumerate(played) if a == (kind, amount))
+                if not took:
+                    continue  # never played under this reading
+                own = (*own, (node, int(tree.round[node]), took))
+            for j, p in read_split(rules, acts, abstract, real, kind, amount):
+                if p <= 0.0:
+                    continue
+                child = int(tree.children[tree.child_start[node] + j])
+                if tree.kind[child] == DEAL:
+                    child = int(tree.children[tree.child_start[child]])
+                new.append(Reading(r.weight * p, own, child, abstract.apply(rules, *acts[j])))
+        cache[key] = new
+        return new
 
     # the private part: buckets of every board and hand --------------------------------
     def _bucket_rows(self, rnd: int, boards: np.ndarray, hands: np.ndarray) -> np.ndarray:
         """The private state (:func:`~.blueprint.bucket_state`) of every hand on every board
         (``boards`` int ``(B, shown)`` of round ``rnd``), int64 ``(B, H)``; 0 where the hand
-        meets the board. Cached per board for the latest ``hands`` asked about."""
-        cache: dict[Any, np.ndarray] = self._states  # type: ignore[attr-defined]
+        meets the board. Kept per board (a sorted table of board codes per round) for the
+        latest ``hands`` asked about."""
+        cache: dict[Any, Any] = self._states  # type: ignore[attr-defined]
         who = hands.tobytes()
         if cache.get("hands") != who:
             cache.clear()
-            cache["hands"] = who  # type: ignore[assignment]
-        keys = [(rnd, tuple(b)) for b in boards.tolist()]
-        missing = [i for i, k in enumerate(keys) if k not in cache]
-        if missing:
-            layout = self.strategy.layout  # type: ignore[attr-defined]
-            ab = self.abstraction  # type: ignore[attr-defined]
-            sub = boards[missing]
-            B, H = len(sub), len(hands)
-            ok = ~(hands[None, :, :, None] == sub[:, None, None, :]).any(axis=(2, 3))  # (B, H)
-            bi, hi = np.nonzero(ok)
-            rows = np.concatenate([hands[hi], sub[bi]], axis=1)
-            first = rnd if layout.recall != "perfect" else 0
-            s = np.zeros(len(rows), dtype=np.int64)
-            for r in range(first, rnd + 1):
-                index = round_indexer(r, ab.ranks).index(rows[:, : 2 + _SHOWN[r]])
-                labels = np.asarray(ab.labels[r])[index].astype(np.int64)
-                s = s * int(layout.buckets[r]) + labels
-            full = np.zeros((B, H), dtype=np.int64)
-            full[bi, hi] = s
-            for i, row in zip(missing, full, strict=True):
-                cache[keys[i]] = row
-        return np.stack([cache[k] for k in keys])
+            cache["hands"] = who
+        codes = boards @ (52 ** np.arange(boards.shape[1], dtype=np.int64))
+        known, table = cache.get(rnd, (np.zeros(0, np.int64), np.zeros((0, len(hands)), np.int64)))
+        pos = np.minimum(np.searchsorted(known, codes), max(len(known) - 1, 0))
+        found = (known[pos] == codes) if len(known) else np.zeros(len(codes), dtype=bool)
+        if not found.all():
+            fresh, first = np.unique(codes[~found], return_index=True)
+            sub = boards[~found][first]
+            known = np.concatenate([known, fresh])
+            table = np.concatenate([table, self._compute_rows(rnd, sub, hands)])
+            order = np.argsort(known, kind="stable")
+            known, table = known[order], table[order]
+            cache[rnd] = (known, table)
+            pos = np.searchsorted(known, codes)
+        return table[pos]
+
+    def _compute_rows(self, rnd: int, boards: np.ndarray, hands: np.ndarray) -> np.ndarray:
+        """:meth:`_bucket_rows` without the table."""
+        layout = self.strategy.layout  # type: ignore[attr-defined]
+        ab = self.abstraction  # type: ignore[attr-defined]
+        B, H = len(boards), len(hands)
+        ok = ~(hands[None, :, :, None] == boards[:, None, None, :]).any(axis=(2, 3))  # (B, H)
+        bi, hi = np.nonzero(ok)
+        rows = np.concatenate([hands[hi], boards[bi]], axis=1)
+        first = rnd if layout.recall != "perfect" else 0
+        s = np.zeros(len(rows), dtype=np.int64)
+        for r in range(first, rnd + 1):
+            index = round_indexer(r, ab.ranks).index(rows[:, : 2 + _SHOWN[r]])
+            labels = np.asarray(ab.labels[r])[index].astype(np.int64)
+            s = s * int(layout.buckets[r]) + labels
+        full = np.zeros((B, H), dtype=np.int64)
+        full[bi, hi] = s
+        return full
 
     def _node_probs(self, node: int, states: np.ndarray, idx: tuple[int, ...]) -> np.ndarray:
         """The summed probability of the tree actions ``idx`` at ``node`` for private states
