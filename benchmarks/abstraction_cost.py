@@ -29,7 +29,8 @@ converge faster. e pays for its 50 times more entries with slower convergence, s
 iterations it can be above b even though its abstraction is finer.
 
 Usage: ``python benchmarks/abstraction_cost.py [--ranks 3] [--stack 1000]
-[--iterations 20000,200000] [--buckets 9,4,4,4] [--rich "25%, ..., a"] [--seed 1] [--save]``.
+[--iterations 20000,200000,1000000] [--buckets 9,4,4,4] [--rich "25%, ..., a"] [--seed 1]
+[--save]`` (about 8 minutes on 2 shared cores).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ranks", type=int, default=3)
     parser.add_argument("--stack", type=int, default=1000)
-    parser.add_argument("--iterations", default="20000,200000", help="comma-separated counts")
+    parser.add_argument("--iterations", default="20000,200000,1000000", help="comma-separated")
     parser.add_argument("--buckets", default="9,4,4,4", help="per round, preflop first")
     parser.add_argument("--method", default="emd")
     parser.add_argument("--rich", default=RICH_SIZES)
