@@ -16,10 +16,11 @@ from pokerlab.evaluate.nolimit.abstraction_cost import (
     abstraction_cost,
     sized_game,
 )
-from pokerlab.evaluate.nolimit.agents import CALL, RAISE, PublicView, deck_combos
+from pokerlab.evaluate.nolimit.agents import CALL, RAISE, NoLimitAgent, PublicView, deck_combos
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
 from pokerlab.evaluate.nolimit.exact import exact_best_response
 from pokerlab.evaluate.nolimit.translated import AveragedTranslationAgent
+from pokerlab.games.nolimit.actions import abstract_actions
 from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction
 
 
@@ -130,3 +131,39 @@ def test_richer_game_best_response_is_never_below_the_abstract_one() -> None:
     )
     for r in rows.values():
         assert r["mbb_per_game"] > 0
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_hashed_agent_answers_off_tree_lines_for_every_hand_as_hand_by_hand(seed) -> None:
+    # BlueprintAgent.action_probability off its tree (grouped by each hand's draws) must be the
+    # base class's question of policy() hand by hand, to the bit, for every action of the rich
+    # game, on lines with a split raise, a raise below the tree's sizes and a lost line.
+    game, cards, strategy = _blueprint(1000)
+    rules = game.rules
+    agent = BlueprintAgent(strategy, cards, seed=seed)
+    rich = sized_game(3, 1000, "25%, 50%, 100%, 150%, 200%, a")
+    s0 = rules.initial_state()
+    lines = [
+        ((), ((0, RAISE, 500),)),  # 200%: pot or all-in
+        ((40, 44, 49), ((0, RAISE, 500), (1, CALL, 500))),  # then the flop, BB first
+        ((), ((0, RAISE, 250), (1, RAISE, 700))),  # 75% (read as pot), BB re-raises
+    ]
+    checked = 0
+    for board, history in lines:
+        state = s0
+        for _, kind, amount in history:
+            state = state.apply(rules, kind, amount)
+        view = PublicView(rules, state, board, history)
+        assert agent._walk(history)[0] < 0  # off the tree
+        hands = np.asarray(
+            [h for h in deck_combos(rules).tolist() if not set(h) & set(board)], dtype=np.int64
+        )
+        total = np.zeros(len(hands))
+        for action in abstract_actions(rich.rules, rich.abstraction, state):
+            want = NoLimitAgent.action_probability(agent, view, hands, action)
+            got = agent.action_probability(view, hands, action)
+            assert np.array_equal(got, want)
+            total += got
+            checked += int((got > 0).sum())
+        np.testing.assert_allclose(total, 1.0, atol=1e-9)
+    assert checked > 100
