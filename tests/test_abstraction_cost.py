@@ -167,3 +167,17 @@ def test_hashed_agent_answers_off_tree_lines_for_every_hand_as_hand_by_hand(seed
             checked += int((got > 0).sum())
         np.testing.assert_allclose(total, 1.0, atol=1e-9)
     assert checked > 100
+
+
+def test_averaged_agent_is_suit_blind_in_the_rich_game() -> None:
+    # The readings are public and the buckets suit-canonical: walking one board per suit class
+    # must give every hand's value of the walk over all boards.
+    _, cards, strategy = _blueprint(300)
+    rich = sized_game(3, 300, "50%, 100%, 200%, a")
+    agent = AveragedTranslationAgent(strategy, cards)
+    iso = exact_best_response(rich, agent, suit_isomorphism=True)
+    full = exact_best_response(rich, agent, suit_isomorphism=False)
+    assert full.public_states > 10 * iso.public_states
+    for p in (0, 1):
+        np.testing.assert_allclose(iso.hand_values[p], full.hand_values[p], rtol=0, atol=1e-9)
+    assert iso.exploitability == pytest.approx(full.exploitability, abs=1e-12)
