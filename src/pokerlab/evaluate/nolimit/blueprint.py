@@ -28,7 +28,13 @@ from pokerlab.evaluate.nolimit.agents import (
     normalize_action,
     passive_action,
 )
-from pokerlab.evaluate.nolimit.translation import ReadLine, play_back, read_line, read_split
+from pokerlab.evaluate.nolimit.translation import (
+    ReadLine,
+    play_back,
+    read_line,
+    read_lines,
+    read_split,
+)
 from pokerlab.games.nolimit.actions import abstract_actions
 from pokerlab.games.nolimit.betting import token
 from pokerlab.strategy import BettingStrategy, Strategy
@@ -168,7 +174,7 @@ class BlueprintAgent(NoLimitAgent):
         draws depend on the hole cards). Hands meeting the board get 0."""
         n, _ = self._walk(view.history)
         if n < 0:
-            return super().action_probability(view, hands, action)
+            return self._translated_probability(view, hands, action)
         strategy = self.strategy  # type: ignore[attr-defined]
         tree = strategy.layout.tree
         want = token(*normalize_action(view, action, self.name))
@@ -184,6 +190,51 @@ class BlueprintAgent(NoLimitAgent):
         layout = strategy.layout
         ns = int(layout.num_states[rnd])
         out[ok] = strategy.probs[int(layout.offset[n]) + match[0] * ns + states]
+        return out
+
+    def _translated_probability(
+        self, view: PublicView, hands: np.ndarray, action: Action
+    ) -> np.ndarray:
+        """:meth:`action_probability` off the tree: :meth:`policy`'s answers for every hand,
+        grouped by how the hand's draws read the line (:func:`~.translation.read_lines`)."""
+        key = normalize_action(view, action, self.name)
+        strategy = self.strategy  # type: ignore[attr-defined]
+        game, layout = strategy.game, strategy.layout
+        hands = np.asarray(hands, dtype=np.int64)
+        out = np.zeros(len(hands), dtype=np.float64)
+        ok = ~np.isin(hands, np.asarray(view.board, dtype=np.int64)).any(axis=1)
+        groups = read_lines(
+            layout.tree,
+            game.rules,
+            game.abstraction,
+            view.history,
+            hands[ok],
+            self.seed,  # type: ignore[attr-defined]
+        )
+        where = np.flatnonzero(ok)
+        for line, rows in groups:
+            rows = where[rows]
+            if line.lost or line.abstract is None:
+                out[rows] = 1.0 if key == passive_action(view) else 0.0
+                continue
+            acts = abstract_actions(game.rules, game.abstraction, line.abstract)
+            took = []
+            for j in range(len(acts)):
+                onehot = [1.0 if i == j else 0.0 for i in range(len(acts))]
+                back = play_back(game.rules, acts, onehot, line.abstract, view.state)
+                real = next(a for a, p in back.items() if p == 1.0)
+                if normalize_action(view, real, self.name) == key:
+                    took.append(j)
+            if not took:
+                continue
+            rnd = int(layout.tree.round[line.node])
+            states = bucket_states(strategy, self.abstraction, rnd, hands[rows], view.board)  # type: ignore[attr-defined]
+            ns = int(layout.num_states[rnd])
+            base = int(layout.offset[line.node])
+            total = np.zeros(len(rows), dtype=np.float64)
+            for j in took:
+                total = total + strategy.probs[base + j * ns + states]
+            out[rows] = total
         return out
 
     def belief_probability(self, view: PublicView, hands: np.ndarray, action: Action) -> np.ndarray:

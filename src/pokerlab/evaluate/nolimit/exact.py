@@ -13,8 +13,9 @@ The agent (:class:`~pokerlab.evaluate.nolimit.agents.NoLimitAgent`) is asked
 :meth:`~pokerlab.evaluate.nolimit.agents.NoLimitAgent.action_probability` once per public state
 of its own and action of the game (``abstract_actions`` of the game's action abstraction), for
 the hands it still holds there with positive probability; public states it reaches with
-probability 0 are never shown to it. An agent that puts probability on any other action is
-refused with the action named.
+probability 0 are never shown to it. An agent with a ``board_probabilities`` method (the
+averaged translation of :mod:`.translated`) is asked once per betting state for every board.
+An agent that puts probability on any other action is refused with the action named.
 
 Chance: every triple (responder hand, opponent hand, board) of disjoint cards is equally likely
 (the flop a set of three, then the turn and river cards), so a terminal's value for hand ``h``
@@ -260,6 +261,22 @@ class _Walk:
         level = self.levels[k]
         probs = np.zeros((len(actions), *reach.shape))
         held_mask = reach > 0
+        batch = getattr(self.agent, "board_probabilities", None)
+        if batch is not None:  # one question for every board (translated.py)
+            rows = np.flatnonzero(held_mask.any(axis=1))
+            held = held_mask[rows]
+            got = batch(
+                self.rules, state, history, level.boards[rows], self.deck.hands, held, actions
+            )
+            probs[:, rows] = got
+            self.public_states += len(rows)
+            self.queries += len(rows) * len(actions)
+            bad = (got < -1e-12).any(axis=(0, 2)) | (got > 1 + 1e-12).any(axis=(0, 2))
+            bad |= (np.abs(got.sum(axis=0) - held) > 1e-9).any(axis=1)
+            for i in np.flatnonzero(bad)[:1].tolist():
+                view = PublicView(self.rules, state, level.board_tuples[rows[i]], history)
+                self.refuse(view, actions, got[:, i], held[i])
+            return probs
         boards = level.board_tuples
         hands_all = self.deck.hands
         ask = self.agent.action_probability

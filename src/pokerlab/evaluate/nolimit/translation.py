@@ -34,6 +34,8 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from pokerlab.abstraction.actions import translation_probs
 from pokerlab.games.nolimit.actions import ActionAbstraction, abstract_actions
 from pokerlab.games.nolimit.rules import (
@@ -47,7 +49,7 @@ from pokerlab.games.nolimit.rules import (
 from pokerlab.tree._primitives import DEAL, DECISION
 from pokerlab.tree.betting.tree import BettingTree
 
-__all__ = ["ReadLine", "read_line", "read_split", "play_back", "pot_after_call"]
+__all__ = ["ReadLine", "read_line", "read_lines", "read_split", "play_back", "pot_after_call"]
 
 Move = tuple[int, int, int]
 
@@ -175,6 +177,67 @@ def read_line(
     ):
         return ReadLine(-1, None, translated)
     return ReadLine(node, abstract, translated)
+
+
+def read_lines(
+    tree: BettingTree,
+    rules: NoLimitRules,
+    abstraction: ActionAbstraction,
+    history: Sequence[Move],
+    hands: np.ndarray,
+    seed: int = 0,
+) -> list[tuple[ReadLine, np.ndarray]]:
+    """:func:`read_line` for every row of ``hands`` (int ``(H, 2)``) at once: each distinct
+    reading with the rows (int64 indices) that read the line so. The tree walk is made once per
+    reading; only the draws of split actions are per hand."""
+    real = rules.initial_state()
+    groups: list[tuple[int, BettingState | None, int, np.ndarray]] = [
+        (0, real, 0, np.arange(len(hands), dtype=np.int64))
+    ]
+    holes = [tuple(int(c) for c in h) for h in np.asarray(hands).tolist()]
+    for i, (seat, kind, amount) in enumerate(history):
+        new: list[tuple[int, BettingState | None, int, np.ndarray]] = []
+        for node, abstract, translated, rows in groups:
+            if (
+                node < 0
+                or abstract is None
+                or tree.kind[node] != DECISION
+                or int(tree.player[node]) != seat
+                or abstract.street != real.street
+                or abstract.to_act != seat
+            ):
+                new.append((-1, None, translated, rows))
+                continue
+            acts = abstract_actions(rules, abstraction, abstract)
+            split = read_split(rules, acts, abstract, real, kind, amount)
+            moved = 0 if abstract == real and (kind, amount) in acts else 1
+            parts = [(split[0][0], rows)]
+            if moved and len(split) == 2:
+                u = np.asarray([_uniform(seed, holes[r], history[: i + 1]) for r in rows.tolist()])
+                low = u < split[0][1]
+                parts = [(split[0][0], rows[low]), (split[1][0], rows[~low])]
+            for j, sub in parts:
+                if len(sub) == 0:
+                    continue
+                child = int(tree.children[tree.child_start[node] + j])
+                if tree.kind[child] == DEAL:
+                    child = int(tree.children[tree.child_start[child]])
+                new.append((child, abstract.apply(rules, *acts[j]), translated + moved, sub))
+        groups = new
+        real = real.apply(rules, kind, amount)
+    out = []
+    for node, abstract, translated, rows in groups:
+        if (
+            node < 0
+            or abstract is None
+            or tree.kind[node] != DECISION
+            or abstract.street != real.street
+            or abstract.to_act != real.to_act
+        ):
+            out.append((ReadLine(-1, None, translated), rows))
+        else:
+            out.append((ReadLine(node, abstract, translated), rows))
+    return out
 
 
 def play_back(
