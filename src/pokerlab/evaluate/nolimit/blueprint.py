@@ -28,7 +28,14 @@ from pokerlab.evaluate.nolimit.agents import (
     normalize_action,
     passive_action,
 )
-from pokerlab.evaluate.nolimit.translation import ReadLine, play_back, read_line, read_split
+from pokerlab.evaluate.nolimit.translation import (
+    ReadLine,
+    play_back,
+    played_as,
+    read_line,
+    read_lines,
+    read_split,
+)
 from pokerlab.games.nolimit.actions import abstract_actions
 from pokerlab.games.nolimit.betting import token
 from pokerlab.strategy import BettingStrategy, Strategy
@@ -161,14 +168,44 @@ class BlueprintAgent(NoLimitAgent):
         acts = abstract_actions(game.rules, game.abstraction, line.abstract)
         return play_back(game.rules, acts, probs, line.abstract, view.state)
 
+    def _read_groups(
+        self, view: PublicView, hands: np.ndarray
+    ) -> tuple[np.ndarray, list[tuple[ReadLine, np.ndarray]]]:
+        """Off the tree: the rows of ``hands`` that miss the board (a mask) and those rows
+        grouped by the line they read (:func:`~.translation.read_lines`: the translation's draws
+        are the only thing that depends on the hole cards), each group's rows as indices into
+        ``hands``."""
+        game = self.strategy.game  # type: ignore[attr-defined]
+        tree = self.strategy.layout.tree  # type: ignore[attr-defined]
+        ok = ~np.isin(hands, np.asarray(view.board, dtype=np.int64)).any(axis=1)
+        rows = np.flatnonzero(ok)
+        holes = [tuple(h) for h in hands[rows].tolist()]
+        seed: int = self.seed  # type: ignore[attr-defined]
+        groups = read_lines(tree, game.rules, game.abstraction, view.history, holes, seed)
+        return ok, [(line, rows[np.asarray(g, dtype=np.int64)]) for line, g in groups]
+
+    def _group_probs(self, line: ReadLine, hands: np.ndarray, board: Sequence[int]) -> np.ndarray:
+        """The tree's action probabilities at ``line``'s node for every row of ``hands`` (none
+        meeting ``board``), float64 ``(H, actions)`` in the node's child order."""
+        strategy = self.strategy  # type: ignore[attr-defined]
+        layout = strategy.layout
+        rnd = int(layout.tree.round[line.node])
+        states = bucket_states(strategy, self.abstraction, rnd, hands, board)  # type: ignore[attr-defined]
+        ns = int(layout.num_states[rnd])
+        na = int(layout.tree.child_start[line.node + 1] - layout.tree.child_start[line.node])
+        cols = int(layout.offset[line.node]) + np.arange(na) * ns
+        return strategy.probs[cols[None, :] + states[:, None]]
+
     def action_probability(self, view: PublicView, hands: np.ndarray, action: Action) -> np.ndarray:
-        """:meth:`policy`'s probability of ``action`` for every row of ``hands`` at once where
-        the line so far is on the tree (one bucket lookup per hand; Bayes' rule over a hand's
-        actions, as search and LBR need it); off the tree, hand by hand (the translation's
-        draws depend on the hole cards). Hands meeting the board get 0."""
+        """:meth:`policy`'s probability of ``action`` for every row of ``hands`` at once (Bayes'
+        rule over a hand's actions, as search and LBR need it): on the tree one bucket lookup
+        per hand; off it, the hands grouped by the line they read (the translation's draws
+        depend on the hole cards only where a size falls between two of the tree's) and one
+        lookup per group, each tree action played back as a real action once per group. Hands
+        meeting the board get 0."""
         n, _ = self._walk(view.history)
         if n < 0:
-            return super().action_probability(view, hands, action)
+            return self._off_tree_probability(view, np.asarray(hands, dtype=np.int64), action)
         strategy = self.strategy  # type: ignore[attr-defined]
         tree = strategy.layout.tree
         want = token(*normalize_action(view, action, self.name))
@@ -184,6 +221,28 @@ class BlueprintAgent(NoLimitAgent):
         layout = strategy.layout
         ns = int(layout.num_states[rnd])
         out[ok] = strategy.probs[int(layout.offset[n]) + match[0] * ns + states]
+        return out
+
+    def _off_tree_probability(
+        self, view: PublicView, hands: np.ndarray, action: Action
+    ) -> np.ndarray:
+        """:meth:`action_probability` where the line so far is off the tree: :meth:`policy`'s
+        probability of ``action`` (the translated line's distribution played back as real
+        actions, :func:`~.translation.play_back`; a lost line checks or calls) per group."""
+        key = normalize_action(view, action, self.name)
+        game = self.strategy.game  # type: ignore[attr-defined]
+        out = np.zeros(len(hands), dtype=np.float64)
+        ok, groups = self._read_groups(view, hands)
+        for line, rows in groups:
+            if line.lost or line.abstract is None:
+                out[rows] = 1.0 if key == passive_action(view) else 0.0
+                continue
+            acts = abstract_actions(game.rules, game.abstraction, line.abstract)
+            real = played_as(game.rules, acts, line.abstract, view.state)
+            picks = [j for j, a in enumerate(real) if normalize_action(view, a, self.name) == key]
+            if picks:
+                probs = self._group_probs(line, hands[rows], view.board)
+                out[rows] = probs[:, picks].sum(axis=1)
         return out
 
     def belief_probability(self, view: PublicView, hands: np.ndarray, action: Action) -> np.ndarray:
@@ -212,18 +271,15 @@ class BlueprintAgent(NoLimitAgent):
                 out[ok] += w * strategy.probs[int(layout.offset[n]) + j * ns + states]
             return out
         passive = passive_action(view)
-        for i in np.flatnonzero(ok):
-            hole = (int(hands[i, 0]), int(hands[i, 1]))
-            line = self.read(view, hole)
+        for line, rows in self._read_groups(view, hands)[1]:  # off the tree: per read line
             if line.lost or line.abstract is None:
-                out[i] = 1.0 if key == passive else 0.0
+                out[rows] = 1.0 if key == passive else 0.0
                 continue
             acts = abstract_actions(game.rules, game.abstraction, line.abstract)
             split = read_split(game.rules, acts, line.abstract, view.state, *key)
-            rnd = int(layout.tree.round[line.node])
-            s = bucket_state(strategy, self.abstraction, rnd, [*hole, *view.board])  # type: ignore[attr-defined]
-            probs = node_probs(strategy, line.node, s)
-            out[i] = sum(w * probs[j] for j, w in split)
+            probs = self._group_probs(line, hands[rows], view.board)
+            for j, w in split:
+                out[rows] += w * probs[:, j]
         return out
 
 

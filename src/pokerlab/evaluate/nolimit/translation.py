@@ -47,7 +47,15 @@ from pokerlab.games.nolimit.rules import (
 from pokerlab.tree._primitives import DEAL, DECISION
 from pokerlab.tree.betting.tree import BettingTree
 
-__all__ = ["ReadLine", "read_line", "read_split", "play_back", "pot_after_call"]
+__all__ = [
+    "ReadLine",
+    "read_line",
+    "read_lines",
+    "read_split",
+    "play_back",
+    "played_as",
+    "pot_after_call",
+]
 
 Move = tuple[int, int, int]
 
@@ -177,23 +185,107 @@ def read_line(
     return ReadLine(node, abstract, translated)
 
 
-def play_back(
+def read_lines(
+    tree: BettingTree,
     rules: NoLimitRules,
-    acts: list[tuple[int, int]],
-    probs: Sequence[float],
+    abstraction: ActionAbstraction,
+    history: Sequence[Move],
+    holes: Sequence[Sequence[int]],
+    seed: int = 0,
+) -> list[tuple[ReadLine, list[int]]]:
+    """:func:`read_line` for many hole-card pairs at once, grouped by where the line ends up:
+    ``(line, rows)`` pairs, ``rows`` the indices into ``holes`` that read ``history`` as
+    ``line`` (every row in exactly one group). The reading depends on the hole cards only
+    through the draws at actions that fall between two of the tree's sizes, so the walk is
+    done once per distinct reading (one per hand where no size is split, at most two per split
+    action) and only those draws are taken hand by hand; each row's line equals
+    ``read_line(tree, rules, abstraction, history, holes[row], seed)``."""
+    done: list[tuple[ReadLine, list[int]]] = []
+    # a branch: the next action's index, node, abstract and real states, translated, rows
+    stack = [(0, 0, rules.initial_state(), rules.initial_state(), 0, list(range(len(holes))))]
+    while stack:
+        i, node, abstract, real, translated, rows = stack.pop()
+        while i < len(history):
+            seat, kind, amount = history[i]
+            if (
+                node < 0
+                or tree.kind[node] != DECISION
+                or int(tree.player[node]) != seat
+                or abstract.street != real.street
+                or abstract.to_act != seat
+            ):
+                node = -1
+                break
+            acts = abstract_actions(rules, abstraction, abstract)
+            split = read_split(rules, acts, abstract, real, kind, amount)
+            if abstract == real and (kind, amount) in acts:
+                j = split[0][0]
+            else:
+                translated += 1
+                if len(split) == 1:
+                    j = split[0][0]
+                else:
+                    line = history[: i + 1]
+                    below = [_uniform(seed, holes[r], line) < split[0][1] for r in rows]
+                    low = [r for r, b in zip(rows, below, strict=True) if b]
+                    high = [r for r, b in zip(rows, below, strict=True) if not b]
+                    if low and high:  # the rows reading the larger size go on as a new branch
+                        after = _step(tree, rules, abstract, real, node, acts, split[1][0], kind,
+                                      amount)  # fmt: skip
+                        stack.append((i + 1, after[0], after[1], after[2], translated, high))
+                        rows = low
+                    j = split[0][0] if low else split[1][0]
+            node, abstract, real = _step(tree, rules, abstract, real, node, acts, j, kind, amount)
+            i += 1
+        if not rows:
+            continue
+        if (
+            node < 0
+            or tree.kind[node] != DECISION
+            or abstract.street != real.street
+            or abstract.to_act != real.to_act
+        ):
+            done.append((ReadLine(-1, None, translated), rows))
+        else:
+            done.append((ReadLine(node, abstract, translated), rows))
+    return done
+
+
+def _step(
+    tree: BettingTree,
+    rules: NoLimitRules,
     abstract: BettingState,
     real: BettingState,
-) -> dict[tuple[int, int], float]:
-    """The tree's distribution ``probs`` over ``acts`` (its actions at ``abstract``) as a
-    distribution over real actions at ``real`` (module docstring); equal real actions merge."""
+    node: int,
+    acts: list[tuple[int, int]],
+    j: int,
+    kind: int,
+    amount: int,
+) -> tuple[int, BettingState, BettingState]:
+    """The tree's node (past a deal) and both betting states after the real ``(kind,
+    amount)`` read as the tree's action ``acts[j]`` at ``node``."""
+    node = int(tree.children[tree.child_start[node] + j])
+    if tree.kind[node] == DEAL:
+        node = int(tree.children[tree.child_start[node]])
+    return node, abstract.apply(rules, *acts[j]), real.apply(rules, kind, amount)
+
+
+def played_as(
+    rules: NoLimitRules,
+    acts: list[tuple[int, int]],
+    abstract: BettingState,
+    real: BettingState,
+) -> list[tuple[int, int]]:
+    """The real action at ``real`` that each of ``acts`` (the tree's actions at ``abstract``)
+    plays back as (module docstring; :func:`play_back` without the probabilities)."""
     if abstract == real:
-        return {(int(k), int(a)): float(p) for (k, a), p in zip(acts, probs, strict=True)}
+        return [(int(k), int(a)) for k, a in acts]
     legal = real.legal_actions(rules)
     passive = legal[1] if real.to_call() > 0 else legal[0]
     fold = legal[0] if real.to_call() > 0 else passive
     bounds = real.raise_bounds(rules)
-    out: dict[tuple[int, int], float] = {}
-    for (k, a), p in zip(acts, probs, strict=True):
+    out: list[tuple[int, int]] = []
+    for k, a in acts:
         if k == FOLD:
             action = fold
         elif k in (CHECK, CALL) or bounds is None:
@@ -205,5 +297,20 @@ def play_back(
             to = max(real.bets) + int(round(y * pot_after_call(rules, real)))
             to = min(max(to, bounds[0]), bounds[1])
             action = (real.raise_kind(rules, to), to)
+        out.append(action)
+    return out
+
+
+def play_back(
+    rules: NoLimitRules,
+    acts: list[tuple[int, int]],
+    probs: Sequence[float],
+    abstract: BettingState,
+    real: BettingState,
+) -> dict[tuple[int, int], float]:
+    """The tree's distribution ``probs`` over ``acts`` (its actions at ``abstract``) as a
+    distribution over real actions at ``real`` (module docstring); equal real actions merge."""
+    out: dict[tuple[int, int], float] = {}
+    for action, p in zip(played_as(rules, acts, abstract, real), probs, strict=True):
         out[action] = out.get(action, 0.0) + float(p)
     return out
