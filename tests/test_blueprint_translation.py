@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 
 import pokerlab
-from pokerlab.evaluate.nolimit.agents import PotRaise, PublicView
-from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent, bucket_state
+from pokerlab.evaluate.nolimit.agents import NoLimitAgent, PotRaise, PublicView, passive_action
+from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent, bucket_state, node_probs
 from pokerlab.evaluate.nolimit.lbr import local_best_response
 from pokerlab.evaluate.nolimit.matches import duplicate_match
-from pokerlab.evaluate.nolimit.translation import read_line
-from pokerlab.games.nolimit.rules import ALLIN, CALL, CHECK, FOLD, RAISE
+from pokerlab.evaluate.nolimit.translation import read_line, read_lines, read_split
+from pokerlab.games.nolimit.actions import abstract_actions
+from pokerlab.games.nolimit.rules import ALLIN, BET, CALL, CHECK, FOLD, RAISE
 from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction
 
 ACTIONS = {"preflop": "100%, a", "flop": "50%, a", "raise_cap": 2}
@@ -146,3 +147,73 @@ def test_lbr_with_pot_sized_bets_plays_against_a_blueprint() -> None:
     result = local_best_response(game.rules, agent, 4, 1, actions="fcpa")
     assert result.pairs == 4 and result.counts["pot"] > 0
     assert math.isfinite(result.mbb_per_game)
+
+
+#: Off-tree lines (with the board they reach): a raise to 500 split between the tree's pot raise
+#: and all-in (seat 1 to act, randomised); a raise to 250 below the pot raise (deterministic);
+#: the split raise called (the all-in readings are lost on the flop); a pot bet on the flop
+#: split between half pot and all-in (seat 0 to act); the raise to 250 called and a real half
+#: pot bet that is not the tree's (deterministic, every action translated).
+OFF_TREE = [
+    (((0, RAISE, 500),), ()),
+    (((0, RAISE, 250),), ()),
+    (((0, RAISE, 500), (1, CALL, 500)), (40, 45, 50)),
+    (((0, CALL, 100), (1, CHECK, 0), (1, BET, 200)), (41, 46, 51)),
+    (((0, RAISE, 250), (1, CALL, 250), (1, BET, 250)), (42, 47, 48)),
+]
+
+
+def _belief_hand_by_hand(agent, view, hole, key) -> float:
+    """:meth:`BlueprintAgent.belief_probability` for one hand, as it was computed hand by hand:
+    the hand's own translated line, the pseudo-harmonic split of ``key`` there."""
+    strategy = agent.strategy
+    game = strategy.game
+    line = agent.read(view, hole)
+    if line.lost:
+        return 1.0 if key == passive_action(view) else 0.0
+    acts = abstract_actions(game.rules, game.abstraction, line.abstract)
+    split = read_split(game.rules, acts, line.abstract, view.state, *key)
+    rnd = int(strategy.layout.tree.round[line.node])
+    probs = node_probs(strategy, line.node, bucket_state(strategy, agent.abstraction, rnd,
+                                                         [*hole, *view.board]))  # fmt: skip
+    return sum(w * probs[j] for j, w in split)
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+@pytest.mark.parametrize(("history", "board"), OFF_TREE)
+def test_off_tree_probabilities_grouped_by_line_equal_the_hand_by_hand_path(
+    trained, history, board, seed
+) -> None:
+    """Off the tree the agent groups the hands by the line they read (the translation's draws
+    are the only thing that depends on the cards) and looks each group up at once: every
+    hand's line equals :func:`read_line`'s, and every action's probability equals the policy's
+    hand by hand (and the belief's) to 1e-12, on lines read at random and deterministically, in
+    both seats, lost lines included; hands meeting the board get 0."""
+    game, abstraction, strategy = trained
+    agent = BlueprintAgent(strategy, abstraction, seed=seed)
+    tree = strategy.layout.tree
+    view = _view(game, history, board)
+    hands = np.array(_holes(66), dtype=np.int64)
+    live = ~np.isin(hands, board).any(axis=1)
+    holes = [tuple(h) for h in hands[live].tolist()]
+    groups = read_lines(tree, game.rules, game.abstraction, history, holes, seed)
+    assert sorted(r for _, rows in groups for r in rows) == list(range(len(holes)))
+    for line, rows in groups:
+        for r in rows:
+            assert read_line(tree, game.rules, game.abstraction, history, holes[r], seed) == line
+    split = history[0][2] == 500 or history[-1][2] == 200
+    assert len(groups) >= 2 if split else len(groups) == 1
+    assert all(line.translated > 0 for line, _ in groups)
+    actions = {a for h in holes for a in agent.policy(view, h)} | set(view.legal()[:2])
+    assert len(actions) >= 3
+    for action in sorted(actions):
+        got = agent.action_probability(view, hands, action)
+        want = NoLimitAgent.action_probability(agent, view, hands[live], action)
+        np.testing.assert_allclose(got[live], want, rtol=0, atol=1e-12)
+        assert not got[~live].any()
+        belief = agent.belief_probability(view, hands, action)
+        want = [_belief_hand_by_hand(agent, view, h, action) for h in holes]
+        np.testing.assert_allclose(belief[live], want, rtol=0, atol=1e-12)
+        assert not belief[~live].any()
+    if history[-1] == (1, CALL, 500):  # the all-in readings are lost: they check
+        assert any(line.lost for line, _ in groups) and not all(line.lost for line, _ in groups)

@@ -195,17 +195,18 @@ def _play_pair(agent, rh, block, ev, exact_limit, rollouts, state, out, counts, 
                 for a in range(child_start[c + 1] - cs):
                     if action[children[cs + a]] == _FOLD:
                         f_at = a
-                fp = 0.0
-                if f_at >= 0:
-                    num = 0.0
-                    den = 0.0
-                    base = offset[c] + f_at * ns
-                    for h in range(h_count):
-                        if weights[h] > 0.0:
-                            num += weights[h] * probs[base + hand_states[i, h, r]]
-                            den += weights[h]
-                    fp = num / den if den > 0.0 else 0.0
-                u_raise = fp * pot + (1.0 - fp) * (wp * (pot + b) - (1.0 - wp) * (asked + b))
+                # hand by hand: h folds with its probability f_h, else the hand is checked down
+                # (LBR's equity against the hands that call, not against the whole range)
+                base = offset[c] + f_at * ns
+                won = pot + asked + 2.0 * b  # the pot after the agent calls
+                num = 0.0
+                den = 0.0
+                for h in range(h_count):
+                    if weights[h] > 0.0 and eq[h] >= 0.0:
+                        f = probs[base + hand_states[i, h, r]] if f_at >= 0 else 0.0
+                        num += weights[h] * (f * pot + (1.0 - f) * (eq[h] * won - asked - b))
+                        den += weights[h]
+                u_raise = num / den if den > 0.0 else wp * won - asked - b
                 if u_raise > best:
                     best = u_raise
                     choice = raise_at

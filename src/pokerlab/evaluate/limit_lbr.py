@@ -30,15 +30,23 @@ round (the raise beyond the call: 1 big blind preflop and on the flop, 2 on the 
   (the full deck's flop: 1,081 completions x about 1,081 hands = 1.2 M evaluations per decision
   exactly, 256 x 1,081 sampled). Sampling makes LBR's choices a little noisier; any choice
   rule is still a strategy, so the lower bound stays valid.
-- ``fp``: the probability that the agent folds to LBR's raise, ``sum_h w_h sigma(h, n', fold)
-  / sum_h w_h`` at the agent's decision ``n'`` after the raise (0 where it cannot fold).
+- ``fp``: the probability that the agent folds to LBR's raise, ``sum_h w_h f_h / sum_h w_h``
+  with ``f_h = sigma(h, n', fold)`` at the agent's decision ``n'`` after the raise (0 where it
+  cannot fold).
 - the utilities relative to folding now (folding forfeits what LBR has put in, utility 0):
 
   - ``u(call) = WP * P - (1 - WP) * A`` (win: LBR gets back the whole pot, its own chips
     included; lose: it loses the call; a tie is counted as half of each);
-  - ``u(raise) = fp * P + (1 - fp) * (WP * (P + B) - (1 - WP) * (A + B))`` (the agent folds and
-    LBR takes the pot, or the agent calls and the pot grows by ``B`` from each side; a re-raise
-    is not foreseen);
+  - ``u(raise) = fp * P + (1 - fp) * (WP' * (P + B) - (1 - WP') * (A + B))`` (the agent folds
+    and LBR takes the pot, or the agent calls and the pot grows by ``B`` from each side; a
+    re-raise is not foreseen), where ``WP'`` is LBR's equity against the hands that do not
+    fold, the range weighted by ``w_h (1 - f_h)``: LBR's own model taken hand by hand (each
+    hand folds with its probability, the others are checked down), as the open
+    implementations of the paper's Algorithm 1 roll it out (E. Steinberger's PokerRL,
+    ``eval/lbr``, among them). The kernel sums ``sum_h w_h (f_h P + (1 - f_h) (eq_h (P + A +
+    2B) - (A + B))) / sum_h w_h``, the same number. ``WP`` against the whole range instead
+    counts the equity LBR has against the hands that fold, and raises into the hands that call
+    (``tests/test_limit_lbr.py`` plays such an agent, a river bluffer);
 
   LBR raises when ``u(raise) > u(call)``, else calls (checks), and folds instead when it may fold
   and neither utility is positive (the paper's rule: fold when no action has positive value).
