@@ -43,7 +43,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import add_save_option, load_average, print_table, write_results  # noqa: E402
-from pokerlab.evaluate.nolimit.abstraction_cost import (  # noqa: E402
+from pokerlab.solvers.abstraction_cost import (  # noqa: E402
     BASE_SIZES,
     RICH_SIZES,
     abstraction_cost,

@@ -11,16 +11,16 @@ import numpy as np
 import pytest
 
 from pokerlab.evaluate.nolimit import translation
-from pokerlab.evaluate.nolimit.abstraction_cost import (
-    BASE_SIZES,
-    abstraction_cost,
-    sized_game,
-)
 from pokerlab.evaluate.nolimit.agents import CALL, RAISE, NoLimitAgent, PublicView, deck_combos
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
 from pokerlab.evaluate.nolimit.exact import exact_best_response
 from pokerlab.evaluate.nolimit.translated import AveragedTranslationAgent
 from pokerlab.games.nolimit.actions import abstract_actions
+from pokerlab.solvers.abstraction_cost import (
+    BASE_SIZES,
+    abstraction_cost,
+    sized_game,
+)
 from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction
 
 

@@ -30,10 +30,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import pokerlab
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.nolimit.exact import exact_best_response
 from pokerlab.evaluate.nolimit.translated import AveragedTranslationAgent
+from pokerlab.games.registry import load_game
 from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction
 
 __all__ = ["BASE_SIZES", "RICH_SIZES", "sized_game", "abstraction_cost"]
@@ -56,7 +56,7 @@ def sized_game(ranks: int, stack: int, sizes: str, rounds: int = 4) -> Any:
     thresholds off (so each listed size is played as it resolves)."""
     streets = ("preflop", "flop", "turn", "river")
     actions: dict[str, Any] = {s: sizes for s in streets} | _NO_THRESHOLDS
-    return pokerlab.load_game(
+    return load_game(
         "nolimit-holdem", config="fcpa", actions=actions, ranks=ranks, rounds=rounds, stack=stack
     )
 
