@@ -26,6 +26,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+#: fields of a row of ``SweepArrays.sd`` (a hand on a final board; see
+#: :class:`~pokerlab.tree.vector.tree.SweepArrays`) and of ``SweepArrays.fm`` (a hand in list
+#: order); global integers, so numba compiles them as constants
+SD_HAND, SD_C0, SD_C1, SD_LO, SD_HI, SD_SLO0, SD_SLO1, SD_SHI0, SD_SHI1, SD_SAME = range(10)
+SD_FIELDS = 10
+FM_C0, FM_C1, FM_SAME = 0, 1, 2
+
 
 @njit(cache=True, inline="always")
 def one_list_showdown(order, ranked, first, end, reach, amount, card_sum, half, out):
@@ -90,7 +97,7 @@ def one_list_showdown(order, ranked, first, end, reach, amount, card_sum, half, 
 @njit(cache=True, inline="always", error_model="numpy")
 def fold_values(pay, ro, nh_o, nh_t, fm_o, fm_t, cards_sum, dst):
     """dst[h] = pay x (opponent reach compatible with hand h): blocker sums by card, the
-    identical combo added back (``fm_t[h, 2]`` points at a zero slot of ``ro`` when absent).
+    identical combo added back (``fm_t[h, FM_SAME]`` points at a zero slot of ``ro`` when absent).
     ``fm_o`` / ``fm_t``: the opponent's and the traverser's rows of ``SweepArrays.fm``
     (unsigned: no negative-index wraparound on the loads through them). Branch-free: a zero
     reach adds nothing."""
@@ -100,15 +107,15 @@ def fold_values(pay, ro, nh_o, nh_t, fm_o, fm_t, cards_sum, dst):
     for g in range(nh_o):
         r = ro[g]
         total += r
-        cards_sum[fm_o[g, 0]] += r
-        cards_sum[fm_o[g, 1]] += r
+        cards_sum[fm_o[g, FM_C0]] += r
+        cards_sum[fm_o[g, FM_C1]] += r
     if total == 0.0:
         for h in range(nh_t):
             dst[h] = 0.0
         return
     for h in range(nh_t):
         f = fm_t[h]
-        dst[h] = pay * (total - cards_sum[f[0]] - cards_sum[f[1]] + ro[f[2]])
+        dst[h] = pay * (total - cards_sum[f[FM_C0]] - cards_sum[f[FM_C1]] + ro[f[FM_SAME]])
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -139,12 +146,12 @@ def showdown_values(win, lose, tie, ro, nv_t, nv_o, sd_t, sd_o, nh_t, cards_sum,
     tot[0] = 0.0
     for j in range(nv_o):
         o = sd_o[j]
-        r = ro[o[0]]
+        r = ro[o[SD_HAND]]
         acc += r
-        x0 = cards_sum[o[1]] + r
-        cards_sum[o[1]] = x0
-        x1 = cards_sum[o[2]] + r
-        cards_sum[o[2]] = x1
+        x0 = cards_sum[o[SD_C0]] + r
+        cards_sum[o[SD_C0]] = x0
+        x1 = cards_sum[o[SD_C1]] + r
+        cards_sum[o[SD_C1]] = x1
         tot[j + 1] = acc
         cs[2 * j] = x0
         cs[2 * j + 1] = x1
@@ -155,8 +162,8 @@ def showdown_values(win, lose, tie, ro, nv_t, nv_o, sd_t, sd_o, nh_t, cards_sum,
     ce = tie - lose
     for k in range(nv_t):
         m = sd_t[k]
-        h = m[0]
-        b = tot[m[3]] - cs[m[5]] - cs[m[6]]
-        be = tot[m[4]] - cs[m[7]] - cs[m[8]]
-        al = lose * (acc - cards_sum[m[1]] - cards_sum[m[2]]) + tie * ro[m[9]]
+        h = m[SD_HAND]
+        b = tot[m[SD_LO]] - cs[m[SD_SLO0]] - cs[m[SD_SLO1]]
+        be = tot[m[SD_HI]] - cs[m[SD_SHI0]] - cs[m[SD_SHI1]]
+        al = lose * (acc - cards_sum[m[SD_C0]] - cards_sum[m[SD_C1]]) + tie * ro[m[SD_SAME]]
         dst[h] = cb * b + ce * be + al

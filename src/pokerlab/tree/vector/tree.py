@@ -23,6 +23,19 @@ from typing import NamedTuple
 import numpy as np
 
 from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN
+from pokerlab.tree._showdown import (
+    FM_C0,
+    FM_C1,
+    FM_SAME,
+    SD_C0,
+    SD_C1,
+    SD_FIELDS,
+    SD_HAND,
+    SD_HI,
+    SD_LO,
+    SD_SAME,
+    SD_SLO0,
+)
 
 # numba's OpenMP threading layer (GNU libgomp, read when it first loads) lets idle threads spin
 # at the end of a parallel launch; on a machine whose cores other processes share, the spinning
@@ -110,12 +123,6 @@ class SweepArrays(NamedTuple):
     fm: np.ndarray  # uint16 (2, H, 3)
     card_start: np.ndarray  # int64 (2, 53)
     card_hands: np.ndarray  # uint16 (2, 2H)
-
-
-#: fields of ``SweepArrays.sd`` and ``SweepArrays.fm``
-SD_HAND, SD_C0, SD_C1, SD_LO, SD_HI, SD_SLO0, SD_SLO1, SD_SHI0, SD_SHI1, SD_SAME = range(10)
-SD_FIELDS = 10
-FM_C0, FM_C1, FM_SAME = 0, 1, 2
 
 
 def sweep_arrays(hands: HandArrays) -> SweepArrays:
