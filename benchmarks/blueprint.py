@@ -47,7 +47,8 @@ needs E[HS] buckets, whose tables assume four rounds: a 12-card game's exact bes
 the history interface took over 10 minutes here, so it is not in this table yet.)
 
 Usage: ``python benchmarks/blueprint.py [--quick] [--no-openspiel] [--no-ray] [--seconds 20]
-[--lbr 10,60] [--save]``.
+[--lbr 10,60 [--only-lbr]] [--save]``; table 4's rows are
+written to ``blueprint-lbr.json`` as each mark is reached.
 """
 
 from __future__ import annotations
@@ -180,7 +181,9 @@ def table_threads(seconds: float, use_ray: bool) -> dict:
     }
 
 
-def table_lbr(minutes: list[float], threads: int, pairs: int, folder: Path) -> list[dict]:
+def table_lbr(
+    minutes: list[float], threads: int, pairs: int, folder: Path, save: bool = False
+) -> list[dict]:
     from pokerlab.evaluate.nolimit.agents import AlwaysCall, HandStrengthRule
     from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
     from pokerlab.evaluate.nolimit.lbr import local_best_response
@@ -193,24 +196,38 @@ def table_lbr(minutes: list[float], threads: int, pairs: int, folder: Path) -> l
         if threads > 1
         else BlueprintSolver(game, abstraction, seed=1)
     )
-    rows = []
-    for name, agent in (("always-call", AlwaysCall()), ("rule bot", HandStrengthRule())):
-        r = local_best_response(game.rules, agent, pairs, 1, actions="fcpa")
-        rows.append({"agent": name, "minutes": None, "lbr": r.mbb_per_game, "ci": r.ci95_mbb})
+    rows: list[dict] = []
+
+    def keep(row: dict) -> None:
+        # each row is written as it comes: an interrupted run of hours keeps its marks
+        rows.append(row)
+        print(f"  {row}", flush=True)
+        write_results("blueprint-lbr", {"lbr": rows, "load_average": load_average()}, save=save)
+
     for mark in minutes:
         while solver.seconds < 60 * mark:
             solver.step(50_000)
         save_checkpoint(folder / f"hunl-100-{mark:g}min.npz", solver.state_dict())
         agent = BlueprintAgent(solver.average_strategy(), abstraction)
+        started = time.perf_counter()
         r = local_best_response(game.rules, agent, pairs, 1, actions="fcpa")
-        rows.append(
-            {"agent": "blueprint", "minutes": mark, "lbr": r.mbb_per_game, "ci": r.ci95_mbb}
-        )
+        keep({"agent": "blueprint", "minutes": mark, "iterations": solver.iterations,
+              "training_seconds": solver.seconds, "lbr": r.mbb_per_game, "ci": r.ci95_mbb,
+              "lbr_seconds": time.perf_counter() - started})  # fmt: skip
+    # the baselines last, so that training starts at once
+    for name, agent in (("always-call", AlwaysCall()), ("rule bot", HandStrengthRule())):
+        started = time.perf_counter()
+        r = local_best_response(game.rules, agent, pairs, 1, actions="fcpa")
+        keep({"agent": name, "minutes": None, "iterations": None, "training_seconds": None,
+              "lbr": r.mbb_per_game, "ci": r.ci95_mbb,
+              "lbr_seconds": time.perf_counter() - started})  # fmt: skip
     print_table(
-        f"4. LBR (fcpa, rounds 3-4, {pairs} pairs) against hunl-100 over training time, mbb/g",
-        ["agent", "minutes", "LBR mbb/g", "95%"],
-        [[r["agent"], r["minutes"] or "-", r["lbr"], r["ci"]] for r in rows],
-    )
+        f"4. LBR (fcpa, rounds 3-4, {pairs} pairs, seed 1) against hunl-100 over training time "
+        f"({threads} threads), mbb/g; Slumbot 2016: 4,020 +- 115 (Lisy and Bowling 2017)",
+        ["agent", "minutes", "iterations", "LBR mbb/g", "95%"],
+        [[r["agent"], r["minutes"] or "-", r["iterations"] or "-", r["lbr"], r["ci"]]
+         for r in rows],
+    )  # fmt: skip
     return rows
 
 
@@ -251,25 +268,30 @@ def main() -> None:
     parser.add_argument("--lbr", default="", help="training minutes of table 4, e.g. 10,60,240")
     parser.add_argument("--lbr-threads", type=int, default=2)
     parser.add_argument("--lbr-pairs", type=int, default=500)
+    parser.add_argument("--only-lbr", action="store_true", help="table 4 alone")
     add_save_option(parser)
     args = parser.parse_args()
     if args.quick:
         args.iterations, args.openspiel_seconds, args.seconds = 50_000, 5.0, 5.0
     load_before = load_average()
-    payload: dict[str, Any] = {
-        "openspiel": table_openspiel(
+    payload: dict[str, Any] = {}
+    if not args.only_lbr:
+        payload["openspiel"] = table_openspiel(
             args.iterations, args.openspiel_seconds, not args.no_openspiel
-        ),
-        "bytes": table_bytes(),
-        "small": table_small([0.1, 0.3, 1.0, 3.0] if args.quick else [0.1, 0.3, 1, 3, 10, 30]),
-    }
-    if not args.no_threads:
-        payload["threads"] = table_threads(args.seconds, not args.no_ray)
+        )
+        payload["bytes"] = table_bytes()
+        payload["small"] = table_small(
+            [0.1, 0.3, 1.0, 3.0] if args.quick else [0.1, 0.3, 1, 3, 10, 30]
+        )
+        if not args.no_threads:
+            payload["threads"] = table_threads(args.seconds, not args.no_ray)
     if args.lbr:
         from _common import results_dir
 
         marks = [float(m) for m in args.lbr.split(",")]
-        payload["lbr"] = table_lbr(marks, args.lbr_threads, args.lbr_pairs, results_dir(False))
+        payload["lbr"] = table_lbr(
+            marks, args.lbr_threads, args.lbr_pairs, results_dir(False), args.save
+        )
     payload["load_average"] = {"before": load_before, "after": load_average()}
     print(f"\nload average before {load_before}, after {load_average()}")
     path = write_results("blueprint", payload, save=args.save)
