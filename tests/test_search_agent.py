@@ -208,6 +208,12 @@ def test_search_agent_plays_matches_and_lbr(blueprint) -> None:
     agent = SearchAgent(blueprint, "river", iterations=50)
     first = duplicate_match(rules, agent, blueprint, 12, seed=5)
     assert agent.records and all(r.street == 3 for r in agent.records)
+    # every river decision is timed end to end; the ones that solved a new subgame are at
+    # most the solves (a range read by the match can solve too) and take longer than a read
+    assert agent.decisions and {d[0] for d in agent.decisions} == {3}
+    new = [s for _, s, n in agent.decisions if n]
+    assert 0 < len(new) <= len(agent.records) and all(s > 0 for _, s, _ in agent.decisions)
+    assert min(new) >= min(r.seconds for r in agent.records)
     again = duplicate_match(rules, SearchAgent(blueprint, "river", iterations=50), blueprint,
                             12, seed=5)  # fmt: skip
     assert first.mbb_per_game == again.mbb_per_game

@@ -203,6 +203,9 @@ class SearchAgent(NoLimitAgent):
         self._lines: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[str, str, int]]] = {}
         #: one record per subgame solved, in order
         self.records: list[SearchRecord] = []
+        #: per decision at the table (:meth:`policy`): street, wall seconds end to end (ranges,
+        #: subgame, solve), whether it solved a new subgame
+        self.decisions: list[tuple[int, float, bool]] = []
         self._warm = False
 
     # --- the agent interface ------------------------------------------------------------------
@@ -217,7 +220,11 @@ class SearchAgent(NoLimitAgent):
     def policy(self, view: PublicView, hole: tuple[int, int]) -> dict[Action, float]:
         if not self.searches(view):
             return self.blueprint.policy(view, hole)
+        t0, solves = time.perf_counter(), len(self.records)
         probs, acts = self._decision(view, np.asarray([hole], dtype=np.int64), hole)
+        self.decisions.append(
+            (view.state.street, time.perf_counter() - t0, len(self.records) > solves)
+        )
         out: dict[Action, float] = {}
         for action, p in zip(acts, probs[0], strict=True):
             out[action] = out.get(action, 0.0) + float(p)
