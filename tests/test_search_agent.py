@@ -258,6 +258,13 @@ def test_cli_match_and_lbr_take_a_search_agent(checkpoint, capsys) -> None:
     want = duplicate_match(game.rules, SearchAgent(agent, "river", iterations=40), agent, 6, 2)
     assert got["hero"] == f"search:{checkpoint.name}" and got["games"] == 12
     assert got["mbb_per_game"] == pytest.approx(want.mbb_per_game, abs=1e-9)
+    args = ["blueprint", "match", f"search:{checkpoint}", str(checkpoint), "--pairs", "4"]
+    assert main([*args, "--search-iterations", "30", "--search-gadget", "maxmargin", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    safe = SearchAgent(agent, "river", iterations=30, gadget="maxmargin")
+    assert got["mbb_per_game"] == pytest.approx(
+        duplicate_match(game.rules, safe, agent, 4, 0).mbb_per_game, abs=1e-9
+    )
     args = ["blueprint", "lbr", f"search:{checkpoint}", "--pairs", "2", "--actions", "fc"]
     assert main([*args, "--search-iterations", "20", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["pairs"] == 2
@@ -279,6 +286,8 @@ def test_cli_play_with_search_shows_the_thinking_time(checkpoint, monkeypatch, c
         (["--search-streets", "preflop"], "'preflop'"),
         (["--search-bets", "50%, x"], "'x'"),
         (["--search-iterations", "0"], "--search-iterations"),
+        (["--search-gadget", "safe"], "--search-gadget: unknown 'safe'"),
+        (["--search-gadget", "resolve", "--search-seconds", "1"], "not --search-seconds"),
     ],
 )
 def test_cli_search_errors_are_one_line(checkpoint, capsys, extra, message) -> None:

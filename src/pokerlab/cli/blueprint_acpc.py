@@ -36,6 +36,7 @@ from pokerlab.cli.blueprint import (
 from pokerlab.cli.blueprint_search import (
     BetsOption,
     FreezeOption,
+    GadgetOption,
     IterationsOption,
     RaisesOption,
     SearchSettings,
@@ -80,6 +81,7 @@ def acpc(
     search_bets: BetsOption = SearchSettings.bets,
     search_raises: RaisesOption = SearchSettings.raises,
     search_freeze: FreezeOption = SearchSettings.freeze,
+    search_gadget: GadgetOption = SearchSettings.gadget,
 ) -> None:
     """Play AGENT in an ACPC match: connect to the dealer's port and play until it closes
     (``search:CHECKPOINT``: the blueprint with real-time search, the --search options)."""
@@ -93,6 +95,7 @@ def acpc(
         search_bets,
         search_raises,
         search_freeze,
+        search_gadget,
     )
     the_agent, game = load_agent(agent, "AGENT", settings)
     if game is not None and config is not None:

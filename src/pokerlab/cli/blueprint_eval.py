@@ -39,6 +39,7 @@ from pokerlab.cli.blueprint_search import (
     SEARCH_PREFIX,
     BetsOption,
     FreezeOption,
+    GadgetOption,
     IterationsOption,
     RaisesOption,
     SearchSettings,
@@ -129,6 +130,7 @@ def match(
     search_bets: BetsOption = SearchSettings.bets,
     search_raises: RaisesOption = SearchSettings.raises,
     search_freeze: FreezeOption = SearchSettings.freeze,
+    search_gadget: GadgetOption = SearchSettings.gadget,
 ) -> None:
     """Duplicate match of HERO against OPPONENT: the hero's mbb/g with its 95% interval
     (``search:CHECKPOINT`` searches in play; the --search options set how)."""
@@ -141,6 +143,7 @@ def match(
         search_bets,
         search_raises,
         search_freeze,
+        search_gadget,
     )
     hero_agent, hero_game = load_agent(hero, "HERO", settings)
     opp_agent, opp_game = load_agent(opponent, "OPPONENT", settings)
@@ -189,6 +192,7 @@ def lbr(
     search_bets: BetsOption = SearchSettings.bets,
     search_raises: RaisesOption = SearchSettings.raises,
     search_freeze: FreezeOption = SearchSettings.freeze,
+    search_gadget: GadgetOption = SearchSettings.gadget,
 ) -> None:
     """Local best response (Lisy and Bowling 2017) against AGENT: LBR's mbb/g, 95% interval
     (``search:CHECKPOINT``: the blueprint with search, the --search options)."""
@@ -205,6 +209,7 @@ def lbr(
         search_bets,
         search_raises,
         search_freeze,
+        search_gadget,
     )
     the_agent, game = load_agent(agent, "AGENT", settings)
     if game is None or config is not None:

@@ -39,6 +39,7 @@ import typer
 
 from pokerlab.cli.blueprint import blueprint_app
 from pokerlab.cli.blueprint_search import (
+    GadgetOption,
     IterationsOption,
     SearchSettings,
     SecondsOption,
@@ -267,9 +268,12 @@ def play(
     search_streets: StreetsOption = "river",
     search_iterations: IterationsOption = 100,
     search_seconds: SecondsOption = None,
+    search_gadget: GadgetOption = SearchSettings.gadget,
 ) -> None:
     """Play heads-up no-limit hold'em against a blueprint in the terminal, any bet size."""
-    settings = SearchSettings(search_streets, search_iterations, search_seconds)
+    settings = SearchSettings(
+        search_streets, search_iterations, search_seconds, gadget=search_gadget
+    )
     run_play(checkpoint, hands=hands, seat=seat, seed=seed, search=settings if search else None)
 
 

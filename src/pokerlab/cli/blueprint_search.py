@@ -5,7 +5,8 @@ The options say where and how hard the agent searches (:class:`~pokerlab.solvers
 SearchAgent`): ``--search-streets`` (``river``, ``turn,river`` ...), ``--search-iterations`` (the
 deterministic budget per subgame) or ``--search-seconds``, ``--search-bets`` and
 ``--search-raises`` (the menu, postflop bet-size syntax), ``--no-search-freeze`` (a re-solve
-leaves the agent's own earlier actions in the round free; frozen for its hand by default).
+leaves the agent's own earlier actions in the round free; frozen for its hand by default),
+``--search-gadget`` (unsafe, resolve or maxmargin; :mod:`pokerlab.solvers.search.safe`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ __all__ = [
     "BetsOption",
     "RaisesOption",
     "FreezeOption",
+    "GadgetOption",
     "with_search",
 ]
 
@@ -52,6 +54,15 @@ FreezeOption = Annotated[
     ),
 ]
 
+GadgetOption = Annotated[
+    str,
+    typer.Option(
+        "--search-gadget",
+        help="unsafe (both ranges by Bayes' rule), resolve or maxmargin (safe: the opponent's "
+        "values against the blueprint bound what it can win)",
+    ),
+]
+
 
 @dataclass(frozen=True)
 class SearchSettings:
@@ -63,6 +74,7 @@ class SearchSettings:
     bets: str = "50%, 100%, a"
     raises: str = "a"
     freeze: bool = True
+    gadget: str = "unsafe"
 
 
 def with_search(blueprint: Any, settings: SearchSettings, name: str | None = None) -> Any:
@@ -77,6 +89,16 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
         raise PokerlabError(f"--search-bets/--search-raises: {exc}") from None
     if settings.seconds is not None and not settings.seconds > 0:
         raise PokerlabError(f"--search-seconds must be > 0, got {settings.seconds!r}")
+    from pokerlab.solvers.search.safe import TABLE_GADGETS
+
+    if settings.gadget not in TABLE_GADGETS:
+        raise PokerlabError(
+            f"--search-gadget: unknown {settings.gadget!r}; choose {', '.join(TABLE_GADGETS)}"
+        )
+    if settings.gadget != "unsafe" and settings.seconds is not None:
+        raise PokerlabError(
+            f"--search-gadget {settings.gadget} takes --search-iterations, not --search-seconds"
+        )
     try:
         return SearchAgent(
             blueprint,
@@ -86,6 +108,7 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
             seconds=settings.seconds,
             name=name,
             freeze=settings.freeze,
+            gadget=settings.gadget,
         )
     except PokerlabError as exc:
         raise PokerlabError(f"--search-streets: {exc}") from None

@@ -22,9 +22,9 @@ solves it on the engine's vector tree (:class:`~pokerlab.solvers.postflop.Postfl
   the actual line is always in the tree; the raise cap grows to the line's raises;
 - **depth**: to the end of the game (the river spot has no chance node; a turn spot deals the
   river exactly);
-- **gadget**: unsafe (both ranges as Bayes' rule says, the subgame solved as it is). Safe
-  gadgets need the blueprint's counterfactual best-response values in the subgame; they are
-  measured on spots by :mod:`pokerlab.solvers.search.everywhere`.
+- **gadget**: unsafe (both ranges as Bayes' rule says, the subgame solved as it is; the
+  default), or resolve / maxmargin for the seat on move against the opponent's CBVs under the
+  blueprint (:mod:`pokerlab.solvers.search.safe`; a solve per seat, iterations only, no freeze).
 
 The solution is kept per subgame (the round's first public state and the bet sizes and raise
 limit of its tree), so a second decision in the same round reads the same solve unless the
@@ -60,6 +60,7 @@ from pokerlab.games.nolimit.rules import ALLIN, BET, RAISE, BettingState
 from pokerlab.games.postflop import parse_bet_sizes
 from pokerlab.solvers.search.freeze import freeze_hand, frozen_decisions
 from pokerlab.solvers.search.lines import line_node, node_strategy, real_action, tree_child
+from pokerlab.solvers.search.safe import TABLE_GADGETS, safe_solve
 
 __all__ = ["RANGE_FLOOR", "SEARCH_STREETS", "SearchAgent", "SearchMenu", "SearchRecord"]
 
@@ -147,6 +148,8 @@ class SearchAgent(NoLimitAgent):
         Re-solving a round where it has acted, lock the agent's earlier actions there to the
         actions taken for the hand it holds (default; :mod:`~pokerlab.solvers.search.freeze`);
         ``False``: the new solve leaves them free.
+    gadget:
+        ``"unsafe"`` (default), ``"resolve"`` or ``"maxmargin"`` (:mod:`.safe`).
     """
 
     def __init__(
@@ -161,6 +164,7 @@ class SearchAgent(NoLimitAgent):
         name: str | None = None,
         ranges: str = "search",
         freeze: bool = True,
+        gadget: str = "unsafe",
     ) -> None:
         if not isinstance(blueprint, BlueprintAgent):
             raise PokerlabError(f"SearchAgent refines a BlueprintAgent, got {blueprint!r}")
@@ -187,6 +191,12 @@ class SearchAgent(NoLimitAgent):
             raise PokerlabError(f"freeze must be True or False, got {freeze!r}")
         #: whether a re-solve locks the agent's earlier actions in the round for its hand
         self.freeze = freeze
+        if gadget not in TABLE_GADGETS:
+            raise PokerlabError(f"unknown gadget {gadget!r}; choose {', '.join(TABLE_GADGETS)}")
+        if gadget != "unsafe" and seconds is not None:
+            raise PokerlabError(f"the {gadget} gadget takes an iteration budget, not seconds")
+        self.gadget = gadget
+        self._seat = 0  # the seat searching: the one on move at the public call
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise PokerlabError(f"iterations must be a positive integer, got {iterations!r}")
         if seconds is not None and not seconds > 0:
@@ -220,7 +230,7 @@ class SearchAgent(NoLimitAgent):
     def policy(self, view: PublicView, hole: tuple[int, int]) -> dict[Action, float]:
         if not self.searches(view):
             return self.blueprint.policy(view, hole)
-        t0, solves = time.perf_counter(), len(self.records)
+        t0, solves, self._seat = time.perf_counter(), len(self.records), view.state.to_act
         probs, acts = self._decision(view, np.asarray([hole], dtype=np.int64), hole)
         self.decisions.append(
             (view.state.street, time.perf_counter() - t0, len(self.records) > solves)
@@ -231,6 +241,13 @@ class SearchAgent(NoLimitAgent):
         return out
 
     def action_probability(self, view: PublicView, hands: np.ndarray, action: Action) -> np.ndarray:
+        if not self.searches(view):
+            return self.blueprint.action_probability(view, hands, action)
+        self._seat = view.state.to_act
+        return self._probability(view, hands, action)
+
+    def _probability(self, view: PublicView, hands: np.ndarray, action: Action) -> np.ndarray:
+        """:meth:`action_probability` for the seat searching now (:attr:`_seat`)."""
         if not self.searches(view):
             return self.blueprint.action_probability(view, hands, action)
         key = normalize_action(view, action, self.name)
@@ -264,7 +281,7 @@ class SearchAgent(NoLimitAgent):
         """Each seat's weights over the deck's hole-card pairs after ``prefix`` under the
         strategies played (:attr:`ranges`), float64 ``(2, H)`` (0 for pairs meeting
         ``board``)."""
-        key = (prefix, board)
+        key = (prefix, board, self._seat if self.gadget != "unsafe" else -1)
         got = self._ranges.get(key)
         if got is not None:
             return got
@@ -282,7 +299,7 @@ class SearchAgent(NoLimitAgent):
             # the strategy played there: the round's search where the agent searched, else the
             # blueprint (Pluribus' nested search reads the ranges from the previous search)
             if self.ranges == "search" and self.searches(seen):
-                probs = self.action_probability(seen, hands[live], (kind, amount))
+                probs = self._probability(seen, hands[live], (kind, amount))
             else:  # off-tree sizes as likely as the sizes they read as
                 probs = self.blueprint.belief_probability(seen, hands[live], (kind, amount))
             weights[seat, live] *= probs
@@ -303,18 +320,20 @@ class SearchAgent(NoLimitAgent):
         prefix, moves = self._round_start(view)
         (inserted, sizes), game = self._subgame(view, prefix, moves)
         frozen: tuple[int, ...] = ()
-        if self.freeze and hole is not None:
+        if self.freeze and hole is not None and self.gadget == "unsafe":
             frozen = frozen_decisions(
                 view.state.to_act, moves, lambda i: self._subgame(view, prefix, moves[:i])[0][1]
             )
-        key: tuple[Any, ...] = (prefix, view.board, sizes)
+        key: tuple[Any, ...] = (prefix, view.board, sizes, self._seat, self.gadget)
+        if self.gadget == "unsafe":
+            key = key[:3]
         if frozen:  # one solve per hand held and actions frozen
             key += (tuple(sorted(hole or ())), tuple((i, *moves[i][1:3]) for i in frozen))
         solved = self._cache.get(key)
         if solved is None:
             if game is None:
                 game = self._game(view, prefix, sizes)
-            solved = self._solve(view, game, inserted, moves, frozen, hole)
+            solved = self._solve(view, game, inserted, (prefix, moves), frozen, hole)
             self._cache[key] = solved
         self._cache.move_to_end(key)
         while len(self._cache) > self._cache_size:
@@ -383,12 +402,14 @@ class SearchAgent(NoLimitAgent):
         return [_range_text(hands, weights[s]) for s in (oop, 1 - oop)]
 
     def _sizes(
-        self, moves: list[tuple[int, int, int, BettingState]], inserted: tuple[int, ...]
-    ) -> tuple[str, str, int]:
+        self, moves: list[tuple[int, int, int, BettingState]], inserted: tuple[int, ...],
+        menu: tuple[str, str, int] | None = None,
+    ) -> tuple[str, str, int]:  # fmt: skip
         """The subgame's first-bet and raise sizes (bet-size syntax) and raise limit: the
         menu's, each inserted size as chips over the bet faced when it was played, and the
         line's raises allowed."""
-        bets, raises = [self.menu.bets], [self.menu.raises]
+        m = menu or (self.menu.bets, self.menu.raises, self.menu.raise_limit)
+        bets, raises = [m[0]] if m[0] else [], [m[1]] if m[1] else []
         for _, kind, amount, before in moves:
             if amount in inserted and kind in (BET, RAISE, ALLIN):
                 faced = max(before.bets)
@@ -397,7 +418,7 @@ class SearchAgent(NoLimitAgent):
                 else:
                     raises.append(f"{amount - faced}c")
         raised = sum(1 for _, k, _, b in moves if k in (BET, RAISE, ALLIN) and max(b.bets) > 0)
-        return ", ".join(bets), ", ".join(raises), max(self.menu.raise_limit, raised)
+        return ", ".join(bets), ", ".join(raises), max(m[2], raised)
 
     def _game(
         self, view: PublicView, prefix: tuple[tuple[int, int, int], ...],
@@ -428,19 +449,22 @@ class SearchAgent(NoLimitAgent):
         return PostflopGame(spot)
 
     def _solve(
-        self, view: PublicView, game: Any, inserted: tuple[int, ...],
-        moves: list[tuple[int, int, int, BettingState]], frozen: tuple[int, ...],
-        hole: tuple[int, int] | None,
+        self, view: PublicView, game: Any, inserted: tuple[int, ...], line: tuple[Any, Any],
+        frozen: tuple[int, ...], hole: tuple[int, int] | None,
     ) -> _Solved:  # fmt: skip
         """Solve the subgame ``game`` within the budget, the round's decisions ``frozen``
-        (indices into ``moves``) locked for ``hole`` to the actions taken."""
+        (indices into the round's moves; ``line``: the actions before the round and the
+        round's moves) locked for ``hole`` to the actions taken."""
         from pokerlab.solvers.postflop import PostflopSolver
 
+        prefix, moves = line
         t0 = time.perf_counter()
         solver = PostflopSolver(game, "dcfr", threads=self.threads, warmup=not self._warm)
         self._warm = True  # the kernels are compiled: later subgames skip the warm-up passes
         locked = freeze_hand(solver, moves, frozen, hole) if frozen and hole else []
-        if self.seconds is None:
+        if self.gadget != "unsafe":
+            safe_solve(self, solver, view, prefix, moves)
+        elif self.seconds is None:
             solver.step(self.iterations)
         else:
             solver.solve(seconds=self.seconds)

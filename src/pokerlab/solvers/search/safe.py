@@ -1,0 +1,217 @@
+"""Safe search at the table (issue 25): the resolve and maxmargin gadgets of
+:mod:`~pokerlab.solvers.search.gadgets` for the subgames that
+:class:`~pokerlab.solvers.search.agent.SearchAgent` builds during a hand of no-limit hold'em.
+
+A safe gadget needs the opponent's counterfactual best-response values (CBV) at the subgame's
+root against the blueprint (Burch, Johanson and Bowling 2014; Brown and Sandholm, NIPS 2017).
+The table's blueprint is the bucketed MCCFR strategy of the whole game, not a profile on the
+subgame's tree, so it is brought there first:
+
+1. a spot of the same round start, ranges and board with the blueprint's own sizes for the
+   street (depth 0 as bets, depth 1 as raises, its raise cap; :func:`blueprint_sizes`), plus the
+   sizes played in the round;
+2. at every decision of the searching seat in that spot, down to the end of the game (every
+   stored card below a chance node), the blueprint's probabilities for each of its hands read
+   through :meth:`BlueprintAgent.belief_probability
+   <pokerlab.evaluate.nolimit.blueprint.BlueprintAgent.belief_probability>` and normalised
+   over the node's actions (:func:`projected_blueprint`): its own actions where the spot holds
+   them, its pseudo-harmonic reading elsewhere (a size the blueprint lacks, a depth-2 raise);
+3. one best-response pass of the opponent over that profile gives its CBV per hand
+   (:func:`opponent_cbv`);
+4. the search's own subgame (the search menu) is solved with the gadget for the searching seat
+   (:func:`solve_safe`), its average strategy left in the solver's strategy sums where the
+   agent reads its decisions.
+
+The guarantee of the gadgets holds against the blueprint as step 2 reads it on the spot.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from pokerlab.cards.deck import COMBO_CARDS
+from pokerlab.errors import PokerlabError
+from pokerlab.evaluate.nolimit.agents import PublicView
+from pokerlab.games.nolimit.actions import ActionAbstraction
+from pokerlab.games.nolimit.rules import BettingState, NoLimitRules
+from pokerlab.solvers.postflop import postflop_schedule
+from pokerlab.solvers.search.gadgets import solve_subgame
+from pokerlab.solvers.search.lines import real_action
+from pokerlab.solvers.search.subgames import SubgameRanges, _possible
+from pokerlab.tree.vector import _kernels as K
+from pokerlab.tree.vector.tree import CHANCE, DECISION
+
+__all__ = [
+    "TABLE_GADGETS",
+    "blueprint_sizes",
+    "projected_blueprint",
+    "opponent_cbv",
+    "solve_safe",
+    "safe_solve",
+    "opponent_gain",
+]
+
+#: the gadgets the table offers (reach-maxmargin needs the opponent's decisions above the
+#: subgame on one tree, which the table's subgames do not have)
+TABLE_GADGETS = ("unsafe", "resolve", "maxmargin")
+
+
+def blueprint_sizes(abstraction: ActionAbstraction, street: int) -> tuple[str, str, int]:
+    """The blueprint's first-bet and raise sizes on ``street`` (rules' numbering, 1 = flop) in
+    the bet-size syntax, and its raise cap there (4 when it has none): the sizes of depth 0 and
+    of depth 1 (a spot offers one raise menu for every depth)."""
+    from pokerlab.games.postflop.betsizes import format_bet_sizes
+
+    bets = abstraction.sizes_at(street, 0)
+    raises = abstraction.sizes_at(street, 1)
+    cap = abstraction.raise_cap[street]
+    return (
+        format_bet_sizes(list(bets)) if bets else "",
+        format_bet_sizes(list(raises)) if raises else "",
+        4 if cap is None else int(cap),
+    )
+
+
+def projected_blueprint(
+    blueprint: Any,
+    rules: NoLimitRules,
+    game: Any,
+    start: BettingState,
+    before: tuple[tuple[int, int, int], ...],
+    seat: int,
+) -> np.ndarray:
+    """The blueprint agent ``blueprint``'s strategy for the real ``seat`` on the postflop
+    ``game``'s tree (float32 probabilities, the tree's layout; the other seat's blocks uniform):
+    the spot starts at ``start`` (the round's first state) after the hand's actions ``before``;
+    module docstring, step 2."""
+    spot = game.expanded
+    tree = spot.tree
+    a = tree.arrays
+    oop = rules.first_to_act(start.street)
+    player = 0 if seat == oop else 1
+    n = int(tree.hands.num[player])
+    hands = np.sort(COMBO_CARDS[spot.combos[player]].astype(np.int64), axis=1)
+    out = np.empty(tree.size, dtype=np.float32)
+    stack: list[tuple[int, BettingState, tuple[tuple[int, int, int], ...]]] = [(0, start, before)]
+    while stack:
+        node, state, history = stack.pop()
+        kind = int(a.kind[node])
+        kids = a.children[a.child_start[node] : a.child_start[node + 1]]
+        if kind == CHANCE:
+            stack.extend((int(c), state, history) for c in kids)
+            continue
+        if kind != DECISION:
+            continue
+        actions = spot.action_node[node].actions
+        reals = [real_action(rules, state, k, amt) for k, amt in actions]
+        owner = int(a.player[node])
+        width = int(tree.hands.num[owner])
+        off = int(a.offset[node])
+        if owner == player:
+            board = tuple(int(c) for c in spot.node_board[node] if c >= 0)
+            view = PublicView(rules, state, board, history)
+            probs = np.stack(
+                [blueprint.belief_probability(view, hands, r) for r in reals]
+            )  # (A, n)
+            total = probs.sum(axis=0)
+            probs = np.where(total > 0, probs / np.where(total > 0, total, 1.0), 1.0 / len(reals))
+            out[off : off + len(reals) * n] = probs.reshape(-1)
+        else:
+            out[off : off + len(reals) * width] = 1.0 / len(reals)
+        for child, (k, amt) in zip(kids, reals, strict=True):
+            stack.append(
+                (int(child), state.apply(rules, k, amt), (*history, (state.to_act, k, amt)))
+            )
+    return out
+
+
+def opponent_cbv(game: Any, profile: np.ndarray, opponent: int) -> np.ndarray:
+    """The spot player ``opponent``'s counterfactual best-response values per hand at the root
+    of ``game``'s tree against ``profile`` (the passes' units: chips times the other's reach
+    weight; float64 ``(H,)``)."""
+    from pokerlab.tree.vector.passes import Passes
+
+    tree = game.expanded.tree
+    passes = Passes(tree, 1)
+    weight = tree.hands.weight.astype(np.float64)
+    zeros = np.zeros(tree.size, dtype=np.float32)
+    return passes.pass_at(0, opponent, K.MODE_BR, zeros, profile, weight[1 - opponent],
+                          weight[opponent])  # fmt: skip
+
+
+def solve_safe(
+    solver: Any, gadget: str, player: int, cbv: np.ndarray, iterations: int
+) -> tuple[float, float]:
+    """Solve ``solver``'s whole spot (a :class:`~pokerlab.solvers.postflop.PostflopSolver`,
+    float32) with ``gadget`` for the spot player ``player``, the opponent's alternative payoffs
+    ``cbv`` (:func:`opponent_cbv`, on the same hands), ``iterations`` of DCFR; the average
+    strategies land in ``solver.strat_sum`` (the solver's reader then plays them). Returns the
+    gains of :class:`~pokerlab.solvers.search.gadgets.SubgameSolution` (what a best response
+    gains over its CBV in the subgame; the spot's units)."""
+    if gadget not in TABLE_GADGETS or gadget == "unsafe":
+        raise PokerlabError(f"a safe gadget at the table is resolve or maxmargin, not {gadget!r}")
+    if solver.compressed:
+        raise PokerlabError("safe search runs on float32 subgames")
+    tree = solver.tree
+    weight = tree.hands.weight.astype(np.float64)
+    cbvs = np.zeros_like(weight)
+    cbvs[1 - player] = cbv
+    ranges = SubgameRanges(
+        0, weight.copy(), weight.copy(), cbvs, _possible(tree, solver.spot.node_board[0])
+    )
+    assembled = np.full(tree.size, 0.5, dtype=np.float32)
+    sol = solve_subgame(
+        solver.passes, ranges, player, gadget, iterations, postflop_schedule("dcfr"),
+        (solver.regrets, solver.strat_sum), assembled,
+    )  # fmt: skip
+    solver.iterations += iterations
+    return sol.gain
+
+
+def safe_solve(agent: Any, solver: Any, view: PublicView, prefix: Any, moves: Any) -> None:
+    """Steps 1-4 of the module docstring for a :class:`~pokerlab.solvers.search.agent.
+    SearchAgent` (``agent``; its :attr:`gadget`, :attr:`iterations` and the seat searching)
+    whose subgame at ``view`` (the hand's actions ``prefix`` before the round, the round's
+    ``moves``) is ``solver``'s spot."""
+    rules = agent.rules
+    seat = agent._seat
+    menu = blueprint_sizes(agent.blueprint.strategy.game.abstraction, view.state.street)
+    played = tuple(int(m[2]) for m in moves)
+    bp_game = agent._game(view, prefix, agent._sizes(moves, played, menu))
+    spot = solver.spot
+    pairs = zip(bp_game.expanded.combos, spot.combos, strict=True)
+    if any(not np.array_equal(a, b) for a, b in pairs):
+        raise PokerlabError("the blueprint's subgame holds other hands than the search's")
+    start = moves[0][3] if moves else view.state
+    profile = projected_blueprint(agent.blueprint, rules, bp_game, start, tuple(prefix), seat)
+    player = 0 if seat == rules.first_to_act(view.state.street) else 1
+    cbv = opponent_cbv(bp_game, profile, 1 - player)
+    solve_safe(solver, agent.gadget, player, cbv, agent.iterations)
+
+
+def opponent_gain(solver: Any, player: int, cbv: np.ndarray) -> float:
+    """What the opponent of the spot player ``player`` gains over its CBVs ``cbv`` by best
+    responding to ``solver``'s average strategy from the root of its spot: the sum over its
+    hands of range weight x max(0, best-response value - CBV), the spot's units (divide by the
+    product of the two ranges' weights for chips). A safe gadget keeps it near 0 (its solve
+    error); unsafe search can raise it (Brown and Sandholm, NIPS 2017, sec. 3)."""
+    from pokerlab.tree.vector.passes import Passes
+
+    tree = solver.tree
+    a = tree.arrays
+    probs = np.zeros(tree.size, dtype=np.float32)
+    for node in np.flatnonzero(a.kind == DECISION):
+        width = int(tree.hands.num[int(a.player[node])])
+        off = int(a.offset[node])
+        na = int(a.child_start[node + 1] - a.child_start[node])
+        block = solver.strat_sum[off : off + na * width].astype(np.float64).reshape(na, width)
+        total = block.sum(axis=0)
+        block = np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / na)
+        probs[off : off + na * width] = block.reshape(-1)
+    weight = tree.hands.weight.astype(np.float64)
+    o = 1 - player
+    zeros = np.zeros(tree.size, dtype=np.float32)
+    br = Passes(tree, 1).pass_at(0, o, K.MODE_BR, zeros, probs, weight[player], weight[o])
+    return float(np.sum(weight[o] * np.maximum(br - cbv, 0.0)))

@@ -1,0 +1,117 @@
+"""Safe search at the table (issue 25): the blueprint read onto a subgame's tree, the opponent's
+CBVs there, and the resolve / maxmargin gadgets in the search agent's subgames, on the 12-card
+four-round game of ``test_search_agent.py``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pokerlab
+from pokerlab.cards.deck import COMBO_CARDS
+from pokerlab.errors import PokerlabError
+from pokerlab.evaluate.nolimit.agents import PublicView
+from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
+from pokerlab.evaluate.nolimit.matches import duplicate_match
+from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction
+from pokerlab.solvers.postflop import PostflopSolver
+from pokerlab.solvers.search import safe
+from pokerlab.solvers.search.agent import SearchAgent
+from pokerlab.solvers.search.lines import real_action
+from test_search_agent import STREETS, _river_view
+
+
+@pytest.fixture(scope="module")
+def blueprint() -> BlueprintAgent:
+    game = pokerlab.load_game("nolimit-holdem", ranks=3, rounds=4, stack=5000, actions=STREETS)
+    abstraction = lossless_abstraction(3)
+    solver = BlueprintSolver(game, abstraction, seed=1)
+    solver.step(20_000)
+    return BlueprintAgent(solver.average_strategy(), abstraction)
+
+
+def _subgames(blueprint: BlueprintAgent, deal: int) -> tuple:
+    """The search's subgame and the blueprint-sized one at a river decision, the seat on move
+    as spot player, the blueprint read onto the latter, and the opponent's CBVs."""
+    game = blueprint.strategy.game
+    view, _ = _river_view(blueprint, deal)
+    agent = SearchAgent(blueprint, "river", iterations=300)
+    agent._seat = view.state.to_act
+    prefix, moves = agent._round_start(view)
+    (_, sizes), search_game = agent._subgame(view, prefix, moves)
+    search_game = search_game or agent._game(view, prefix, sizes)
+    menu = safe.blueprint_sizes(game.abstraction, 3)
+    bp_game = agent._game(view, prefix, agent._sizes(moves, tuple(m[2] for m in moves), menu))
+    start = moves[0][3] if moves else view.state
+    profile = safe.projected_blueprint(blueprint, game.rules, bp_game, start, prefix, agent._seat)
+    player = 0 if agent._seat == game.rules.first_to_act(3) else 1
+    cbv = safe.opponent_cbv(bp_game, profile, 1 - player)
+    return view, start, prefix, search_game, bp_game, profile, player, cbv
+
+
+def test_the_blueprint_read_onto_its_own_sizes_is_the_blueprint(blueprint) -> None:
+    """On a spot with the blueprint's river sizes, the profile at the searching seat's first
+    decision is the blueprint's own action probabilities hand by hand, and every block of that
+    seat sums to 1 per hand."""
+    game = blueprint.strategy.game
+    assert safe.blueprint_sizes(game.abstraction, 3) == ("50%", "50%", 1)
+    view, start, prefix, _, bp_game, profile, player, _ = _subgames(blueprint, 0)
+    spot = bp_game.expanded
+    tree = spot.tree
+    a = tree.arrays
+    n = int(tree.hands.num[player])
+    decided = 0
+    for node in np.flatnonzero(a.player == player):
+        if a.kind[node] != 0 or a.child_start[node + 1] == a.child_start[node]:
+            continue
+        na = len(spot.action_node[node].actions)
+        block = profile[a.offset[node] : a.offset[node] + na * n].reshape(na, n)
+        np.testing.assert_allclose(block.sum(axis=0), 1.0, atol=1e-6)
+        decided += 1
+    assert decided >= 1
+    if int(a.player[0]) == player:  # the root is the searching seat's: compare directly
+        hands = np.sort(COMBO_CARDS[spot.combos[player]].astype(np.int64), axis=1)
+        root_view = PublicView(game.rules, start, view.board, tuple(prefix))
+        for i, (k, amt) in enumerate(spot.action_node[0].actions):
+            want = blueprint.action_probability(
+                root_view, hands, real_action(game.rules, start, k, amt)
+            )
+            np.testing.assert_allclose(profile[a.offset[0] + i * n : a.offset[0] + (i + 1) * n],
+                                       want, atol=1e-6)  # fmt: skip
+
+
+def test_safe_gadgets_keep_the_opponent_to_its_blueprint_values(blueprint) -> None:
+    """Resolve and maxmargin: the opponent's best response gains under a quarter of a chip
+    over its CBVs (the pot is 400-800 chips); the unsafe solve of the same subgames lets it gain
+    chips on some of them (BLUEPRINT.md 3.5: safe search bounds what the opponent can win)."""
+    unsafe = []
+    for deal in range(6):
+        _, _, _, search_game, bp_game, _, player, cbv = _subgames(blueprint, deal)
+        w = search_game.expanded.tree.hands.weight.astype(np.float64)
+        scale = w[0].sum() * w[1].sum()
+        for gadget in ("resolve", "maxmargin"):
+            solver = PostflopSolver(search_game, "dcfr", warmup=False)
+            gains = safe.solve_safe(solver, gadget, player, cbv, 300)
+            again = safe.opponent_gain(solver, player, cbv)
+            assert again == pytest.approx(gains[1 - player], rel=1e-3, abs=1e-3 * scale)
+            assert gains[1 - player] / scale < 0.25, (deal, gadget)
+        solver = PostflopSolver(search_game, "dcfr", warmup=False)
+        solver.step(300)
+        unsafe.append(safe.opponent_gain(solver, player, cbv) / scale)
+    assert max(unsafe) > 1.0, unsafe
+
+
+def test_the_agent_searches_safely_in_matches(blueprint) -> None:
+    """A resolve search agent plays a duplicate match against its blueprint, repeatably, one
+    solve per seat where both search the same subgame; a bad gadget and a seconds budget with
+    a safe one are refused."""
+    rules = blueprint.strategy.game.rules
+    first = SearchAgent(blueprint, "river", iterations=50, gadget="resolve")
+    one = duplicate_match(rules, first, blueprint, 10, seed=5)
+    assert first.records and all(r.street == 3 for r in first.records)
+    again = SearchAgent(blueprint, "river", iterations=50, gadget="resolve")
+    assert duplicate_match(rules, again, blueprint, 10, seed=5).mbb_per_game == one.mbb_per_game
+    with pytest.raises(PokerlabError, match="unknown gadget 'safe'"):
+        SearchAgent(blueprint, "river", gadget="safe")
+    with pytest.raises(PokerlabError, match="iteration budget"):
+        SearchAgent(blueprint, "river", gadget="maxmargin", seconds=0.1)
