@@ -54,6 +54,7 @@ written to ``blueprint-lbr.json`` as each mark is reached.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -67,6 +68,7 @@ from _common import (  # noqa: E402
     load_average,
     parallel_capacity,
     print_table,
+    results_dir,
     write_results,
 )
 from pokerlab.solvers.batched import ThreadedBlueprintSolver  # noqa: E402
@@ -182,24 +184,30 @@ def table_threads(seconds: float, use_ray: bool) -> dict:
 
 
 def table_lbr(
-    minutes: list[float], threads: int, pairs: int, folder: Path, save: bool = False
-) -> list[dict]:
+    minutes: list[float], threads: int, pairs: int, folder: Path, save: bool = False,
+    baseline_pairs: int | None = None,
+) -> list[dict]:  # fmt: skip
     from pokerlab.evaluate.nolimit.agents import AlwaysCall, HandStrengthRule
     from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
     from pokerlab.evaluate.nolimit.lbr import local_best_response
     from pokerlab.io.files import save_checkpoint
 
     game = pokerlab.load_game("nolimit-holdem", config="hunl-100")
-    abstraction = game.card_abstraction("ehs", buckets=tuple(game.buckets)).abstraction
-    solver = (
-        ThreadedBlueprintSolver(game, abstraction, workers=threads, seed=1)
-        if threads > 1
-        else BlueprintSolver(game, abstraction, seed=1)
-    )
-    rows: list[dict] = []
+    if minutes:
+        abstraction = game.card_abstraction("ehs", buckets=tuple(game.buckets)).abstraction
+        solver = (
+            ThreadedBlueprintSolver(game, abstraction, workers=threads, seed=1)
+            if threads > 1
+            else BlueprintSolver(game, abstraction, seed=1)
+        )
+    # rows of an earlier run that this one does not measure again stay (a run of the marks
+    # alone, then of the baselines alone, makes one table)
+    previous = results_dir(save) / "blueprint-lbr.json"
+    rows: list[dict] = json.loads(previous.read_text())["lbr"] if previous.exists() else []
 
     def keep(row: dict) -> None:
         # each row is written as it comes: an interrupted run of hours keeps its marks
+        rows[:] = [r for r in rows if (r["agent"], r["minutes"]) != (row["agent"], row["minutes"])]
         rows.append(row)
         print(f"  {row}", flush=True)
         write_results("blueprint-lbr", {"lbr": rows, "load_average": load_average()}, save=save)
@@ -212,21 +220,23 @@ def table_lbr(
         started = time.perf_counter()
         r = local_best_response(game.rules, agent, pairs, 1, actions="fcpa")
         keep({"agent": "blueprint", "minutes": mark, "iterations": solver.iterations,
-              "training_seconds": solver.seconds, "lbr": r.mbb_per_game, "ci": r.ci95_mbb,
-              "lbr_seconds": time.perf_counter() - started})  # fmt: skip
+              "pairs": pairs, "training_seconds": solver.seconds, "lbr": r.mbb_per_game,
+              "ci": r.ci95_mbb, "lbr_seconds": time.perf_counter() - started})  # fmt: skip
     # the baselines last, so that training starts at once
-    for name, agent in (("always-call", AlwaysCall()), ("rule bot", HandStrengthRule())):
+    baselines = (("always-call", AlwaysCall()), ("rule bot", HandStrengthRule()))
+    for name, agent in baselines if baseline_pairs != 0 else ():
         started = time.perf_counter()
-        r = local_best_response(game.rules, agent, pairs, 1, actions="fcpa")
+        n = pairs if baseline_pairs is None else baseline_pairs
+        r = local_best_response(game.rules, agent, n, 1, actions="fcpa")
         keep({"agent": name, "minutes": None, "iterations": None, "training_seconds": None,
-              "lbr": r.mbb_per_game, "ci": r.ci95_mbb,
+              "lbr": r.mbb_per_game, "ci": r.ci95_mbb, "pairs": n,
               "lbr_seconds": time.perf_counter() - started})  # fmt: skip
     print_table(
-        f"4. LBR (fcpa, rounds 3-4, {pairs} pairs, seed 1) against hunl-100 over training time "
-        f"({threads} threads), mbb/g; Slumbot 2016: 4,020 +- 115 (Lisy and Bowling 2017)",
-        ["agent", "minutes", "iterations", "LBR mbb/g", "95%"],
-        [[r["agent"], r["minutes"] or "-", r["iterations"] or "-", r["lbr"], r["ci"]]
-         for r in rows],
+        f"4. LBR (fcpa, rounds 3-4, seed 1) against hunl-100 over training time ({threads} "
+        "threads), mbb/g; Slumbot 2016: 4,020 +- 115 (Lisy and Bowling 2017)",
+        ["agent", "minutes", "iterations", "pairs", "LBR mbb/g", "95%"],
+        [[r["agent"], r["minutes"] or "-", r["iterations"] or "-", r.get("pairs", "-"),
+          r["lbr"], r["ci"]] for r in rows],
     )  # fmt: skip
     return rows
 
@@ -269,6 +279,14 @@ def main() -> None:
     parser.add_argument("--lbr-threads", type=int, default=2)
     parser.add_argument("--lbr-pairs", type=int, default=500)
     parser.add_argument("--only-lbr", action="store_true", help="table 4 alone")
+    parser.add_argument(
+        "--lbr-baseline-pairs",
+        type=int,
+        default=None,
+        help="pairs of table 4's baselines (default --lbr-pairs; 0: none; the rule bot's LBR "
+        "takes about 1.4 s a game)",
+    )
+    parser.add_argument("--lbr-baselines", action="store_true", help="table 4's baselines alone")
     add_save_option(parser)
     args = parser.parse_args()
     if args.quick:
@@ -285,13 +303,12 @@ def main() -> None:
         )
         if not args.no_threads:
             payload["threads"] = table_threads(args.seconds, not args.no_ray)
-    if args.lbr:
-        from _common import results_dir
-
-        marks = [float(m) for m in args.lbr.split(",")]
+    if args.lbr or args.lbr_baselines:
+        marks = [float(m) for m in args.lbr.split(",")] if args.lbr else []
         payload["lbr"] = table_lbr(
-            marks, args.lbr_threads, args.lbr_pairs, results_dir(False), args.save
-        )
+            marks, args.lbr_threads, args.lbr_pairs, results_dir(False), args.save,
+            args.lbr_baseline_pairs,
+        )  # fmt: skip
     payload["load_average"] = {"before": load_before, "after": load_average()}
     print(f"\nload average before {load_before}, after {load_average()}")
     path = write_results("blueprint", payload, save=args.save)
