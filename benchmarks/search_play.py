@@ -27,8 +27,8 @@ decisions that solved a new subgame and those read from a kept one; issue 25's t
 2-core machine: river 50 ms, turn to the end of the game 2 s, flop 10 s.
 
 Usage: ``python benchmarks/search_play.py [--checkpoint F] [--pairs N] [--lbr-pairs N]
-[--streets turn,river] [--threads 2] [--search-seconds S] [--save]``; without
-``--checkpoint`` only table 1 runs.
+[--streets turn,river] [--gadget resolve] [--threads 2] [--search-seconds S] [--save]``
+(``--pairs 0``, ``--small-pairs 0``: no match); without ``--checkpoint`` only table 1 runs.
 """
 
 from __future__ import annotations
@@ -128,6 +128,7 @@ def main() -> None:
     parser.add_argument("--search-iterations", type=int, default=100)
     parser.add_argument("--streets", default="river")
     parser.add_argument("--threads", type=int, default=1, help="threads of each subgame's solve")
+    parser.add_argument("--gadget", default="unsafe", help="unsafe, resolve or maxmargin")
     parser.add_argument(
         "--search-seconds", type=float, default=None, help="a time budget per subgame instead"
     )
@@ -142,30 +143,29 @@ def main() -> None:
     solver = BlueprintSolver(game, abstraction, seed=1)
     solver.step(args.small_iterations)
     bp = BlueprintAgent(solver.average_strategy(), abstraction)
-    agent = SearchAgent(bp, "river", iterations=args.search_iterations)
-    small = _match_row("12 cards", game.rules, agent, bp, args.small_pairs, args.seed)
-    payload["small"] = small
-    rows = [small]
+
+    def searcher(blueprint: BlueprintAgent, streets: str) -> SearchAgent:
+        return SearchAgent(blueprint, streets, iterations=args.search_iterations,
+                           seconds=args.search_seconds, threads=args.threads,
+                           gadget=args.gadget)  # fmt: skip
+
+    rows = []
+    if args.small_pairs >= 2:
+        small = _match_row("12 cards", game.rules, searcher(bp, "river"), bp, args.small_pairs,
+                           args.seed)  # fmt: skip
+        payload["small"] = small
+        rows.append(small)
 
     if args.checkpoint:
         bp_full, full = load_blueprint(args.checkpoint)
-        search = SearchAgent(bp_full, args.streets, iterations=args.search_iterations,
-                             seconds=args.search_seconds, threads=args.threads)  # fmt: skip
-        row = _match_row(Path(args.checkpoint).name, full.rules, search, bp_full, args.pairs,
-                         args.seed)  # fmt: skip
-        rows.append(row)
-        payload["full"] = row
+        if args.pairs >= 2:
+            row = _match_row(Path(args.checkpoint).name, full.rules,
+                             searcher(bp_full, args.streets), bp_full, args.pairs,
+                             args.seed)  # fmt: skip
+            rows.append(row)
+            payload["full"] = row
         lbr_rows = []
-        judged = (
-            bp_full,
-            SearchAgent(
-                bp_full,
-                args.streets,
-                iterations=args.search_iterations,
-                seconds=args.search_seconds,
-                threads=args.threads,
-            ),
-        )
+        judged = (bp_full, searcher(bp_full, args.streets))
         for who in judged if args.lbr_pairs >= 2 else ():
             t0 = time.perf_counter()
             res = local_best_response(full.rules, who, args.lbr_pairs, args.seed, actions="fcpa")
@@ -176,7 +176,8 @@ def main() -> None:
         if lbr_rows:
             payload["lbr"] = lbr_rows
     print_table(
-        f"1-2. search agent ({args.streets}, {args.search_iterations} it.) against its blueprint,"
+        f"1-2. search agent ({args.streets}, {args.gadget}, {args.search_iterations} it.) "
+        "against its blueprint,"
         " duplicate, hero mbb/g",
         ["game", "pairs", "mbb/g", "95%", "searches", "mean s", "largest s", "seconds"],
         [[r["table"], r["pairs"], r["mbb_per_game"], r["ci95_mbb"], r["searches"],
@@ -201,6 +202,7 @@ def main() -> None:
     print(f"\nload average before {load_before}, after {load_after}")
     payload["load_average"] = {"before": load_before, "after": load_after}
     name = "search-play" + (f"-{Path(args.checkpoint).stem}" if args.checkpoint else "")
+    name += "" if args.gadget == "unsafe" else f"-{args.gadget}"
     path = write_results(name, payload, save=args.save)
     print(f"results: {path}")
 
