@@ -79,6 +79,34 @@ def test_lbr_is_seeded_and_deterministic() -> None:
     assert not np.array_equal(a.pair_values, c.pair_values)
 
 
+def test_lbr_on_processes_equals_the_serial_run() -> None:
+    """Every pair has its own deal and seed: 2 or 3 worker processes give the serial run's
+    pair values and counts exactly."""
+    serial = local_best_response(HUNL, PairsRaise(), 7, seed=4, actions="fcpa")
+    for workers in (2, 3):
+        split = local_best_response(HUNL, PairsRaise(), 7, seed=4, actions="fcpa", workers=workers)
+        np.testing.assert_array_equal(split.pair_values, serial.pair_values)
+        assert split.counts == serial.counts and split.mbb_per_game == serial.mbb_per_game
+    with pytest.raises(PokerlabError, match="workers must be >= 1, got 0"):
+        local_best_response(HUNL, PairsRaise(), 2, workers=0)
+
+
+def test_lbr_on_ray_equals_the_serial_run() -> None:
+    pytest.importorskip("ray")
+    from pokerlab.distributed.ray_executor import RayExecutor
+
+    serial = local_best_response(HUNL, AlwaysCall(), 4, seed=6, actions="fcpa")
+    executor = RayExecutor()
+    try:
+        split = local_best_response(
+            HUNL, AlwaysCall(), 4, seed=6, actions="fcpa", workers=2, executor=executor
+        )
+    finally:
+        executor.shutdown()
+    np.testing.assert_array_equal(split.pair_values, serial.pair_values)
+    assert split.counts == serial.counts
+
+
 class Inconsistent(AlwaysCall):
     """Plays like always-call but claims no hand ever plays what it plays."""
 

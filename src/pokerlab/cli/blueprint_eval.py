@@ -193,9 +193,13 @@ def lbr(
     search_raises: RaisesOption = SearchSettings.raises,
     search_freeze: FreezeOption = SearchSettings.freeze,
     search_gadget: GadgetOption = SearchSettings.gadget,
+    workers: int = typer.Option(1, "--workers", min=1, help="local processes playing the pairs"),
+    ray: bool = typer.Option(False, "--ray", help="play the pairs as --workers Ray tasks"),
+    address: str | None = typer.Option(None, "--address", help="Ray cluster (implies --ray)"),
 ) -> None:
     """Local best response (Lisy and Bowling 2017) against AGENT: LBR's mbb/g, 95% interval
-    (``search:CHECKPOINT``: the blueprint with search, the --search options)."""
+    (``search:CHECKPOINT``: the blueprint with search, the --search options); the same numbers
+    on any number of --workers, local or Ray."""
     from pokerlab.evaluate.nolimit import local_best_response
 
     if actions not in ("fcpa", "fc"):
@@ -218,7 +222,19 @@ def lbr(
             _check_same("AGENT", agent, game, f"the configuration {config!r}", table)
     else:
         table = game.rules
-    result = local_best_response(table, the_agent, pairs, seed, actions=actions, rounds=rounds)
+    executor = None
+    if ray or address is not None:
+        from pokerlab.distributed.ray_executor import RayExecutor
+
+        executor = RayExecutor(address)
+    try:
+        result = local_best_response(
+            table, the_agent, pairs, seed, actions=actions, rounds=rounds, workers=workers,
+            executor=executor,
+        )  # fmt: skip
+    finally:
+        if executor is not None:
+            executor.shutdown()
     if as_json:
         print_json(result.as_dict())
         return

@@ -55,6 +55,7 @@ equity kernels); see ``benchmarks/nolimit_eval.py`` for its speed.
 from __future__ import annotations
 
 import time
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,6 +76,7 @@ from pokerlab.evaluate.nolimit.agents import (
     pot_raise_to,
 )
 from pokerlab.evaluate.nolimit.matches import deal_cards, sample_action, showdown_values
+from pokerlab.evaluate.parallel import run_blocks
 from pokerlab.games.nolimit.rules import ALLIN, FOLD, NoLimitRules, payoffs
 
 __all__ = ["LBR_ACTIONS", "LBR_ROUNDS", "NoLimitLBRResult", "local_best_response"]
@@ -289,6 +291,21 @@ def _play_game(
     return float(chips[lbr_seat])
 
 
+def _play_pairs(job: tuple, lo: int, hi: int) -> tuple[np.ndarray, dict[str, int]]:
+    """LBR's chips in big blinds for the pairs ``lo .. hi - 1`` of ``job`` (rules, agent, cards,
+    showdown values, seeds, actions, rounds), both seats, and its action counts."""
+    rules, agent, cards, values, seeds, actions, rounds = job
+    counts = {"fold": 0, "call": 0, "pot": 0, "allin": 0}
+    won = np.empty((hi - lo, 2), dtype=np.float64)
+    for i in range(lo, hi):
+        row, vals = cards[i].tolist(), values[i].tolist()
+        for seat in (0, 1):
+            chips = _play_game(rules, agent, seat, row, vals, generator(seeds[i]), actions,
+                               rounds, counts)  # fmt: skip
+            won[i - lo, seat] = chips / rules.big_blind
+    return won, counts
+
+
 def local_best_response(
     rules: NoLimitRules,
     agent: NoLimitAgent,
@@ -297,11 +314,21 @@ def local_best_response(
     *,
     actions: str = "fcpa",
     rounds: str = "3-4",
+    workers: int = 1,
+    executor: Executor | None = None,
 ) -> NoLimitLBRResult:
     """Play ``pairs`` duplicate pairs of LBR against ``agent`` at the heads-up table ``rules``
     (module docstring) and return LBR's mean in mbb per game (big blind = ``rules.big_blind``
     chips) with a 95% interval. ``actions``: ``"fc"`` or ``"fcpa"``; ``rounds``: ``"3-4"`` or
-    ``"1-4"`` (the four-round game)."""
+    ``"1-4"`` (the four-round game).
+
+    ``workers`` > 1 plays the pairs in that many blocks on local processes (the agents are
+    Python and hold the GIL, so threads would not run them at once; forked where the platform
+    allows, so a blueprint's arrays are shared, not copied); ``executor`` (a
+    :class:`concurrent.futures.Executor`, e.g. :class:`~pokerlab.distributed.ray_executor.
+    RayExecutor` for Ray, local or a cluster) runs the ``workers`` blocks instead, each task
+    carrying the agent. Every pair has its own deal and seed, so the result is the same for any
+    number of workers and either executor."""
     if rules.players != 2:
         raise PokerlabError(f"local_best_response: heads-up only, got {rules.players} players")
     if rules.rounds != 4:
@@ -312,20 +339,21 @@ def local_best_response(
         raise PokerlabError(f"local_best_response: unknown LBR rounds {rounds!r} (3-4, 1-4)")
     if isinstance(pairs, bool) or not isinstance(pairs, int | np.integer) or pairs < 2:
         raise PokerlabError(f"local_best_response: pairs must be an integer >= 2, got {pairs!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int | np.integer) or workers < 1:
+        raise PokerlabError(f"local_best_response: workers must be >= 1, got {workers!r}")
     t0 = time.perf_counter()
     pairs = int(pairs)
     seed_value = seed_int(seed)
     cards = deal_cards(rules, pairs, generator(seed_value))
     values = showdown_values(rules, cards)
     seeds = child_seeds(seed_value, pairs)
-    counts = {"fold": 0, "call": 0, "pot": 0, "allin": 0}
-    won = np.empty((pairs, 2), dtype=np.float64)
-    for i in range(pairs):
-        row, vals = cards[i].tolist(), values[i].tolist()
-        for seat in (0, 1):
-            chips = _play_game(rules, agent, seat, row, vals, generator(seeds[i]), actions,
-                               LBR_ROUNDS[rounds], counts)  # fmt: skip
-            won[i, seat] = chips / rules.big_blind
+    job = (rules, agent, cards, values, seeds, actions, LBR_ROUNDS[rounds])
+    if workers == 1 and executor is None:
+        won, counts = _play_pairs(job, 0, pairs)
+    else:
+        parts = run_blocks(_play_pairs, job, pairs, int(workers), executor)
+        won = np.concatenate([w for w, _ in parts])
+        counts = {k: sum(c[k] for _, c in parts) for k in ("fold", "call", "pot", "allin")}
     pair_values = won.sum(axis=1)
     mean, half = duplicate_estimate(pair_values)
     return NoLimitLBRResult(
