@@ -102,9 +102,11 @@ def _yes_no(value: bool | str) -> str:
     return {True: "yes", False: "no"}.get(value, str(value))  # type: ignore[call-overload]
 
 
-def _match_row(label: str, rules: Any, agent: SearchAgent, bp: Any, pairs: int, seed: int) -> dict:
+def _match_row(
+    label: str, rules: Any, agent: SearchAgent, bp: Any, pairs: int, seed: int, workers: int = 1
+) -> dict:
     t0 = time.perf_counter()
-    result = duplicate_match(rules, agent, bp, pairs, seed)
+    result = duplicate_match(rules, agent, bp, pairs, seed, workers=workers)
     row = {
         "table": label,
         "hero": agent.name,
@@ -129,6 +131,13 @@ def main() -> None:
     parser.add_argument("--streets", default="river")
     parser.add_argument("--threads", type=int, default=1, help="threads of each subgame's solve")
     parser.add_argument("--gadget", default="unsafe", help="unsafe, resolve or maxmargin")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes playing the full game's deals (table 2b then stays empty: the agents' "
+        "timings stay in the workers)",
+    )
     parser.add_argument(
         "--search-seconds", type=float, default=None, help="a time budget per subgame instead"
     )
@@ -161,14 +170,15 @@ def main() -> None:
         if args.pairs >= 2:
             row = _match_row(Path(args.checkpoint).name, full.rules,
                              searcher(bp_full, args.streets), bp_full, args.pairs,
-                             args.seed)  # fmt: skip
+                             args.seed, args.workers)  # fmt: skip
             rows.append(row)
             payload["full"] = row
         lbr_rows = []
         judged = (bp_full, searcher(bp_full, args.streets))
         for who in judged if args.lbr_pairs >= 2 else ():
             t0 = time.perf_counter()
-            res = local_best_response(full.rules, who, args.lbr_pairs, args.seed, actions="fcpa")
+            res = local_best_response(full.rules, who, args.lbr_pairs, args.seed, actions="fcpa",
+                                      workers=args.workers)  # fmt: skip
             lbr_rows.append(
                 {"agent": who.name, "lbr_mbb": res.mbb_per_game, "ci95_mbb": res.ci95_mbb,
                  "pairs": args.lbr_pairs, "seconds": time.perf_counter() - t0}

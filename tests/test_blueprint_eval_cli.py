@@ -73,11 +73,15 @@ def test_lbr_against_always_fold_is_exactly_750(capsys) -> None:
     assert "LBR +750.0 +- 0.0 mbb/g (95%), 10 games" in out
 
 
-def test_lbr_on_worker_processes_equals_one_process(capsys) -> None:
+def test_lbr_and_matches_on_worker_processes_equal_one_process(capsys) -> None:
     one = _json(capsys, "lbr", "always-call", "--pairs", "4", "--seed", "3")
     two = _json(capsys, "lbr", "always-call", "--pairs", "4", "--seed", "3", "--workers", "2")
     assert two["mbb_per_game"] == one["mbb_per_game"] and two["ci95_mbb"] == one["ci95_mbb"]
     assert two["counts"] == one["counts"] and two["seat_mbb"] == one["seat_mbb"]
+    one = _json(capsys, "match", "rule", "always-call", "--pairs", "5", "--seed", "2")
+    two = _json(capsys, "match", "rule", "always-call", "--pairs", "5", "--seed", "2",
+                "--workers", "2")  # fmt: skip
+    assert two["mbb_per_game"] == one["mbb_per_game"] and two["seat_mbb"] == one["seat_mbb"]
 
 
 def test_checkpoint_plays_a_match_and_beats_always_call(checkpoints, capsys) -> None:

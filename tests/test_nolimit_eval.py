@@ -116,6 +116,22 @@ def test_match_is_seeded_and_the_rule_bot_beats_always_call() -> None:
     assert win.interval[0] > 0.0  # value-betting beats a calling station
 
 
+def test_matches_on_worker_processes_equal_one_process() -> None:
+    """Each deal keeps its cards and seed: 2 or 3 processes give the serial group values, heads
+    up and at six seats."""
+    serial = duplicate_match(HUNL, HandStrengthRule(), Mixed(), 9, seed=5)
+    for workers in (2, 3):
+        split = duplicate_match(HUNL, HandStrengthRule(), Mixed(), 9, seed=5, workers=workers)
+        np.testing.assert_array_equal(split.group_values, serial.group_values)
+    six = NoLimitRules(6, (10_000,) * 6, 50, 100)
+    one = duplicate_match(six, PotRaise(), Mixed(), 5, seed=1)
+    two = duplicate_match(six, PotRaise(), Mixed(), 5, seed=1, workers=2)
+    np.testing.assert_array_equal(one.group_values, two.group_values)
+    assert one.seat_means == two.seat_means
+    with pytest.raises(PokerlabError, match="workers must be >= 1"):
+        duplicate_match(HUNL, PotRaise(), Mixed(), 2, workers=0)
+
+
 def test_six_player_rotation_sums_the_hero_over_every_seat() -> None:
     rules = NoLimitRules(6, (10_000,) * 6, 50, 100)
     pairs, seed = 12, 2

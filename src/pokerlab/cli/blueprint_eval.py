@@ -19,8 +19,10 @@ Bowling 2017) against it; the API's refusals (not heads-up, not four rounds) are
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -53,6 +55,14 @@ from pokerlab.errors import PokerlabError
 __all__ = ["BUILTIN_AGENTS", "lbr", "load_agent", "match"]
 
 BUILTIN_AGENTS = ("always-fold", "always-call", "pot-raise", "rule")
+
+WorkersOption = Annotated[
+    int, typer.Option("--workers", min=1, help="local processes (or Ray tasks) playing the deals")
+]
+RayOption = Annotated[bool, typer.Option("--ray", help="play the deals as --workers Ray tasks")]
+AddressOption = Annotated[
+    str | None, typer.Option("--address", help="Ray cluster host:port (implies --ray)")
+]
 
 
 def _builtin(name: str) -> Any:
@@ -131,9 +141,13 @@ def match(
     search_raises: RaisesOption = SearchSettings.raises,
     search_freeze: FreezeOption = SearchSettings.freeze,
     search_gadget: GadgetOption = SearchSettings.gadget,
+    workers: WorkersOption = 1,
+    ray: RayOption = False,
+    address: AddressOption = None,
 ) -> None:
     """Duplicate match of HERO against OPPONENT: the hero's mbb/g with its 95% interval
-    (``search:CHECKPOINT`` searches in play; the --search options set how)."""
+    (``search:CHECKPOINT`` searches in play; the --search options set how); the same numbers
+    on any number of --workers, local or Ray."""
     from pokerlab.evaluate.nolimit import duplicate_match
 
     settings = SearchSettings(
@@ -163,7 +177,8 @@ def match(
         _check_same("HERO", hero, hero_game, where, rules)
     if opp_game is not None:
         _check_same("OPPONENT", opponent, opp_game, where, rules)
-    result = duplicate_match(rules, hero_agent, opp_agent, pairs, seed)
+    with _executor(ray, address) as executor:
+        result = duplicate_match(rules, hero_agent, opp_agent, pairs, seed, workers, executor)
     if as_json:
         print_json(result.as_dict())
         return
@@ -193,9 +208,9 @@ def lbr(
     search_raises: RaisesOption = SearchSettings.raises,
     search_freeze: FreezeOption = SearchSettings.freeze,
     search_gadget: GadgetOption = SearchSettings.gadget,
-    workers: int = typer.Option(1, "--workers", min=1, help="local processes playing the pairs"),
-    ray: bool = typer.Option(False, "--ray", help="play the pairs as --workers Ray tasks"),
-    address: str | None = typer.Option(None, "--address", help="Ray cluster (implies --ray)"),
+    workers: WorkersOption = 1,
+    ray: RayOption = False,
+    address: AddressOption = None,
 ) -> None:
     """Local best response (Lisy and Bowling 2017) against AGENT: LBR's mbb/g, 95% interval
     (``search:CHECKPOINT``: the blueprint with search, the --search options); the same numbers
@@ -222,19 +237,11 @@ def lbr(
             _check_same("AGENT", agent, game, f"the configuration {config!r}", table)
     else:
         table = game.rules
-    executor = None
-    if ray or address is not None:
-        from pokerlab.distributed.ray_executor import RayExecutor
-
-        executor = RayExecutor(address)
-    try:
+    with _executor(ray, address) as executor:
         result = local_best_response(
             table, the_agent, pairs, seed, actions=actions, rounds=rounds, workers=workers,
             executor=executor,
         )  # fmt: skip
-    finally:
-        if executor is not None:
-            executor.shutdown()
     if as_json:
         print_json(result.as_dict())
         return
@@ -243,3 +250,18 @@ def lbr(
         f"LBR {result.mbb_per_game:+.1f} +- {result.ci95_mbb:.1f} mbb/g (95%), "
         f"{2 * result.pairs:,} games, {result.seconds:.1f} s"
     )
+
+
+@contextmanager
+def _executor(ray: bool, address: str | None) -> Iterator[Any]:
+    """A Ray executor for ``--ray`` / ``--address`` (shut down after), else None."""
+    if not ray and address is None:
+        yield None
+        return
+    from pokerlab.distributed.ray_executor import RayExecutor
+
+    executor = RayExecutor(address)
+    try:
+        yield executor
+    finally:
+        executor.shutdown()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +36,7 @@ from pokerlab.evaluate.nolimit.agents import (
     PublicView,
     check_policy,
 )
+from pokerlab.evaluate.parallel import run_blocks
 from pokerlab.games.nolimit.rules import NoLimitRules, payoffs
 
 __all__ = [
@@ -159,30 +161,50 @@ class NoLimitMatchResult(DuplicateEstimate):
         }
 
 
+def _play_deals(job: tuple, lo: int, hi: int) -> np.ndarray:
+    """The hero's winnings in big blinds, ``(hi - lo, players)``, on the deals ``lo .. hi - 1``
+    of ``job`` (rules, hero, opponent, cards, showdown values, seeds), each seat in turn."""
+    rules, hero, opponent, cards, values, seeds = job
+    n = rules.players
+    won = np.empty((hi - lo, n), dtype=np.float64)
+    for i in range(lo, hi):
+        for g in range(n):
+            seats = [opponent] * n
+            seats[g] = hero
+            record = play_hand(rules, seats, cards[i], generator(seeds[i]), values[i].tolist())
+            won[i - lo, g] = record.chips[g] / rules.big_blind
+    return won
+
+
 def duplicate_match(
     rules: NoLimitRules,
     hero: NoLimitAgent,
     opponent: NoLimitAgent,
     pairs: int,
     seed: SeedLike = 0,
+    workers: int = 1,
+    executor: Executor | None = None,
 ) -> NoLimitMatchResult:
     """Play ``pairs`` deals, each once per seat (module docstring), and return the hero's mean
-    winnings in mbb per game (big blind = ``rules.big_blind`` chips) with a 95% interval."""
+    winnings in mbb per game (big blind = ``rules.big_blind`` chips) with a 95% interval.
+    ``workers`` > 1: the deals in that many blocks on local processes, or on ``executor``
+    (:func:`~pokerlab.evaluate.parallel.run_blocks`; the same numbers as one process; what an
+    agent records while playing stays in the worker)."""
     if isinstance(pairs, bool) or not isinstance(pairs, int | np.integer) or pairs < 2:
         raise PokerlabError(f"duplicate_match: pairs must be an integer >= 2, got {pairs!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int | np.integer) or workers < 1:
+        raise PokerlabError(f"duplicate_match: workers must be >= 1, got {workers!r}")
     t0 = time.perf_counter()
     n, pairs = rules.players, int(pairs)
     seed_value = seed_int(seed)
     cards = deal_cards(rules, pairs, generator(seed_value))
     values = showdown_values(rules, cards)
     seeds = child_seeds(seed_value, pairs)
-    won = np.empty((pairs, n), dtype=np.float64)
-    for i in range(pairs):
-        for g in range(n):
-            seats = [opponent] * n
-            seats[g] = hero
-            record = play_hand(rules, seats, cards[i], generator(seeds[i]), values[i].tolist())
-            won[i, g] = record.chips[g] / rules.big_blind
+    job = (rules, hero, opponent, cards, values, seeds)
+    if workers == 1 and executor is None:
+        won = _play_deals(job, 0, pairs)
+    else:
+        won = np.concatenate(run_blocks(_play_deals, job, pairs, int(workers), executor))
     groups = won.sum(axis=1)
     mean, half = duplicate_estimate(groups * 2.0 / n)  # a group of n games, not a pair of 2
     return NoLimitMatchResult(
