@@ -167,6 +167,38 @@ def test_hand_strength_rule_thresholds() -> None:
     assert probs.tolist() == expect
 
 
+@pytest.mark.parametrize(("ranks", "cards"), [(13, 5), (13, 4), (6, 4), (6, 5)])
+def test_turn_and_river_strengths_of_every_hand_equal_the_per_hand_kernel(ranks, cards) -> None:
+    """``board_strengths`` (every hand at once, counted by sorting) against the LBR equity
+    kernel's E[HS] hand by hand (an enumeration over opponents and river cards); the rule bot
+    reads the table, and its vectorised probabilities equal its policy."""
+    from pokerlab.evaluate.nolimit.agents import _ehs_raw, deck_combos
+    from pokerlab.evaluate.nolimit.strength import board_strengths
+
+    rng = generator(ranks * 10 + cards)
+    deck = np.arange(52 - 4 * ranks, 52)
+    board = tuple(int(c) for c in rng.choice(deck, cards, replace=False))
+    rules = NoLimitRules(2, (20_000, 20_000), 50, 100, ranks=ranks)
+    hands = deck_combos(rules)
+    table = board_strengths(ranks, board)
+    free = ~np.isin(hands, board).any(axis=1)
+    assert np.isnan(table[~free]).all() and not np.isnan(table[free]).any()
+    for k in rng.choice(np.flatnonzero(free), 25, replace=False):
+        a, b = (int(x) for x in hands[k])
+        assert table[k] == pytest.approx(_ehs_raw(ranks, (a, b), board, 100_000, 64), abs=1e-12)
+    bot = HandStrengthRule()
+    state = rules.initial_state()
+    while state.street < cards - 2:  # checked and called down to the turn or the river
+        state = state.apply(rules, *passive_action(PublicView(rules, state, ())))
+    view = PublicView(rules, state, board)
+    assert view.state.street == cards - 2 and view.state.to_call() == 0
+    live = hands[free]
+    for action in (view.legal()[0], pot_raise_to(view)):
+        probs = bot.action_probability(view, live, action)
+        policy = [bot.policy(view, (int(a), int(b))).get(action, 0.0) for a, b in live[:60]]
+        assert probs[:60].tolist() == policy
+
+
 def test_deals_are_distinct_cards_of_the_deck() -> None:
     rules = NoLimitRules(2, (1000, 1000), 5, 10, ranks=3, rounds=2)
     cards = deal_cards(rules, 50, generator(0))

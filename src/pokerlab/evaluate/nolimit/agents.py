@@ -224,10 +224,12 @@ class HandStrengthRule(NoLimitAgent):
     half) at the showdown, averaged over the board's completions (the river: HS), the same
     feature as limit hold'em's ``ehs_rule`` (defaults 0.65 and 0.45 as there).
 
-    Computed on the fly with the LBR equity kernel: preflop and whenever (completions x
-    opponent hands) is at most ``exact_limit`` (the turn and river of the full deck) exactly;
-    else (the full deck's flop) over ``rollouts`` completions drawn from a generator seeded by
-    the hole cards and board, so the bot stays a fixed function of its cards."""
+    Computed on the fly: on the turn and river exactly for every hand of the deck at once
+    (:func:`~pokerlab.evaluate.nolimit.strength.board_strengths`, cached per board); preflop and
+    on the flop with the LBR equity kernel, exactly whenever (completions x opponent hands) is
+    at most ``exact_limit``, else (the full deck's flop) over ``rollouts`` completions drawn
+    from a generator seeded by the hole cards and board, so the bot stays a fixed function of
+    its cards."""
 
     def __init__(
         self,
@@ -250,8 +252,22 @@ class HandStrengthRule(NoLimitAgent):
 
     def strength(self, rules: NoLimitRules, hole: tuple[int, int], board: tuple[int, ...]) -> float:
         """E[HS] of ``hole`` on ``board`` against a uniform random hand (see the class)."""
+        if len(board) >= 4:
+            return float(self._strengths(rules, np.asarray([hole]), board)[0])
         return _ehs(rules.ranks, (int(hole[0]), int(hole[1])), tuple(int(c) for c in board),
                     self.exact_limit, self.rollouts)  # fmt: skip
+
+    @staticmethod
+    def _strengths(rules: NoLimitRules, hands: np.ndarray, board: tuple[int, ...]) -> np.ndarray:
+        """E[HS] of each row of ``hands`` on a turn or river ``board`` (the table's entries)."""
+        from pokerlab.evaluate.nolimit.strength import board_strengths
+
+        table = board_strengths(rules.ranks, tuple(int(c) for c in board))
+        base = 52 - 4 * rules.ranks
+        m = 4 * rules.ranks
+        lo = np.minimum(hands[:, 0], hands[:, 1]).astype(np.int64) - base
+        hi = np.maximum(hands[:, 0], hands[:, 1]).astype(np.int64) - base
+        return table[lo * m - lo * (lo + 1) // 2 + (hi - lo - 1)]
 
     def _pick(self, view: PublicView, ehs: float) -> Action:
         if ehs >= self.raise_above:
@@ -266,8 +282,11 @@ class HandStrengthRule(NoLimitAgent):
     def action_probability(self, view: PublicView, hands: np.ndarray, action: Action) -> np.ndarray:
         """1 where the hand's E[HS] leads to ``action`` (the same rule as :meth:`policy`)."""
         key = normalize_action(view, action, self.name)
-        ehs = np.array([self.strength(view.rules, (a, b), view.board)
-                        for a, b in np.asarray(hands).tolist()])  # fmt: skip
+        if len(view.board) >= 4:
+            ehs = self._strengths(view.rules, np.asarray(hands), view.board)
+        else:
+            ehs = np.array([self.strength(view.rules, (a, b), view.board)
+                            for a, b in np.asarray(hands).tolist()])  # fmt: skip
         raise_, low = self._pick(view, 1.0), self._pick(view, 0.0)
         middle = passive_action(view)
         out = np.where(ehs >= self.raise_above, key == raise_, key == middle)
