@@ -121,3 +121,31 @@ def test_bad_input_is_one_line_and_exit_2(checkpoints, tmp_path, capsys) -> None
         err = capsys.readouterr().err
         assert message in err, (args, err)
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_blueprint_trained_on_threads_loads_for_play(tmp_path, workers) -> None:
+    """A checkpoint of a run on batched workers reads as its head's arrays: the agent plays
+    the solver's own average strategy, and the judging commands take it."""
+    import numpy as np
+
+    import pokerlab
+    from pokerlab.io.files import save_checkpoint
+    from pokerlab.solvers.batched import ThreadedBlueprintSolver
+    from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction
+    from pokerlab.solvers.blueprint_load import load_blueprint
+
+    game = pokerlab.load_game("nolimit-holdem", config="fcpa", ranks=2, rounds=2, stack=300)
+    abstraction = lossless_abstraction(2)
+    solver = (
+        ThreadedBlueprintSolver(game, abstraction, workers=workers, seed=1, batch=500)
+        if workers > 1
+        else BlueprintSolver(game, abstraction, seed=1)
+    )
+    solver.step(3000)
+    path = tmp_path / "bp.npz"
+    save_checkpoint(path, solver.state_dict())
+    agent, loaded = load_blueprint(path)
+    np.testing.assert_array_equal(agent.strategy.probs, solver.average_strategy().probs)
+    assert loaded.rules == game.rules
+    assert main(["blueprint", "match", str(path), "always-call", "--pairs", "3"]) == 0

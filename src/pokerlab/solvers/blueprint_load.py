@@ -46,6 +46,12 @@ def load_blueprint(path: str | Path, label: str = "CHECKPOINT") -> tuple[Any, An
             buckets=tuple(int(b) for b in config["buckets"]),
             seed=int(state.get("seed", 0)),
         ).abstraction
+    extra = state.get("extra") or {}
+    if "workers" in extra:
+        # a run on batched workers (threads or Ray) reads as its head's arrays: the strategy is
+        # the same, and the workers' generator states matter only to resume the run
+        kept = {k: v for k, v in extra.items() if k not in ("workers", "batch")}
+        state = {**state, "extra": kept}
     solver = restore_blueprint(state, abstraction, game)  # type: ignore[arg-type]
     agent = BlueprintAgent(solver.average_strategy(), abstraction, name=path.name)
     return agent, game
