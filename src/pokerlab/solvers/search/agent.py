@@ -57,9 +57,15 @@ from pokerlab.evaluate.nolimit.agents import (
 )
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
 from pokerlab.games.nolimit.rules import ALLIN, BET, RAISE, BettingState
-from pokerlab.games.postflop import parse_bet_sizes
 from pokerlab.solvers.search.freeze import freeze_hand, frozen_decisions
-from pokerlab.solvers.search.lines import line_node, node_strategy, real_action, tree_child
+from pokerlab.solvers.search.lines import (
+    line_node,
+    node_strategy,
+    range_text,
+    real_action,
+    tree_child,
+)
+from pokerlab.solvers.search.menu import SearchMenu
 from pokerlab.solvers.search.safe import TABLE_GADGETS, safe_solve
 
 __all__ = ["RANGE_FLOOR", "SEARCH_STREETS", "SearchAgent", "SearchMenu", "SearchRecord"]
@@ -69,29 +75,6 @@ RANGE_FLOOR = 1e-6
 #: streets by name (the rules' numbering)
 SEARCH_STREETS = {"flop": 1, "turn": 2, "river": 3}
 _SPOT_STREETS = ("flop", "turn", "river")
-
-
-@dataclass(frozen=True)
-class SearchMenu:
-    """The search's bet sizes per street, in the postflop bet-size syntax
-    (:mod:`pokerlab.games.postflop.betsizes`): ``bets`` for the first bet of a street, ``raises``
-    facing one; ``raise_limit`` raises per street at most (the actual line's raises are always
-    allowed). Defaults: half and one pot and all-in; raises all-in; two raises. On full-deck
-    rivers of the hunl-100 blueprint this tree costs 0.9 ms an iteration against 3.8 ms for
-    33%, 75%, 150%, all-in with pot raises and three raises, at the same exploitability after
-    100 iterations (2.3% of the pot; ``benchmarks/search_play.py``'s notes)."""
-
-    bets: str = "50%, 100%, a"
-    raises: str = "a"
-    raise_limit: int = 2
-
-    def __post_init__(self) -> None:
-        parse_bet_sizes(self.bets, raise_sizes=False)
-        parse_bet_sizes(self.raises, raise_sizes=True)
-        if isinstance(self.raise_limit, bool) or not isinstance(self.raise_limit, int):
-            raise PokerlabError(f"raise_limit must be an integer, got {self.raise_limit!r}")
-        if self.raise_limit < 0:
-            raise PokerlabError(f"raise_limit must be >= 0, got {self.raise_limit}")
 
 
 @dataclass
@@ -211,6 +194,8 @@ class SearchAgent(NoLimitAgent):
         self._cache_size = int(cache)
         self._ranges: dict[tuple[Any, ...], np.ndarray] = {}
         self._lines: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[str, str, int]]] = {}
+        self._games: dict[tuple[Any, ...], Any] = {}
+        self._texts: dict[tuple[Any, ...], list[str]] = {}
         #: one record per subgame solved, in order
         self.records: list[SearchRecord] = []
         #: per decision at the table (:meth:`policy`): street, wall seconds end to end (ranges,
@@ -390,6 +375,9 @@ class SearchAgent(NoLimitAgent):
         """Both ranges at the round's start as range text, OOP's first: Bayes' rule (module
         docstring), every hand the board leaves floored at :data:`RANGE_FLOOR` of its seat's
         largest weight (a seat with no weight left: every such hand alike)."""
+        key = (prefix, view.board, self._seat if self.gadget != "unsafe" else -1)
+        if key in self._texts:
+            return self._texts[key]
         rules = self.rules
         weights = self._bayes(prefix, view.board).copy()
         hands = deck_combos(rules)
@@ -399,7 +387,10 @@ class SearchAgent(NoLimitAgent):
             floor = RANGE_FLOOR * top if top > 0 else 1.0
             weights[seat, free] = np.maximum(weights[seat, free], floor)
         oop = rules.first_to_act(view.state.street)
-        return [_range_text(hands, weights[s]) for s in (oop, 1 - oop)]
+        if len(self._texts) > 4 * self._cache_size:
+            self._texts.clear()
+        texts = self._texts[key] = [range_text(hands, weights[s]) for s in (oop, 1 - oop)]
+        return texts
 
     def _sizes(
         self, moves: list[tuple[int, int, int, BettingState]], inserted: tuple[int, ...],
@@ -425,10 +416,14 @@ class SearchAgent(NoLimitAgent):
         sizes: tuple[str, str, int], texts: list[str] | None = None,
     ) -> Any:  # fmt: skip
         """The subgame as a :class:`~pokerlab.games.postflop.game.PostflopGame` with the bet
-        ``sizes`` of :meth:`_sizes` (``texts``: the ranges, else :meth:`_range_texts`)."""
+        ``sizes`` of :meth:`_sizes` (``texts``: the ranges, else :meth:`_range_texts`); kept
+        per round start, board, sizes and (safe gadgets) seat: the ranges and sizes make it."""
         from pokerlab.games.postflop.game import PostflopGame
         from pokerlab.games.postflop.spot import spot_from_params
 
+        key = (prefix, view.board, sizes, self._seat if self.gadget != "unsafe" else -1)
+        if key in self._games:
+            return self._games[key]
         state = view.state
         rules = self.rules
         texts = texts or self._range_texts(view, prefix)
@@ -446,7 +441,10 @@ class SearchAgent(NoLimitAgent):
             raise_limit=sizes[2],
             ranks=rules.ranks,
         )
-        return PostflopGame(spot)
+        if len(self._games) > 8:  # each may hold a whole tree: a few rounds are enough
+            self._games.clear()
+        game = self._games[key] = PostflopGame(spot)
+        return game
 
     def _solve(
         self, view: PublicView, game: Any, inserted: tuple[int, ...], line: tuple[Any, Any],
@@ -480,14 +478,3 @@ class SearchAgent(NoLimitAgent):
             )
         )
         return _Solved(solver, solver.spot, self.rules.first_to_act(view.state.street))
-
-
-def _range_text(hands: np.ndarray, weights: np.ndarray) -> str:
-    """A weighted range in the range syntax: ``"AsKs:0.25,..."`` (weights scaled to a largest
-    of 1; exact to float64 repr)."""
-    top = float(weights.max())
-    parts = []
-    for (a, b), w in zip(hands.tolist(), weights.tolist(), strict=True):
-        if w > 0:
-            parts.append(f"{format_card(b)}{format_card(a)}:{w / top!r}")
-    return ",".join(parts)

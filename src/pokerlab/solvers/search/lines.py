@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab.cards.deck import format_card
 from pokerlab.errors import PokerlabError
 from pokerlab.games.nolimit.rules import (
     ALLIN,
@@ -29,7 +30,7 @@ from pokerlab.games.postflop.actions import FOLD as S_FOLD
 from pokerlab.games.postflop.actions import RAISE as S_RAISE
 from pokerlab.games.postflop.actions import action_label
 
-__all__ = ["tree_child", "line_labels", "line_node", "node_strategy", "real_action"]
+__all__ = ["tree_child", "line_labels", "line_node", "node_strategy", "range_text", "real_action"]
 
 #: a round's action as the agent keeps it: (seat, kind, amount, the betting state before it)
 Move = tuple[int, int, int, Any]
@@ -116,3 +117,14 @@ def real_action(
     else:
         to = min(max(int(amount), bounds[0]), bounds[1])
     return state.raise_kind(rules, to), to
+
+
+def range_text(hands: np.ndarray, weights: np.ndarray) -> str:
+    """A weighted range in the range syntax: ``"AsKs:0.25,..."`` (weights scaled to a largest
+    of 1; exact to float64 repr): how the agent hands a subgame its ranges."""
+    top = float(weights.max())
+    parts = []
+    for (a, b), w in zip(hands.tolist(), weights.tolist(), strict=True):
+        if w > 0:
+            parts.append(f"{format_card(b)}{format_card(a)}:{w / top!r}")
+    return ",".join(parts)
