@@ -274,6 +274,35 @@ def test_cli_lazy_bytes_resume_and_show(tmp_path, capsys) -> None:
     assert shown[0] == shown[1]  # the same strategy, read from either layout
 
 
+def test_cli_lazy_trains_a_game_whose_dense_rows_do_not_fit(tmp_path, capsys, monkeypatch) -> None:
+    """With less memory than the dense rows need (but more than the row index), a dense run is
+    refused with the estimate and a ``--lazy`` run trains, saying the dense bound."""
+    import pokerlab
+    import pokerlab._system
+    import pokerlab.games.nolimit.size as size
+
+    config = tmp_path / "small.toml"
+    config.write_text('base = "fcpa"\nranks = 3\nrounds = 4\nstack = 2000\n')
+    game = pokerlab.load_game("nolimit-holdem", config=str(config))
+    counts = tuple(lossless_abstraction(3).buckets)
+    info = game.summary(counts)
+    index = 8 * sum(info["infosets"].values())
+    assert index < info["bytes"]
+    between = (index + info["bytes"]) // 2
+    monkeypatch.setattr(pokerlab._system, "memory_available_or_physical", lambda: between)
+    monkeypatch.setattr(size, "memory_available_or_physical", lambda: between)
+    args = ["blueprint", "train", str(config), "--bucketing", "lossless", "-n", "50", "--json"]
+    assert main([*args, "--checkpoint", str(tmp_path / "d.npz")]) == 2
+    assert "more than the" in capsys.readouterr().err
+    assert main([*args, "--checkpoint", str(tmp_path / "l.npz"), "--lazy"]) == 0
+    out = capsys.readouterr()
+    assert "--lazy: the dense game would need" in out.err
+    assert json.loads(out.out.strip().splitlines()[-1])["iterations"] == 50
+    monkeypatch.setattr(pokerlab._system, "memory_available_or_physical", lambda: index // 2)
+    assert main([*args, "--checkpoint", str(tmp_path / "x.npz"), "--lazy"]) == 2
+    assert "--lazy: the row index alone needs" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_lazy_ray_workers_equal_threads(workers: int) -> None:
     """Ray actors with lazy rows: one actor equals the serial lazy run, two equal two threads

@@ -136,10 +136,8 @@ def train_blueprint(
             else tuple(game.buckets)
         )
     info = game.summary(counts, averages)  # the size, refused before the tables
-    from pokerlab.games.nolimit.size import check_fits
-
-    check_fits(info["bytes"])
     err = Console(stderr=True, highlight=False, soft_wrap=True)
+    _check_fits(info, lazy, err)
     show = not as_json and sys.stderr.isatty()
     if lossless is not None:
         abstraction = lossless
@@ -261,3 +259,28 @@ def train_blueprint(
 
 
 blueprint_app.command("train")(train_blueprint)
+
+
+def _check_fits(info: dict[str, Any], lazy: bool, err: Console) -> None:
+    """Refuse a dense game whose rows will not fit this machine's free memory; with ``--lazy``
+    only the row index is dense (8 bytes per information set at most), so the dense size is a
+    bound that a run reaching a fraction of the rows may stay far below: said, not refused."""
+    from pokerlab._system import memory_available_or_physical
+    from pokerlab.games.nolimit.size import check_fits, format_bytes
+
+    if not lazy:
+        check_fits(info["bytes"])
+        return
+    available = memory_available_or_physical()
+    index = 8 * sum(int(n) for n in info["infosets"].values())
+    if available is not None and index > available:
+        raise PokerlabError(
+            f"--lazy: the row index alone needs {format_bytes(index)}, more than the "
+            f"{format_bytes(available)} available; use fewer sizes or fewer buckets"
+        )
+    if available is not None and info["bytes"] > available:
+        err.print(
+            f"--lazy: the dense game would need {format_bytes(info['bytes'])}, more than the "
+            f"{format_bytes(available)} available; rows are allocated as traversals reach "
+            "them, so the run goes on until the reached rows outgrow the memory"
+        )
