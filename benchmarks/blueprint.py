@@ -185,7 +185,7 @@ def table_threads(seconds: float, use_ray: bool) -> dict:
 
 def table_lbr(
     minutes: list[float], threads: int, pairs: int, folder: Path, save: bool = False,
-    baseline_pairs: int | None = None,
+    baseline_pairs: int | None = None, workers: int = 1,
 ) -> list[dict]:  # fmt: skip
     from pokerlab.evaluate.nolimit.agents import AlwaysCall, HandStrengthRule
     from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
@@ -218,7 +218,7 @@ def table_lbr(
         save_checkpoint(folder / f"hunl-100-{mark:g}min.npz", solver.state_dict())
         agent = BlueprintAgent(solver.average_strategy(), abstraction)
         started = time.perf_counter()
-        r = local_best_response(game.rules, agent, pairs, 1, actions="fcpa")
+        r = local_best_response(game.rules, agent, pairs, 1, actions="fcpa", workers=workers)
         keep({"agent": "blueprint", "minutes": mark, "iterations": solver.iterations,
               "pairs": pairs, "training_seconds": solver.seconds, "lbr": r.mbb_per_game,
               "ci": r.ci95_mbb, "lbr_seconds": time.perf_counter() - started})  # fmt: skip
@@ -227,7 +227,7 @@ def table_lbr(
     for name, agent in baselines if baseline_pairs != 0 else ():
         started = time.perf_counter()
         n = pairs if baseline_pairs is None else baseline_pairs
-        r = local_best_response(game.rules, agent, n, 1, actions="fcpa")
+        r = local_best_response(game.rules, agent, n, 1, actions="fcpa", workers=workers)
         keep({"agent": name, "minutes": None, "iterations": None, "training_seconds": None,
               "lbr": r.mbb_per_game, "ci": r.ci95_mbb, "pairs": n,
               "lbr_seconds": time.perf_counter() - started})  # fmt: skip
@@ -287,6 +287,9 @@ def main() -> None:
         "takes about 1.4 s a game)",
     )
     parser.add_argument("--lbr-baselines", action="store_true", help="table 4's baselines alone")
+    parser.add_argument(
+        "--lbr-workers", type=int, default=1, help="processes playing table 4's LBR pairs"
+    )
     add_save_option(parser)
     args = parser.parse_args()
     if args.quick:
@@ -307,7 +310,7 @@ def main() -> None:
         marks = [float(m) for m in args.lbr.split(",")] if args.lbr else []
         payload["lbr"] = table_lbr(
             marks, args.lbr_threads, args.lbr_pairs, results_dir(False), args.save,
-            args.lbr_baseline_pairs,
+            args.lbr_baseline_pairs, args.lbr_workers,
         )  # fmt: skip
     payload["load_average"] = {"before": load_before, "after": load_average()}
     print(f"\nload average before {load_before}, after {load_average()}")
