@@ -7,27 +7,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import pokerlab
+import test_search_agent
 from pokerlab.cards.deck import COMBO_CARDS
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.nolimit.agents import PublicView
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
 from pokerlab.evaluate.nolimit.matches import duplicate_match
-from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction
 from pokerlab.solvers.postflop import PostflopSolver
 from pokerlab.solvers.search import safe
 from pokerlab.solvers.search.agent import SearchAgent
 from pokerlab.solvers.search.lines import real_action
-from test_search_agent import STREETS, _river_view
+from test_search_agent import _river_view
 
-
-@pytest.fixture(scope="module")
-def blueprint() -> BlueprintAgent:
-    game = pokerlab.load_game("nolimit-holdem", ranks=3, rounds=4, stack=5000, actions=STREETS)
-    abstraction = lossless_abstraction(3)
-    solver = BlueprintSolver(game, abstraction, seed=1)
-    solver.step(20_000)
-    return BlueprintAgent(solver.average_strategy(), abstraction)
+#: the 12-card blueprint of test_search_agent.py (20,000 MCCFR iterations), one fixture
+blueprint = test_search_agent.blueprint
 
 
 def _subgames(blueprint: BlueprintAgent, deal: int) -> tuple:
