@@ -118,6 +118,22 @@ def count_expanded(root: ActionNode, board: list[int], deck_size: int = 52) -> d
     return counts
 
 
+def _deal_weight(combos: tuple[np.ndarray, ...], weights: tuple[np.ndarray, ...]) -> float:
+    """The total weight of the deals: the sum of ``w0[h] * w1[g]`` over the pairs of hands
+    with no card in common, by inclusion-exclusion over the cards (a pair sharing a card is
+    counted once per card shared, and only a hand paired with itself shares two), so without
+    the (H, H) conflict matrix: milliseconds less per subgame, which search builds at the
+    table."""
+    w0 = weights[0][combos[0]]
+    w1 = weights[1][combos[1]]
+    per_card = [
+        np.bincount(COMBO_CARDS[c].ravel(), np.repeat(w, 2), minlength=52)
+        for c, w in ((combos[0], w0), (combos[1], w1))
+    ]
+    same = float(np.asarray(weights[0], dtype=np.float64) @ np.asarray(weights[1], np.float64))
+    return float(w0.sum() * w1.sum() - per_card[0] @ per_card[1] + same)
+
+
 def expand_spot(
     root: ActionNode,
     board: list[int],
@@ -298,12 +314,7 @@ def expand_spot(
 
     final_boards = np.array(sorted(boards, key=boards.__getitem__), dtype=np.int64).reshape(-1, 5)
     hands = _hand_arrays(combos, weights, final_boards, hmax)
-    w0 = weights[0][combos[0]]
-    w1 = weights[1][combos[1]]
-    from pokerlab.cards.deck import COMBO_MASKS
-
-    conflict = (COMBO_MASKS[combos[0]][:, None] & COMBO_MASKS[combos[1]][None, :]) != 0
-    norm = float(w0 @ (~conflict).astype(np.float64) @ w1)
+    norm = _deal_weight(combos, weights)
     max_children = max(len(k) for k in kids) if kids else 1
     tree = VectorTree(
         arrays=arrays,
