@@ -36,7 +36,10 @@ Table 4 (``--lbr MINUTES``, e.g. ``10,60,240``; hours of work): ``hunl-100`` tra
 ``--lbr-threads`` threads, checkpointed at each mark, and LBR (fcpa, rounds 3-4,
 ``--lbr-pairs`` duplicate pairs) against it, beside always-call and the hand-strength rule bot;
 Slumbot 2016's published 4,020 +- 115 mbb/g in the same LBR setting (Lisy and Bowling 2017) is
-the mark to beat.
+the mark to beat. Hours of training outlast a session here: ``--lbr-resume F`` goes on from a
+checkpoint of an earlier run (the solver's seconds count on; the 60-minute one is kept in
+``benchmarks/results/hunl-100-60min.npz``, half a megabyte), e.g. ``--only-lbr --lbr 240
+--lbr-resume benchmarks/results/hunl-100-60min.npz --save``.
 
 Table 5. On the 8-card two-round fcpa game (stacks 300, blinds 50/100: small enough for the
 engine's exact best response on the history interface), the real-game exploitability (mbb/g:
@@ -185,7 +188,7 @@ def table_threads(seconds: float, use_ray: bool) -> dict:
 
 def table_lbr(
     minutes: list[float], threads: int, pairs: int, folder: Path, save: bool = False,
-    baseline_pairs: int | None = None, workers: int = 1,
+    baseline_pairs: int | None = None, workers: int = 1, resume: str | None = None,
 ) -> list[dict]:  # fmt: skip
     from pokerlab.evaluate.nolimit.agents import AlwaysCall, HandStrengthRule
     from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
@@ -200,6 +203,11 @@ def table_lbr(
             if threads > 1
             else BlueprintSolver(game, abstraction, seed=1)
         )
+        if resume:  # training goes on from a checkpoint of this table (marks: its total time)
+            from pokerlab.io.files import load_checkpoint
+
+            solver.load_state_dict(load_checkpoint(resume))
+            print(f"resumed {resume}: {solver.iterations:,} iterations, {solver.seconds:.0f} s")
     # rows of an earlier run that this one does not measure again stay (a run of the marks
     # alone, then of the baselines alone, makes one table)
     previous = results_dir(save) / "blueprint-lbr.json"
@@ -290,6 +298,12 @@ def main() -> None:
     parser.add_argument(
         "--lbr-workers", type=int, default=1, help="processes playing table 4's LBR pairs"
     )
+    parser.add_argument(
+        "--lbr-resume",
+        default=None,
+        help="go on training from a checkpoint of table 4 (the same threads), e.g. "
+        "benchmarks/results/hunl-100-60min.npz",
+    )
     add_save_option(parser)
     args = parser.parse_args()
     if args.quick:
@@ -310,7 +324,7 @@ def main() -> None:
         marks = [float(m) for m in args.lbr.split(",")] if args.lbr else []
         payload["lbr"] = table_lbr(
             marks, args.lbr_threads, args.lbr_pairs, results_dir(False), args.save,
-            args.lbr_baseline_pairs, args.lbr_workers,
+            args.lbr_baseline_pairs, args.lbr_workers, args.lbr_resume,
         )  # fmt: skip
     payload["load_average"] = {"before": load_before, "after": load_average()}
     print(f"\nload average before {load_before}, after {load_average()}")
