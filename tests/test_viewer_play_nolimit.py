@@ -239,7 +239,7 @@ def test_an_illegal_amount_is_refused_by_name(client, rules) -> None:
 def test_the_searching_bot_reports_its_thinking_time(client, rules) -> None:
     body = {"path": "bp.npz", "seat": 0, "seed": 2, "search": True, "search_iterations": 30}
     first = client.post("/api/play", json=body).json()
-    assert first["search"] == {"streets": ["river"], "iterations": 30}
+    assert first["search"] == {"streets": ["river"], "iterations": 30, "gadget": "unsafe"}
     assert first["bot"] == "search:bp.npz"
     state = play(client, first, "passive")  # checked and called down: the river is reached
     assert state["done"] and state["showdown"]
@@ -260,6 +260,16 @@ def test_the_searching_bot_reports_its_thinking_time(client, rules) -> None:
     assert _without_times(again) == _without_times(state)
 
 
+def test_the_bot_searches_with_a_safe_gadget(client, rules) -> None:
+    body = {"path": "bp.npz", "seat": 0, "seed": 2, "search": True, "search_iterations": 20,
+            "search_gadget": "maxmargin"}  # fmt: skip
+    first = client.post("/api/play", json=body).json()
+    assert first["search"] == {"streets": ["river"], "iterations": 20, "gadget": "maxmargin"}
+    state = play(client, first, "passive")
+    assert state["done"] and state["result"] == float(replay(rules, state))
+    assert any("search" in e for e in state["history"])
+
+
 @pytest.mark.parametrize(
     ("body", "words"),
     [
@@ -268,6 +278,8 @@ def test_the_searching_bot_reports_its_thinking_time(client, rules) -> None:
         ({"search": "yes"}, ["search must be true or false", "'yes'"]),
         ({"search_streets": "river"}, ["need search: true"]),
         ({"search": True, "search_iterations": 2.5}, ["search_iterations", "2.5"]),
+        ({"search": True, "search_gadget": "safe"}, ["search_gadget", "unknown gadget 'safe'"]),
+        ({"search_gadget": "resolve"}, ["need search: true"]),
     ],
 )
 def test_bad_search_options_are_refused_by_name(client, body, words) -> None:

@@ -49,7 +49,8 @@ class NoLimitPlay(PlaySession):
     ``seat``: the user's seat, 0 (the button, small blind) or 1 (big blind); ``seed``: the deals
     and the bot's draws (None: fresh entropy; the seed used is in the state); ``search``: the bot
     searches in play on ``search_streets`` (``"river"``, ``"turn,river"``, ...) with
-    ``search_iterations`` DCFR iterations per subgame (1 to :data:`MAX_SEARCH_ITERATIONS`).
+    ``search_iterations`` DCFR iterations per subgame (1 to :data:`MAX_SEARCH_ITERATIONS`) and
+    ``search_gadget`` (unsafe, resolve or maxmargin; :mod:`pokerlab.solvers.search.safe`).
     """
 
     game_name = "nolimit-holdem"
@@ -62,6 +63,7 @@ class NoLimitPlay(PlaySession):
         search: bool = False,
         search_streets: str = "river",
         search_iterations: int = 100,
+        search_gadget: str = "unsafe",
     ) -> None:
         from pokerlab._rng import child_seeds, generator, seed_int
         from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
@@ -82,11 +84,13 @@ class NoLimitPlay(PlaySession):
         agent: Any = BlueprintAgent(model.strategy, model.abstraction, name=name)
         self.search: dict[str, Any] | None = None
         if search:
-            agent = self._searching(agent, name, search_streets, search_iterations)
+            agent = self._searching(agent, name, search_streets, search_iterations, search_gadget)
         self.agent = agent
         self.deal()
 
-    def _searching(self, blueprint: Any, name: str, streets: str, iterations: int) -> Any:
+    def _searching(
+        self, blueprint: Any, name: str, streets: str, iterations: int, gadget: str = "unsafe"
+    ) -> Any:
         """``blueprint`` with search (errors name the request's field)."""
         from pokerlab.solvers.search.agent import SearchAgent
 
@@ -102,15 +106,24 @@ class NoLimitPlay(PlaySession):
                 f"{iterations!r}"
             )
         try:
-            agent = SearchAgent(blueprint, streets, iterations=iterations, name=f"search:{name}")
+            agent = SearchAgent(
+                blueprint, streets, iterations=iterations, name=f"search:{name}", gadget=gadget
+            )
         except PokerlabError as exc:
-            field = "search_streets" if "street" in str(exc) else "search"
+            field = (
+                "search_gadget"
+                if "gadget" in str(exc)
+                else "search_streets"
+                if "street" in str(exc)
+                else "search"
+            )
             raise PokerlabError(f"{field}: {exc}") from None
         if not agent.streets:
             raise PokerlabError(f"search_streets: no street named in {streets!r}")
         self.search = {
             "streets": [STREETS[s] for s in agent.streets],
             "iterations": agent.iterations,
+            "gadget": agent.gadget,
         }
         return agent
 

@@ -30,7 +30,8 @@ def add_play_routes(app: FastAPI, viewer: Any) -> None:
     """POST ``/api/play``, GET ``/api/play/{sid}``, POST ``/api/play/{sid}/act`` and
     ``/api/play/{sid}/next`` on ``app``, for the files of ``viewer``. ``/api/play`` takes
     ``{path, seat, seed}`` and, for a no-limit blueprint checkpoint, ``search`` (true: the bot
-    searches in play) with optional ``search_streets`` and ``search_iterations``."""
+    searches in play) with optional ``search_streets``, ``search_iterations`` and
+    ``search_gadget``."""
 
     @app.post("/api/play")
     def play_new(request: Request, body: dict[str, Any] = Body(...)) -> Response:
@@ -45,6 +46,7 @@ def add_play_routes(app: FastAPI, viewer: Any) -> None:
             raise PokerlabError("seed must be an integer >= 0")
         search = body.get("search", False)
         streets, iterations = body.get("search_streets"), body.get("search_iterations")
+        gadget = body.get("search_gadget")
         if not isinstance(search, bool):
             raise PokerlabError(f"search must be true or false, got {search!r}")
         if streets is not None and not isinstance(streets, str):
@@ -53,9 +55,13 @@ def add_play_routes(app: FastAPI, viewer: Any) -> None:
             not isinstance(iterations, int) or isinstance(iterations, bool)
         ):
             raise PokerlabError(f"search_iterations must be an integer, got {iterations!r}")
-        if not search and (streets is not None or iterations is not None):
-            raise PokerlabError("search_streets and search_iterations need search: true")
-        session = new_session(viewer.model(path), seat, seed, search, streets, iterations)
+        if gadget is not None and not isinstance(gadget, str):
+            raise PokerlabError(f"search_gadget must be text such as 'resolve', got {gadget!r}")
+        if not search and (streets is not None or iterations is not None or gadget is not None):
+            raise PokerlabError(
+                "search_streets, search_iterations and search_gadget need search: true"
+            )
+        session = new_session(viewer.model(path), seat, seed, search, streets, iterations, gadget)
         viewer.sessions.add(session, client_key(request))
         with session.lock:
             return json_response(session.state())

@@ -23,11 +23,13 @@ def new_session(
     search: bool = False,
     search_streets: str | None = None,
     search_iterations: int | None = None,
+    search_gadget: str | None = None,
 ) -> PlaySession:
     """A play session for ``model`` (push/fold, a two-player history game, a postflop spot, a
     heads-up no-limit blueprint checkpoint). ``search``: the blueprint's bot searches in play
-    (:class:`~pokerlab.viewer.play_nolimit.NoLimitPlay`; ``search_streets`` and
-    ``search_iterations`` default to ``"river"`` and 100); other files refuse it."""
+    (:class:`~pokerlab.viewer.play_nolimit.NoLimitPlay`; ``search_streets``,
+    ``search_iterations`` and ``search_gadget`` default to ``"river"``, 100 and ``"unsafe"``);
+    other files refuse it."""
     if isinstance(model, BlueprintModel):
         return NoLimitPlay(
             model,
@@ -36,6 +38,7 @@ def new_session(
             search=search,
             search_streets="river" if search_streets is None else search_streets,
             search_iterations=100 if search_iterations is None else search_iterations,
+            search_gadget="unsafe" if search_gadget is None else search_gadget,
         )
     if search:
         raise PokerlabError(
