@@ -274,7 +274,8 @@ def test_cli_play_with_search_shows_the_thinking_time(checkpoint, monkeypatch, c
     """``blueprint play --search``: a person who always calls plays hands to the river, where
     the bot searches and says how long it thought."""
     monkeypatch.setattr("sys.stdin", io.StringIO("c\n" * 60))
-    args = ["blueprint", "play", str(checkpoint), "--search", "--search-iterations", "30"]
+    args = ["blueprint", "play", str(checkpoint), "--search", "--search-iterations", "30",
+            "--search-threads", "2"]  # fmt: skip
     assert main([*args, "--seed", "1", "--hands", "6"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"\(the bot searched 30 iterations: \d+\.\d\d s\)", out)

@@ -42,6 +42,7 @@ from pokerlab.cli.blueprint_search import (
     SearchSettings,
     SecondsOption,
     StreetsOption,
+    ThreadsOption,
 )
 from pokerlab.cli.render import print_json
 from pokerlab.errors import PokerlabError
@@ -82,6 +83,7 @@ def acpc(
     search_raises: RaisesOption = SearchSettings.raises,
     search_freeze: FreezeOption = SearchSettings.freeze,
     search_gadget: GadgetOption = SearchSettings.gadget,
+    search_threads: ThreadsOption = SearchSettings.threads,
 ) -> None:
     """Play AGENT in an ACPC match: connect to the dealer's port and play until it closes
     (``search:CHECKPOINT``: the blueprint with real-time search, the --search options)."""
@@ -96,6 +98,7 @@ def acpc(
         search_raises,
         search_freeze,
         search_gadget,
+        search_threads,
     )
     the_agent, game = load_agent(agent, "AGENT", settings)
     if game is not None and config is not None:

@@ -44,6 +44,7 @@ from pokerlab.cli.blueprint_search import (
     SearchSettings,
     SecondsOption,
     StreetsOption,
+    ThreadsOption,
 )
 from pokerlab.cli.terminal import QUIT, spaced_cards, stdin_lines
 from pokerlab.errors import PokerlabError
@@ -269,11 +270,13 @@ def play(
     search_iterations: IterationsOption = 100,
     search_seconds: SecondsOption = None,
     search_gadget: GadgetOption = SearchSettings.gadget,
+    search_threads: ThreadsOption = SearchSettings.threads,
 ) -> None:
     """Play heads-up no-limit hold'em against a blueprint in the terminal, any bet size."""
     settings = SearchSettings(
-        search_streets, search_iterations, search_seconds, gadget=search_gadget
-    )
+        search_streets, search_iterations, search_seconds, gadget=search_gadget,
+        threads=search_threads,
+    )  # fmt: skip
     run_play(checkpoint, hands=hands, seat=seat, seed=seed, search=settings if search else None)
 
 

@@ -6,7 +6,8 @@ SearchAgent`): ``--search-streets`` (``river``, ``turn,river`` ...), ``--search-
 deterministic budget per subgame) or ``--search-seconds``, ``--search-bets`` and
 ``--search-raises`` (the menu, postflop bet-size syntax), ``--no-search-freeze`` (a re-solve
 leaves the agent's own earlier actions in the round free; frozen for its hand by default),
-``--search-gadget`` (unsafe, resolve or maxmargin; :mod:`pokerlab.solvers.search.safe`).
+``--search-gadget`` (unsafe, resolve or maxmargin; :mod:`pokerlab.solvers.search.safe`),
+``--search-threads`` (threads of each subgame's solve, where one agent plays: ``play``, ACPC).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ __all__ = [
     "RaisesOption",
     "FreezeOption",
     "GadgetOption",
+    "ThreadsOption",
     "with_search",
 ]
 
@@ -63,6 +65,10 @@ GadgetOption = Annotated[
     ),
 ]
 
+ThreadsOption = Annotated[
+    int, typer.Option("--search-threads", min=1, help="threads of each subgame's solve")
+]
+
 
 @dataclass(frozen=True)
 class SearchSettings:
@@ -75,6 +81,7 @@ class SearchSettings:
     raises: str = "a"
     freeze: bool = True
     gadget: str = "unsafe"
+    threads: int = 1
 
 
 def with_search(blueprint: Any, settings: SearchSettings, name: str | None = None) -> Any:
@@ -109,6 +116,7 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
             name=name,
             freeze=settings.freeze,
             gadget=settings.gadget,
+            threads=settings.threads,
         )
     except PokerlabError as exc:
         raise PokerlabError(f"--search-streets: {exc}") from None
