@@ -189,6 +189,7 @@ def table_threads(seconds: float, use_ray: bool) -> dict:
 def table_lbr(
     minutes: list[float], threads: int, pairs: int, folder: Path, save: bool = False,
     baseline_pairs: int | None = None, workers: int = 1, resume: str | None = None,
+    baseline_names: tuple[str, ...] = ("always-call", "rule bot"),
 ) -> list[dict]:  # fmt: skip
     from pokerlab.evaluate.nolimit.agents import AlwaysCall, HandStrengthRule
     from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
@@ -233,6 +234,8 @@ def table_lbr(
     # the baselines last, so that training starts at once
     baselines = (("always-call", AlwaysCall()), ("rule bot", HandStrengthRule()))
     for name, agent in baselines if baseline_pairs != 0 else ():
+        if name not in baseline_names:
+            continue
         started = time.perf_counter()
         n = pairs if baseline_pairs is None else baseline_pairs
         r = local_best_response(game.rules, agent, n, 1, actions="fcpa", workers=workers)
@@ -296,6 +299,9 @@ def main() -> None:
     )
     parser.add_argument("--lbr-baselines", action="store_true", help="table 4's baselines alone")
     parser.add_argument(
+        "--lbr-baseline-agents", default="always-call,rule bot", help="which baselines to run"
+    )
+    parser.add_argument(
         "--lbr-workers", type=int, default=1, help="processes playing table 4's LBR pairs"
     )
     parser.add_argument(
@@ -325,6 +331,7 @@ def main() -> None:
         payload["lbr"] = table_lbr(
             marks, args.lbr_threads, args.lbr_pairs, results_dir(False), args.save,
             args.lbr_baseline_pairs, args.lbr_workers, args.lbr_resume,
+            tuple(x.strip() for x in args.lbr_baseline_agents.split(",")),
         )  # fmt: skip
     payload["load_average"] = {"before": load_before, "after": load_average()}
     print(f"\nload average before {load_before}, after {load_average()}")
