@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pokerlab  # noqa: E402
 from _common import add_save_option, load_average, print_table, write_results  # noqa: E402
+from pokerlab.cli.blueprint_search import parse_seconds  # noqa: E402
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent  # noqa: E402
 from pokerlab.evaluate.nolimit.lbr import local_best_response  # noqa: E402
 from pokerlab.evaluate.nolimit.matches import duplicate_match  # noqa: E402
@@ -139,7 +140,9 @@ def main() -> None:
         "timings stay in the workers)",
     )
     parser.add_argument(
-        "--search-seconds", type=float, default=None, help="a time budget per subgame instead"
+        "--search-seconds",
+        default=None,
+        help="a time budget per subgame instead: 1.5, or per street: turn=1.7",
     )
     parser.add_argument("--seed", type=int, default=1)
     add_save_option(parser)
@@ -155,7 +158,7 @@ def main() -> None:
 
     def searcher(blueprint: BlueprintAgent, streets: str) -> SearchAgent:
         return SearchAgent(blueprint, streets, iterations=args.search_iterations,
-                           seconds=args.search_seconds, threads=args.threads,
+                           seconds=parse_seconds(args.search_seconds), threads=args.threads,
                            gadget=args.gadget)  # fmt: skip
 
     rows = []

@@ -289,6 +289,9 @@ def test_cli_play_with_search_shows_the_thinking_time(checkpoint, monkeypatch, c
         (["--search-iterations", "0"], "--search-iterations"),
         (["--search-gadget", "safe"], "--search-gadget: unknown 'safe'"),
         (["--search-gadget", "resolve", "--search-seconds", "1"], "not --search-seconds"),
+        (["--search-seconds", "turn=x"], "--search-seconds: 'x' is not a number"),
+        (["--search-seconds", "pre=1"], "--search-seconds: unknown street 'pre'"),
+        (["--search-seconds", "0"], "--search-seconds must be > 0"),
     ],
 )
 def test_cli_search_errors_are_one_line(checkpoint, capsys, extra, message) -> None:
@@ -313,6 +316,23 @@ def test_turn_search_on_a_small_deck_deals_the_deck(blueprint) -> None:
         assert {int(c) for c in boards.ravel() if c >= 0} <= deck
         rivers += int((boards >= 0).sum(axis=1).max() == 5 and len(solved.spot.boards) > 1)
     assert rivers > 0  # some subgame dealt river cards
+
+
+def test_a_time_budget_for_one_street(blueprint) -> None:
+    """``seconds={"turn": ...}``: the turn's solves stop on time, the river's run the
+    iterations; bad budgets are refused by name."""
+    rules = blueprint.strategy.game.rules
+    agent = SearchAgent(blueprint, "turn,river", iterations=30, seconds={"turn": 0.02})
+    duplicate_match(rules, agent, blueprint, 20, seed=7)
+    turns = [r for r in agent.records if r.street == 2]
+    rivers = [r for r in agent.records if r.street == 3]
+    assert turns and rivers and all(r.iterations == 30 for r in rivers)
+    assert agent.seconds == {2: 0.02}
+    assert SearchAgent(blueprint, "turn,river", seconds=0.5).seconds == {2: 0.5, 3: 0.5}
+    with pytest.raises(PokerlabError, match="unknown street 'preflop'"):
+        SearchAgent(blueprint, "river", seconds={"preflop": 1.0})
+    with pytest.raises(PokerlabError, match="seconds must be > 0, got 0"):
+        SearchAgent(blueprint, "river", seconds={"river": 0})
 
 
 def test_an_off_tree_size_is_believed_as_its_translations_neighbours(blueprint) -> None:

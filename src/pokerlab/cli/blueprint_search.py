@@ -30,6 +30,7 @@ __all__ = [
     "FreezeOption",
     "GadgetOption",
     "ThreadsOption",
+    "parse_seconds",
     "with_search",
 ]
 
@@ -44,7 +45,11 @@ IterationsOption = Annotated[
     int, typer.Option("--search-iterations", min=1, help="DCFR iterations per subgame")
 ]
 SecondsOption = Annotated[
-    float | None, typer.Option("--search-seconds", help="seconds per subgame instead of iterations")
+    str | None,
+    typer.Option(
+        "--search-seconds",
+        help="seconds per subgame instead of iterations: 1.5, or per street: turn=1.7",
+    ),
 ]
 BetsOption = Annotated[str, typer.Option("--search-bets", help="the search's first-bet sizes")]
 RaisesOption = Annotated[str, typer.Option("--search-raises", help="the search's raise sizes")]
@@ -76,7 +81,7 @@ class SearchSettings:
 
     streets: str = "river"
     iterations: int = 100
-    seconds: float | None = None
+    seconds: str | None = None
     bets: str = "50%, 100%, a"
     raises: str = "a"
     freeze: bool = True
@@ -94,8 +99,7 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
         menu = SearchMenu(settings.bets, settings.raises)
     except PokerlabError as exc:
         raise PokerlabError(f"--search-bets/--search-raises: {exc}") from None
-    if settings.seconds is not None and not settings.seconds > 0:
-        raise PokerlabError(f"--search-seconds must be > 0, got {settings.seconds!r}")
+    seconds = parse_seconds(settings.seconds)
     from pokerlab.solvers.search.safe import TABLE_GADGETS
 
     if settings.gadget not in TABLE_GADGETS:
@@ -112,7 +116,7 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
             settings.streets,
             menu=menu,
             iterations=settings.iterations,
-            seconds=settings.seconds,
+            seconds=seconds,
             name=name,
             freeze=settings.freeze,
             gadget=settings.gadget,
@@ -120,3 +124,29 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
         )
     except PokerlabError as exc:
         raise PokerlabError(f"--search-streets: {exc}") from None
+
+
+def parse_seconds(text: str | None) -> float | dict[str, float] | None:
+    """``--search-seconds``: ``1.5`` (every street) or ``turn=1.7,river=0.05``; errors name the
+    bad token."""
+    if text is None:
+        return None
+
+    def number(token: str) -> float:
+        try:
+            value = float(token)
+        except ValueError:
+            raise PokerlabError(f"--search-seconds: {token!r} is not a number") from None
+        if not value > 0:
+            raise PokerlabError(f"--search-seconds must be > 0, got {token!r}")
+        return value
+
+    if "=" not in text:
+        return number(text.strip())
+    out = {}
+    for part in text.split(","):
+        name, _, value = part.partition("=")
+        if name.strip() not in ("flop", "turn", "river"):
+            raise PokerlabError(f"--search-seconds: unknown street {name.strip()!r} in {text!r}")
+        out[name.strip()] = number(value.strip())
+    return out

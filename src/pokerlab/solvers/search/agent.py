@@ -118,7 +118,8 @@ class SearchAgent(NoLimitAgent):
         DCFR iterations per subgame (the deterministic budget), default 100.
     seconds:
         A wall-time budget per subgame instead (then the solve stops at the first iteration
-        past it; results depend on the machine).
+        past it; results depend on the machine): one for every street, or per street name
+        (``{"turn": 1.7}``: the turn by time, the other streets by ``iterations``).
     threads:
         Threads of the subgame's solve (the turn's river subtrees).
     cache:
@@ -141,7 +142,7 @@ class SearchAgent(NoLimitAgent):
         streets: tuple[str, ...] | list[str] | str = ("river",),
         menu: SearchMenu | None = None,
         iterations: int = 100,
-        seconds: float | None = None,
+        seconds: float | dict[str, float] | None = None,
         threads: int = 1,
         cache: int = 64,
         name: str | None = None,
@@ -182,12 +183,11 @@ class SearchAgent(NoLimitAgent):
         self._seat = 0  # the seat searching: the one on move at the public call
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise PokerlabError(f"iterations must be a positive integer, got {iterations!r}")
-        if seconds is not None and not seconds > 0:
-            raise PokerlabError(f"seconds must be > 0, got {seconds!r}")
         self.blueprint = blueprint
         self.menu = menu or SearchMenu()
         self.iterations = int(iterations)
-        self.seconds = None if seconds is None else float(seconds)
+        #: the time budget per street number (streets absent: ``iterations``)
+        self.seconds = _budgets(seconds, self.streets)
         self.threads = int(threads)
         self.name = name or f"search({','.join(_SPOT_STREETS[s - 1] for s in self.streets)})"
         self._cache: OrderedDict[tuple[Any, ...], _Solved] = OrderedDict()
@@ -462,10 +462,10 @@ class SearchAgent(NoLimitAgent):
         locked = freeze_hand(solver, moves, frozen, hole) if frozen and hole else []
         if self.gadget != "unsafe":
             safe_solve(self, solver, view, prefix, moves)
-        elif self.seconds is None:
+        elif view.state.street not in self.seconds:
             solver.step(self.iterations)
         else:
-            solver.solve(seconds=self.seconds)
+            solver.solve(seconds=self.seconds[view.state.street])
         self.records.append(
             SearchRecord(
                 street=view.state.street,
@@ -478,3 +478,19 @@ class SearchAgent(NoLimitAgent):
             )
         )
         return _Solved(solver, solver.spot, self.rules.first_to_act(view.state.street))
+
+
+def _budgets(seconds: Any, streets: tuple[int, ...]) -> dict[int, float]:
+    """``seconds`` (None, a number, or street name -> number) as street number -> seconds."""
+    if seconds is None:
+        return {}
+    names = [_SPOT_STREETS[s - 1] for s in streets]
+    table = seconds if isinstance(seconds, dict) else dict.fromkeys(names, seconds)
+    out = {}
+    for name, value in table.items():
+        if name not in SEARCH_STREETS:
+            raise PokerlabError(f"seconds: unknown street {name!r}; choose among flop, turn, river")
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise PokerlabError(f"seconds must be > 0, got {value!r}")
+        out[SEARCH_STREETS[name]] = float(value)
+    return out
