@@ -335,6 +335,8 @@ def main() -> None:
         )  # fmt: skip
     payload["load_average"] = {"before": load_before, "after": load_average()}
     print(f"\nload average before {load_before}, after {load_average()}")
+    if args.only_lbr:  # table 4 wrote blueprint-lbr.json; blueprint.json keeps tables 1-3 and 5
+        return
     path = write_results("blueprint", payload, save=args.save)
     print(f"results: {path}")
 
