@@ -108,3 +108,21 @@ def test_the_agent_searches_safely_in_matches(blueprint) -> None:
         SearchAgent(blueprint, "river", gadget="safe")
     with pytest.raises(PokerlabError, match="iteration budget"):
         SearchAgent(blueprint, "river", gadget="maxmargin", seconds=0.1)
+
+
+@pytest.mark.parametrize("spot", ["river", "turn"])
+def test_faced_reach_equals_the_compatibility_matrix(spot) -> None:
+    """The gadgets' normaliser by inclusion-exclusion over the cards equals the (H, H)
+    compatibility matrix times the reach, for either player."""
+    import pokerlab
+    from pokerlab.solvers.search.subgames import faced_reach, facing
+    from pokerlab.tree.vector.passes import Passes
+
+    tree = pokerlab.load_game("postflop", spot=spot).expanded.tree
+    passes = Passes(tree, 1)
+    rng = np.random.default_rng(3)
+    for player in (0, 1):
+        reach = rng.random(tree.hands.cards.shape[1])
+        reach[int(tree.hands.num[1 - player]) :] = 0.0
+        want = facing(passes, player) @ reach
+        np.testing.assert_allclose(faced_reach(tree, player, reach), want, rtol=1e-12, atol=1e-9)

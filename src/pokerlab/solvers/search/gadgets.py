@@ -31,7 +31,7 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.solvers.search.continuations import no_limit
-from pokerlab.solvers.search.subgames import SubgameRanges, facing, subtree_blocks
+from pokerlab.solvers.search.subgames import SubgameRanges, faced_reach, subtree_blocks
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector._search_kernels import (
     GADGET_CODES,
@@ -102,7 +102,7 @@ def solve_subgame(
     p, o = player, 1 - player
     possible = ranges.possible[o].astype(np.float64)
     # the searcher's reach (chance folded in) each opponent hand can face: maxmargin's normaliser
-    others = facing(passes, o) @ ranges.reach_c[p]
+    others = faced_reach(tree, o, ranges.reach_c[p])
     cbv = ranges.cbv[o].copy()
     if gadget == "reach-maxmargin":
         if gift is None:

@@ -32,6 +32,7 @@ __all__ = [
     "street_ranges",
     "compatible",
     "facing",
+    "faced_reach",
 ]
 
 #: board cards at the start of each street that a search can start
@@ -123,6 +124,30 @@ def compatible(tree: VectorTree) -> np.ndarray:
     out[int(hd.num[0]) :, :] = 0.0
     out[:, int(hd.num[1]) :] = 0.0
     assert out.shape == (h, h)
+    return out
+
+
+def faced_reach(tree: VectorTree, player: int, reach: np.ndarray) -> np.ndarray:
+    """For each hand of ``player``, the other player's ``reach`` (one entry per hand of its
+    padded list) summed over the hands it can face: :func:`facing` times ``reach`` without the
+    (H, H) matrix, by inclusion-exclusion over the cards (a hand sharing a card is subtracted
+    once per card shared; only an equal hand shares two, so it is added back)."""
+    hd = tree.hands
+    other = 1 - player
+    n_o, n_p = int(hd.num[other]), int(hd.num[player])
+    cards_o = hd.cards[other, :n_o].astype(np.int64)
+    r = np.asarray(reach, dtype=np.float64)[:n_o]
+    per_card = np.bincount(cards_o.ravel(), np.repeat(r, 2), minlength=52)
+    same = np.zeros(52 * 52)
+    same[cards_o.min(axis=1) * 52 + cards_o.max(axis=1)] = r
+    mine = hd.cards[player, :n_p].astype(np.int64)
+    out = np.zeros(hd.cards.shape[1])
+    out[:n_p] = (
+        r.sum()
+        - per_card[mine[:, 0]]
+        - per_card[mine[:, 1]]
+        + same[mine.min(axis=1) * 52 + mine.max(axis=1)]
+    )
     return out
 
 
