@@ -37,9 +37,9 @@ Table 4 (``--lbr MINUTES``, e.g. ``10,60,240``; hours of work): ``hunl-100`` tra
 ``--lbr-pairs`` duplicate pairs) against it, beside always-call and the hand-strength rule bot;
 Slumbot 2016's published 4,020 +- 115 mbb/g in the same LBR setting (Lisy and Bowling 2017) is
 the mark to beat. Hours of training outlast a session here: ``--lbr-resume F`` goes on from a
-checkpoint of an earlier run (the solver's seconds count on; the 60-minute one is kept in
-``benchmarks/results/hunl-100-60min.npz``, half a megabyte), e.g. ``--only-lbr --lbr 240
---lbr-resume benchmarks/results/hunl-100-60min.npz --save``.
+checkpoint of an earlier run (the solver's seconds count on; the 60- and 100-minute ones are
+kept in ``benchmarks/results/``, half a megabyte each), e.g. ``--only-lbr --lbr 240
+--lbr-resume benchmarks/results/hunl-100-100min.npz --lbr-baseline-pairs 0 --save``.
 
 Table 5. On the 8-card two-round fcpa game (stacks 300, blinds 50/100: small enough for the
 engine's exact best response on the history interface), the real-game exploitability (mbb/g:
