@@ -197,21 +197,11 @@ def opponent_gain(solver: Any, player: int, cbv: np.ndarray) -> float:
     hands of range weight x max(0, best-response value - CBV), the spot's units (divide by the
     product of the two ranges' weights for chips). A safe gadget keeps it near 0 (its solve
     error); unsafe search can raise it (Brown and Sandholm, NIPS 2017, sec. 3)."""
-    from pokerlab.tree.vector.passes import Passes
-
     tree = solver.tree
-    a = tree.arrays
-    probs = np.zeros(tree.size, dtype=np.float32)
-    for node in np.flatnonzero(a.kind == DECISION):
-        width = int(tree.hands.num[int(a.player[node])])
-        off = int(a.offset[node])
-        na = int(a.child_start[node + 1] - a.child_start[node])
-        block = solver.strat_sum[off : off + na * width].astype(np.float64).reshape(na, width)
-        total = block.sum(axis=0)
-        block = np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / na)
-        probs[off : off + na * width] = block.reshape(-1)
+    # the average strategy: the engine's per (node, hand) normalisation of the sums
+    probs = solver.game.public_tree().normalise(solver.strat_sum).astype(np.float32)
     weight = tree.hands.weight.astype(np.float64)
     o = 1 - player
     zeros = np.zeros(tree.size, dtype=np.float32)
-    br = Passes(tree, 1).pass_at(0, o, K.MODE_BR, zeros, probs, weight[player], weight[o])
+    br = solver.passes.pass_at(0, o, K.MODE_BR, zeros, probs, weight[player], weight[o])
     return float(np.sum(weight[o] * np.maximum(br - cbv, 0.0)))
