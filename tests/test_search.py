@@ -226,8 +226,8 @@ def test_a_depth_limit_with_the_blueprint_beyond_equals_the_full_subgame_with_th
         ranges.possible[1].astype(np.float64), np.ones(tree.hands.cards.shape[1]),
     )  # fmt: skip
     gadget_iterations(
-        tree.arrays, tree.hands, tree.sweep, node, 0, 0, 30, params, store, rows,
-        passes.scratch_one32, passes.out32, no_limit(passes),
+        tree.arrays, tree.hands, tree.sweep, node, 0, 0, 1, 30, params, store, rows,
+        passes.scratch_one32, passes.out32, no_limit(passes), np.zeros((2, len(rows.cbv))),
     )  # fmt: skip
     for _, lo, hi in turn_part:
         assert np.allclose(work[1][lo:hi], sums[lo:hi], rtol=1e-4, atol=1e-6)

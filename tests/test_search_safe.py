@@ -96,8 +96,8 @@ def test_safe_gadgets_keep_the_opponent_to_its_blueprint_values(blueprint) -> No
 
 def test_the_agent_searches_safely_in_matches(blueprint) -> None:
     """A resolve search agent plays a duplicate match against its blueprint, repeatably, one
-    solve per seat where both search the same subgame; a bad gadget and a seconds budget with
-    a safe one are refused."""
+    solve per seat where both search the same subgame, and with a time budget; a bad gadget is
+    refused."""
     rules = blueprint.strategy.game.rules
     first = SearchAgent(blueprint, "river", iterations=50, gadget="resolve")
     one = duplicate_match(rules, first, blueprint, 10, seed=5)
@@ -106,8 +106,43 @@ def test_the_agent_searches_safely_in_matches(blueprint) -> None:
     assert duplicate_match(rules, again, blueprint, 10, seed=5).mbb_per_game == one.mbb_per_game
     with pytest.raises(PokerlabError, match="unknown gadget 'safe'"):
         SearchAgent(blueprint, "river", gadget="safe")
-    with pytest.raises(PokerlabError, match="iteration budget"):
-        SearchAgent(blueprint, "river", gadget="maxmargin", seconds=0.1)
+    timed = SearchAgent(blueprint, "river", gadget="maxmargin", seconds=0.05)
+    duplicate_match(rules, timed, blueprint, 4, seed=5)
+    assert timed.records and all(r.iterations >= 1 for r in timed.records)
+
+
+def test_a_time_budget_cuts_the_gadget_solve_into_calls_of_the_same_numbers(
+    blueprint, monkeypatch
+) -> None:
+    """``seconds``: the gadget's iterations run in several kernel calls, numbered on with the
+    gadget's own regrets carried, so 120 iterations under a budget that does not bind give the
+    strategy sums of one call of 120, bit for bit; a budget that binds stops early."""
+    from pokerlab.solvers.search import gadgets
+
+    calls = []
+    kernel = gadgets.gadget_iterations
+
+    def counted(*args):
+        calls.append(args[7])  # the iterations of this call
+        return kernel(*args)
+
+    _, _, _, search_game, _, _, player, cbv = _subgames(blueprint, 1)
+    for gadget in ("resolve", "maxmargin"):
+        whole = PostflopSolver(search_game, "dcfr", warmup=False)
+        safe.solve_safe(whole, gadget, player, cbv, 120)
+        monkeypatch.setattr(gadgets, "gadget_iterations", counted)
+        calls.clear()
+        cut = PostflopSolver(search_game, "dcfr", warmup=False)
+        safe.solve_safe(cut, gadget, player, cbv, 120, seconds=1e6)
+        monkeypatch.setattr(gadgets, "gadget_iterations", kernel)
+        assert len(calls) > 1 and sum(calls) == 120 == cut.iterations
+        np.testing.assert_array_equal(cut.strat_sum, whole.strat_sum)
+        np.testing.assert_array_equal(cut.regrets, whole.regrets)
+    short = PostflopSolver(search_game, "dcfr", warmup=False)
+    safe.solve_safe(short, "resolve", player, cbv, 10**6, seconds=0.02)
+    assert 1 <= short.iterations < 10**6
+    with pytest.raises(PokerlabError, match="time budget"):
+        safe.solve_safe(short, "resolve", player, cbv, 10, seconds=0.0)
 
 
 @pytest.mark.parametrize("spot", ["river", "turn"])

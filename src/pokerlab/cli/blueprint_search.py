@@ -106,10 +106,6 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
         raise PokerlabError(
             f"--search-gadget: unknown {settings.gadget!r}; choose {', '.join(TABLE_GADGETS)}"
         )
-    if settings.gadget != "unsafe" and settings.seconds is not None:
-        raise PokerlabError(
-            f"--search-gadget {settings.gadget} takes --search-iterations, not --search-seconds"
-        )
     try:
         return SearchAgent(
             blueprint,

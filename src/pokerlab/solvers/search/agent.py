@@ -24,7 +24,7 @@ solves it on the engine's vector tree (:class:`~pokerlab.solvers.postflop.Postfl
   river exactly);
 - **gadget**: unsafe (both ranges as Bayes' rule says, the subgame solved as it is; the
   default), or resolve / maxmargin for the seat on move against the opponent's CBVs under the
-  blueprint (:mod:`pokerlab.solvers.search.safe`; a solve per seat, iterations only, no freeze).
+  blueprint (:mod:`pokerlab.solvers.search.safe`; a solve per seat, no freeze).
 
 The solution is kept per subgame (the round's first public state and the bet sizes and raise
 limit of its tree), so a second decision in the same round reads the same solve unless the
@@ -177,8 +177,6 @@ class SearchAgent(NoLimitAgent):
         self.freeze = freeze
         if gadget not in TABLE_GADGETS:
             raise PokerlabError(f"unknown gadget {gadget!r}; choose {', '.join(TABLE_GADGETS)}")
-        if gadget != "unsafe" and seconds is not None:
-            raise PokerlabError(f"the {gadget} gadget takes an iteration budget, not seconds")
         self.gadget = gadget
         self._seat = 0  # the seat searching: the one on move at the public call
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
@@ -460,12 +458,13 @@ class SearchAgent(NoLimitAgent):
         solver = PostflopSolver(game, "dcfr", threads=self.threads, warmup=not self._warm)
         self._warm = True  # the kernels are compiled: later subgames skip the warm-up passes
         locked = freeze_hand(solver, moves, frozen, hole) if frozen and hole else []
-        if self.gadget != "unsafe":
-            safe_solve(self, solver, view, prefix, moves)
+        budget = self.seconds.get(view.state.street)
+        if self.gadget != "unsafe":  # the budget counts the blueprint's CBVs too
+            safe_solve(self, solver, view, prefix, moves, None if budget is None else t0 + budget)
         elif view.state.street not in self.seconds:
             solver.step(self.iterations)
         else:
-            solver.solve(seconds=self.seconds[view.state.street])
+            solver.solve(seconds=budget)
         self.records.append(
             SearchRecord(
                 street=view.state.street,

@@ -25,6 +25,7 @@ are written.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,6 +74,7 @@ def solve_subgame(
     assembled: np.ndarray,
     leaves: Leaves | None = None,
     gift: np.ndarray | None = None,
+    seconds: float | None = None,
 ) -> SubgameSolution:
     """Solve the subgame at ``ranges.node`` for searcher ``player`` with ``gadget`` (one of
     :data:`GADGETS`) for ``iterations`` CFR iterations of the schedule ``params`` (a
@@ -87,7 +89,12 @@ def solve_subgame(
 
     ``gift`` (``reach-maxmargin``, :func:`~pokerlab.solvers.search.subgames.reach_gifts`): per
     opponent hand and unit of the others' reach, what its CBV may rise by; the gains are then
-    measured beyond CBV plus gift."""
+    measured beyond CBV plus gift.
+
+    ``seconds``: a wall-time budget instead; the solve stops at the first iteration that ends
+    past it, ``iterations`` then only a ceiling (at least one iteration runs). The iterations
+    run in calls of growing length, numbered on and with the gadget's regrets carried, so the
+    numbers equal one call of as many iterations."""
     if gadget not in GADGETS:
         raise PokerlabError(f"unknown gadget {gadget!r}; choose one of {', '.join(GADGETS)}")
     if iterations < 1:
@@ -116,11 +123,32 @@ def solve_subgame(
         regrets, sums, passes.no_prediction, passes.no_scale, passes.no_scale, passes.no_lock
     )
     code = GADGET_CODES[gadget.removeprefix("reach-")]
-    gadget_iterations(
-        tree.arrays, tree.hands, tree.sweep, int(node), p, code, int(iterations),
-        params, store, rows, passes.scratch_one32, passes.out32,
-        no_limit(passes) if leaves is None else leaves,
-    )  # fmt: skip
+    state = np.zeros((2, possible.shape[0]))
+    limit = no_limit(passes) if leaves is None else leaves
+
+    def run(first: int, count: int) -> None:
+        gadget_iterations(
+            tree.arrays, tree.hands, tree.sweep, int(node), p, code, first, count, params,
+            store, rows, passes.scratch_one32, passes.out32, limit, state,
+        )  # fmt: skip
+
+    if seconds is None:
+        run(1, int(iterations))
+        done = int(iterations)
+    else:
+        if not seconds > 0:
+            raise PokerlabError(f"a search's time budget must be > 0 seconds, got {seconds!r}")
+        start = time.perf_counter()
+        done, count = 0, 1
+        while done < iterations:
+            count = min(count, int(iterations) - done)
+            run(done + 1, count)
+            done += count
+            spent = time.perf_counter() - start
+            if spent >= seconds:
+                break
+            # the next call: a quarter of the time left at the pace so far (checks stay cheap)
+            count = max(1, int(0.25 * (seconds - spent) * done / spent)) if spent > 0 else 2 * count
     _, searched = subtree_blocks(tree, node, round_only=leaves is not None)
     for owner, lo, hi in searched:
         if owner == p or gadget == "unsafe":
@@ -139,7 +167,7 @@ def solve_subgame(
         )
         excess = np.maximum(br - (cbv if q == o else ranges.cbv[q]), 0.0) * ranges.possible[q]
         gain[q] = float(np.sum(tree.hands.weight[q] * excess))
-    return SubgameSolution(node, p, iterations, (gain[0], gain[1]))
+    return SubgameSolution(node, p, done, (gain[0], gain[1]))
 
 
 def _zeros(passes: Passes) -> np.ndarray:

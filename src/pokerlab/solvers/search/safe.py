@@ -27,6 +27,7 @@ The guarantee of the gadgets holds against the blueprint as step 2 reads it on t
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -56,6 +57,8 @@ __all__ = [
 #: the gadgets the table offers (reach-maxmargin needs the opponent's decisions above the
 #: subgame on one tree, which the table's subgames do not have)
 TABLE_GADGETS = ("unsafe", "resolve", "maxmargin")
+#: the most iterations a time-budgeted safe solve runs
+_CEILING = 1_000_000
 
 
 def blueprint_sizes(abstraction: ActionAbstraction, street: int) -> tuple[str, str, int]:
@@ -142,11 +145,13 @@ def opponent_cbv(game: Any, profile: np.ndarray, opponent: int) -> np.ndarray:
 
 
 def solve_safe(
-    solver: Any, gadget: str, player: int, cbv: np.ndarray, iterations: int
-) -> tuple[float, float]:
+    solver: Any, gadget: str, player: int, cbv: np.ndarray, iterations: int,
+    seconds: float | None = None,
+) -> tuple[float, float]:  # fmt: skip
     """Solve ``solver``'s whole spot (a :class:`~pokerlab.solvers.postflop.PostflopSolver`,
     float32) with ``gadget`` for the spot player ``player``, the opponent's alternative payoffs
-    ``cbv`` (:func:`opponent_cbv`, on the same hands), ``iterations`` of DCFR; the average
+    ``cbv`` (:func:`opponent_cbv`, on the same hands), ``iterations`` of DCFR (``seconds``: a
+    wall-time budget instead, ``iterations`` its ceiling; :func:`solve_subgame`); the average
     strategies land in ``solver.strat_sum`` (the solver's reader then plays them). Returns the
     gains of :class:`~pokerlab.solvers.search.gadgets.SubgameSolution` (what a best response
     gains over its CBV in the subgame; the spot's units)."""
@@ -164,17 +169,22 @@ def solve_safe(
     assembled = np.full(tree.size, 0.5, dtype=np.float32)
     sol = solve_subgame(
         solver.passes, ranges, player, gadget, iterations, postflop_schedule("dcfr"),
-        (solver.regrets, solver.strat_sum), assembled,
+        (solver.regrets, solver.strat_sum), assembled, seconds=seconds,
     )  # fmt: skip
-    solver.iterations += iterations
+    solver.iterations += sol.iterations
     return sol.gain
 
 
-def safe_solve(agent: Any, solver: Any, view: PublicView, prefix: Any, moves: Any) -> None:
+def safe_solve(
+    agent: Any, solver: Any, view: PublicView, prefix: Any, moves: Any,
+    deadline: float | None = None,
+) -> None:  # fmt: skip
     """Steps 1-4 of the module docstring for a :class:`~pokerlab.solvers.search.agent.
     SearchAgent` (``agent``; its :attr:`gadget`, :attr:`iterations` and the seat searching)
     whose subgame at ``view`` (the hand's actions ``prefix`` before the round, the round's
-    ``moves``) is ``solver``'s spot."""
+    ``moves``) is ``solver``'s spot. ``deadline`` (a :func:`time.perf_counter` time): the
+    gadget's solve stops at the first iteration past it (at least one runs), steps 1-3
+    included in the budget."""
     rules = agent.rules
     seat = agent._seat
     menu = blueprint_sizes(agent.blueprint.strategy.game.abstraction, view.state.street)
@@ -188,7 +198,11 @@ def safe_solve(agent: Any, solver: Any, view: PublicView, prefix: Any, moves: An
     profile = projected_blueprint(agent.blueprint, rules, bp_game, start, tuple(prefix), seat)
     player = 0 if seat == rules.first_to_act(view.state.street) else 1
     cbv = opponent_cbv(bp_game, profile, 1 - player)
-    solve_safe(solver, agent.gadget, player, cbv, agent.iterations)
+    if deadline is None:
+        solve_safe(solver, agent.gadget, player, cbv, agent.iterations)
+    else:  # what steps 1-3 left of the budget (a positive remainder: one iteration at least)
+        left = max(deadline - time.perf_counter(), 1e-9)
+        solve_safe(solver, agent.gadget, player, cbv, _CEILING, seconds=left)
 
 
 def opponent_gain(solver: Any, player: int, cbv: np.ndarray) -> float:

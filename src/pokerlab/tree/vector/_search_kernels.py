@@ -160,6 +160,7 @@ def gadget_iterations(
     node,
     player,
     gadget,
+    first,
     iterations,
     params,
     store: Storage,
@@ -167,18 +168,21 @@ def gadget_iterations(
     sc,
     out,
     leaves: Leaves,
+    state,
 ):
     """``iterations`` CFR iterations of the subtree below ``node`` for searcher ``player`` with
-    gadget code ``gadget`` (:data:`GADGET_CODES`), discounts from the schedule ``params``
-    (CFR+'s floor where the schedule has it), to the end of the game or to ``leaves``. Returns
-    the nodes visited."""
+    gadget code ``gadget`` (:data:`GADGET_CODES`), numbered from ``first`` (1 for a new solve)
+    for the discounts of the schedule ``params`` (CFR+'s floor where the schedule has it), to
+    the end of the game or to ``leaves``. ``state`` (float64 ``(2, H)``, zeros for a new solve)
+    holds the gadget's own regrets between calls, so that a solve cut into calls (a time
+    budget) runs the same iterations as one call. Returns the nodes visited."""
     floor = params[3] != 0.0
     h = rows.cbv.shape[0]
     opp = 1 - player
     row = np.zeros(h)
     v = np.zeros(h)
-    reg_a = np.zeros(h)  # resolve: enter; maxmargin: pick this hand
-    reg_b = np.zeros(h)  # resolve: take the alternative
+    reg_a = state[0]  # resolve: enter; maxmargin: pick this hand
+    reg_b = state[1]  # resolve: take the alternative
     enter = np.ones(h)
     live = np.zeros(h)
     n_live = 0.0
@@ -187,7 +191,7 @@ def gadget_iterations(
             live[i] = 1.0
             n_live += 1.0
     visited = 0
-    for it in range(1, iterations + 1):
+    for it in range(first, first + iterations):
         fa, fb, fg = discount_factors(params, it)
         disc = Discounts(fa, fb, fg, floor, 1.0, 1.0)
         if gadget == 0:
