@@ -161,3 +161,27 @@ def test_faced_reach_equals_the_compatibility_matrix(spot) -> None:
         reach[int(tree.hands.num[1 - player]) :] = 0.0
         want = facing(passes, player) @ reach
         np.testing.assert_allclose(faced_reach(tree, player, reach), want, rtol=1e-12, atol=1e-9)
+
+
+def test_safe_gadgets_on_threads_equal_one_thread() -> None:
+    """From the root of a turn spot (split at the river cards) the gadget's passes run on the
+    passes' threads (``solve_subgame``'s threaded loop): resolve and maxmargin learn the
+    strategy sums of the one-thread kernel, and the time budget holds there too."""
+    import pokerlab
+
+    game = pokerlab.load_game("postflop", spot="turn")
+    tree = game.expanded.tree
+    assert tree.num_items > 0  # the threaded path needs split points
+    uniform = game.public_tree().normalise(np.ones(tree.size)).astype(np.float32)
+    cbv = safe.opponent_cbv(game, uniform, 1)
+    for gadget in ("resolve", "maxmargin"):
+        one = PostflopSolver(game, "dcfr", threads=1, warmup=False)
+        safe.solve_safe(one, gadget, 0, cbv, 12)
+        two = PostflopSolver(game, "dcfr", threads=2, warmup=False)
+        safe.solve_safe(two, gadget, 0, cbv, 12)
+        assert two.passes.threads == 2
+        np.testing.assert_allclose(two.strat_sum, one.strat_sum, rtol=1e-5, atol=1e-6)
+        assert np.abs(one.strat_sum).sum() > 0
+    timed = PostflopSolver(game, "dcfr", threads=2, warmup=False)
+    safe.solve_safe(timed, "resolve", 0, cbv, 10**6, seconds=0.3)
+    assert 1 <= timed.iterations < 10**6

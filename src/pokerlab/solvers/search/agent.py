@@ -24,7 +24,8 @@ solves it on the engine's vector tree (:class:`~pokerlab.solvers.postflop.Postfl
   river exactly);
 - **gadget**: unsafe (both ranges as Bayes' rule says, the subgame solved as it is; the
   default), or resolve / maxmargin for the seat on move against the opponent's CBVs under the
-  blueprint (:mod:`pokerlab.solvers.search.safe`; a solve per seat, no freeze).
+  blueprint (:mod:`pokerlab.solvers.search.safe`; a solve per seat on the solve's threads, no
+  freeze).
 
 The solution is kept per subgame (the round's first public state and the bet sizes and raise
 limit of its tree), so a second decision in the same round reads the same solve unless the

@@ -33,12 +33,16 @@ import numpy as np
 from pokerlab.errors import PokerlabError
 from pokerlab.solvers.search.continuations import no_limit
 from pokerlab.solvers.search.subgames import SubgameRanges, faced_reach, subtree_blocks
+from pokerlab.tree._primitives import discount_factors
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector._search_kernels import (
     GADGET_CODES,
     Leaves,
     SubgameRows,
     gadget_iterations,
+    gadget_learn,
+    gadget_live,
+    gadget_row,
 )
 from pokerlab.tree.vector.passes import Passes
 
@@ -127,10 +131,17 @@ def solve_subgame(
     limit = no_limit(passes) if leaves is None else leaves
 
     def run(first: int, count: int) -> None:
+        if threaded:
+            _threaded_iterations(passes, p, code, first, count, params, work, rows, state)
+            return
         gadget_iterations(
             tree.arrays, tree.hands, tree.sweep, int(node), p, code, first, count, params,
             store, rows, passes.scratch_one32, passes.out32, limit, state,
         )  # fmt: skip
+
+    # from the root of a tree with split points, to the end of the game, on several threads:
+    # the passes' own split (the dealt cards' subtrees as parallel work items)
+    threaded = passes.threads > 1 and node == 0 and leaves is None and tree.num_items > 0
 
     if seconds is None:
         run(1, int(iterations))
@@ -168,6 +179,32 @@ def solve_subgame(
         excess = np.maximum(br - (cbv if q == o else ranges.cbv[q]), 0.0) * ranges.possible[q]
         gain[q] = float(np.sum(tree.hands.weight[q] * excess))
     return SubgameSolution(node, p, done, (gain[0], gain[1]))
+
+
+def _threaded_iterations(
+    passes: Passes, p: int, code: int, first: int, count: int, params: np.ndarray,
+    work: tuple[np.ndarray, np.ndarray], rows: SubgameRows, state: np.ndarray,
+) -> None:  # fmt: skip
+    """:func:`gadget_iterations` from the tree's root with each pass on the passes' threads
+    (:meth:`Passes.pass_ <pokerlab.tree.vector.passes.Passes.pass_>`): the same steps, the
+    gadget's own in the same compiled helpers; a Python loop (about 0.1 ms an iteration of
+    dispatch, small beside a pass that splits)."""
+    regrets, sums = work
+    floor = bool(params[3] != 0.0)
+    h = rows.cbv.shape[0]
+    row = np.zeros(h)
+    enter = np.ones(h)
+    live = np.zeros(h)
+    n_live = gadget_live(rows, live)
+    for it in range(first, first + count):
+        fa, fb, fg = discount_factors(params, it)
+        gadget_row(code, rows, state, live, n_live, enter, row)
+        passes.pass_(p, K.MODE_CFR, regrets, sums, fa, fb, fg, floor, root=(row, rows.reach_p))
+        own = rows.reach_o if code == 0 else row
+        out, _ = passes.pass_(
+            1 - p, K.MODE_CFR, regrets, sums, fa, fb, fg, floor, root=(rows.reach_pc, own)
+        )
+        gadget_learn(code, rows, state, live, enter, row, out)
 
 
 def _zeros(passes: Passes) -> np.ndarray:

@@ -30,7 +30,15 @@ from pokerlab.tree.vector._kernels import (
     traverse,
 )
 
-__all__ = ["GADGET_CODES", "SubgameRows", "Leaves", "gadget_iterations"]
+__all__ = [
+    "GADGET_CODES",
+    "Leaves",
+    "SubgameRows",
+    "gadget_iterations",
+    "gadget_learn",
+    "gadget_live",
+    "gadget_row",
+]
 
 #: gadget names to the kernel's codes
 GADGET_CODES = {"unsafe": 0, "resolve": 1, "maxmargin": 2}
@@ -153,6 +161,73 @@ def _update_picks(leaves):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def gadget_live(rows: SubgameRows, live):
+    """1 in ``live`` for the opponent hands maxmargin may pick (possible, with some of the
+    searcher's reach against them), 0 elsewhere; returns how many."""
+    n_live = 0.0
+    for i in range(live.shape[0]):
+        live[i] = 0.0
+        if rows.possible[i] > 0 and rows.others[i] > 0:
+            live[i] = 1.0
+            n_live += 1.0
+    return n_live
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def gadget_row(gadget, rows: SubgameRows, state, live, n_live, enter, row):
+    """The opponent's root row of this iteration from the gadget's regrets ``state`` (unsafe:
+    its Bayes row; resolve: each hand's probability of entering; maxmargin: the pick over hands
+    per unit of the searcher's reach), ``enter`` set for resolve."""
+    h = row.shape[0]
+    reg_a = state[0]  # resolve: enter; maxmargin: pick this hand
+    reg_b = state[1]  # resolve: take the alternative
+    if gadget == 0:
+        for i in range(h):
+            row[i] = rows.reach_oc[i]
+    elif gadget == 1:
+        for i in range(h):
+            tot = reg_a[i] + reg_b[i]
+            enter[i] = reg_a[i] / tot if tot > 0 else 1.0
+            row[i] = rows.possible[i] * enter[i]
+    else:
+        tot = 0.0
+        for i in range(h):
+            tot += reg_a[i]
+        for i in range(h):
+            if live[i] > 0:
+                q = reg_a[i] / tot if tot > 0 else 1.0 / n_live
+                row[i] = q / rows.others[i]
+            else:
+                row[i] = 0.0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def gadget_learn(gadget, rows: SubgameRows, state, live, enter, row, out):
+    """Regret matching+ on the gadget's decision from the opponent's root values ``out`` of
+    this iteration (float32, the pass's output)."""
+    h = row.shape[0]
+    reg_a = state[0]
+    reg_b = state[1]
+    if gadget == 1:
+        for i in range(h):
+            if rows.possible[i] > 0:
+                v = float(out[i])
+                value = enter[i] * v + (1.0 - enter[i]) * rows.cbv[i]
+                reg_a[i] = max(reg_a[i] + v - value, 0.0)
+                reg_b[i] = max(reg_b[i] + rows.cbv[i] - value, 0.0)
+    elif gadget == 2:
+        v = np.zeros(h)
+        mean = 0.0
+        for i in range(h):
+            if live[i] > 0:
+                v[i] = (float(out[i]) - rows.cbv[i]) / rows.others[i]
+                mean += row[i] * rows.others[i] * v[i]
+        for i in range(h):
+            if live[i] > 0:
+                reg_a[i] = max(reg_a[i] + v[i] - mean, 0.0)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def gadget_iterations(
     t,
     hands,
@@ -180,38 +255,14 @@ def gadget_iterations(
     h = rows.cbv.shape[0]
     opp = 1 - player
     row = np.zeros(h)
-    v = np.zeros(h)
-    reg_a = state[0]  # resolve: enter; maxmargin: pick this hand
-    reg_b = state[1]  # resolve: take the alternative
     enter = np.ones(h)
     live = np.zeros(h)
-    n_live = 0.0
-    for i in range(h):
-        if rows.possible[i] > 0 and rows.others[i] > 0:
-            live[i] = 1.0
-            n_live += 1.0
+    n_live = gadget_live(rows, live)
     visited = 0
     for it in range(first, first + iterations):
         fa, fb, fg = discount_factors(params, it)
         disc = Discounts(fa, fb, fg, floor, 1.0, 1.0)
-        if gadget == 0:
-            for i in range(h):
-                row[i] = rows.reach_oc[i]
-        elif gadget == 1:
-            for i in range(h):
-                tot = reg_a[i] + reg_b[i]
-                enter[i] = reg_a[i] / tot if tot > 0 else 1.0
-                row[i] = rows.possible[i] * enter[i]
-        else:
-            tot = 0.0
-            for i in range(h):
-                tot += reg_a[i]
-            for i in range(h):
-                if live[i] > 0:
-                    q = reg_a[i] / tot if tot > 0 else 1.0 / n_live
-                    row[i] = q / rows.others[i]
-                else:
-                    row[i] = 0.0
+        gadget_row(gadget, rows, state, live, n_live, enter, row)
         visited += _subgame_pass(
             t, hands, sw, node, player, player, store, disc, row, rows.reach_p, sc, out, leaves
         )  # fmt: skip
@@ -221,21 +272,5 @@ def gadget_iterations(
         )  # fmt: skip
         if leaves.item_leaf.shape[0] > 0:
             _update_picks(leaves)
-        for i in range(h):
-            v[i] = out[i]
-        if gadget == 1:
-            for i in range(h):
-                if rows.possible[i] > 0:
-                    value = enter[i] * v[i] + (1.0 - enter[i]) * rows.cbv[i]
-                    reg_a[i] = max(reg_a[i] + v[i] - value, 0.0)
-                    reg_b[i] = max(reg_b[i] + rows.cbv[i] - value, 0.0)
-        elif gadget == 2:
-            mean = 0.0
-            for i in range(h):
-                if live[i] > 0:
-                    v[i] = (v[i] - rows.cbv[i]) / rows.others[i]
-                    mean += row[i] * rows.others[i] * v[i]
-            for i in range(h):
-                if live[i] > 0:
-                    reg_a[i] = max(reg_a[i] + v[i] - mean, 0.0)
+        gadget_learn(gadget, rows, state, live, enter, row, out)
     return visited

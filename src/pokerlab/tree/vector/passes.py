@@ -86,6 +86,7 @@ class Passes:
         next_b: float = 1.0,
         scales: tuple[np.ndarray, np.ndarray] | None = None,
         wide: bool = False,
+        root: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> tuple[np.ndarray, int]:
         """One pass for traverser ``trav``: its root value vector (unnormalised), nodes visited.
 
@@ -99,7 +100,9 @@ class Passes:
         matching reads it, and the regret update writes the next one with the next iteration's
         discounts ``next_a`` / ``next_b`` (see :func:`~pokerlab.tree.vector._kernels.traverse`).
         ``scales`` (regret scales, strategy-sum scales; float32, one per node): the 16-bit mode,
-        with int16 regrets and uint16 strategy sums.
+        with int16 regrets and uint16 strategy sums. ``root``: the opponent's and the
+        traverser's rows at the root (float64; default the ranges' weights), as a subgame's
+        gadget sets them (:func:`~pokerlab.solvers.search.gadgets.solve_subgame`).
 
         Trees with split chance nodes run in three steps: the top part records the reaches
         entering every dealt card's subtree, the subtrees run as parallel work items, and the
@@ -114,7 +117,8 @@ class Passes:
         cfr = mode == K.MODE_CFR and not wide
         items = self.items32 if cfr else K.Items(self.items_ro, self.items_rp, self.items_val)
         out = self.out32 if cfr else self.out
-        rows = K.RootRows(t.hands.weight[1 - trav], t.hands.weight[trav], out)
+        ro, rp = (t.hands.weight[1 - trav], t.hands.weight[trav]) if root is None else root
+        rows = K.RootRows(ro, rp, out)
         scratch_one = self.scratch_one32 if cfr else self.scratch_one
 
         def root(split: int) -> int:
