@@ -262,19 +262,27 @@ class BlueprintAgent(NoLimitAgent):
             for j, w in split:
                 out[ok] += w * strategy.probs[int(layout.offset[n]) + j * ns + states]
             return out
+        # off the tree: the hands grouped by how their draws read the line (one tree walk and
+        # one bucket lookup per group, as :meth:`_translated_probability`)
         passive = passive_action(view)
-        for i in np.flatnonzero(ok):
-            hole = (int(hands[i, 0]), int(hands[i, 1]))
-            line = self.read(view, hole)
+        where = np.flatnonzero(ok)
+        groups = read_lines(
+            layout.tree, game.rules, game.abstraction, view.history, hands[ok],
+            self.seed,  # type: ignore[attr-defined]
+        )  # fmt: skip
+        for line, rows in groups:
+            rows = where[rows]
             if line.lost or line.abstract is None:
-                out[i] = 1.0 if key == passive else 0.0
+                out[rows] = 1.0 if key == passive else 0.0
                 continue
             acts = abstract_actions(game.rules, game.abstraction, line.abstract)
             split = read_split(game.rules, acts, line.abstract, view.state, *key)
             rnd = int(layout.tree.round[line.node])
-            s = bucket_state(strategy, self.abstraction, rnd, [*hole, *view.board])  # type: ignore[attr-defined]
-            probs = node_probs(strategy, line.node, s)
-            out[i] = sum(w * probs[j] for j, w in split)
+            states = bucket_states(strategy, self.abstraction, rnd, hands[rows], view.board)  # type: ignore[attr-defined]
+            base = int(layout.offset[line.node])
+            ns = int(layout.num_states[rnd])
+            for j, w in split:
+                out[rows] += w * strategy.probs[base + j * ns + states]
         return out
 
 
