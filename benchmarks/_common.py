@@ -194,3 +194,29 @@ def parallel_capacity(workers: int = 2, seconds: float = 0.3) -> float:
 
     one = run(1)
     return workers * one / run(workers)
+
+
+def keep_tables(
+    payload: dict[str, Any], previous: Path, tables: dict[str, tuple[str, ...]]
+) -> None:
+    """Keep the tables a run skipped from ``previous`` (the results file it replaces): for each
+    table name, its keys (the first one says whether this run measured it). A table measured
+    now is stamped ``<table>_git_revision`` / ``<table>_date``; a skipped one is copied with
+    the stamps it was measured at, so a kept table is never taken for one of this run."""
+    now = {"git_revision": git_revision(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    old: dict[str, Any] = {}
+    if previous.exists():
+        try:
+            old = json.loads(previous.read_text())
+        except ValueError:
+            old = {}
+    for table, keys in tables.items():
+        if payload.get(keys[0]):
+            payload[f"{table}_git_revision"] = now["git_revision"]
+            payload[f"{table}_date"] = now["date"]
+        elif old.get(keys[0]):
+            for key in keys:
+                payload[key] = old.get(key)
+            for field in ("git_revision", "date"):
+                payload[f"{table}_{field}"] = old.get(f"{table}_{field}", old.get(field))
+            print(f"{table}: not run now; kept from {payload[f'{table}_git_revision']}")

@@ -71,7 +71,6 @@ table 1 alone: ``--variants none``; pin to one core for timings:
 from __future__ import annotations
 
 import argparse
-import json
 import resource
 import statistics
 import sys
@@ -83,7 +82,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pokerlab  # noqa: E402
 from _common import (  # noqa: E402
-    git_revision,
+    keep_tables,
     load_average,
     print_table,
     results_dir,
@@ -291,26 +290,8 @@ def _ratio(mine: object, ref: object) -> str:
 
 def carry_over(payload: dict[str, object], previous: Path) -> None:
     """Keep the tables this run skipped from ``previous`` (the file the run replaces): B6 under
-    ``--skip-b6``, table 2 under ``--variants none``. Each table carries the revision and date
-    it was measured at (``results_git_revision``, ``variants_git_revision``), so a kept table
-    is never mistaken for one of this run."""
-    now = {"git_revision": git_revision(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
-    old: dict[str, object] = {}
-    if previous.exists():
-        try:
-            old = json.loads(previous.read_text())
-        except ValueError:
-            old = {}
-    for table, keys in (("results", ("results",)), ("variants", ("variants", "fastest"))):
-        if payload[keys[0]]:
-            payload[f"{table}_git_revision"] = now["git_revision"]
-            payload[f"{table}_date"] = now["date"]
-        elif old.get(keys[0]):
-            for key in keys:
-                payload[key] = old.get(key)
-            for field in ("git_revision", "date"):
-                payload[f"{table}_{field}"] = old.get(f"{table}_{field}", old.get(field))
-            print(f"{table}: not run now; kept from {payload[f'{table}_git_revision']}")
+    ``--skip-b6``, table 2 under ``--variants none`` (:func:`_common.keep_tables`)."""
+    keep_tables(payload, previous, {"results": ("results",), "variants": ("variants", "fastest")})
 
 
 def variants_table(spot: str, runs: list[dict[str, object]]) -> dict[str, object]:

@@ -44,7 +44,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pokerlab  # noqa: E402
-from _common import add_save_option, load_average, print_table, write_results  # noqa: E402
+from _common import (  # noqa: E402
+    add_save_option,
+    keep_tables,
+    load_average,
+    print_table,
+    results_dir,
+    write_results,
+)
 from pokerlab.cli.blueprint_search import parse_seconds  # noqa: E402
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent  # noqa: E402
 from pokerlab.evaluate.nolimit.lbr import local_best_response  # noqa: E402
@@ -216,6 +223,9 @@ def main() -> None:
     payload["load_average"] = {"before": load_before, "after": load_after}
     name = "search-play" + (f"-{Path(args.checkpoint).stem}" if args.checkpoint else "")
     name += "" if args.gadget == "unsafe" else f"-{args.gadget}"
+    # tables this run skipped (``--pairs 0``, ``--lbr-pairs 0``) stay from the file it replaces
+    tables = {"small": ("small",), "full": ("full",), "lbr": ("lbr",)}
+    keep_tables(payload, results_dir(args.save) / f"{name}.json", tables)
     path = write_results(name, payload, save=args.save)
     print(f"results: {path}")
 
