@@ -469,12 +469,14 @@ def _bet_then_odd_raise(blueprint: BlueprintAgent, menu: SearchMenu):
     return hole, bet, odd, PublicView(rules, after.apply(rules, RAISE, odd), view.board, history)
 
 
-def test_a_re_solve_freezes_the_agents_own_earlier_action_for_its_hand(blueprint) -> None:
+@pytest.mark.parametrize("gadget", ["unsafe", "resolve"])
+def test_a_re_solve_freezes_the_agents_own_earlier_action_for_its_hand(blueprint, gadget) -> None:
     """The agent bets the river, the opponent raises to an off-menu size: the new subgame
     (the raise inserted) locks the agent's bet for the hand it holds, through the solver's
     node locks, and only that: at the round's root that hand bets with probability 1, other
     hands still mix, and the ranges are those of the unfrozen solve. With ``freeze=False``
-    nothing is locked and the hand's bet there is mixed. Two agents agree."""
+    nothing is locked and the hand's bet there is mixed. Two agents agree. The same with the
+    resolve gadget (its passes read the locks)."""
     from pokerlab.solvers.search.lines import node_strategy
 
     menu = SearchMenu("50%, a", "a")
@@ -482,7 +484,9 @@ def test_a_re_solve_freezes_the_agents_own_earlier_action_for_its_hand(blueprint
     combo = COMBO_INDEX[hole[0], hole[1]]
     got = {}
     for freeze in (True, False):
-        agent = SearchAgent(blueprint, "river", iterations=100, menu=menu, freeze=freeze)
+        agent = SearchAgent(
+            blueprint, "river", iterations=100, menu=menu, freeze=freeze, gadget=gadget
+        )
         policy = check_policy(view, agent.policy(view, hole), "search")
         assert [r.inserted for r in agent.records] == [(odd,)]
         (solved,) = agent._cache.values()
@@ -499,7 +503,8 @@ def test_a_re_solve_freezes_the_agents_own_earlier_action_for_its_hand(blueprint
             assert lock["strategy"][label] == 1.0
             np.testing.assert_array_equal(mine, np.eye(len(acts))[col])
             assert ((others > 0.01) & (others < 0.99)).sum() >= 3  # the other hands mix
-            again = SearchAgent(blueprint, "river", iterations=100, menu=menu).policy(view, hole)
+            again = SearchAgent(blueprint, "river", iterations=100, menu=menu, gadget=gadget)
+            again = again.policy(view, hole)
             assert again == policy
         else:
             assert agent.records[0].frozen == () and solved.solver.locks() == []

@@ -24,8 +24,7 @@ solves it on the engine's vector tree (:class:`~pokerlab.solvers.postflop.Postfl
   river exactly);
 - **gadget**: unsafe (both ranges as Bayes' rule says, the subgame solved as it is; the
   default), or resolve / maxmargin for the seat on move against the opponent's CBVs under the
-  blueprint (:mod:`pokerlab.solvers.search.safe`; a solve per seat on the solve's threads, no
-  freeze).
+  blueprint (:mod:`pokerlab.solvers.search.safe`; a solve per seat on the solve's threads).
 
 The solution is kept per subgame (the round's first public state and the bet sizes and raise
 limit of its tree), so a second decision in the same round reads the same solve unless the
@@ -304,7 +303,7 @@ class SearchAgent(NoLimitAgent):
         prefix, moves = self._round_start(view)
         (inserted, sizes), game = self._subgame(view, prefix, moves)
         frozen: tuple[int, ...] = ()
-        if self.freeze and hole is not None and self.gadget == "unsafe":
+        if self.freeze and hole is not None:
             frozen = frozen_decisions(
                 view.state.to_act, moves, lambda i: self._subgame(view, prefix, moves[:i])[0][1]
             )

@@ -79,6 +79,7 @@ def solve_subgame(
     leaves: Leaves | None = None,
     gift: np.ndarray | None = None,
     seconds: float | None = None,
+    lock: np.ndarray | None = None,
 ) -> SubgameSolution:
     """Solve the subgame at ``ranges.node`` for searcher ``player`` with ``gadget`` (one of
     :data:`GADGETS`) for ``iterations`` CFR iterations of the schedule ``params`` (a
@@ -98,7 +99,11 @@ def solve_subgame(
     ``seconds``: a wall-time budget instead; the solve stops at the first iteration that ends
     past it, ``iterations`` then only a ceiling (at least one iteration runs). The iterations
     run in calls of growing length, numbered on and with the gadget's regrets carried, so the
-    numbers equal one call of as many iterations."""
+    numbers equal one call of as many iterations.
+
+    ``lock`` (float32, the tree's layout, -1 where free; :meth:`PostflopSolver.lock
+    <pokerlab.solvers.postflop.PostflopSolver.lock>`'s array): rows that play fixed
+    probabilities in every pass (the search agent's frozen decisions)."""
     if gadget not in GADGETS:
         raise PokerlabError(f"unknown gadget {gadget!r}; choose one of {', '.join(GADGETS)}")
     if iterations < 1:
@@ -123,16 +128,15 @@ def solve_subgame(
         ranges.reach[p], ranges.reach_c[p], ranges.reach_c[o], ranges.reach[o], cbv, possible,
         others,
     )  # fmt: skip
-    store = K.Storage(
-        regrets, sums, passes.no_prediction, passes.no_scale, passes.no_scale, passes.no_lock
-    )
+    locks = passes.no_lock if lock is None else lock
+    store = K.Storage(regrets, sums, passes.no_prediction, passes.no_scale, passes.no_scale, locks)
     code = GADGET_CODES[gadget.removeprefix("reach-")]
     state = np.zeros((2, possible.shape[0]))
     limit = no_limit(passes) if leaves is None else leaves
 
     def run(first: int, count: int) -> None:
         if threaded:
-            _threaded_iterations(passes, p, code, first, count, params, work, rows, state)
+            _threaded_iterations(passes, p, code, first, count, params, work, rows, state, lock)
             return
         gadget_iterations(
             tree.arrays, tree.hands, tree.sweep, int(node), p, code, first, count, params,
@@ -184,6 +188,7 @@ def solve_subgame(
 def _threaded_iterations(
     passes: Passes, p: int, code: int, first: int, count: int, params: np.ndarray,
     work: tuple[np.ndarray, np.ndarray], rows: SubgameRows, state: np.ndarray,
+    lock: np.ndarray | None,
 ) -> None:  # fmt: skip
     """:func:`gadget_iterations` from the tree's root with each pass on the passes' threads
     (:meth:`Passes.pass_ <pokerlab.tree.vector.passes.Passes.pass_>`): the same steps, the
@@ -199,10 +204,12 @@ def _threaded_iterations(
     for it in range(first, first + count):
         fa, fb, fg = discount_factors(params, it)
         gadget_row(code, rows, state, live, n_live, enter, row)
-        passes.pass_(p, K.MODE_CFR, regrets, sums, fa, fb, fg, floor, root=(row, rows.reach_p))
+        passes.pass_(
+            p, K.MODE_CFR, regrets, sums, fa, fb, fg, floor, lock, root=(row, rows.reach_p)
+        )
         own = rows.reach_o if code == 0 else row
         out, _ = passes.pass_(
-            1 - p, K.MODE_CFR, regrets, sums, fa, fb, fg, floor, root=(rows.reach_pc, own)
+            1 - p, K.MODE_CFR, regrets, sums, fa, fb, fg, floor, lock, root=(rows.reach_pc, own)
         )
         gadget_learn(code, rows, state, live, enter, row, out)
 

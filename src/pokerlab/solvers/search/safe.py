@@ -152,7 +152,8 @@ def solve_safe(
     float32) with ``gadget`` for the spot player ``player``, the opponent's alternative payoffs
     ``cbv`` (:func:`opponent_cbv`, on the same hands), ``iterations`` of DCFR (``seconds``: a
     wall-time budget instead, ``iterations`` its ceiling; :func:`solve_subgame`); the average
-    strategies land in ``solver.strat_sum`` (the solver's reader then plays them). Returns the
+    strategies land in ``solver.strat_sum`` (the solver's reader then plays them); the solver's
+    node locks (the agent's frozen decisions) hold in every pass. Returns the
     gains of :class:`~pokerlab.solvers.search.gadgets.SubgameSolution` (what a best response
     gains over its CBV in the subgame; the spot's units)."""
     if gadget not in TABLE_GADGETS or gadget == "unsafe":
@@ -169,7 +170,7 @@ def solve_safe(
     assembled = np.full(tree.size, 0.5, dtype=np.float32)
     sol = solve_subgame(
         solver.passes, ranges, player, gadget, iterations, postflop_schedule("dcfr"),
-        (solver.regrets, solver.strat_sum), assembled, seconds=seconds,
+        (solver.regrets, solver.strat_sum), assembled, seconds=seconds, lock=solver.lock_probs,
     )  # fmt: skip
     solver.iterations += sol.iterations
     return sol.gain
