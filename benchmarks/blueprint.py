@@ -39,7 +39,10 @@ Slumbot 2016's published 4,020 +- 115 mbb/g in the same LBR setting (Lisy and Bo
 the mark to beat. Hours of training outlast a session here: ``--lbr-resume F`` goes on from a
 checkpoint of an earlier run (the solver's seconds count on; the 60- and 100-minute ones are
 kept in ``benchmarks/results/``, half a megabyte each), e.g. ``--only-lbr --lbr 240
---lbr-resume benchmarks/results/hunl-100-100min.npz --lbr-baseline-pairs 0 --save``.
+--lbr-resume benchmarks/results/hunl-100-100min.npz --lbr-baseline-pairs 0 --save``. Between
+marks the run also keeps ``benchmarks/results/local/hunl-100-latest.npz`` (every
+:data:`LATEST_EVERY` seconds of training, written atomically), so an interrupted run goes on
+from there with ``--lbr-resume`` and loses at most that much training.
 
 Table 5. On the 8-card two-round fcpa game (stacks 300, blinds 50/100: small enough for the
 engine's exact best response on the history interface), the real-game exploitability (mbb/g:
@@ -76,6 +79,9 @@ from _common import (  # noqa: E402
 )
 from pokerlab.solvers.batched import ThreadedBlueprintSolver  # noqa: E402
 from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction  # noqa: E402
+
+#: seconds of training between the kept checkpoints of table 4's run
+LATEST_EVERY = 600.0
 
 GAMEDEF = (
     "universal_poker(betting=nolimit,numPlayers=2,numRounds=4,blind=50 100,firstPlayer=1 2 2 2,"
@@ -222,8 +228,12 @@ def table_lbr(
         write_results("blueprint-lbr", {"lbr": rows, "load_average": load_average()}, save=save)
 
     for mark in minutes:
+        kept = solver.seconds
         while solver.seconds < 60 * mark:
             solver.step(50_000)
+            if solver.seconds - kept >= LATEST_EVERY:  # an interrupted run resumes from here
+                save_checkpoint(folder / "hunl-100-latest.npz", solver.state_dict())
+                kept = solver.seconds
         save_checkpoint(folder / f"hunl-100-{mark:g}min.npz", solver.state_dict())
         agent = BlueprintAgent(solver.average_strategy(), abstraction)
         started = time.perf_counter()
