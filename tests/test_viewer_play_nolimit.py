@@ -239,7 +239,12 @@ def test_an_illegal_amount_is_refused_by_name(client, rules) -> None:
 def test_the_searching_bot_reports_its_thinking_time(client, rules) -> None:
     body = {"path": "bp.npz", "seat": 0, "seed": 2, "search": True, "search_iterations": 30}
     first = client.post("/api/play", json=body).json()
-    assert first["search"] == {"streets": ["river"], "iterations": 30, "gadget": "unsafe"}
+    assert first["search"] == {
+        "streets": ["river"],
+        "iterations": 30,
+        "gadget": "unsafe",
+        "seconds": None,
+    }
     assert first["bot"] == "search:bp.npz"
     state = play(client, first, "passive")  # checked and called down: the river is reached
     assert state["done"] and state["showdown"]
@@ -264,10 +269,31 @@ def test_the_bot_searches_with_a_safe_gadget(client, rules) -> None:
     body = {"path": "bp.npz", "seat": 0, "seed": 2, "search": True, "search_iterations": 20,
             "search_gadget": "maxmargin"}  # fmt: skip
     first = client.post("/api/play", json=body).json()
-    assert first["search"] == {"streets": ["river"], "iterations": 20, "gadget": "maxmargin"}
+    assert first["search"] == {
+        "streets": ["river"],
+        "iterations": 20,
+        "gadget": "maxmargin",
+        "seconds": None,
+    }
     state = play(client, first, "passive")
     assert state["done"] and state["result"] == float(replay(rules, state))
     assert any("search" in e for e in state["history"])
+
+
+def test_the_bot_searches_within_a_time_budget(client, rules) -> None:
+    """``search_seconds``: a budget per decision (a number for every searched street, or per
+    street), shown in the state; the bot still plays legal hands that replay."""
+    body = {"path": "bp.npz", "seat": 0, "seed": 2, "search": True, "search_seconds": 0.05,
+            "search_gadget": "resolve"}  # fmt: skip
+    first = client.post("/api/play", json=body).json()
+    assert first["search"]["seconds"] == {"river": 0.05}
+    state = play(client, first, "passive")
+    assert state["done"] and state["result"] == float(replay(rules, state))
+    searched = [e["search"] for e in state["history"] if "search" in e]
+    assert searched and all(s["iterations"] >= 1 for s in searched)
+    body = {**body, "search_streets": "turn,river", "search_seconds": {"turn": 0.1}}
+    got = client.post("/api/play", json=body).json()
+    assert got["search"]["seconds"] == {"turn": 0.1} and got["search"]["iterations"] == 100
 
 
 @pytest.mark.parametrize(
@@ -280,6 +306,10 @@ def test_the_bot_searches_with_a_safe_gadget(client, rules) -> None:
         ({"search": True, "search_iterations": 2.5}, ["search_iterations", "2.5"]),
         ({"search": True, "search_gadget": "safe"}, ["search_gadget", "unknown gadget 'safe'"]),
         ({"search_gadget": "resolve"}, ["need search: true"]),
+        ({"search": True, "search_seconds": -1}, ["search_seconds", "> 0", "-1"]),
+        ({"search": True, "search_seconds": {"pre": 1}}, ["search_seconds", "'pre'"]),
+        ({"search": True, "search_seconds": "1s"}, ["search_seconds", "'1s'"]),
+        ({"search_seconds": 1}, ["need search: true"]),
     ],
 )
 def test_bad_search_options_are_refused_by_name(client, body, words) -> None:

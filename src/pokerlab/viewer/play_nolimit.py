@@ -50,7 +50,9 @@ class NoLimitPlay(PlaySession):
     and the bot's draws (None: fresh entropy; the seed used is in the state); ``search``: the bot
     searches in play on ``search_streets`` (``"river"``, ``"turn,river"``, ...) with
     ``search_iterations`` DCFR iterations per subgame (1 to :data:`MAX_SEARCH_ITERATIONS`) and
-    ``search_gadget`` (unsafe, resolve or maxmargin; :mod:`pokerlab.solvers.search.safe`).
+    ``search_gadget`` (unsafe, resolve or maxmargin; :mod:`pokerlab.solvers.search.safe`);
+    ``search_seconds``: a time budget per subgame instead (seconds for every searched street, or
+    street name to seconds; :class:`~pokerlab.solvers.search.agent.SearchAgent`'s ``seconds``).
     """
 
     game_name = "nolimit-holdem"
@@ -64,6 +66,7 @@ class NoLimitPlay(PlaySession):
         search_streets: str = "river",
         search_iterations: int = 100,
         search_gadget: str = "unsafe",
+        search_seconds: float | dict[str, float] | None = None,
     ) -> None:
         from pokerlab._rng import child_seeds, generator, seed_int
         from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
@@ -84,13 +87,16 @@ class NoLimitPlay(PlaySession):
         agent: Any = BlueprintAgent(model.strategy, model.abstraction, name=name)
         self.search: dict[str, Any] | None = None
         if search:
-            agent = self._searching(agent, name, search_streets, search_iterations, search_gadget)
+            agent = self._searching(
+                agent, name, search_streets, search_iterations, search_gadget, search_seconds
+            )
         self.agent = agent
         self.deal()
 
     def _searching(
-        self, blueprint: Any, name: str, streets: str, iterations: int, gadget: str = "unsafe"
-    ) -> Any:
+        self, blueprint: Any, name: str, streets: str, iterations: int, gadget: str = "unsafe",
+        seconds: float | dict[str, float] | None = None,
+    ) -> Any:  # fmt: skip
         """``blueprint`` with search (errors name the request's field)."""
         from pokerlab.solvers.search.agent import SearchAgent
 
@@ -107,14 +113,18 @@ class NoLimitPlay(PlaySession):
             )
         try:
             agent = SearchAgent(
-                blueprint, streets, iterations=iterations, name=f"search:{name}", gadget=gadget
-            )
+                blueprint, streets, iterations=iterations, seconds=seconds,
+                name=f"search:{name}", gadget=gadget,
+            )  # fmt: skip
         except PokerlabError as exc:
+            text = str(exc)
             field = (
-                "search_gadget"
-                if "gadget" in str(exc)
+                "search_seconds"
+                if text.startswith("seconds")
+                else "search_gadget"
+                if "gadget" in text
                 else "search_streets"
-                if "street" in str(exc)
+                if "street" in text
                 else "search"
             )
             raise PokerlabError(f"{field}: {exc}") from None
@@ -124,6 +134,7 @@ class NoLimitPlay(PlaySession):
             "streets": [STREETS[s] for s in agent.streets],
             "iterations": agent.iterations,
             "gadget": agent.gadget,
+            "seconds": {STREETS[s]: b for s, b in agent.seconds.items()} or None,
         }
         return agent
 

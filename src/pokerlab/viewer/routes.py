@@ -30,7 +30,8 @@ def add_play_routes(app: FastAPI, viewer: Any) -> None:
     """POST ``/api/play``, GET ``/api/play/{sid}``, POST ``/api/play/{sid}/act`` and
     ``/api/play/{sid}/next`` on ``app``, for the files of ``viewer``. ``/api/play`` takes
     ``{path, seat, seed}`` and, for a no-limit blueprint checkpoint, ``search`` (true: the bot
-    searches in play) with optional ``search_streets``, ``search_iterations`` and
+    searches in play) with optional ``search_streets``, ``search_iterations``,
+    ``search_seconds`` (a time budget per decision: seconds, or street name to seconds) and
     ``search_gadget``."""
 
     @app.post("/api/play")
@@ -47,6 +48,7 @@ def add_play_routes(app: FastAPI, viewer: Any) -> None:
         search = body.get("search", False)
         streets, iterations = body.get("search_streets"), body.get("search_iterations")
         gadget = body.get("search_gadget")
+        seconds = body.get("search_seconds")
         if not isinstance(search, bool):
             raise PokerlabError(f"search must be true or false, got {search!r}")
         if streets is not None and not isinstance(streets, str):
@@ -57,11 +59,20 @@ def add_play_routes(app: FastAPI, viewer: Any) -> None:
             raise PokerlabError(f"search_iterations must be an integer, got {iterations!r}")
         if gadget is not None and not isinstance(gadget, str):
             raise PokerlabError(f"search_gadget must be text such as 'resolve', got {gadget!r}")
-        if not search and (streets is not None or iterations is not None or gadget is not None):
+        if seconds is not None and (
+            isinstance(seconds, bool) or not isinstance(seconds, int | float | dict)
+        ):
             raise PokerlabError(
-                "search_streets, search_iterations and search_gadget need search: true"
+                f"search_seconds must be seconds or {{street: seconds}}, got {seconds!r}"
             )
-        session = new_session(viewer.model(path), seat, seed, search, streets, iterations, gadget)
+        if not search and any(x is not None for x in (streets, iterations, gadget, seconds)):
+            raise PokerlabError(
+                "search_streets, search_iterations, search_seconds and search_gadget need "
+                "search: true"
+            )
+        session = new_session(
+            viewer.model(path), seat, seed, search, streets, iterations, gadget, seconds
+        )
         viewer.sessions.add(session, client_key(request))
         with session.lock:
             return json_response(session.state())

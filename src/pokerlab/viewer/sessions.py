@@ -24,11 +24,13 @@ def new_session(
     search_streets: str | None = None,
     search_iterations: int | None = None,
     search_gadget: str | None = None,
+    search_seconds: float | dict[str, float] | None = None,
 ) -> PlaySession:
     """A play session for ``model`` (push/fold, a two-player history game, a postflop spot, a
     heads-up no-limit blueprint checkpoint). ``search``: the blueprint's bot searches in play
     (:class:`~pokerlab.viewer.play_nolimit.NoLimitPlay`; ``search_streets``,
-    ``search_iterations`` and ``search_gadget`` default to ``"river"``, 100 and ``"unsafe"``);
+    ``search_iterations`` and ``search_gadget`` default to ``"river"``, 100 and ``"unsafe"``;
+    ``search_seconds``, a time budget instead of iterations, to none);
     other files refuse it."""
     if isinstance(model, BlueprintModel):
         return NoLimitPlay(
@@ -39,6 +41,7 @@ def new_session(
             search_streets="river" if search_streets is None else search_streets,
             search_iterations=100 if search_iterations is None else search_iterations,
             search_gadget="unsafe" if search_gadget is None else search_gadget,
+            search_seconds=search_seconds,
         )
     if search:
         raise PokerlabError(

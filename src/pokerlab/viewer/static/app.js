@@ -843,6 +843,7 @@ async function renderPlay(main, params, token) {
     if (params.streets) body.search_streets = params.streets;
     if (params.iterations !== undefined) body.search_iterations = Number(params.iterations);
     if (params.gadget) body.search_gadget = params.gadget;
+    if (params.seconds !== undefined) body.search_seconds = Number(params.seconds);
   }
   const state = await api("/api/play", body);
   if (token !== renderToken) return;
@@ -903,13 +904,13 @@ function drawNoLimit(main, s) {
   const params = parseHash().params;
   const again = (seat) => "#/play?" + q({path: s.file, seat, search: s.search ? 1 : null,
     streets: s.search ? params.streets : null, iterations: s.search ? params.iterations : null,
-    gadget: s.search ? params.gadget : null});
+    gadget: s.search ? params.gadget : null, seconds: s.search ? params.seconds : null});
   const head = el("div", {class: "panel"},
     el("h2", {}, el("a", {href: "#/", text: "files"}), " / ", el("a", {href: "#/file?" + q({path: s.file}), text: s.file}), " / play"),
     el("div", {class: "kv"},
       el("span", {}, "you: ", el("b", {id: "play-seat", text: s.seat_name})),
       el("span", {}, "stacks: ", el("b", {text: `${count(s.stacks[0])} / ${count(s.stacks[1])} chips, blinds ${s.blinds.join("/")}`})),
-      el("span", {}, "bot: ", el("b", {id: "play-bot", text: s.bot + (s.search ? ` (searches the ${s.search.streets.join(", ")}, ${count(s.search.iterations)} iterations${s.search.gadget && s.search.gadget !== "unsafe" ? ", " + s.search.gadget + " gadget" : ""})` : " (blueprint)")})),
+      el("span", {}, "bot: ", el("b", {id: "play-bot", text: s.bot + (s.search ? ` (searches the ${s.search.streets.join(", ")}, ${count(s.search.iterations)} iterations${s.search.seconds ? " (" + Object.entries(s.search.seconds).map(([k, v]) => `${v} s on the ${k}`).join(", ") + " instead)" : ""}${s.search.gadget && s.search.gadget !== "unsafe" ? ", " + s.search.gadget + " gadget" : ""})` : " (blueprint)")})),
       el("span", {}, "hands: ", el("b", {id: "play-hands", text: s.hands})),
       el("span", {}, "running result: ", el("b", {id: "play-total", "data-chips": s.total, text: `${signed(s.total, 2)} chips (${signed(s.total_bb, 3)} bb)`})),
       el("span", {}, "seed: ", el("b", {id: "play-seed", text: String(s.seed)})),
