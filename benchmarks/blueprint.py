@@ -37,8 +37,8 @@ Table 4 (``--lbr MINUTES``, e.g. ``10,60,240``; hours of work): ``hunl-100`` tra
 ``--lbr-pairs`` duplicate pairs) against it, beside always-call and the hand-strength rule bot;
 Slumbot 2016's published 4,020 +- 115 mbb/g in the same LBR setting (Lisy and Bowling 2017) is
 the mark to beat. Hours of training outlast a session here: ``--lbr-resume F`` goes on from a
-checkpoint of an earlier run (the solver's seconds count on; the 60- and 100-minute ones are
-kept in ``benchmarks/results/``, half a megabyte each), e.g. ``--only-lbr --lbr 240
+checkpoint of an earlier run (the solver's seconds count on; the 60-, 100- and 240-minute ones
+are kept in ``benchmarks/results/``, half a megabyte each), e.g. ``--only-lbr --lbr 240
 --lbr-resume benchmarks/results/hunl-100-100min.npz --lbr-baseline-pairs 0 --save``. Between
 marks the run also keeps ``benchmarks/results/local/hunl-100-latest.npz`` (every
 :data:`LATEST_EVERY` seconds of training, written atomically), so an interrupted run goes on
