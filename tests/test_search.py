@@ -224,10 +224,11 @@ def test_a_depth_limit_with_the_blueprint_beyond_equals_the_full_subgame_with_th
     rows = SubgameRows(
         ranges.reach[0], ranges.reach_c[0], ranges.reach_c[1], ranges.reach[1], ranges.cbv[1],
         ranges.possible[1].astype(np.float64), np.ones(tree.hands.cards.shape[1]),
+        np.zeros((2, tree.hands.cards.shape[1])),
     )  # fmt: skip
     gadget_iterations(
         tree.arrays, tree.hands, tree.sweep, node, 0, 0, 1, 30, params, store, rows,
-        passes.scratch_one32, passes.out32, no_limit(passes), np.zeros((2, len(rows.cbv))),
+        passes.scratch_one32, passes.out32, no_limit(passes),
     )  # fmt: skip
     for _, lo, hi in turn_part:
         assert np.allclose(work[1][lo:hi], sums[lo:hi], rtol=1e-4, atol=1e-6)

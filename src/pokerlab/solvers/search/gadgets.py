@@ -126,21 +126,20 @@ def solve_subgame(
         cbv += gift * others
     rows = SubgameRows(
         ranges.reach[p], ranges.reach_c[p], ranges.reach_c[o], ranges.reach[o], cbv, possible,
-        others,
+        others, np.zeros((2, possible.shape[0])),
     )  # fmt: skip
     locks = passes.no_lock if lock is None else lock
     store = K.Storage(regrets, sums, passes.no_prediction, passes.no_scale, passes.no_scale, locks)
     code = GADGET_CODES[gadget.removeprefix("reach-")]
-    state = np.zeros((2, possible.shape[0]))
     limit = no_limit(passes) if leaves is None else leaves
 
     def run(first: int, count: int) -> None:
         if threaded:
-            _threaded_iterations(passes, p, code, first, count, params, work, rows, state, lock)
+            _threaded_iterations(passes, p, code, first, count, params, work, rows, lock)
             return
         gadget_iterations(
             tree.arrays, tree.hands, tree.sweep, int(node), p, code, first, count, params,
-            store, rows, passes.scratch_one32, passes.out32, limit, state,
+            store, rows, passes.scratch_one32, passes.out32, limit,
         )  # fmt: skip
 
     # from the root of a tree with split points, to the end of the game, on several threads:
@@ -187,8 +186,7 @@ def solve_subgame(
 
 def _threaded_iterations(
     passes: Passes, p: int, code: int, first: int, count: int, params: np.ndarray,
-    work: tuple[np.ndarray, np.ndarray], rows: SubgameRows, state: np.ndarray,
-    lock: np.ndarray | None,
+    work: tuple[np.ndarray, np.ndarray], rows: SubgameRows, lock: np.ndarray | None,
 ) -> None:  # fmt: skip
     """:func:`gadget_iterations` from the tree's root with each pass on the passes' threads
     (:meth:`Passes.pass_ <pokerlab.tree.vector.passes.Passes.pass_>`): the same steps, the
@@ -203,7 +201,7 @@ def _threaded_iterations(
     n_live = gadget_live(rows, live)
     for it in range(first, first + count):
         fa, fb, fg = discount_factors(params, it)
-        gadget_row(code, rows, state, live, n_live, enter, row)
+        gadget_row(code, rows, live, n_live, enter, row)
         passes.pass_(
             p, K.MODE_CFR, regrets, sums, fa, fb, fg, floor, lock, root=(row, rows.reach_p)
         )
@@ -211,7 +209,7 @@ def _threaded_iterations(
         out, _ = passes.pass_(
             1 - p, K.MODE_CFR, regrets, sums, fa, fb, fg, floor, lock, root=(rows.reach_pc, own)
         )
-        gadget_learn(code, rows, state, live, enter, row, out)
+        gadget_learn(code, rows, live, enter, row, out)
 
 
 def _zeros(passes: Passes) -> np.ndarray:

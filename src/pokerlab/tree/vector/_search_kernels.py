@@ -50,7 +50,9 @@ class SubgameRows(NamedTuple):
     the opponent's Bayes row for the unsafe gadget (``reach_oc``) and its own reach
     (``reach_o``), its CBVs against the blueprint (``cbv``), 1 for the hands it can hold
     (``possible``), and the searcher's compatible reach of each of its hands (``others``,
-    maxmargin's normaliser)."""
+    maxmargin's normaliser); ``regrets`` (float64 ``(2, H)``, zeros for a new solve): the
+    gadget's own regrets, kept between calls so that a solve cut into calls (a time budget)
+    runs the same iterations as one call."""
 
     reach_p: np.ndarray
     reach_pc: np.ndarray
@@ -59,6 +61,7 @@ class SubgameRows(NamedTuple):
     cbv: np.ndarray
     possible: np.ndarray
     others: np.ndarray
+    regrets: np.ndarray
 
 
 class Leaves(NamedTuple):
@@ -174,13 +177,13 @@ def gadget_live(rows: SubgameRows, live):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def gadget_row(gadget, rows: SubgameRows, state, live, n_live, enter, row):
-    """The opponent's root row of this iteration from the gadget's regrets ``state`` (unsafe:
+def gadget_row(gadget, rows: SubgameRows, live, n_live, enter, row):
+    """The opponent's root row of this iteration from the gadget's regrets ``rows.regrets`` (unsafe:
     its Bayes row; resolve: each hand's probability of entering; maxmargin: the pick over hands
     per unit of the searcher's reach), ``enter`` set for resolve."""
     h = row.shape[0]
-    reg_a = state[0]  # resolve: enter; maxmargin: pick this hand
-    reg_b = state[1]  # resolve: take the alternative
+    reg_a = rows.regrets[0]  # resolve: enter; maxmargin: pick this hand
+    reg_b = rows.regrets[1]  # resolve: take the alternative
     if gadget == 0:
         for i in range(h):
             row[i] = rows.reach_oc[i]
@@ -202,12 +205,12 @@ def gadget_row(gadget, rows: SubgameRows, state, live, n_live, enter, row):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def gadget_learn(gadget, rows: SubgameRows, state, live, enter, row, out):
+def gadget_learn(gadget, rows: SubgameRows, live, enter, row, out):
     """Regret matching+ on the gadget's decision from the opponent's root values ``out`` of
     this iteration (float32, the pass's output)."""
     h = row.shape[0]
-    reg_a = state[0]
-    reg_b = state[1]
+    reg_a = rows.regrets[0]
+    reg_b = rows.regrets[1]
     if gadget == 1:
         for i in range(h):
             if rows.possible[i] > 0:
@@ -243,14 +246,12 @@ def gadget_iterations(
     sc,
     out,
     leaves: Leaves,
-    state,
 ):
     """``iterations`` CFR iterations of the subtree below ``node`` for searcher ``player`` with
     gadget code ``gadget`` (:data:`GADGET_CODES`), numbered from ``first`` (1 for a new solve)
     for the discounts of the schedule ``params`` (CFR+'s floor where the schedule has it), to
-    the end of the game or to ``leaves``. ``state`` (float64 ``(2, H)``, zeros for a new solve)
-    holds the gadget's own regrets between calls, so that a solve cut into calls (a time
-    budget) runs the same iterations as one call. Returns the nodes visited."""
+    the end of the game or to ``leaves``; the gadget's own regrets carried in ``rows.regrets``.
+    Returns the nodes visited."""
     floor = params[3] != 0.0
     h = rows.cbv.shape[0]
     opp = 1 - player
@@ -262,7 +263,7 @@ def gadget_iterations(
     for it in range(first, first + iterations):
         fa, fb, fg = discount_factors(params, it)
         disc = Discounts(fa, fb, fg, floor, 1.0, 1.0)
-        gadget_row(gadget, rows, state, live, n_live, enter, row)
+        gadget_row(gadget, rows, live, n_live, enter, row)
         visited += _subgame_pass(
             t, hands, sw, node, player, player, store, disc, row, rows.reach_p, sc, out, leaves
         )  # fmt: skip
@@ -272,5 +273,5 @@ def gadget_iterations(
         )  # fmt: skip
         if leaves.item_leaf.shape[0] > 0:
             _update_picks(leaves)
-        gadget_learn(gadget, rows, state, live, enter, row, out)
+        gadget_learn(gadget, rows, live, enter, row, out)
     return visited
