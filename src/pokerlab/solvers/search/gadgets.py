@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerlab.errors import PokerlabError
+from pokerlab.solvers.loop import run_loop
 from pokerlab.solvers.search.continuations import no_limit
 from pokerlab.solvers.search.subgames import SubgameRanges, faced_reach, subtree_blocks
 from pokerlab.tree._primitives import discount_factors
@@ -133,36 +134,38 @@ def solve_subgame(
     code = GADGET_CODES[gadget.removeprefix("reach-")]
     limit = no_limit(passes) if leaves is None else leaves
 
-    def run(first: int, count: int) -> None:
-        if threaded:
-            _threaded_iterations(passes, p, code, first, count, params, work, rows, lock)
-            return
-        gadget_iterations(
-            tree.arrays, tree.hands, tree.sweep, int(node), p, code, first, count, params,
-            store, rows, passes.scratch_one32, passes.out32, limit,
-        )  # fmt: skip
-
     # from the root of a tree with split points, to the end of the game, on several threads:
     # the passes' own split (the dealt cards' subtrees as parallel work items)
     threaded = passes.threads > 1 and node == 0 and leaves is None and tree.num_items > 0
+    if seconds is not None and not seconds > 0:
+        raise PokerlabError(f"a search's time budget must be > 0 seconds, got {seconds!r}")
+    ran = [0]  # iterations run
+    start = time.perf_counter()
 
-    if seconds is None:
-        run(1, int(iterations))
-        done = int(iterations)
-    else:
-        if not seconds > 0:
-            raise PokerlabError(f"a search's time budget must be > 0 seconds, got {seconds!r}")
-        start = time.perf_counter()
-        done, count = 0, 1
-        while done < iterations:
-            count = min(count, int(iterations) - done)
-            run(done + 1, count)
-            done += count
-            spent = time.perf_counter() - start
-            if spent >= seconds:
-                break
-            # the next call: a quarter of the time left at the pace so far (checks stay cheap)
-            count = max(1, int(0.25 * (seconds - spent) * done / spent)) if spent > 0 else 2 * count
+    def step(count: int) -> None:  # iterations numbered on, the gadget's regrets in rows
+        if threaded:
+            _threaded_iterations(passes, p, code, ran[0] + 1, count, params, work, rows, lock)
+        else:
+            gadget_iterations(
+                tree.arrays, tree.hands, tree.sweep, int(node), p, code, ran[0] + 1, count,
+                params, store, rows, passes.scratch_one32, passes.out32, limit,
+            )  # fmt: skip
+        ran[0] += count
+
+    def next_chunk(default: int) -> int:
+        # one call without a budget; with one, a quarter of the time left at the pace so far
+        spent = time.perf_counter() - start
+        if seconds is None:
+            return default
+        if ran[0] == 0 or spent <= 0:
+            return max(1, ran[0])
+        return max(1, int(0.25 * (seconds - spent) * ran[0] / spent))
+
+    # the engine's stopping loop (iterations, or the time budget between calls)
+    run_loop(
+        step, lambda: (ran[0], time.perf_counter() - start, 0), check_every=int(iterations),
+        iterations=int(iterations), seconds=seconds, next_chunk=next_chunk,
+    )  # fmt: skip
     _, searched = subtree_blocks(tree, node, round_only=leaves is not None)
     for owner, lo, hi in searched:
         if owner == p or gadget == "unsafe":
@@ -181,7 +184,7 @@ def solve_subgame(
         )
         excess = np.maximum(br - (cbv if q == o else ranges.cbv[q]), 0.0) * ranges.possible[q]
         gain[q] = float(np.sum(tree.hands.weight[q] * excess))
-    return SubgameSolution(node, p, done, (gain[0], gain[1]))
+    return SubgameSolution(node, p, ran[0], (gain[0], gain[1]))
 
 
 def _threaded_iterations(
