@@ -24,13 +24,16 @@ Table 3. ``hunl-100`` on the full deck (169/50/50/50 E[HS] buckets, read from th
 first run builds them, about 20 minutes) trained for ``--seconds`` on 1 thread, on 2 threads
 (:class:`~pokerlab.solvers.batched.ThreadedBlueprintSolver`) and on 2 local Ray actors
 (:class:`~pokerlab.distributed.limit_mccfr_ray.RayBlueprintSolver`), discount blocks and batches
-of 20,000 iterations (about a quarter of a second; with 1,000 the head's merge and Ray's round
-trip dominate: 1.52x on threads and 0.99x on Ray, measured): worker
-iterations per second and the speed-up over 1 thread (target at least 1.7x; the machine's
-parallel capacity, :func:`_common.parallel_capacity`, is printed beside it: a shared 2-core
-machine caps it). What to expect: workers share nothing within a batch, so the speed-up is the
-cores' minus the head's merge (two float32 arrays per worker per batch: milliseconds against a
-batch's tenth of a second) and, on Ray, the arrays' transport.
+of 50,000 iterations per worker, as ``pokerlab blueprint train --threads 2`` / ``--ray`` run by
+default (:data:`pokerlab.cli.blueprint_train.BATCH`; about 0.3 s a batch): worker iterations per
+second and the speed-up over 1 thread (target at least 1.7x; the machine's parallel capacity,
+:func:`_common.parallel_capacity`, is printed beside it: a shared 2-core machine caps it). What
+to expect: workers share nothing within a batch, so the speed-up is the cores' minus, per batch,
+the head's merge (two arrays of 65,777 entries per worker: about a millisecond), the wait for the
+slower worker and, on Ray, a round trip of about 10 ms (measured: each actor busy 87% of the
+time with batches of 20,000). Measured in one run at idle (2026-11-27): 1.68x on Ray with
+batches of 20,000, 1.80x with 50,000; batches of 1,000 (the old default) gave 1.52x on threads
+and 0.99x on Ray.
 
 Table 4 (``--lbr MINUTES``, e.g. ``10,60,240``; hours of work): ``hunl-100`` trained on
 ``--lbr-threads`` threads, checkpointed at each mark, and LBR (fcpa, rounds 3-4,
@@ -77,6 +80,7 @@ from _common import (  # noqa: E402
     results_dir,
     write_results,
 )
+from pokerlab.cli.blueprint_train import BATCH  # noqa: E402
 from pokerlab.solvers.batched import ThreadedBlueprintSolver  # noqa: E402
 from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction  # noqa: E402
 
@@ -149,7 +153,7 @@ def _rate(solver: Any, seconds: float) -> float:
     solver.step(2000 * getattr(solver, "workers", 1))  # warm
     i0, s0 = solver.iterations, solver.seconds
     while solver.seconds - s0 < seconds:
-        solver.step(40_000)
+        solver.step(4 * BATCH)
     return (solver.iterations - i0) / (solver.seconds - s0)
 
 
@@ -157,12 +161,12 @@ def table_threads(seconds: float, use_ray: bool) -> dict:
     game = pokerlab.load_game("nolimit-holdem", config="hunl-100")
     abstraction = game.card_abstraction("ehs", buckets=tuple(game.buckets)).abstraction
     rows = []
-    # one discount block and one batch a fifth of a second or so: a batch of 1,000 iterations
-    # (13 ms here) is dominated by the head's merge and, on Ray, the round trip
-    every = {"seed": 1, "discount_every": 20_000}
+    # the CLI's batching with workers (module docstring): a batch of 1,000 iterations (6 ms
+    # here) is dominated by the head's merge and, on Ray, the round trip
+    every = {"seed": 1, "discount_every": BATCH}
     one = _rate(BlueprintSolver(game, abstraction, **every), seconds)
     rows.append(["1 thread", 1, one, 1.0])
-    two = ThreadedBlueprintSolver(game, abstraction, workers=2, batch=20_000, **every)
+    two = ThreadedBlueprintSolver(game, abstraction, workers=2, batch=BATCH, **every)
     rate = _rate(two, seconds)
     two.close()
     rows.append(["2 threads", 2, rate, rate / one])
@@ -175,7 +179,7 @@ def table_threads(seconds: float, use_ray: bool) -> dict:
             print("Ray is not installed: no Ray row")
         else:
             ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-            actors = RayBlueprintSolver(game, abstraction, workers=2, batch=20_000, **every)
+            actors = RayBlueprintSolver(game, abstraction, workers=2, batch=BATCH, **every)
             rate = _rate(actors, seconds)
             actors.close()
             ray.shutdown()

@@ -85,11 +85,14 @@ def test_bad_thread_options_are_refused(kwargs: dict, needle: str) -> None:
 
 def test_cli_trains_on_two_threads_and_resumes_only_with_them(tmp_path, capsys) -> None:
     """``pokerlab blueprint train --threads 2``: two workers in the JSON, a resume with the same
-    threads reaches the total, a resume on one thread or Ray options without --ray are refused
+    threads reaches the total (the checkpoint's batch and discount block unless given; without a
+    checkpoint both are ``BATCH``), a resume on one thread or Ray options without --ray are refused
     in one line with exit code 2."""
     import json
 
+    from pokerlab.cli.blueprint_train import BATCH
     from pokerlab.cli.main import main
+    from pokerlab.io.files import load_checkpoint
 
     config = tmp_path / "tiny.toml"
     config.write_text('base = "fcpa"\nranks = 2\nrounds = 2\nstack = 300\n')
@@ -98,9 +101,16 @@ def test_cli_trains_on_two_threads_and_resumes_only_with_them(tmp_path, capsys) 
     assert main([*base, "-n", "2000", "--threads", "2", "--batch", "250", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["workers"] == 2 and out["iterations"] == 2000 and out["ray"] is False
+    state = load_checkpoint(ckpt)  # with workers, the discount block is the batch by default
+    assert (state["extra"]["batch"], state["config"]["discount_every"]) == (250, 250)
     more = [*base, "-n", "3000", "--resume", "--json"]
-    assert main([*more, "--threads", "2", "--batch", "250"]) == 0
+    assert main([*more, "--threads", "2"]) == 0  # the checkpoint's batch and block
     assert json.loads(capsys.readouterr().out)["iterations"] == 3000
+    fresh = tmp_path / "fresh.npz"
+    args = [*base[:-1], str(fresh), "-n", "500", "--threads", "2", "--json"]
+    assert main(args) == 0 and json.loads(capsys.readouterr().out)["workers"] == 2
+    state = load_checkpoint(fresh)
+    assert (state["extra"]["batch"], state["config"]["discount_every"]) == (BATCH, BATCH)
     cases = [
         ([*base, "-n", "4000", "--resume"], "2 batched workers"),
         ([*base, "--workers", "2"], "--workers counts Ray actors"),
