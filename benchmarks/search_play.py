@@ -223,6 +223,8 @@ def main() -> None:
     payload["load_average"] = {"before": load_before, "after": load_after}
     name = "search-play" + (f"-{Path(args.checkpoint).stem}" if args.checkpoint else "")
     name += "" if args.gadget == "unsafe" else f"-{args.gadget}"
+    streets = [x.strip() for x in args.streets.split(",") if x.strip()]
+    name += "" if streets == ["river"] else "-" + "-".join(streets)  # the river's rows stay apart
     # tables this run skipped (``--pairs 0``, ``--lbr-pairs 0``) stay from the file it replaces
     tables = {"small": ("small",), "full": ("full",), "lbr": ("lbr",)}
     keep_tables(payload, results_dir(args.save) / f"{name}.json", tables)

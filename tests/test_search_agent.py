@@ -288,6 +288,10 @@ def test_cli_play_with_search_shows_the_thinking_time(checkpoint, monkeypatch, c
         (["--search-bets", "50%, x"], "'x'"),
         (["--search-iterations", "0"], "--search-iterations"),
         (["--search-gadget", "safe"], "--search-gadget: unknown 'safe'"),
+        (
+            ["--search-streets", "turn,river", "--search-gadget", "reach-maxmargin"],
+            "reach-maxmargin searches the river alone",
+        ),
         (["--search-gadget", "resolve", "--search-seconds", "river=0"], "must be > 0"),
         (["--search-seconds", "turn=x"], "--search-seconds: 'x' is not a number"),
         (["--search-seconds", "pre=1"], "--search-seconds: unknown street 'pre'"),

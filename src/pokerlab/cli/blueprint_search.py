@@ -6,7 +6,8 @@ SearchAgent`): ``--search-streets`` (``river``, ``turn,river`` ...), ``--search-
 deterministic budget per subgame) or ``--search-seconds``, ``--search-bets`` and
 ``--search-raises`` (the menu, postflop bet-size syntax), ``--no-search-freeze`` (a re-solve
 leaves the agent's own earlier actions in the round free; frozen for its hand by default),
-``--search-gadget`` (unsafe, resolve or maxmargin; :mod:`pokerlab.solvers.search.safe`),
+``--search-gadget`` (unsafe, resolve, maxmargin or reach-maxmargin;
+:mod:`pokerlab.solvers.search.safe`),
 ``--search-threads`` (threads of each subgame's solve, where one agent plays: ``play``, ACPC).
 """
 
@@ -65,8 +66,9 @@ GadgetOption = Annotated[
     str,
     typer.Option(
         "--search-gadget",
-        help="unsafe (both ranges by Bayes' rule), resolve or maxmargin (safe: the opponent's "
-        "values against the blueprint bound what it can win)",
+        help="unsafe (both ranges by Bayes' rule), resolve, maxmargin or reach-maxmargin (safe: "
+        "the opponent's values against the blueprint bound what it can win; reach-maxmargin "
+        "adds what it gave up on the turn, river only)",
     ),
 ]
 

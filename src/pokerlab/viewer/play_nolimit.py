@@ -50,7 +50,8 @@ class NoLimitPlay(PlaySession):
     and the bot's draws (None: fresh entropy; the seed used is in the state); ``search``: the bot
     searches in play on ``search_streets`` (``"river"``, ``"turn,river"``, ...) with
     ``search_iterations`` DCFR iterations per subgame (1 to :data:`MAX_SEARCH_ITERATIONS`) and
-    ``search_gadget`` (unsafe, resolve or maxmargin; :mod:`pokerlab.solvers.search.safe`);
+    ``search_gadget`` (unsafe, resolve, maxmargin or reach-maxmargin, the river alone;
+    :mod:`pokerlab.solvers.search.safe`);
     ``search_seconds``: a time budget per subgame instead (seconds for every searched street, or
     street name to seconds; :class:`~pokerlab.solvers.search.agent.SearchAgent`'s ``seconds``).
     """

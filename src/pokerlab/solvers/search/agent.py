@@ -23,8 +23,8 @@ solves it on the engine's vector tree (:class:`~pokerlab.solvers.postflop.Postfl
 - **depth**: to the end of the game (the river spot has no chance node; a turn spot deals the
   river exactly);
 - **gadget**: unsafe (both ranges as Bayes' rule says, the subgame solved as it is; the
-  default), or resolve / maxmargin for the seat on move against the opponent's CBVs under the
-  blueprint (:mod:`pokerlab.solvers.search.safe`; a solve per seat on the solve's threads).
+  default), or resolve / maxmargin / reach-maxmargin (river only: gifts from the turn) for the
+  seat on move against the opponent's CBVs under the blueprint (:mod:`.safe`, :mod:`.table_gifts`).
 
 The solution is kept per subgame (the round's first public state and the bet sizes and raise
 limit of its tree), so a second decision in the same round reads the same solve unless the
@@ -67,6 +67,7 @@ from pokerlab.solvers.search.lines import (
 )
 from pokerlab.solvers.search.menu import SearchMenu
 from pokerlab.solvers.search.safe import TABLE_GADGETS, safe_solve
+from pokerlab.solvers.search.table_gifts import check_table_gadget, river_gifts
 
 __all__ = ["RANGE_FLOOR", "SEARCH_STREETS", "SearchAgent", "SearchMenu", "SearchRecord"]
 
@@ -133,7 +134,8 @@ class SearchAgent(NoLimitAgent):
         actions taken for the hand it holds (default; :mod:`~pokerlab.solvers.search.freeze`);
         ``False``: the new solve leaves them free.
     gadget:
-        ``"unsafe"`` (default), ``"resolve"`` or ``"maxmargin"`` (:mod:`.safe`).
+        ``"unsafe"`` (default), ``"resolve"``, ``"maxmargin"`` (:mod:`.safe`) or
+        ``"reach-maxmargin"`` (the river alone; :mod:`.table_gifts`).
     """
 
     def __init__(
@@ -175,9 +177,9 @@ class SearchAgent(NoLimitAgent):
             raise PokerlabError(f"freeze must be True or False, got {freeze!r}")
         #: whether a re-solve locks the agent's earlier actions in the round for its hand
         self.freeze = freeze
-        if gadget not in TABLE_GADGETS:
-            raise PokerlabError(f"unknown gadget {gadget!r}; choose {', '.join(TABLE_GADGETS)}")
+        check_table_gadget(gadget, self.streets, TABLE_GADGETS)
         self.gadget = gadget
+        self._gifts: dict[tuple[Any, ...], Any] = {}  # reach-maxmargin's, per turn line
         self._seat = 0  # the seat searching: the one on move at the public call
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise PokerlabError(f"iterations must be a positive integer, got {iterations!r}")
@@ -460,7 +462,8 @@ class SearchAgent(NoLimitAgent):
         locked = freeze_hand(solver, moves, frozen, hole) if frozen and hole else []
         budget = self.seconds.get(view.state.street)
         if self.gadget != "unsafe":  # the budget counts the blueprint's CBVs too
-            safe_solve(self, solver, view, prefix, moves, None if budget is None else t0 + budget)
+            deadline = None if budget is None else t0 + budget
+            safe_solve(self, solver, view, prefix, moves, deadline, river_gifts)
         elif view.state.street not in self.seconds:
             solver.step(self.iterations)
         else:

@@ -28,6 +28,7 @@ The guarantee of the gadgets holds against the blueprint as step 2 reads it on t
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -54,9 +55,9 @@ __all__ = [
     "opponent_gain",
 ]
 
-#: the gadgets the table offers (reach-maxmargin needs the opponent's decisions above the
-#: subgame on one tree, which the table's subgames do not have)
-TABLE_GADGETS = ("unsafe", "resolve", "maxmargin")
+#: the gadgets the table offers (reach-maxmargin on the river alone: its gifts come from the
+#: turn's spot, :mod:`~pokerlab.solvers.search.table_gifts`)
+TABLE_GADGETS = ("unsafe", "resolve", "maxmargin", "reach-maxmargin")
 #: the most iterations a time-budgeted safe solve runs
 _CEILING = 1_000_000
 
@@ -146,7 +147,7 @@ def opponent_cbv(game: Any, profile: np.ndarray, opponent: int) -> np.ndarray:
 
 def solve_safe(
     solver: Any, gadget: str, player: int, cbv: np.ndarray, iterations: int,
-    seconds: float | None = None,
+    seconds: float | None = None, gift: np.ndarray | None = None,
 ) -> tuple[float, float]:  # fmt: skip
     """Solve ``solver``'s whole spot (a :class:`~pokerlab.solvers.postflop.PostflopSolver`,
     float32) with ``gadget`` for the spot player ``player``, the opponent's alternative payoffs
@@ -155,9 +156,13 @@ def solve_safe(
     strategies land in ``solver.strat_sum`` (the solver's reader then plays them); the solver's
     node locks (the agent's frozen decisions) hold in every pass. Returns the
     gains of :class:`~pokerlab.solvers.search.gadgets.SubgameSolution` (what a best response
-    gains over its CBV in the subgame; the spot's units)."""
+    gains over its CBV in the subgame, plus its gift with reach-maxmargin; the spot's units).
+    ``gift``: reach-maxmargin's, per opponent hand (:func:`~pokerlab.solvers.search.
+    table_gifts.river_gifts`)."""
     if gadget not in TABLE_GADGETS or gadget == "unsafe":
-        raise PokerlabError(f"a safe gadget at the table is resolve or maxmargin, not {gadget!r}")
+        raise PokerlabError(
+            f"a safe gadget at the table is resolve, maxmargin or reach-maxmargin, not {gadget!r}"
+        )
     if solver.compressed:
         raise PokerlabError("safe search runs on float32 subgames")
     tree = solver.tree
@@ -170,7 +175,8 @@ def solve_safe(
     assembled = np.full(tree.size, 0.5, dtype=np.float32)
     sol = solve_subgame(
         solver.passes, ranges, player, gadget, iterations, postflop_schedule("dcfr"),
-        (solver.regrets, solver.strat_sum), assembled, seconds=seconds, lock=solver.lock_probs,
+        (solver.regrets, solver.strat_sum), assembled, gift=gift, seconds=seconds,
+        lock=solver.lock_probs,
     )  # fmt: skip
     solver.iterations += sol.iterations
     return sol.gain
@@ -178,14 +184,15 @@ def solve_safe(
 
 def safe_solve(
     agent: Any, solver: Any, view: PublicView, prefix: Any, moves: Any,
-    deadline: float | None = None,
+    deadline: float | None = None, gifts: Callable[..., np.ndarray] | None = None,
 ) -> None:  # fmt: skip
     """Steps 1-4 of the module docstring for a :class:`~pokerlab.solvers.search.agent.
     SearchAgent` (``agent``; its :attr:`gadget`, :attr:`iterations` and the seat searching)
     whose subgame at ``view`` (the hand's actions ``prefix`` before the round, the round's
     ``moves``) is ``solver``'s spot. ``deadline`` (a :func:`time.perf_counter` time): the
     gadget's solve stops at the first iteration past it (at least one runs), steps 1-3
-    included in the budget."""
+    included in the budget. ``gifts(agent, view, prefix, spot)``: reach-maxmargin's gifts per
+    opponent hand (:func:`~pokerlab.solvers.search.table_gifts.river_gifts`)."""
     rules = agent.rules
     seat = agent._seat
     menu = blueprint_sizes(agent.blueprint.strategy.game.abstraction, view.state.street)
@@ -199,11 +206,16 @@ def safe_solve(
     profile = projected_blueprint(agent.blueprint, rules, bp_game, start, tuple(prefix), seat)
     player = 0 if seat == rules.first_to_act(view.state.street) else 1
     cbv = opponent_cbv(bp_game, profile, 1 - player)
+    gift = None
+    if agent.gadget == "reach-maxmargin":  # the opponent's turn gifts (once per turn line)
+        if gifts is None:
+            raise PokerlabError("reach-maxmargin needs the opponent's gifts (river_gifts)")
+        gift = gifts(agent, view, prefix, spot)
     if deadline is None:
-        solve_safe(solver, agent.gadget, player, cbv, agent.iterations)
+        solve_safe(solver, agent.gadget, player, cbv, agent.iterations, gift=gift)
     else:  # what steps 1-3 left of the budget (a positive remainder: one iteration at least)
         left = max(deadline - time.perf_counter(), 1e-9)
-        solve_safe(solver, agent.gadget, player, cbv, _CEILING, seconds=left)
+        solve_safe(solver, agent.gadget, player, cbv, _CEILING, seconds=left, gift=gift)
 
 
 def opponent_gain(solver: Any, player: int, cbv: np.ndarray) -> float:
