@@ -245,9 +245,16 @@ class BlueprintAgent(NoLimitAgent):
         that search keeps about a player whose actual sizes the blueprint lacks (a player who
         makes them is otherwise impossible under the blueprint). Hands meeting the board get
         0; a lost line (the agent would check or call) gives the passive action 1."""
-        key = normalize_action(view, action, self.name)
+        return self.belief_probabilities(view, hands, [action])[0]
+
+    def belief_probabilities(
+        self, view: PublicView, hands: np.ndarray, actions: Sequence[Action]
+    ) -> np.ndarray:
+        """:meth:`belief_probability` of each of ``actions`` at once, float64 ``(A, H)``: the
+        line read and the hands' buckets once for all of them (what a node's actions share)."""
+        keys = [normalize_action(view, a, self.name) for a in actions]
         hands = np.asarray(hands, dtype=np.int64)
-        out = np.zeros(len(hands), dtype=np.float64)
+        out = np.zeros((len(keys), len(hands)), dtype=np.float64)
         ok = ~np.isin(hands, np.asarray(view.board, dtype=np.int64)).any(axis=1)
         strategy = self.strategy  # type: ignore[attr-defined]
         game = strategy.game
@@ -255,12 +262,12 @@ class BlueprintAgent(NoLimitAgent):
         n, _ = self._walk(view.history)
         if n >= 0:
             acts = abstract_actions(game.rules, game.abstraction, view.state)
-            split = read_split(game.rules, acts, view.state, view.state, *key)
             rnd = int(layout.tree.round[n])
             states = bucket_states(strategy, self.abstraction, rnd, hands[ok], view.board)  # type: ignore[attr-defined]
             ns = int(layout.num_states[rnd])
-            for j, w in split:
-                out[ok] += w * strategy.probs[int(layout.offset[n]) + j * ns + states]
+            for row, key in enumerate(keys):
+                for j, w in read_split(game.rules, acts, view.state, view.state, *key):
+                    out[row, ok] += w * strategy.probs[int(layout.offset[n]) + j * ns + states]
             return out
         # off the tree: the hands grouped by how their draws read the line (one tree walk and
         # one bucket lookup per group, as :meth:`_translated_probability`)
@@ -273,16 +280,17 @@ class BlueprintAgent(NoLimitAgent):
         for line, rows in groups:
             rows = where[rows]
             if line.lost or line.abstract is None:
-                out[rows] = 1.0 if key == passive else 0.0
+                for row, key in enumerate(keys):
+                    out[row, rows] = 1.0 if key == passive else 0.0
                 continue
             acts = abstract_actions(game.rules, game.abstraction, line.abstract)
-            split = read_split(game.rules, acts, line.abstract, view.state, *key)
             rnd = int(layout.tree.round[line.node])
             states = bucket_states(strategy, self.abstraction, rnd, hands[rows], view.board)  # type: ignore[attr-defined]
             base = int(layout.offset[line.node])
             ns = int(layout.num_states[rnd])
-            for j, w in split:
-                out[rows] += w * strategy.probs[base + j * ns + states]
+            for row, key in enumerate(keys):
+                for j, w in read_split(game.rules, acts, line.abstract, view.state, *key):
+                    out[row, rows] += w * strategy.probs[base + j * ns + states]
         return out
 
 

@@ -116,9 +116,7 @@ def projected_blueprint(
         if owner == player:
             board = tuple(int(c) for c in spot.node_board[node] if c >= 0)
             view = PublicView(rules, state, board, history)
-            probs = np.stack(
-                [blueprint.belief_probability(view, hands, r) for r in reals]
-            )  # (A, n)
+            probs = blueprint.belief_probabilities(view, hands, reals)  # (A, n)
             total = probs.sum(axis=0)
             probs = np.where(total > 0, probs / np.where(total > 0, total, 1.0), 1.0 / len(reals))
             out[off : off + len(reals) * n] = probs.reshape(-1)
