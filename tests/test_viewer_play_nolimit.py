@@ -306,6 +306,10 @@ def test_the_bot_searches_within_a_time_budget(client, rules) -> None:
         ({"search": True, "search_iterations": 2.5}, ["search_iterations", "2.5"]),
         ({"search": True, "search_gadget": "safe"}, ["search_gadget", "unknown gadget 'safe'"]),
         ({"search_gadget": "resolve"}, ["need search: true"]),
+        (
+            {"search": True, "search_streets": "turn,river", "search_gadget": "reach-maxmargin"},
+            ["reach-maxmargin searches the river alone"],
+        ),
         ({"search": True, "search_seconds": -1}, ["search_seconds", "> 0", "-1"]),
         ({"search": True, "search_seconds": {"pre": 1}}, ["search_seconds", "'pre'"]),
         ({"search": True, "search_seconds": "1s"}, ["search_seconds", "'1s'"]),
