@@ -85,11 +85,13 @@ def projected_blueprint(
     start: BettingState,
     before: tuple[tuple[int, int, int], ...],
     seat: int,
+    within: Callable[[int], bool] | None = None,
 ) -> np.ndarray:
     """The blueprint agent ``blueprint``'s strategy for the real ``seat`` on the postflop
     ``game``'s tree (float32 probabilities, the tree's layout; the other seat's blocks uniform):
     the spot starts at ``start`` (the round's first state) after the hand's actions ``before``;
-    module docstring, step 2."""
+    module docstring, step 2. ``within(node)``: read only the nodes it accepts (and below them
+    only those it accepts), the others uniform (what a pass that reads part of the tree needs)."""
     spot = game.expanded
     tree = spot.tree
     a = tree.arrays
@@ -99,8 +101,12 @@ def projected_blueprint(
     hands = np.sort(COMBO_CARDS[spot.combos[player]].astype(np.int64), axis=1)
     out = np.empty(tree.size, dtype=np.float32)
     stack: list[tuple[int, BettingState, tuple[tuple[int, int, int], ...]]] = [(0, start, before)]
+    if within is not None:  # the blocks left unread are uniform
+        out[:] = game.public_tree().uniform()
     while stack:
         node, state, history = stack.pop()
+        if within is not None and not within(node):
+            continue
         kind = int(a.kind[node])
         kids = a.children[a.child_start[node] : a.child_start[node + 1]]
         if kind == CHANCE:

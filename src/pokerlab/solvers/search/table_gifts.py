@@ -38,6 +38,7 @@ from pokerlab.solvers.search.lines import line_node
 from pokerlab.solvers.search.safe import blueprint_sizes, projected_blueprint
 from pokerlab.solvers.search.subgames import reach_gifts
 from pokerlab.tree.vector.passes import Passes
+from pokerlab.tree.vector.tree import DECISION
 
 __all__ = ["REACH_GADGET", "check_table_gadget", "river_gifts", "turn_line"]
 
@@ -103,8 +104,11 @@ def river_gifts(agent: Any, view: PublicView, prefix: tuple[Any, ...], spot: Any
         sizes = agent._sizes(moves, tuple(int(m[2]) for m in moves), menu)
         game = agent._game(turn_view, before, sizes)
         turn_spot = game.expanded
-        profile = projected_blueprint(agent.blueprint, rules, game, start, before, seat)
         node = line_node(turn_spot, game.action_tree, moves)  # the river's deal
+        # the blueprint is read where the gifts look: the path to the opponent's last decision
+        # and the subtree below it (the passes read nothing else)
+        within = _path_and_subtree(turn_spot, node, 1 - player)
+        profile = projected_blueprint(agent.blueprint, rules, game, start, before, seat, within)
         passes = Passes(turn_spot.tree, 1)
         gift = reach_gifts(passes, turn_spot.parent, [node], profile, 1 - player)[node]
         got = (np.asarray(turn_spot.combos[1 - player], dtype=np.int64), gift)
@@ -118,3 +122,25 @@ def river_gifts(agent: Any, view: PublicView, prefix: tuple[Any, ...], spot: Any
     if (rows < 0).any():  # pragma: no cover - the river's hands are the turn's minus its card
         raise PokerlabError("the river subgame holds a hand the turn's spot lacks")
     return np.asarray(gift, dtype=np.float64)[rows]
+
+
+def _path_and_subtree(spot: Any, node: int, opponent: int) -> Any:
+    """A test of the expanded ``spot``'s nodes: on the path from the root to the last decision
+    of ``opponent`` (spot player) above ``node``, or in that decision's subtree (the tree is in
+    preorder: a subtree is the run of nodes up to its last descendant along last children)."""
+    a = spot.tree.arrays
+    parent = spot.parent
+    top = int(node)
+    while top >= 0 and not (a.kind[top] == DECISION and a.player[top] == opponent):
+        top = int(parent[top])
+    if top < 0:
+        return lambda n: True  # no decision of the opponent above: every node (no gift)
+    last = top
+    while a.child_start[last + 1] > a.child_start[last]:
+        last = int(a.children[a.child_start[last + 1] - 1])
+    path = set()
+    up = top
+    while up >= 0:
+        path.add(up)
+        up = int(parent[up])
+    return lambda n: top <= n <= last or n in path
