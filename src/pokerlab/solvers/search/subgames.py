@@ -33,6 +33,7 @@ __all__ = [
     "compatible",
     "facing",
     "faced_reach",
+    "last_decision",
 ]
 
 #: board cards at the start of each street that a search can start
@@ -255,6 +256,16 @@ def _possible(tree: VectorTree, board: np.ndarray) -> np.ndarray:
     return possible
 
 
+def last_decision(tree: VectorTree, parent: np.ndarray, node: int, player: int) -> tuple[int, int]:
+    """The last decision of ``player`` strictly above ``node`` (``parent``: each node's parent,
+    -1 at the root) and its child on the way to ``node``; ``(-1, root)`` when there is none."""
+    a = tree.arrays
+    child, up = int(node), int(parent[node])
+    while up >= 0 and not (a.kind[up] == DECISION and a.player[up] == player):
+        child, up = up, int(parent[up])
+    return up, child
+
+
 def reach_gifts(
     passes: Passes,
     parent: np.ndarray,
@@ -285,9 +296,7 @@ def reach_gifts(
     per_decision: dict[tuple[int, int], np.ndarray] = {}
     out = {}
     for root in roots:
-        child, node = int(root), int(parent[root])
-        while node >= 0 and not (a.kind[node] == DECISION and a.player[node] == opponent):
-            child, node = node, int(parent[node])
+        node, child = last_decision(tree, parent, int(root), opponent)
         if node < 0:
             out[int(root)] = np.zeros(h)
             continue

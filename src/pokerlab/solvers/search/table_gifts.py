@@ -36,9 +36,8 @@ from pokerlab.evaluate.nolimit.agents import PublicView
 from pokerlab.games.nolimit.rules import BettingState
 from pokerlab.solvers.search.lines import line_node
 from pokerlab.solvers.search.safe import blueprint_sizes, projected_blueprint
-from pokerlab.solvers.search.subgames import reach_gifts
+from pokerlab.solvers.search.subgames import last_decision, reach_gifts, subtree_end
 from pokerlab.tree.vector.passes import Passes
-from pokerlab.tree.vector.tree import DECISION
 
 __all__ = ["REACH_GADGET", "check_table_gadget", "river_gifts", "turn_line"]
 
@@ -126,21 +125,14 @@ def river_gifts(agent: Any, view: PublicView, prefix: tuple[Any, ...], spot: Any
 
 def _path_and_subtree(spot: Any, node: int, opponent: int) -> Any:
     """A test of the expanded ``spot``'s nodes: on the path from the root to the last decision
-    of ``opponent`` (spot player) above ``node``, or in that decision's subtree (the tree is in
-    preorder: a subtree is the run of nodes up to its last descendant along last children)."""
-    a = spot.tree.arrays
-    parent = spot.parent
-    top = int(node)
-    while top >= 0 and not (a.kind[top] == DECISION and a.player[top] == opponent):
-        top = int(parent[top])
+    of ``opponent`` (spot player) above ``node``, or in that decision's subtree."""
+    top, _ = last_decision(spot.tree, spot.parent, node, opponent)
     if top < 0:
         return lambda n: True  # no decision of the opponent above: every node (no gift)
-    last = top
-    while a.child_start[last + 1] > a.child_start[last]:
-        last = int(a.children[a.child_start[last + 1] - 1])
+    end = subtree_end(spot.tree, top)
     path = set()
     up = top
     while up >= 0:
         path.add(up)
-        up = int(parent[up])
-    return lambda n: top <= n <= last or n in path
+        up = int(spot.parent[up])
+    return lambda n: top <= n < end or n in path
