@@ -14,17 +14,19 @@ Table 1 (small deck, seconds): the 12-card four-round game of ``tests/test_searc
 the expected gap is small (search solves the same river game again, without sampling noise).
 
 Table 2 (the full game): a blueprint checkpoint of ``pokerlab blueprint train`` (``--checkpoint``;
-e.g. hunl-100 with E[HS] buckets 169/50/50/50 after ``S`` seconds), the search agent against it
-over ``--pairs`` duplicate deals, then LBR (fcpa, rounds 3-4, ``--lbr-pairs``) against the
-blueprint and against the search agent. What to expect: the blueprint pools the river's hands
-into 50 classes and learned from sampled play; search re-solves each river exactly with
-lossless cards, so it should win, as Pluribus' search did against its blueprint (Brown and
-Sandholm 2019) and Libratus' subgame solving against its own abstraction (2017); the open
-projects never showed it (BLUEPRINT.md 2.3). Budgets (table 2b): wall milliseconds per
-decision on each searched street, end to end (the ranges by Bayes' rule, the subgame built,
-the solve on ``--threads`` threads), median, mean, 90th percentile and largest, apart for the
-decisions that solved a new subgame and those read from a kept one; issue 25's targets on this
-2-core machine: river 50 ms, turn to the end of the game 2 s, flop 10 s.
+e.g. hunl-100 with E[HS] buckets 169/50/50/50 after ``S`` seconds), the search agent against it over
+``--pairs`` duplicate deals, then LBR (fcpa, rounds 3-4, ``--lbr-pairs``) against the blueprint and
+against the search agent on the same deals and draws, and the paired difference of the two
+(:func:`~pokerlab.evaluate.nolimit.lbr.lbr_difference`: the agents play alike before the searched
+streets, so its interval is narrower than the two side by side). What to expect: the blueprint pools
+the river's hands into 50 classes and learned from sampled play; search re-solves each river exactly
+with lossless cards, so it should win, as Pluribus' search did against its blueprint (Brown and
+Sandholm 2019) and Libratus' subgame solving against its own abstraction (2017); the open projects
+never showed it (BLUEPRINT.md 2.3). Budgets (table 2b): wall milliseconds per decision on each
+searched street, end to end (the ranges by Bayes' rule, the subgame built, the solve on
+``--threads`` threads), median, mean, 90th percentile and largest, apart for the decisions that
+solved a new subgame and those read from a kept one; issue 25's targets on this 2-core machine:
+river 50 ms, turn to the end of the game 2 s, flop 10 s.
 
 Usage: ``python benchmarks/search_play.py [--checkpoint F] [--pairs N] [--lbr-pairs N]
 [--streets turn,river] [--gadget resolve] [--threads 2] [--search-seconds S] [--save]``
@@ -54,7 +56,7 @@ from _common import (  # noqa: E402
 )
 from pokerlab.cli.blueprint_search import parse_seconds  # noqa: E402
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent  # noqa: E402
-from pokerlab.evaluate.nolimit.lbr import local_best_response  # noqa: E402
+from pokerlab.evaluate.nolimit.lbr import lbr_difference, local_best_response  # noqa: E402
 from pokerlab.evaluate.nolimit.matches import duplicate_match  # noqa: E402
 from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction  # noqa: E402
 from pokerlab.solvers.blueprint_load import load_blueprint  # noqa: E402
@@ -183,15 +185,23 @@ def main() -> None:
                              args.seed, args.workers)  # fmt: skip
             rows.append(row)
             payload["full"] = row
-        lbr_rows = []
+        lbr_rows, results = [], []
         judged = (bp_full, searcher(bp_full, args.streets))
         for who in judged if args.lbr_pairs >= 2 else ():
             t0 = time.perf_counter()
             res = local_best_response(full.rules, who, args.lbr_pairs, args.seed, actions="fcpa",
                                       workers=args.workers)  # fmt: skip
+            results.append(res)
             lbr_rows.append(
                 {"agent": who.name, "lbr_mbb": res.mbb_per_game, "ci95_mbb": res.ci95_mbb,
                  "pairs": args.lbr_pairs, "seconds": time.perf_counter() - t0}
+            )  # fmt: skip
+        if results:
+            # the same deals and draws against both: the paired difference's interval
+            mean, half = lbr_difference(results[1], results[0])
+            lbr_rows.append(
+                {"agent": "search - blueprint (paired)", "lbr_mbb": mean, "ci95_mbb": half,
+                 "pairs": args.lbr_pairs, "seconds": 0.0}
             )  # fmt: skip
         if lbr_rows:
             payload["lbr"] = lbr_rows

@@ -4,6 +4,8 @@ always-call, seeded determinism against a card-dependent stochastic agent, error
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -16,6 +18,7 @@ from pokerlab.evaluate.nolimit import (
     NoLimitAgent,
     PublicView,
     deal_cards,
+    lbr_difference,
     local_best_response,
     pot_raise_to,
 )
@@ -69,6 +72,33 @@ def test_lbr_beats_always_call_by_a_clear_margin() -> None:
     result = local_best_response(short, AlwaysCall(), 100, seed=1, actions="fcpa")
     assert result.interval[0] > 2000.0  # mbb/g; the agent never folds, LBR shoves its edges
     assert result.counts["fold"] == 0 and result.counts["allin"] > 0
+
+
+class PairsRaiseRiverCall(PairsRaise):
+    """:class:`PairsRaise` until the river; there it checks or calls every hand."""
+
+    name = "pairs-raise-river-call"
+
+    def policy(self, view: PublicView, hole: tuple[int, int]) -> dict[tuple[int, int], float]:
+        if view.state.street == 3:
+            return {passive_action(view): 1.0}
+        return super().policy(view, hole)
+
+
+def test_lbr_difference_pairs_two_runs_on_their_common_deals() -> None:
+    pairs = 60
+    a = local_best_response(HUNL, PairsRaise(), pairs, seed=5)
+    b = local_best_response(HUNL, PairsRaiseRiverCall(), pairs, seed=5)
+    mean, half = lbr_difference(a, b)
+    assert mean == pytest.approx(a.mbb_per_game - b.mbb_per_game)
+    # the agents play alike before the river, so those games are the same games and the paired
+    # interval is narrower than the two runs' intervals taken as independent
+    assert 0.0 < half < 0.8 * float(np.hypot(a.ci95_mbb, b.ci95_mbb))
+    # one agent twice: the same deals and the same draws, every pair the same
+    assert lbr_difference(a, local_best_response(HUNL, PairsRaise(), pairs, seed=5)) == (0.0, 0.0)
+    for key, value in (("seed", 6), ("pairs", pairs + 1), ("actions", "fc"), ("rounds", "1-4")):
+        with pytest.raises(PokerlabError, match=key):
+            lbr_difference(a, dataclasses.replace(b, **{key: value}))
 
 
 def test_lbr_is_seeded_and_deterministic() -> None:

@@ -21,7 +21,7 @@ from pokerlab.evaluate.nolimit.exact import (
     estimate_exact_best_response,
     exact_best_response,
 )
-from pokerlab.evaluate.nolimit.lbr import NoLimitLBRResult, local_best_response
+from pokerlab.evaluate.nolimit.lbr import NoLimitLBRResult, lbr_difference, local_best_response
 from pokerlab.evaluate.nolimit.matches import (
     HandRecord,
     NoLimitMatchResult,
@@ -48,6 +48,7 @@ __all__ = [
     "duplicate_match",
     "estimate_exact_best_response",
     "exact_best_response",
+    "lbr_difference",
     "local_best_response",
     "normalize_action",
     "play_hand",
