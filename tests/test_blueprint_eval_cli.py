@@ -73,6 +73,25 @@ def test_lbr_against_always_fold_is_exactly_750(capsys) -> None:
     assert "LBR +750.0 +- 0.0 mbb/g (95%), 10 games" in out
 
 
+def test_lbr_against_a_second_agent_pairs_the_two_runs(capsys) -> None:
+    """``--against``: both runs on the same deals and draws, and the paired difference (always
+    folding gives LBR +750 in every pair; always calling, the run of its own)."""
+    alone = _json(capsys, "lbr", "always-call", "--pairs", "6", "--seed", "2")
+    got = _json(capsys, "lbr", "always-call", "--against", "always-fold", "--pairs", "6",
+                "--seed", "2")  # fmt: skip
+    assert got["agent"]["mbb_per_game"] == alone["mbb_per_game"]
+    assert got["against"]["mbb_per_game"] == 750.0 and got["against"]["agent"] == "always-fold"
+    diff = got["difference"]
+    assert diff["mbb_per_game"] == pytest.approx(alone["mbb_per_game"] - 750.0)
+    assert diff["ci95_mbb"] == pytest.approx(alone["ci95_mbb"]) and diff["pairs"] == 6
+    assert (
+        main(["blueprint", "lbr", "always-fold", "--against", "always-fold", "--pairs", "3"]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "LBR (fcpa, rounds 3-4) against always-fold and always-fold" in out
+    assert "always-fold minus always-fold, paired on the same deals: +0.0 +- 0.0 mbb/g" in out
+
+
 def test_lbr_and_matches_on_worker_processes_equal_one_process(capsys) -> None:
     one = _json(capsys, "lbr", "always-call", "--pairs", "4", "--seed", "3")
     two = _json(capsys, "lbr", "always-call", "--pairs", "4", "--seed", "3", "--workers", "2")
@@ -112,6 +131,8 @@ def test_bad_input_is_one_line_and_exit_2(checkpoints, tmp_path, capsys) -> None
         (["lbr", "always-fold", "--actions", "fcx"], "--actions: unknown 'fcx'"),
         (["lbr", "always-fold", "--rounds", "2-4"], "--rounds: unknown '2-4'"),
         (["lbr", "nobody"], "AGENT: unknown agent 'nobody'"),
+        (["lbr", "always-fold", "--against", "nobody"], "AGENT2: unknown agent 'nobody'"),
+        (["lbr", a, "--against", b], f"AGENT2 {b!r} was trained on another game"),
     ]
     not_ckpt = tmp_path / "text.npz"
     not_ckpt.write_text("not a checkpoint")

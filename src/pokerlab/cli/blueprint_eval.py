@@ -200,6 +200,12 @@ def lbr(
     actions: str = typer.Option("fcpa", "--actions", help="LBR's actions: fcpa or fc"),
     rounds: str = typer.Option("3-4", "--rounds", help="rounds LBR plays: 3-4 or 1-4"),
     seed: int = typer.Option(0, "--seed", min=0, help="seed of the deals"),
+    against: str | None = typer.Option(
+        None,
+        "--against",
+        metavar="AGENT2",
+        help="also LBR against AGENT2 on the same deals and draws, and the paired difference",
+    ),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     search_streets: StreetsOption = "river",
     search_iterations: IterationsOption = 100,
@@ -214,8 +220,11 @@ def lbr(
 ) -> None:
     """Local best response (Lisy and Bowling 2017) against AGENT: LBR's mbb/g, 95% interval
     (``search:CHECKPOINT``: the blueprint with search, the --search options); the same numbers
-    on any number of --workers, local or Ray."""
-    from pokerlab.evaluate.nolimit import local_best_response
+    on any number of --workers, local or Ray. ``--against AGENT2``: LBR against AGENT2 on the
+    same deals and draws too, and AGENT's minus AGENT2's with the paired interval
+    (:func:`~pokerlab.evaluate.nolimit.lbr.lbr_difference`; e.g. a search agent against its
+    own blueprint, which play alike before the searched streets)."""
+    from pokerlab.evaluate.nolimit import lbr_difference, local_best_response
 
     if actions not in ("fcpa", "fc"):
         raise PokerlabError(f"--actions: unknown {actions!r}; known: fcpa, fc")
@@ -230,26 +239,59 @@ def lbr(
         search_freeze,
         search_gadget,
     )
-    the_agent, game = load_agent(agent, "AGENT", settings)
-    if game is None or config is not None:
+    judged = [(agent, "AGENT", *load_agent(agent, "AGENT", settings))]
+    if against is not None:
+        judged.append((against, "AGENT2", *load_agent(against, "AGENT2", settings)))
+    games = [(token, label, g) for token, label, _, g in judged if g is not None]
+    if not games or config is not None:
         table = game_from_options(config).rules
-        if game is not None:
-            _check_same("AGENT", agent, game, f"the configuration {config!r}", table)
+        where = f"the configuration {config or 'hunl-100'!r}"
     else:
-        table = game.rules
+        table, where = games[0][2].rules, f"{games[0][1]} {games[0][0]!r}"
+    for token, label, g in games:
+        _check_same(label, token, g, where, table)
+    results = []
     with _executor(ray, address) as executor:
-        result = local_best_response(
-            table, the_agent, pairs, seed, actions=actions, rounds=rounds, workers=workers,
-            executor=executor,
-        )  # fmt: skip
+        for _, _, the_agent, _ in judged:
+            results.append(
+                local_best_response(
+                    table,
+                    the_agent,
+                    pairs,
+                    seed,
+                    actions=actions,
+                    rounds=rounds,
+                    workers=workers,
+                    executor=executor,
+                )  # fmt: skip
+            )
+    difference = lbr_difference(results[0], results[1]) if against is not None else None
     if as_json:
-        print_json(result.as_dict())
+        if difference is None:
+            print_json(results[0].as_dict())
+        else:
+            mean, half = difference
+            print_json(
+                {
+                    "agent": results[0].as_dict(),
+                    "against": results[1].as_dict(),
+                    "difference": {"mbb_per_game": mean, "ci95_mbb": half, "pairs": pairs},
+                }
+            )
         return
-    print(f"{_describe(table)}: LBR ({actions}, rounds {rounds}) against {result.agent}")
-    print(
-        f"LBR {result.mbb_per_game:+.1f} +- {result.ci95_mbb:.1f} mbb/g (95%), "
-        f"{2 * result.pairs:,} games, {result.seconds:.1f} s"
-    )
+    names = " and ".join(r.agent for r in results)
+    print(f"{_describe(table)}: LBR ({actions}, rounds {rounds}) against {names}")
+    for result in results:
+        print(
+            ("" if difference is None else f"{result.agent}: ")
+            + f"LBR {result.mbb_per_game:+.1f} +- {result.ci95_mbb:.1f} mbb/g (95%), "
+            f"{2 * result.pairs:,} games, {result.seconds:.1f} s"
+        )
+    if difference is not None:
+        print(
+            f"{results[0].agent} minus {results[1].agent}, paired on the same deals: "
+            f"{difference[0]:+.1f} +- {difference[1]:.1f} mbb/g (95%)"
+        )
 
 
 @contextmanager
