@@ -56,6 +56,14 @@ __all__ = ["BUILTIN_AGENTS", "lbr", "load_agent", "match"]
 
 BUILTIN_AGENTS = ("always-fold", "always-call", "pot-raise", "rule")
 
+AgainstOption = Annotated[
+    str | None,
+    typer.Option(
+        "--against",
+        metavar="AGENT2",
+        help="also LBR against AGENT2 on the same deals and draws, and the paired difference",
+    ),
+]
 WorkersOption = Annotated[
     int, typer.Option("--workers", min=1, help="local processes (or Ray tasks) playing the deals")
 ]
@@ -200,13 +208,8 @@ def lbr(
     actions: str = typer.Option("fcpa", "--actions", help="LBR's actions: fcpa or fc"),
     rounds: str = typer.Option("3-4", "--rounds", help="rounds LBR plays: 3-4 or 1-4"),
     seed: int = typer.Option(0, "--seed", min=0, help="seed of the deals"),
-    against: str | None = typer.Option(
-        None,
-        "--against",
-        metavar="AGENT2",
-        help="also LBR against AGENT2 on the same deals and draws, and the paired difference",
-    ),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    against: AgainstOption = None,
     search_streets: StreetsOption = "river",
     search_iterations: IterationsOption = 100,
     search_seconds: SecondsOption = None,
