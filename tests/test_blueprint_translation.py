@@ -217,3 +217,30 @@ def test_off_tree_probabilities_grouped_by_line_equal_the_hand_by_hand_path(
         assert not belief[~live].any()
     if history[-1] == (1, CALL, 500):  # the all-in readings are lost: they check
         assert any(line.lost for line, _ in groups) and not all(line.lost for line, _ in groups)
+
+
+def test_belief_probabilities_with_a_memo_equal_them_without(trained) -> None:
+    """A projection's memo (the hands live on each board, their buckets per board, each line's
+    readings) gives the same numbers bit for bit as reading each view alone: off-tree lines and
+    on-tree ones, one memo for all, each line on two boards (its readings reused across
+    boards, the live hands and buckets not)."""
+    game, abstraction, strategy = trained
+    agent = BlueprintAgent(strategy, abstraction, seed=7)
+    hands = np.array(_holes(66), dtype=np.int64)
+    on_tree = [(((0, CALL, 100), (1, CHECK, 0)), (40, 45, 50))]
+    memo: dict = {}
+    views = 0
+    for history, board in [*OFF_TREE, *on_tree]:
+        other = tuple(c for c in range(40, 52) if c not in board)[: len(board)]
+        boards = [board, other] if board else [board]
+        for cards in boards:
+            view = _view(game, history, cards)
+            actions = view.legal()
+            alone = agent.belief_probabilities(view, hands, actions)
+            shared = agent.belief_probabilities(view, hands, actions, memo)
+            assert np.array_equal(alone, shared), (history, cards)
+            live = ~np.isin(hands, cards).any(axis=1)
+            assert not shared[:, ~live].any() and shared[:, live].any()
+            views += 1
+    assert views == 2 * len(OFF_TREE)  # the two preflop lines have one board, the others two
+    assert any(key[0] == "lines" for key in memo) and any(key[0] == "states" for key in memo)

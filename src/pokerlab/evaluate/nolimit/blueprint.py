@@ -248,14 +248,28 @@ class BlueprintAgent(NoLimitAgent):
         return self.belief_probabilities(view, hands, [action])[0]
 
     def belief_probabilities(
-        self, view: PublicView, hands: np.ndarray, actions: Sequence[Action]
+        self,
+        view: PublicView,
+        hands: np.ndarray,
+        actions: Sequence[Action],
+        memo: dict[Any, Any] | None = None,
     ) -> np.ndarray:
         """:meth:`belief_probability` of each of ``actions`` at once, float64 ``(A, H)``: the
-        line read and the hands' buckets once for all of them (what a node's actions share)."""
+        line read and the hands' buckets once for all of them (what a node's actions share).
+
+        ``memo``: a dict the caller keeps while it reads many views with the same ``hands``
+        (a subgame's projection reads every node of a tree): the hands live on each board,
+        their buckets per round and board, and the translation's readings of each line (which
+        depend on the hole cards and the line, not the board) are kept in it and reused; the
+        numbers are the same as without it."""
         keys = [normalize_action(view, a, self.name) for a in actions]
         hands = np.asarray(hands, dtype=np.int64)
         out = np.zeros((len(keys), len(hands)), dtype=np.float64)
-        ok = ~np.isin(hands, np.asarray(view.board, dtype=np.int64)).any(axis=1)
+        memo = {} if memo is None else memo
+        ok = memo.get(("live", view.board))
+        if ok is None:
+            board = np.asarray(view.board, dtype=np.int64)
+            ok = memo[("live", view.board)] = ~np.isin(hands, board).any(axis=1)
         strategy = self.strategy  # type: ignore[attr-defined]
         game = strategy.game
         layout = strategy.layout
@@ -263,7 +277,7 @@ class BlueprintAgent(NoLimitAgent):
         if n >= 0:
             acts = abstract_actions(game.rules, game.abstraction, view.state)
             rnd = int(layout.tree.round[n])
-            states = bucket_states(strategy, self.abstraction, rnd, hands[ok], view.board)  # type: ignore[attr-defined]
+            states = self._states(memo, rnd, hands, view.board, ok)[ok]
             ns = int(layout.num_states[rnd])
             for row, key in enumerate(keys):
                 for j, w in read_split(game.rules, acts, view.state, view.state, *key):
@@ -272,26 +286,40 @@ class BlueprintAgent(NoLimitAgent):
         # off the tree: the hands grouped by how their draws read the line (one tree walk and
         # one bucket lookup per group, as :meth:`_translated_probability`)
         passive = passive_action(view)
-        where = np.flatnonzero(ok)
-        groups = read_lines(
-            layout.tree, game.rules, game.abstraction, view.history, hands[ok],
-            self.seed,  # type: ignore[attr-defined]
-        )  # fmt: skip
+        groups = memo.get(("lines", view.history))
+        if groups is None:  # read for every hand: a hand's reading does not depend on the board
+            groups = memo[("lines", view.history)] = read_lines(
+                layout.tree, game.rules, game.abstraction, view.history, hands,
+                self.seed,  # type: ignore[attr-defined]
+            )  # fmt: skip
         for line, rows in groups:
-            rows = where[rows]
+            rows = rows[ok[rows]]
             if line.lost or line.abstract is None:
                 for row, key in enumerate(keys):
                     out[row, rows] = 1.0 if key == passive else 0.0
                 continue
             acts = abstract_actions(game.rules, game.abstraction, line.abstract)
             rnd = int(layout.tree.round[line.node])
-            states = bucket_states(strategy, self.abstraction, rnd, hands[rows], view.board)  # type: ignore[attr-defined]
+            states = self._states(memo, rnd, hands, view.board, ok)[rows]
             base = int(layout.offset[line.node])
             ns = int(layout.num_states[rnd])
             for row, key in enumerate(keys):
                 for j, w in read_split(game.rules, acts, line.abstract, view.state, *key):
                     out[row, rows] += w * strategy.probs[base + j * ns + states]
         return out
+
+    def _states(
+        self, memo: dict[Any, Any], rnd: int, hands: np.ndarray, board: tuple[int, ...],
+        ok: np.ndarray,
+    ) -> np.ndarray:  # fmt: skip
+        """The private state (:func:`bucket_states`) in round ``rnd`` of every hand of
+        ``hands`` live on ``board`` (``ok``), -1 for the others; kept in ``memo``."""
+        got = memo.get(("states", rnd, board))
+        if got is None:
+            got = np.full(len(hands), -1, dtype=np.int64)
+            got[ok] = bucket_states(self.strategy, self.abstraction, rnd, hands[ok], board)  # type: ignore[attr-defined]
+            memo[("states", rnd, board)] = got
+        return got
 
 
 def history_strategy(strategy: BettingStrategy, abstraction: Any) -> Strategy:

@@ -103,6 +103,7 @@ def projected_blueprint(
     stack: list[tuple[int, BettingState, tuple[tuple[int, int, int], ...]]] = [(0, start, before)]
     if within is not None:  # the blocks left unread are uniform
         out[:] = game.public_tree().uniform()
+    memo: dict[Any, Any] = {}  # the hands' buckets per board and the lines' readings, reused
     while stack:
         node, state, history = stack.pop()
         if within is not None and not within(node):
@@ -122,7 +123,7 @@ def projected_blueprint(
         if owner == player:
             board = tuple(int(c) for c in spot.node_board[node] if c >= 0)
             view = PublicView(rules, state, board, history)
-            probs = blueprint.belief_probabilities(view, hands, reals)  # (A, n)
+            probs = blueprint.belief_probabilities(view, hands, reals, memo)  # (A, n)
             total = probs.sum(axis=0)
             probs = np.where(total > 0, probs / np.where(total > 0, total, 1.0), 1.0 / len(reals))
             out[off : off + len(reals) * n] = probs.reshape(-1)
