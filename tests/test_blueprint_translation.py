@@ -243,4 +243,4 @@ def test_belief_probabilities_with_a_memo_equal_them_without(trained) -> None:
             assert not shared[:, ~live].any() and shared[:, live].any()
             views += 1
     assert views == 2 * len(OFF_TREE)  # the two preflop lines have one board, the others two
-    assert any(key[0] == "lines" for key in memo) and any(key[0] == "states" for key in memo)
+    assert any(key[0] == "plan" for key in memo) and any(key[0] == "states" for key in memo)

@@ -259,17 +259,42 @@ class BlueprintAgent(NoLimitAgent):
 
         ``memo``: a dict the caller keeps while it reads many views with the same ``hands``
         (a subgame's projection reads every node of a tree): the hands live on each board,
-        their buckets per round and board, and the translation's readings of each line (which
-        depend on the hole cards and the line, not the board) are kept in it and reused; the
-        numbers are the same as without it."""
-        keys = [normalize_action(view, a, self.name) for a in actions]
+        their buckets per round and board, and what each line reads (:meth:`_plan`: the
+        translation's readings and splits, which depend on the hole cards and the line, not
+        the board) are kept in it and reused; the numbers are the same as without it."""
         hands = np.asarray(hands, dtype=np.int64)
-        out = np.zeros((len(keys), len(hands)), dtype=np.float64)
+        out = np.zeros((len(actions), len(hands)), dtype=np.float64)
         memo = {} if memo is None else memo
         ok = memo.get(("live", view.board))
         if ok is None:
             board = np.asarray(view.board, dtype=np.int64)
             ok = memo[("live", view.board)] = ~np.isin(hands, board).any(axis=1)
+        plan = memo.get(("plan", view.history, tuple(actions)))
+        if plan is None:
+            plan = memo[("plan", view.history, tuple(actions))] = self._plan(view, hands, actions)
+        probs = self.strategy.probs  # type: ignore[attr-defined]
+        for rows, lost, rnd, base, ns, splits in plan:
+            rows = np.flatnonzero(ok) if rows is None else rows[ok[rows]]
+            if lost:  # a lost line: the passive action
+                for row, value in enumerate(splits):
+                    out[row, rows] = value
+                continue
+            states = self._states(memo, rnd, hands, view.board, ok)[rows]
+            for row, split in enumerate(splits):
+                for j, w in split:
+                    out[row, rows] += w * probs[base + j * ns + states]
+        return out
+
+    def _plan(
+        self, view: PublicView, hands: np.ndarray, actions: Sequence[Action]
+    ) -> list[tuple[Any, ...]]:
+        """What :meth:`belief_probabilities` reads for ``actions`` after the view's line, which
+        does not depend on the board: per group of hands that read the line alike (``None``:
+        every hand, the line is on the tree; else their rows of ``hands``), whether the reading
+        is lost, the tree node's round, offset and private-state count, and per action the
+        pseudo-harmonic split over the node's actions (a lost line: the passive action's 1 or
+        0)."""
+        keys = [normalize_action(view, a, self.name) for a in actions]
         strategy = self.strategy  # type: ignore[attr-defined]
         game = strategy.game
         layout = strategy.layout
@@ -277,36 +302,27 @@ class BlueprintAgent(NoLimitAgent):
         if n >= 0:
             acts = abstract_actions(game.rules, game.abstraction, view.state)
             rnd = int(layout.tree.round[n])
-            states = self._states(memo, rnd, hands, view.board, ok)[ok]
-            ns = int(layout.num_states[rnd])
-            for row, key in enumerate(keys):
-                for j, w in read_split(game.rules, acts, view.state, view.state, *key):
-                    out[row, ok] += w * strategy.probs[int(layout.offset[n]) + j * ns + states]
-            return out
+            splits = [read_split(game.rules, acts, view.state, view.state, *k) for k in keys]
+            return [(None, False, rnd, int(layout.offset[n]), int(layout.num_states[rnd]), splits)]
         # off the tree: the hands grouped by how their draws read the line (one tree walk and
-        # one bucket lookup per group, as :meth:`_translated_probability`)
+        # one bucket lookup per group, as :meth:`_translated_probability`); a hand's reading
+        # depends on its hole cards and the line, not on the board
         passive = passive_action(view)
-        groups = memo.get(("lines", view.history))
-        if groups is None:  # read for every hand: a hand's reading does not depend on the board
-            groups = memo[("lines", view.history)] = read_lines(
-                layout.tree, game.rules, game.abstraction, view.history, hands,
-                self.seed,  # type: ignore[attr-defined]
-            )  # fmt: skip
+        plan = []
+        groups = read_lines(
+            layout.tree, game.rules, game.abstraction, view.history, hands,
+            self.seed,  # type: ignore[attr-defined]
+        )  # fmt: skip
         for line, rows in groups:
-            rows = rows[ok[rows]]
             if line.lost or line.abstract is None:
-                for row, key in enumerate(keys):
-                    out[row, rows] = 1.0 if key == passive else 0.0
+                plan.append((rows, True, 0, 0, 0, [1.0 if k == passive else 0.0 for k in keys]))
                 continue
             acts = abstract_actions(game.rules, game.abstraction, line.abstract)
             rnd = int(layout.tree.round[line.node])
-            states = self._states(memo, rnd, hands, view.board, ok)[rows]
+            splits = [read_split(game.rules, acts, line.abstract, view.state, *k) for k in keys]
             base = int(layout.offset[line.node])
-            ns = int(layout.num_states[rnd])
-            for row, key in enumerate(keys):
-                for j, w in read_split(game.rules, acts, line.abstract, view.state, *key):
-                    out[row, rows] += w * strategy.probs[base + j * ns + states]
-        return out
+            plan.append((rows, False, rnd, base, int(layout.num_states[rnd]), splits))
+        return plan
 
     def _states(
         self, memo: dict[Any, Any], rnd: int, hands: np.ndarray, board: tuple[int, ...],

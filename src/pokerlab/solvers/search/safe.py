@@ -104,6 +104,7 @@ def projected_blueprint(
     if within is not None:  # the blocks left unread are uniform
         out[:] = game.public_tree().uniform()
     memo: dict[Any, Any] = {}  # the hands' buckets per board and the lines' readings, reused
+    lines: dict[tuple[tuple[int, int, int], ...], tuple[list[Any], list[Any]]] = {}
     while stack:
         node, state, history = stack.pop()
         if within is not None and not within(node):
@@ -115,8 +116,14 @@ def projected_blueprint(
             continue
         if kind != DECISION:
             continue
-        actions = spot.action_node[node].actions
-        reals = [real_action(rules, state, k, amt) for k, amt in actions]
+        line = lines.get(history)
+        if line is None:  # a line's actions are the same under every card dealt before it
+            reals = [real_action(rules, state, k, amt) for k, amt in spot.action_node[node].actions]
+            nexts = [
+                (state.apply(rules, k, amt), (*history, (state.to_act, k, amt))) for k, amt in reals
+            ]
+            line = lines[history] = (reals, nexts)
+        reals, nexts = line
         owner = int(a.player[node])
         width = int(tree.hands.num[owner])
         off = int(a.offset[node])
@@ -129,10 +136,7 @@ def projected_blueprint(
             out[off : off + len(reals) * n] = probs.reshape(-1)
         else:
             out[off : off + len(reals) * width] = 1.0 / len(reals)
-        for child, (k, amt) in zip(kids, reals, strict=True):
-            stack.append(
-                (int(child), state.apply(rules, k, amt), (*history, (state.to_act, k, amt)))
-            )
+        stack.extend((int(c), *after) for c, after in zip(kids, nexts, strict=True))
     return out
 
 
