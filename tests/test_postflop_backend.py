@@ -22,6 +22,7 @@ from pokerlab.solvers.schedule import schedule_by_name
 from pokerlab.strategy import Strategy
 from pokerlab.tree.backend import TreeBackend
 from pokerlab.tree.compiled import compile_game
+from pokerlab.tree.vector.tree import DECISION
 
 TURN = dict(
     board="Td9d6hQc",
@@ -214,3 +215,20 @@ def test_a_spot_solved_without_isomorphism_reopens_without_it(tmp_path) -> None:
     strategy = Strategy(compiled, compiled.normalise(solver.strat_sum))
     pokerlab.save_strategy(tmp_path / "s.npz", strategy)
     assert pokerlab.load_strategy(tmp_path / "s.npz").compiled.size == compiled.size
+
+
+@pytest.mark.parametrize("params", [TURN, ISO, {"spot": "river"}])
+def test_the_uniform_strategy_is_the_normalised_zeros(params) -> None:
+    """The backend's uniform strategy (each decision block's 1 / actions laid end to end) is
+    the normalisation of all-zero sums bit for bit, on spots with and without isomorphic
+    cards, and its blocks read 1 / actions for every hand."""
+    game = pokerlab.load_game("postflop", **params)
+    backend = game.public_tree()
+    uniform = backend.uniform()
+    assert uniform.shape == (backend.size,) and uniform.dtype == np.float64
+    assert np.array_equal(uniform, backend.normalise(np.zeros(backend.size)))
+    a = backend.tree.arrays
+    for n in np.flatnonzero(a.kind == DECISION)[:50]:
+        na = int(a.child_start[n + 1] - a.child_start[n])
+        nh = int(backend.tree.hands.num[a.player[n]])
+        assert np.all(uniform[a.offset[n] : a.offset[n] + na * nh] == 1.0 / na)

@@ -222,8 +222,19 @@ class VectorBackend:
         return out
 
     def uniform(self) -> np.ndarray:
-        """The uniform strategy, flat (1 / actions everywhere)."""
-        return self.normalise(np.zeros(self.size))
+        """The uniform strategy, flat (1 / actions everywhere; float64). The decision blocks
+        tile the layout in offset order, so it is each block's 1 / actions repeated (what
+        :meth:`normalise` of zeros gives, without its pass)."""
+        a = self.tree.arrays
+        dec = np.flatnonzero(a.kind == DECISION)
+        dec = dec[np.argsort(a.offset[dec], kind="stable")]
+        na = (a.child_start[dec + 1] - a.child_start[dec]).astype(np.int64)
+        width = na * self.tree.hands.num[a.player[dec]].astype(np.int64)
+        ends = a.offset[dec].astype(np.int64) + width
+        if dec.size and (a.offset[dec[0]] != 0 or ends[-1] != self.size or
+                         np.any(a.offset[dec[1:]] != ends[:-1])):  # fmt: skip
+            return self.normalise(np.zeros(self.size))  # pragma: no cover - not tiled
+        return np.repeat(1.0 / np.maximum(na, 1), width)
 
     def cfr_state(self, params: np.ndarray, alternating: bool, prune: bool) -> VectorCFRState:
         """A fresh CFR run (float32 regrets and sums). Updates alternate (OOP, then IP):
