@@ -33,6 +33,7 @@ __all__ = [
     "compatible",
     "facing",
     "faced_reach",
+    "ancestors",
     "last_decision",
     "path_reach",
 ]
@@ -267,6 +268,17 @@ def last_decision(tree: VectorTree, parent: np.ndarray, node: int, player: int) 
     return up, child
 
 
+def ancestors(parent: np.ndarray, node: int) -> list[tuple[int, int]]:
+    """Every node above ``node`` with its child on the way down to ``node``, the nearest first
+    (``parent``: each node's parent, -1 at the root)."""
+    out = []
+    child, up = int(node), int(parent[node])
+    while up >= 0:
+        out.append((up, child))
+        child, up = up, int(parent[up])
+    return out
+
+
 def path_reach(
     tree: VectorTree, parent: np.ndarray, node: int, player: int, profile: np.ndarray
 ) -> np.ndarray | None:
@@ -277,14 +289,9 @@ def path_reach(
     positive parts over their sum, uniform where none; float64 products from the root down)
     from the path's nodes alone instead of a walk of the whole tree."""
     a = tree.arrays
-    path = []
-    child = int(node)
-    up = int(parent[child])
-    while up >= 0:
-        if a.kind[up] == CHANCE:
-            return None
-        path.append((up, child))
-        child, up = up, int(parent[up])
+    path = ancestors(parent, node)
+    if any(a.kind[up] == CHANCE for up, _ in path):
+        return None
     nh = int(tree.hands.num[player])
     reach = np.zeros(tree.hands.cards.shape[1])
     reach[:nh] = tree.hands.weight[player, :nh]

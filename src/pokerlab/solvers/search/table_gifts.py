@@ -36,7 +36,12 @@ from pokerlab.evaluate.nolimit.agents import PublicView
 from pokerlab.games.nolimit.rules import BettingState
 from pokerlab.solvers.search.lines import line_node
 from pokerlab.solvers.search.safe import blueprint_sizes, projected_blueprint
-from pokerlab.solvers.search.subgames import last_decision, reach_gifts, subtree_end
+from pokerlab.solvers.search.subgames import (
+    ancestors,
+    last_decision,
+    reach_gifts,
+    subtree_end,
+)
 from pokerlab.tree.vector.passes import Passes
 
 __all__ = ["REACH_GADGET", "check_table_gadget", "river_gifts", "turn_line"]
@@ -130,9 +135,5 @@ def _path_and_subtree(spot: Any, node: int, opponent: int) -> Any:
     if top < 0:
         return lambda n: True  # no decision of the opponent above: every node (no gift)
     end = subtree_end(spot.tree, top)
-    path = set()
-    up = top
-    while up >= 0:
-        path.add(up)
-        up = int(spot.parent[up])
+    path = {top} | {up for up, _ in ancestors(spot.parent, top)}
     return lambda n: top <= n < end or n in path
