@@ -16,7 +16,6 @@ from pokerlab.solvers.search.blueprints import (
     lossless_blueprint,
     river_buckets,
 )
-from pokerlab.solvers.search.subgames import path_reach
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector.passes import Passes
 from pokerlab.tree.vector.tree import CHANCE
@@ -60,33 +59,6 @@ def test_a_pass_from_the_root_with_the_root_rows_is_the_ordinary_pass() -> None:
             w = tree.hands.weight
             at = passes.pass_at(0, trav, mode, zeros, probs, w[1 - trav], w[trav])
             assert np.allclose(at, full, rtol=1e-12, atol=1e-9)
-
-
-def test_a_reach_read_on_the_path_equals_the_walks_record(game) -> None:
-    """:func:`path_reach` (the gifts' reach at the opponent's last decision, from the path's
-    nodes alone) equals :meth:`Passes.record`'s reach row bit for bit at every decision above
-    the river's deal, in both seats, with blocks of zeros (uniform there) among the random
-    probabilities; below a dealt card it gives None (the walk deals the card)."""
-    tree = game.expanded.tree
-    a = tree.arrays
-    parent = game.expanded.parent
-    passes = Passes(tree, 1)
-    rng = np.random.RandomState(5)
-    probs = game.public_tree().normalise(rng.rand(tree.size)).astype(np.float32)
-    for n in np.flatnonzero(a.kind == K.DECISION)[::3]:  # some blocks all zero
-        probs[a.offset[n] : a.offset[n] + 2 * tree.hands.num[a.player[n]]] = 0.0
-    zeros = np.zeros(tree.size, dtype=np.float32)
-    above = below = 0
-    for node in np.flatnonzero(a.kind == K.DECISION):
-        for player in (0, 1):
-            got = path_reach(tree, parent, int(node), player, probs)
-            if got is None:
-                below += 1
-                continue
-            want = passes.record(int(node), 1 - player, zeros, probs)[0, : got.size]
-            assert np.array_equal(got, want), (node, player)
-            above += 1
-    assert above >= 10 and below > above
 
 
 def test_the_exploitability_of_the_blueprint_profile_is_the_solvers(game, coarse) -> None:

@@ -35,7 +35,6 @@ __all__ = [
     "faced_reach",
     "ancestors",
     "last_decision",
-    "path_reach",
 ]
 
 #: board cards at the start of each street that a search can start
@@ -279,38 +278,6 @@ def ancestors(parent: np.ndarray, node: int) -> list[tuple[int, int]]:
     return out
 
 
-def path_reach(
-    tree: VectorTree, parent: np.ndarray, node: int, player: int, profile: np.ndarray
-) -> np.ndarray | None:
-    """``player``'s reach at ``node`` under ``profile`` (probabilities in the tree's layout),
-    its root weights times its actions' probabilities on the path, float64 ``(H,)``; None
-    when a chance node lies on the path. The numbers of :meth:`Passes.record
-    <pokerlab.tree.vector.passes.Passes.record>`'s reach row (its walk's strategy rule:
-    positive parts over their sum, uniform where none; float64 products from the root down)
-    from the path's nodes alone instead of a walk of the whole tree."""
-    a = tree.arrays
-    path = ancestors(parent, node)
-    if any(a.kind[up] == CHANCE for up, _ in path):
-        return None
-    nh = int(tree.hands.num[player])
-    reach = np.zeros(tree.hands.cards.shape[1])
-    reach[:nh] = tree.hands.weight[player, :nh]
-    for up, child in reversed(path):
-        if a.player[up] != player:
-            continue
-        kids = a.children[a.child_start[up] : a.child_start[up + 1]]
-        na = len(kids)
-        off = int(a.offset[up])
-        block = np.maximum(profile[off : off + na * nh].reshape(na, nh).astype(np.float64), 0.0)
-        total = np.zeros(nh)
-        for row in block:  # summed action by action, as the walk sums them
-            total += row
-        j = int(np.flatnonzero(kids == child)[0])
-        sigma = block[j] / np.where(total > 0.0, total, 1.0) + np.where(total > 0.0, 0.0, 1.0 / na)
-        reach[:nh] = reach[:nh] * sigma
-    return reach
-
-
 def reach_gifts(
     passes: Passes,
     parent: np.ndarray,
@@ -347,9 +314,8 @@ def reach_gifts(
             continue
         key = (node, child)
         if key not in per_decision:
-            others_reach = path_reach(tree, parent, node, 1 - opponent, blueprint)
-            if others_reach is None:  # a card dealt on the way: the kernel's walk deals it
-                others_reach = passes.record(node, opponent, zeros, blueprint)[0, :h]
+            rec = passes.record(node, opponent, zeros, blueprint)
+            others_reach = rec[0, :h]
             kids = a.children[a.child_start[node] : a.child_start[node + 1]]
             cbv = np.array(
                 [
