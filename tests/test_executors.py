@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from pokerlab.tree.backend import SubtreeSeam
-from pokerlab.tree.executors import SerialWorkers, ThreadWorkers, chunks, share_out, worker_pool
+from pokerlab.tree.executors import (
+    LINE_BYTES,
+    SerialWorkers,
+    ThreadWorkers,
+    chunks,
+    share_out,
+    thread_rows,
+    worker_pool,
+)
 from pokerlab.tree.vector.passes import item_costs
 
 
@@ -100,3 +108,45 @@ def test_item_costs_count_each_subtree_s_nodes() -> None:
 
     for i in (0, 1, tree.num_items // 2, tree.num_items - 1):
         assert costs[i] == count(int(a.item_node[i]))
+
+
+@pytest.mark.parametrize(
+    ("shape", "dtype"), [((3,), np.int64), ((52,), np.float64), ((4, 5, 7), np.float32)]
+)
+def test_thread_rows_share_no_cache_line(shape: tuple[int, ...], dtype: type) -> None:
+    """Each thread's block is C-contiguous zeros of the shape, starts on a line boundary, and
+    the next thread's block begins at least a line after its last byte (no false sharing)."""
+    a = thread_rows(3, shape, dtype)
+    assert a.shape == (3, *shape) and a.dtype == np.dtype(dtype)
+    assert not a.any()
+    spans = []
+    for w in range(3):
+        block = a[w]
+        assert block.flags.c_contiguous
+        start = block.ctypes.data
+        assert start % LINE_BYTES == 0
+        spans.append((start, start + block.nbytes))
+    for (_, end), (nxt, _) in zip(spans, spans[1:], strict=False):
+        assert nxt // 64 > (end - 1) // 64  # another 64-byte line
+    a[1] = 7
+    assert not a[0].any() and not a[2].any()  # blocks do not overlap
+
+
+def test_one_thread_walks_the_whole_tree_with_the_split_walk_s_numbers() -> None:
+    """On one thread a pass walks through the split points in one kernel call
+    (``Passes.whole_tree``); the numbers and the nodes counted are the split walk's, bit for bit
+    (two threads take the split walk), over CFR iterations and best responses."""
+    import pokerlab
+    from pokerlab.solvers.postflop import PostflopSolver
+
+    game = pokerlab.load_game("postflop", spot="turn")
+    one = PostflopSolver(game, "dcfr-ps", threads=1)
+    two = PostflopSolver(game, "dcfr-ps", threads=2)
+    assert one.passes.whole_tree() and not two.passes.whole_tree()
+    one.step(7)
+    two.step(7)
+    np.testing.assert_array_equal(one.regrets, two.regrets)
+    np.testing.assert_array_equal(one.strat_sum, two.strat_sum)
+    assert one.nodes_touched == two.nodes_touched == 7 * 2 * one.tree.arrays.kind.shape[0]
+    assert one.exploitability() == two.exploitability()
+    assert one.values() == two.values()

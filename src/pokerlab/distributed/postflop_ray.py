@@ -64,6 +64,9 @@ class RayPasses(Passes):
     one runs).
     """
 
+    #: the subtrees' storage lives on the actors: every pass takes the split walk
+    items_local = False
+
     def __init__(
         self,
         game: PostflopGame,

@@ -41,11 +41,33 @@ __all__ = [
     "WorkerPool",
     "chunks",
     "share_out",
+    "thread_rows",
     "worker_pool",
 ]
 
 R = TypeVar("R")
 T = TypeVar("T")
+
+#: Bytes between two threads' scratch blocks: two 64-byte cache lines (AMD and Intel cores
+#: prefetch lines in adjacent pairs).
+LINE_BYTES = 128
+
+
+def thread_rows(threads: int, shape: tuple[int, ...], dtype: type = np.float64) -> np.ndarray:
+    """Zeros of shape ``(threads, *shape)`` whose per-thread blocks ``a[w]`` (C-contiguous)
+    share no cache line: each starts on a :data:`LINE_BYTES` boundary and the next begins at
+    least a line after its end. Without the padding, small per-thread rows (a pass's depth
+    stack of a few int64, its 52 per-card sums) sat in the line their neighbour's thread wrote
+    on every node, and two threads on the turn spot's subtrees ran 10-30% slower each than
+    one alone (false sharing; measured with the two halves of the items on two threads)."""
+    dt = np.dtype(dtype)
+    n = int(np.prod(shape, dtype=np.int64))
+    line = LINE_BYTES // dt.itemsize
+    per = -(-n // line) * line + line  # whole lines, plus one line between neighbours
+    raw = np.zeros(threads * per * dt.itemsize + LINE_BYTES, dtype=np.uint8)
+    start = (-raw.ctypes.data) % LINE_BYTES
+    buf = raw[start : start + threads * per * dt.itemsize].view(dt).reshape(threads, per)
+    return buf[:, :n].reshape((threads, *shape))
 
 
 class WorkerPool(Protocol):

@@ -310,11 +310,19 @@ def best_response_pair(t, hands, sw, store: Storage, out, sc, items: Items, norm
             Discounts(1.0, 1.0, 1.0, False, 1.0, 1.0),
             RootRows(hands.weight[1 - trav], hands.weight[trav], out), sc, items, -1, items.val,
         )  # fmt: skip
-        v = 0.0
-        for h in range(hands.num[trav]):
-            v += hands.weight[trav, h] * out[h]
-        res[trav] = v / norm
+        res[trav] = root_dot(hands.weight[trav], out, hands.num[trav]) / norm
     return res
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def root_dot(weight, out, n):
+    """sum over the first ``n`` hands of ``weight[h] x out[h]``, in hand order (float64): the
+    one summation every root value goes through, so that a value does not depend on which
+    path computed the root vector."""
+    v = 0.0
+    for h in range(n):
+        v += weight[h] * out[h]
+    return v
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

@@ -36,6 +36,7 @@ from pokerlab.tree._showdown import (
     SD_SAME,
     SD_SLO0,
 )
+from pokerlab.tree.executors import thread_rows
 
 # numba's OpenMP threading layer (GNU libgomp, read when it first loads) lets idle threads spin
 # at the end of a parallel launch; on a machine whose cores other processes share, the spinning
@@ -274,21 +275,23 @@ class VectorTree:
         d = self.depth + 2
         h = int(self.hands.cards.shape[1])
         k = self.max_children
-        return (
-            np.zeros((threads, d, h + 1), dtype=dtype),
-            np.zeros((threads, d, h), dtype=dtype),
-            np.zeros((threads, d, k, h), dtype=dtype),
-            np.zeros((threads, d, k, h), dtype=dtype),
-            np.zeros((threads, d), dtype=np.int64),
-            np.zeros((threads, d), dtype=np.int64),
-            np.zeros((threads, d), dtype=np.int64),
-            np.zeros((threads, d), dtype=np.int64),
-            np.zeros((threads, d), dtype=np.int64),
-            np.zeros((threads, 52)),
-            np.zeros((threads, h), dtype=dtype),
-            np.zeros((threads, h), dtype=dtype),
-            np.zeros((threads, 3 * h + 2)),
+        rows = (
+            ((d, h + 1), dtype),
+            ((d, h), dtype),
+            ((d, k, h), dtype),
+            ((d, k, h), dtype),
+            ((d,), np.int64),
+            ((d,), np.int64),
+            ((d,), np.int64),
+            ((d,), np.int64),
+            ((d,), np.int64),
+            ((52,), np.float64),
+            ((h,), dtype),
+            ((h,), dtype),
+            ((3 * h + 2,), np.float64),
         )
+        # each thread's rows on cache lines of their own (no false sharing between threads)
+        return tuple(thread_rows(threads, shape, dt) for shape, dt in rows)
 
     def scratch_bytes(self, threads: int) -> int:
         d = self.depth + 2
