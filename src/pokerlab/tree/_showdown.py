@@ -99,16 +99,41 @@ def fold_values(pay, ro, nh_o, nh_t, fm_o, fm_t, cards_sum, dst):
     """dst[h] = pay x (opponent reach compatible with hand h): blocker sums by card, the
     identical combo added back (``fm_t[h, FM_SAME]`` points at a zero slot of ``ro`` when absent).
     ``fm_o`` / ``fm_t``: the opponent's and the traverser's rows of ``SweepArrays.fm``
-    (unsigned: no negative-index wraparound on the loads through them). Branch-free: a zero
-    reach adds nothing."""
+    (unsigned: no negative-index wraparound on the loads through them).
+
+    The sums are bound by their dependency chains, not by their loads: a hand list comes
+    ordered by its first card, so neighbours add to the same ``cards_sum`` slot one after the
+    other (a store-to-load chain through memory), and the float64 total is one chain of adds.
+    A run of hands sharing their first card is summed in a register and stored once, and the
+    total alternates between two accumulators (0.27 against 0.34 us on the river spot's 240
+    hands; the sums' rounding order changes, float64)."""
     for c in range(52):
         cards_sum[c] = 0.0
-    total = 0.0
+    even = 0.0
+    odd = 0.0
+    first = fm_o[0, FM_C0]
+    run = 0.0
     for g in range(nh_o):
-        r = ro[g]
-        total += r
-        cards_sum[fm_o[g, FM_C0]] += r
+        r = np.float64(ro[g])
+        c0 = fm_o[g, FM_C0]
+        if c0 != first:
+            cards_sum[first] += run
+            run = 0.0
+            first = c0
+        run += r
         cards_sum[fm_o[g, FM_C1]] += r
+        if g & 1:
+            odd += r
+        else:
+            even += r
+    cards_sum[first] += run
+    fold_from_sums(pay, even + odd, ro, nh_t, fm_t, cards_sum, dst)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def fold_from_sums(pay, total, ro, nh_t, fm_t, cards_sum, dst):
+    """The fold values of :func:`fold_values` from the opponent's total reach and per-card
+    sums already made (``cards_sum``, 52 entries), as a showdown's sweep leaves them."""
     if total == 0.0:
         for h in range(nh_t):
             dst[h] = 0.0

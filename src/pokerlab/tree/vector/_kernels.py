@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN, discount_factors
-from pokerlab.tree._showdown import fold_values, showdown_values
+from pokerlab.tree._showdown import fold_from_sums, fold_values, showdown_values
 from pokerlab.tree.vector._bundles import Discounts, Items, RootRows, Storage
 from pokerlab.tree.vector._chance_kernels import chance_values, collect_items, deal_reaches
 from pokerlab.tree.vector._node_kernels import (
@@ -146,6 +146,17 @@ def traverse(
                         t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sw.sd[trav, b],
                         sw.sd[opp, b], nh_t, cards_sum, snap, dst,
                     )  # fmt: skip
+                    f = t.twin[n]
+                    if f >= 0 and d > 0 and rec_node < 0 and t.player[st_node[d - 1]] == trav:
+                        # the traverser's fold beside this call (skipped on the way down): the
+                        # same opponent reach, so the sweep's total and card sums give it
+                        up = st_node[d - 1]
+                        slot = 0
+                        for e in range(t.child_start[up], t.child_start[up + 1]):
+                            if t.children[e] == f:
+                                slot = e - t.child_start[up]
+                        fv = val[d - 1, slot]
+                        fold_from_sums(t.lose[f], snap[nv_o], ro, nh_t, fm_t, cards_sum, fv)
                 if n == rec_node:
                     for h in range(nh_t):
                         rec[2, h] = dst[h]
@@ -199,6 +210,12 @@ def traverse(
         if i < na:
             child = t.children[t.child_start[n] + i]
             st_next[d] = i + 1
+            if (
+                kind == DECISION and t.twin[child] >= 0 and t.kind[child] == FOLD
+                and t.player[n] == trav and rec_node < 0
+            ):  # fmt: skip
+                visited += 1  # the traverser's fold: its showdown sibling writes its values
+                continue
             d1 = d + 1
             st_node[d1] = child
             st_next[d1] = -1

@@ -78,6 +78,9 @@ class VectorArrays(NamedTuple):
     tie: np.ndarray  # float64 (N,): net chips of each player on a tie
     item_first: np.ndarray  # int64 (N,): first work item of a split chance node, -1 otherwise
     item_node: np.ndarray  # int64 (items,): the child node of each work item
+    #: int64 (N,): at a decision's FOLD child, its SHOWDOWN sibling (the call), and at that
+    #: showdown the fold; -1 elsewhere (a pass shares the opponent's blocker sums between them)
+    twin: np.ndarray
 
 
 class HandArrays(NamedTuple):
