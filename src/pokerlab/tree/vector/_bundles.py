@@ -51,3 +51,15 @@ class RootRows(NamedTuple):
     ro: np.ndarray
     rp: np.ndarray
     out: np.ndarray
+
+
+class Roots(NamedTuple):
+    """The roots of a run of walks (:func:`~pokerlab.tree.vector._kernels.walk`): each walk's
+    root node and its row in the reach and value arrays (2-D, one row per walk or per work
+    item)."""
+
+    node: np.ndarray
+    row: np.ndarray
+    ro: np.ndarray
+    rp: np.ndarray
+    out: np.ndarray

@@ -34,7 +34,7 @@ from numba import njit
 
 from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN, discount_factors
 from pokerlab.tree._showdown import fold_from_sums, fold_values, showdown_values
-from pokerlab.tree.vector._bundles import Discounts, Items, RootRows, Storage
+from pokerlab.tree.vector._bundles import Discounts, Items, RootRows, Roots, Storage
 from pokerlab.tree.vector._chance_kernels import chance_values, collect_items, deal_reaches
 from pokerlab.tree.vector._node_kernels import (
     best_values,
@@ -70,21 +70,53 @@ def traverse(
     rec_node,
     rec,
 ):
-    """One depth-first pass from ``root`` for traverser ``trav``; values into ``out[:H_trav]``.
+    """One depth-first pass from ``root`` for traverser ``trav``; values into ``rows.out``
+    (:func:`walk` with one root)."""
+    ro0, rp0, out = rows
+    roots = Roots(
+        np.full(1, root, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        ro0.reshape((1, ro0.shape[0])),
+        rp0.reshape((1, rp0.shape[0])),
+        out.reshape((1, out.shape[0])),
+    )
+    return walk(t, hands, sw, roots, trav, mode, split, store, disc, sc, items, rec_node, rec)
 
-    ``sw``: the sweep tables (:class:`~pokerlab.tree.vector.tree.SweepArrays`). ``ro0`` /
-    ``rp0``: the opponent's and the traverser's reach at ``root``. ``fa``, ``fb``, ``fg``: this
-    iteration's discounts of positive regrets, negative regrets and strategy sums; ``floor``:
-    clip regrets at 0 (CFR+). ``pred``: the predicted regrets of a predictive schedule (PCFR+,
-    PDCFR+; same layout as the regrets) or an empty array: when given, ``MODE_CFR`` plays regret
-    matching on ``pred`` for both players, and each regret update R <- [R d_t + r]+ also writes
-    pred <- [R d_{t+1} + r]+ with d_{t+1} = ``next_a`` where R > 0, ``next_b`` elsewhere (the
-    next iteration's discounts; floored with ``floor``). ``rscale`` / ``sscale`` (float32, one
-    per node) switch on the 16-bit mode: the regrets are int16 and the strategy sums uint16, a
-    node's block standing for code x scale / 32767 (65535); each update re-encodes the node's
-    block with its largest magnitude as the new scale (regret matching and the normalised
-    average do not depend on the scale, so they read the codes as they are). Empty arrays:
-    float32 storage. ``sc`` is the tuple of scratch arrays of
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def walk(
+    t,
+    hands,
+    sw,
+    roots: Roots,
+    trav,
+    mode,
+    split,
+    store: Storage,
+    disc: Discounts,
+    sc,
+    items: Items,
+    rec_node,
+    rec,
+):
+    """Depth-first passes for traverser ``trav``, one from each root of ``roots`` in turn: root
+    ``roots.node[k]``, the opponent's and the traverser's reach there in row ``roots.row[k]`` of
+    ``roots.ro`` / ``roots.rp``, its values into that row of ``roots.out`` (``[:H_trav]``). A
+    worker's run of work items is one call: the arrays this kernel takes cost about a
+    microsecond a call to pass, and a turn spot's pass has 336 items.
+
+    ``sw``: the sweep tables (:class:`~pokerlab.tree.vector.tree.SweepArrays`). ``fa``, ``fb``,
+    ``fg``: this iteration's discounts of positive regrets, negative regrets and strategy sums;
+    ``floor``: clip regrets at 0 (CFR+). ``pred``: the predicted regrets of a predictive
+    schedule (PCFR+, PDCFR+; same layout as the regrets) or an empty array: when given,
+    ``MODE_CFR`` plays regret matching on ``pred`` for both players, and each regret update R <-
+    [R d_t + r]+ also writes pred <- [R d_{t+1} + r]+ with d_{t+1} = ``next_a`` where R > 0,
+    ``next_b`` elsewhere (the next iteration's discounts; floored with ``floor``). ``rscale`` /
+    ``sscale`` (float32, one per node) switch on the 16-bit mode: the regrets are int16 and the
+    strategy sums uint16, a node's block standing for code x scale / 32767 (65535); each update
+    re-encodes the node's block with its largest magnitude as the new scale (regret matching and
+    the normalised average do not depend on the scale, so they read the codes as they are).
+    Empty arrays: float32 storage. ``sc`` is the tuple of scratch arrays of
     :meth:`~pokerlab.tree.vector.tree.VectorTree.scratch`. ``rec_node`` >= 0: copy the
     opponent's reach, the traverser's reach and the traverser's value vector at that node into
     ``rec[0]``, ``rec[1]``, ``rec[2]`` (for reading one node). In ``MODE_BR`` the traverser
@@ -94,7 +126,6 @@ def traverse(
     regrets, strat, pred, rscale, sscale, lock_probs = store
     # the CFR passes (float32 scratch) update in float32, as postflop-solver does
     fg32 = np.float32(disc.fg)
-    ro0, rp0, out = rows
 
     opp = 1 - trav
     ro_buf, rp_buf, sig, val, st_node, st_next, st_slot, ro_at, rp_at, cards_sum, tot, uni, snap = (
@@ -111,170 +142,175 @@ def traverse(
     predictive = pred.shape[0] > 0
     compressed = rscale.shape[0] > 0
     visited = 0
-    for h in range(nh_o):
-        ro_buf[0, h] = ro0[h]
-    for h in range(nh_t):
-        rp_buf[0, h] = rp0[h]
-    ro_at[0] = 0
-    rp_at[0] = 0
-    st_node[0] = root
-    st_next[0] = -1
-    st_slot[0] = 0
-    d = 0
-    while d >= 0:
-        n = st_node[d]
-        kind = t.kind[n]
-        if st_next[d] == -1:
-            visited += 1
-            if n == rec_node:
-                for g in range(nh_o):
-                    rec[0, g] = ro_buf[ro_at[d], g]
-                for h in range(nh_t):
-                    rec[1, h] = rp_buf[rp_at[d], h]
-            if kind == FOLD or kind == SHOWDOWN:
-                # ---- terminal: values of the traverser's hands against the opponent's reach
-                dst = out if d == 0 else val[d - 1, st_slot[d]]
-                ro = ro_buf[ro_at[d]]
-                if kind == FOLD:
-                    pay = t.lose[n] if t.player[n] == trav else t.win[n]
-                    fold_values(pay, ro, nh_o, nh_t, fm_o, fm_t, cards_sum, dst)
-                else:
-                    b = t.board[n]
-                    nv_t = hands.num_valid[trav, b]
-                    nv_o = hands.num_valid[opp, b]
-                    showdown_values(
-                        t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sw.sd[trav, b],
-                        sw.sd[opp, b], nh_t, cards_sum, snap, dst,
-                    )  # fmt: skip
-                    f = t.twin[n]
-                    if f >= 0 and d > 0 and rec_node < 0 and t.player[st_node[d - 1]] == trav:
-                        # the traverser's fold beside this call (skipped on the way down): the
-                        # same opponent reach, so the sweep's total and card sums give it
-                        up = st_node[d - 1]
-                        slot = 0
-                        for e in range(t.child_start[up], t.child_start[up + 1]):
-                            if t.children[e] == f:
-                                slot = e - t.child_start[up]
-                        fv = val[d - 1, slot]
-                        fold_from_sums(t.lose[f], snap[nv_o], ro, nh_t, fm_t, cards_sum, fv)
-                if n == rec_node:
-                    for h in range(nh_t):
-                        rec[2, h] = dst[h]
-                d -= 1
-                continue
-            if kind == DECISION:
-                actor = t.player[n]
-                na = t.child_start[n + 1] - t.child_start[n]
-                nh_a = hands.num[actor]
-                off = t.offset[n]
-                use_avg = mode == MODE_EV or (mode == MODE_BR and actor != trav)
-                # (three calls: the stores may differ in type, float32 or 16-bit codes)
-                if use_avg:
-                    sigma_block(strat, off, na, nh_a, sig, d, lock_probs, tot, uni)
-                elif mode == MODE_CFR and predictive:
-                    sigma_block(pred, off, na, nh_a, sig, d, lock_probs, tot, uni)
-                elif mode == MODE_CFR:
-                    sigma_block(regrets, off, na, nh_a, sig, d, lock_probs, tot, uni)
-                if mode == MODE_CFR and actor == trav and split != SPLIT_COLLECT:
-                    rp = rp_buf[rp_at[d]]
-                    if compressed:
-                        fg = disc.fg
-                        strategy_sums_16(strat, sscale, n, off, na, nh_a, sig, val, d, rp, fg)
-                    else:
-                        strategy_sums(strat, off, na, nh_a, sig, d, rp, fg32)
-            elif kind == CHANCE and split == SPLIT_COLLECT and t.item_first[n] >= 0:
-                # record the reaches entering each dealt card's subtree, then stop here
-                ro = ro_buf[ro_at[d]]
-                rp = rp_buf[rp_at[d]]
-                iro, irp = items.ro, items.rp
-                collect_items(t, cs_o, ch_o, cs_t, ch_t, n, ro, rp, nh_o, nh_t, iro, irp)
-                dst = out if d == 0 else val[d - 1, st_slot[d]]
-                for h in range(nh_t):
-                    dst[h] = 0.0
-                d -= 1
-                continue
-            elif kind == CHANCE and split == SPLIT_USE and t.item_first[n] >= 0:
-                first = t.item_first[n]
-                k = t.child_start[n + 1] - t.child_start[n]
-                for i in range(k):
-                    src = items.val[first + i]
-                    vv = val[d, i]
-                    for h in range(nh_t):
-                        vv[h] = src[h]
-                st_next[d] = k  # children done: fall through to the exit below
+    for k in range(roots.node.shape[0]):
+        root = roots.node[k]
+        ro0 = roots.ro[roots.row[k]]
+        rp0 = roots.rp[roots.row[k]]
+        out = roots.out[roots.row[k]]
+        for h in range(nh_o):
+            ro_buf[0, h] = ro0[h]
+        for h in range(nh_t):
+            rp_buf[0, h] = rp0[h]
+        ro_at[0] = 0
+        rp_at[0] = 0
+        st_node[0] = root
+        st_next[0] = -1
+        st_slot[0] = 0
+        d = 0
+        while d >= 0:
+            n = st_node[d]
+            kind = t.kind[n]
             if st_next[d] == -1:
-                st_next[d] = 0
-        # ---- descend into the next child, or combine the children's values
-        i = st_next[d]
-        na = t.child_start[n + 1] - t.child_start[n]
-        if i < na:
-            child = t.children[t.child_start[n] + i]
-            st_next[d] = i + 1
-            if (
-                kind == DECISION and t.twin[child] >= 0 and t.kind[child] == FOLD
-                and t.player[n] == trav and rec_node < 0
-            ):  # fmt: skip
-                visited += 1  # the traverser's fold: its showdown sibling writes its values
-                continue
-            d1 = d + 1
-            st_node[d1] = child
-            st_next[d1] = -1
-            st_slot[d1] = i
-            if kind == DECISION:
-                actor = t.player[n]
-                if actor == trav:
-                    ro_at[d1] = ro_at[d]
-                    if mode == MODE_CFR:
-                        rp = rp_buf[rp_at[d]]
-                        nrp = rp_buf[d1]
-                        sg = sig[d, i]
+                visited += 1
+                if n == rec_node:
+                    for g in range(nh_o):
+                        rec[0, g] = ro_buf[ro_at[d], g]
+                    for h in range(nh_t):
+                        rec[1, h] = rp_buf[rp_at[d], h]
+                if kind == FOLD or kind == SHOWDOWN:
+                    # ---- terminal: values of the traverser's hands against the opponent's reach
+                    dst = out if d == 0 else val[d - 1, st_slot[d]]
+                    ro = ro_buf[ro_at[d]]
+                    if kind == FOLD:
+                        pay = t.lose[n] if t.player[n] == trav else t.win[n]
+                        fold_values(pay, ro, nh_o, nh_t, fm_o, fm_t, cards_sum, dst)
+                    else:
+                        b = t.board[n]
+                        nv_t = hands.num_valid[trav, b]
+                        nv_o = hands.num_valid[opp, b]
+                        showdown_values(
+                            t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sw.sd[trav, b],
+                            sw.sd[opp, b], nh_t, cards_sum, snap, dst,
+                        )  # fmt: skip
+                        f = t.twin[n]
+                        if f >= 0 and d > 0 and rec_node < 0 and t.player[st_node[d - 1]] == trav:
+                            # the traverser's fold beside this call (skipped on the way down): the
+                            # same opponent reach, so the sweep's total and card sums give it
+                            up = st_node[d - 1]
+                            slot = 0
+                            for e in range(t.child_start[up], t.child_start[up + 1]):
+                                if t.children[e] == f:
+                                    slot = e - t.child_start[up]
+                            fv = val[d - 1, slot]
+                            fold_from_sums(t.lose[f], snap[nv_o], ro, nh_t, fm_t, cards_sum, fv)
+                    if n == rec_node:
                         for h in range(nh_t):
-                            nrp[h] = rp[h] * sg[h]
-                        rp_at[d1] = d1
+                            rec[2, h] = dst[h]
+                    d -= 1
+                    continue
+                if kind == DECISION:
+                    actor = t.player[n]
+                    na = t.child_start[n + 1] - t.child_start[n]
+                    nh_a = hands.num[actor]
+                    off = t.offset[n]
+                    use_avg = mode == MODE_EV or (mode == MODE_BR and actor != trav)
+                    # (three calls: the stores may differ in type, float32 or 16-bit codes)
+                    if use_avg:
+                        sigma_block(strat, off, na, nh_a, sig, d, lock_probs, tot, uni)
+                    elif mode == MODE_CFR and predictive:
+                        sigma_block(pred, off, na, nh_a, sig, d, lock_probs, tot, uni)
+                    elif mode == MODE_CFR:
+                        sigma_block(regrets, off, na, nh_a, sig, d, lock_probs, tot, uni)
+                    if mode == MODE_CFR and actor == trav and split != SPLIT_COLLECT:
+                        rp = rp_buf[rp_at[d]]
+                        if compressed:
+                            fg = disc.fg
+                            strategy_sums_16(strat, sscale, n, off, na, nh_a, sig, val, d, rp, fg)
+                        else:
+                            strategy_sums(strat, off, na, nh_a, sig, d, rp, fg32)
+                elif kind == CHANCE and split == SPLIT_COLLECT and t.item_first[n] >= 0:
+                    # record the reaches entering each dealt card's subtree, then stop here
+                    ro = ro_buf[ro_at[d]]
+                    rp = rp_buf[rp_at[d]]
+                    iro, irp = items.ro, items.rp
+                    collect_items(t, cs_o, ch_o, cs_t, ch_t, n, ro, rp, nh_o, nh_t, iro, irp)
+                    dst = out if d == 0 else val[d - 1, st_slot[d]]
+                    for h in range(nh_t):
+                        dst[h] = 0.0
+                    d -= 1
+                    continue
+                elif kind == CHANCE and split == SPLIT_USE and t.item_first[n] >= 0:
+                    first = t.item_first[n]
+                    k = t.child_start[n + 1] - t.child_start[n]
+                    for i in range(k):
+                        src = items.val[first + i]
+                        vv = val[d, i]
+                        for h in range(nh_t):
+                            vv[h] = src[h]
+                    st_next[d] = k  # children done: fall through to the exit below
+                if st_next[d] == -1:
+                    st_next[d] = 0
+            # ---- descend into the next child, or combine the children's values
+            i = st_next[d]
+            na = t.child_start[n + 1] - t.child_start[n]
+            if i < na:
+                child = t.children[t.child_start[n] + i]
+                st_next[d] = i + 1
+                if (
+                    kind == DECISION and t.twin[child] >= 0 and t.kind[child] == FOLD
+                    and t.player[n] == trav and rec_node < 0
+                ):  # fmt: skip
+                    visited += 1  # the traverser's fold: its showdown sibling writes its values
+                    continue
+                d1 = d + 1
+                st_node[d1] = child
+                st_next[d1] = -1
+                st_slot[d1] = i
+                if kind == DECISION:
+                    actor = t.player[n]
+                    if actor == trav:
+                        ro_at[d1] = ro_at[d]
+                        if mode == MODE_CFR:
+                            rp = rp_buf[rp_at[d]]
+                            nrp = rp_buf[d1]
+                            sg = sig[d, i]
+                            for h in range(nh_t):
+                                nrp[h] = rp[h] * sg[h]
+                            rp_at[d1] = d1
+                        else:
+                            rp_at[d1] = rp_at[d]
                     else:
                         rp_at[d1] = rp_at[d]
+                        ro = ro_buf[ro_at[d]]
+                        nro = ro_buf[d1]
+                        sg = sig[d, i]
+                        for g in range(nh_o):
+                            nro[g] = ro[g] * sg[g]
+                        ro_at[d1] = d1
                 else:
-                    rp_at[d1] = rp_at[d]
+                    # a dealt card: hands holding it are removed from both reaches
+                    card = t.edge_card[t.child_start[n] + i]
                     ro = ro_buf[ro_at[d]]
+                    rp = rp_buf[rp_at[d]]
+                    inv = t.chance_weight[n]
                     nro = ro_buf[d1]
-                    sg = sig[d, i]
-                    for g in range(nh_o):
-                        nro[g] = ro[g] * sg[g]
+                    nrp = rp_buf[d1]
+                    deal_reaches(cs_o, ch_o, cs_t, ch_t, card, inv, ro, rp, nh_o, nh_t, nro, nrp)
                     ro_at[d1] = d1
+                    rp_at[d1] = d1
+                d = d1
+                continue
+            # exit: combine
+            dst = out if d == 0 else val[d - 1, st_slot[d]]
+            if kind == DECISION:
+                actor = t.player[n]
+                if actor != trav:
+                    sum_values(val, d, na, nh_t, dst)
+                elif mode == MODE_BR:
+                    best_values(val, d, na, nh_t, dst, lock_probs, t.offset[n])
+                else:
+                    expected_values(sig, val, d, na, nh_t, dst)
+                    if mode == MODE_CFR and split != SPLIT_COLLECT and compressed:
+                        update_regrets_16(store, disc, n, t.offset[n], na, nh_t, val, d, dst)
+                    elif mode == MODE_CFR and split != SPLIT_COLLECT:
+                        update_regrets(store, disc, t.offset[n], na, nh_t, val, d, dst)
             else:
-                # a dealt card: hands holding it are removed from both reaches
-                card = t.edge_card[t.child_start[n] + i]
-                ro = ro_buf[ro_at[d]]
-                rp = rp_buf[rp_at[d]]
-                inv = t.chance_weight[n]
-                nro = ro_buf[d1]
-                nrp = rp_buf[d1]
-                deal_reaches(cs_o, ch_o, cs_t, ch_t, card, inv, ro, rp, nh_o, nh_t, nro, nrp)
-                ro_at[d1] = d1
-                rp_at[d1] = d1
-            d = d1
-            continue
-        # exit: combine
-        dst = out if d == 0 else val[d - 1, st_slot[d]]
-        if kind == DECISION:
-            actor = t.player[n]
-            if actor != trav:
-                sum_values(val, d, na, nh_t, dst)
-            elif mode == MODE_BR:
-                best_values(val, d, na, nh_t, dst, lock_probs, t.offset[n])
-            else:
-                expected_values(sig, val, d, na, nh_t, dst)
-                if mode == MODE_CFR and split != SPLIT_COLLECT and compressed:
-                    update_regrets_16(store, disc, n, t.offset[n], na, nh_t, val, d, dst)
-                elif mode == MODE_CFR and split != SPLIT_COLLECT:
-                    update_regrets(store, disc, t.offset[n], na, nh_t, val, d, dst)
-        else:
-            # chance: summed in float64 (snap is free: no showdown runs while a node combines)
-            chance_values(t, hands, cs_t, ch_t, n, trav, na, nh_t, val, d, snap[:nh_t], dst)
-        if n == rec_node:
-            for h in range(nh_t):
-                rec[2, h] = dst[h]
-        d -= 1
+                # chance: summed in float64 (snap is free: no showdown runs while a node combines)
+                chance_values(t, hands, cs_t, ch_t, n, trav, na, nh_t, val, d, snap[:nh_t], dst)
+            if n == rec_node:
+                for h in range(nh_t):
+                    rec[2, h] = dst[h]
+            d -= 1
     return visited
 
 
@@ -359,11 +395,7 @@ def traverse_items(
     after another in the scratch ``sc``: each reads only its entry reaches and writes only its
     own subtree and value row, so a worker's share can run beside the others' on another thread
     (:mod:`pokerlab.tree.executors`) and the results do not depend on how items are shared."""
-    visited = 0
-    for k in range(ids.shape[0]):
-        it = ids[k]
-        visited += traverse(
-            t, hands, sw, t.item_node[it], trav, mode, SPLIT_NONE, store, disc,
-            RootRows(items.ro[it], items.rp[it], items.val[it]), sc, items, -1, items.val,
-        )  # fmt: skip
-    return visited
+    return walk(
+        t, hands, sw, Roots(t.item_node[ids], ids, items.ro, items.rp, items.val), trav, mode,
+        SPLIT_NONE, store, disc, sc, items, -1, items.val,
+    )  # fmt: skip
