@@ -9,6 +9,8 @@ The minute-long tour::
     pokerlab.exploitability(game, solver.average_strategy())
 """
 
+# first: numba's cache stamps of pokerlab's kernels cover every kernel file (_kernel_cache)
+from pokerlab import _kernel_cache  # noqa: F401  isort: skip
 from pokerlab.errors import ParseError, PokerlabError
 from pokerlab.evaluate import (
     best_response_values,

@@ -17,8 +17,8 @@ Two forms, by how the players' hands are listed:
   traverser's hands read them through precomputed slots
   (:class:`~pokerlab.tree.vector.tree.SweepArrays`).
 
-All are inlined into their callers (``inline="always"``): after editing them, delete the stale
-numba cache files (docs/architecture.md, developer note).
+All are inlined into their callers (``inline="always"``); an edit here recompiles them
+(:mod:`pokerlab._kernel_cache`).
 """
 
 from __future__ import annotations

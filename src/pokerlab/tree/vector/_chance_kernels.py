@@ -4,8 +4,8 @@ the work items of a split point, and summing the dealt cards' values.
 A dealt card removes the hands holding it from both players' reaches (``card_start`` /
 ``card_hands`` of :class:`~pokerlab.tree.vector.tree.SweepArrays` list them by card), and the
 chance probability (1 / cards left, ``chance_weight``) is folded into the opponent's reach. All
-are inlined into :func:`pokerlab.tree.vector._kernels.traverse` (``inline="always"``): after
-editing them, delete the stale numba cache files (docs/architecture.md, developer note).
+are inlined into :func:`pokerlab.tree.vector._kernels.walk` (``inline="always"``); an edit
+here recompiles it (:mod:`pokerlab._kernel_cache`).
 """
 
 from __future__ import annotations

@@ -3,8 +3,7 @@ Zinkevich & Bowling 2009: chance sampling and external sampling; regret-based pr
 Pluribus, Brown & Sandholm 2019). The deal (:mod:`pokerlab.tree.vector._deal_kernels`) fixes
 one hand per player and the later cards, so the public tree is walked with scalars: the actor's
 hand selects one column of a block. :mod:`pokerlab.tree.vector._mccfr_kernels` runs the
-iterations over it; after editing it, delete the stale numba cache files (docs/architecture.md,
-developer note).
+iterations over it (an edit here recompiles them: :mod:`pokerlab._kernel_cache`).
 
 Suit isomorphism: a dealt card that the tree folded onto a source card (``iso_*`` arrays) is not
 a child; the walk descends into the source child with the whole deal mapped through that suit

@@ -7,8 +7,8 @@ children's values in the pass's depth scratch (indexed in place, as a view per c
 reference count). Discounting follows DCFR (Brown & Sandholm 2019): positive regrets times
 ``fa``, negative ones times ``fb``, strategy sums times ``fg``; CFR+ floors the regrets at 0.
 All are inlined into
-:func:`pokerlab.tree.vector._kernels.traverse` (``inline="always"``): after editing them, delete
-the stale numba cache files (docs/architecture.md, developer note).
+:func:`pokerlab.tree.vector._kernels.walk` (``inline="always"``); an edit here recompiles it
+(:mod:`pokerlab._kernel_cache`).
 """
 
 from __future__ import annotations
