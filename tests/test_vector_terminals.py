@@ -9,7 +9,14 @@ import pytest
 import pokerlab
 from pokerlab.solvers.postflop import PostflopSolver
 from pokerlab.tree._primitives import DECISION, FOLD, SHOWDOWN
-from pokerlab.tree._showdown import FM_C0, FM_C1, FM_SAME, fold_from_sums, fold_values
+from pokerlab.tree._showdown import (
+    FM_C0,
+    FM_C1,
+    FM_SAME,
+    any_reach,
+    fold_from_sums,
+    fold_values,
+)
 from pokerlab.tree.vector import _kernels as K
 
 
@@ -108,3 +115,17 @@ def test_a_pass_without_the_pairing_gives_the_same_values(spot: str) -> None:
                 outs.append(out)
             assert np.abs(outs[0]).max() > 0
             np.testing.assert_allclose(outs[0], outs[1], rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_any_reach_sees_every_non_zero_entry_of_the_row_and_nothing_after(dtype) -> None:
+    row = np.zeros(9, dtype=dtype)
+    assert not any_reach(row, 8)
+    for i in range(8):
+        row[:] = 0.0
+        row[i] = np.finfo(dtype).smallest_subnormal  # the smallest reach still counts
+        assert any_reach(row, 8)
+        assert any_reach(row, i + 1) and not any_reach(row, i)
+    row[:] = 0.0
+    row[8] = 1.0  # the zero pad slot's place: beyond n, not read
+    assert not any_reach(row, 8)

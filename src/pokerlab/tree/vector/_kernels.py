@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN, discount_factors
-from pokerlab.tree._showdown import fold_from_sums, fold_values, showdown_values
+from pokerlab.tree._showdown import any_reach, fold_from_sums, fold_values, showdown_values
 from pokerlab.tree.vector._bundles import Discounts, Items, RootRows, Roots, Storage
 from pokerlab.tree.vector._chance_kernels import chance_values, collect_items, deal_reaches
 from pokerlab.tree.vector._node_kernels import (
@@ -171,17 +171,22 @@ def walk(
                     # ---- terminal: values of the traverser's hands against the opponent's reach
                     dst = out if d == 0 else val[d - 1, st_slot[d]]
                     ro = ro_buf[ro_at[d]]
-                    if kind == FOLD:
+                    live = any_reach(ro, nh_o)
+                    if not live:
+                        for h in range(nh_t):
+                            dst[h] = 0.0
+                    if kind == FOLD and live:
                         pay = t.lose[n] if t.player[n] == trav else t.win[n]
                         fold_values(pay, ro, nh_o, nh_t, fm_o, fm_t, cards_sum, dst)
-                    else:
+                    elif kind == SHOWDOWN:
                         b = t.board[n]
                         nv_t = hands.num_valid[trav, b]
                         nv_o = hands.num_valid[opp, b]
-                        showdown_values(
-                            t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sw.sd[trav, b],
-                            sw.sd[opp, b], nh_t, cards_sum, snap, dst,
-                        )  # fmt: skip
+                        if live:
+                            showdown_values(
+                                t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sw.sd[trav, b],
+                                sw.sd[opp, b], nh_t, cards_sum, snap, dst,
+                            )  # fmt: skip
                         f = t.twin[n]
                         if f >= 0 and d > 0 and rec_node < 0 and t.player[st_node[d - 1]] == trav:
                             # the traverser's fold beside this call (skipped on the way down): the
@@ -192,7 +197,11 @@ def walk(
                                 if t.children[e] == f:
                                     slot = e - t.child_start[up]
                             fv = val[d - 1, slot]
-                            fold_from_sums(t.lose[f], snap[nv_o], ro, nh_t, fm_t, cards_sum, fv)
+                            if live:
+                                fold_from_sums(t.lose[f], snap[nv_o], ro, nh_t, fm_t, cards_sum, fv)
+                            else:
+                                for h in range(nh_t):
+                                    fv[h] = 0.0
                     if n == rec_node:
                         for h in range(nh_t):
                             rec[2, h] = dst[h]
