@@ -183,7 +183,7 @@ def test_no_kernel_takes_more_than_14_parameters() -> None:
 #: The package's layers, bottom first (docs/architecture.md's diagram read upward): a module may
 #: import its own layer and the layers below it, never one above.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "_rng", "_system", "io.atomic", "io.paths", "io.interrupts"),
+    ("_kernel_cache", "errors", "_rng", "_system", "io.atomic", "io.paths", "io.interrupts"),
     ("cards",),
     ("abstraction",),
     ("tree",),
