@@ -34,6 +34,7 @@ from pokerlab.tree.vector.tree import (
     HandArrays,
     VectorArrays,
     VectorTree,
+    fold_twins,
 )
 
 __all__ = ["ExpandedSpot", "expand_spot", "count_expanded", "suit_swap_combo"]
@@ -292,16 +293,6 @@ def expand_spot(
         if a < 0:
             item_first[i] = len(item_node)
             item_node.extend(kids[i])
-    # a decision's fold and its showdown (the call): the same opponent reach when the folder
-    # is the traverser, so one sweep's blocker sums serve both
-    twin = np.full(n_nodes, -1, dtype=np.int64)
-    for i in range(n_nodes):
-        if kind[i] != DECISION:
-            continue
-        folds = [c for c in kids[i] if kind[c] == FOLD and player[c] == player[i]]
-        shows = [c for c in kids[i] if kind[c] == SHOWDOWN]
-        if len(folds) == 1 and len(shows) == 1:
-            twin[folds[0]], twin[shows[0]] = shows[0], folds[0]
     arrays = VectorArrays(
         kind=np.array(kind, dtype=np.int8),
         player=np.array(player, dtype=np.int8),
@@ -320,7 +311,7 @@ def expand_spot(
         tie=np.array(tie),
         item_first=item_first,
         item_node=np.array(item_node, dtype=np.int64),
-        twin=twin,
+        twin=fold_twins(kind, player, kids),
     )
 
     final_boards = np.array(sorted(boards, key=boards.__getitem__), dtype=np.int64).reshape(-1, 5)

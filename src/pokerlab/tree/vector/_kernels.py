@@ -39,6 +39,8 @@ from pokerlab.tree.vector._chance_kernels import chance_values, collect_items, d
 from pokerlab.tree.vector._node_kernels import (
     best_values,
     expected_values,
+    reach_times,
+    root_dot,
     sigma_block,
     strategy_sums,
     strategy_sums_16,
@@ -73,13 +75,9 @@ def traverse(
     """One depth-first pass from ``root`` for traverser ``trav``; values into ``rows.out``
     (:func:`walk` with one root)."""
     ro0, rp0, out = rows
-    roots = Roots(
-        np.full(1, root, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        ro0.reshape((1, ro0.shape[0])),
-        rp0.reshape((1, rp0.shape[0])),
-        out.reshape((1, out.shape[0])),
-    )
+    row = np.zeros(1, dtype=np.int64)
+    one = (ro0.reshape((1, -1)), rp0.reshape((1, -1)), out.reshape((1, -1)))
+    roots = Roots(row + root, row, one[0], one[1], one[2])
     return walk(t, hands, sw, roots, trav, mode, split, store, disc, sc, items, rec_node, rec)
 
 
@@ -99,11 +97,9 @@ def walk(
     rec_node,
     rec,
 ):
-    """Depth-first passes for traverser ``trav``, one from each root of ``roots`` in turn: root
-    ``roots.node[k]``, the opponent's and the traverser's reach there in row ``roots.row[k]`` of
-    ``roots.ro`` / ``roots.rp``, its values into that row of ``roots.out`` (``[:H_trav]``). A
-    worker's run of work items is one call: the arrays this kernel takes cost about a
-    microsecond a call to pass, and a turn spot's pass has 336 items.
+    """Depth-first passes for traverser ``trav`` from each root ``roots.node[k]`` in turn, the
+    reaches there in row ``roots.row[k]`` of ``roots.ro`` / ``roots.rp``, its values into that
+    row of ``roots.out``: a worker's run of items is one call (about a microsecond a call).
 
     ``sw``: the sweep tables (:class:`~pokerlab.tree.vector.tree.SweepArrays`). ``fa``, ``fb``,
     ``fg``: this iteration's discounts of positive regrets, negative regrets and strategy sums;
@@ -196,12 +192,9 @@ def walk(
                             for e in range(t.child_start[up], t.child_start[up + 1]):
                                 if t.children[e] == f:
                                     slot = e - t.child_start[up]
+                            total = snap[nv_o] if live else 0.0  # no reach: zeros
                             fv = val[d - 1, slot]
-                            if live:
-                                fold_from_sums(t.lose[f], snap[nv_o], ro, nh_t, fm_t, cards_sum, fv)
-                            else:
-                                for h in range(nh_t):
-                                    fv[h] = 0.0
+                            fold_from_sums(t.lose[f], total, ro, nh_t, fm_t, cards_sum, fv)
                     if n == rec_node:
                         for h in range(nh_t):
                             rec[2, h] = dst[h]
@@ -270,21 +263,13 @@ def walk(
                     if actor == trav:
                         ro_at[d1] = ro_at[d]
                         if mode == MODE_CFR:
-                            rp = rp_buf[rp_at[d]]
-                            nrp = rp_buf[d1]
-                            sg = sig[d, i]
-                            for h in range(nh_t):
-                                nrp[h] = rp[h] * sg[h]
+                            reach_times(rp_buf[rp_at[d]], sig[d, i], nh_t, rp_buf[d1])
                             rp_at[d1] = d1
                         else:
                             rp_at[d1] = rp_at[d]
                     else:
                         rp_at[d1] = rp_at[d]
-                        ro = ro_buf[ro_at[d]]
-                        nro = ro_buf[d1]
-                        sg = sig[d, i]
-                        for g in range(nh_o):
-                            nro[g] = ro[g] * sg[g]
+                        reach_times(ro_buf[ro_at[d]], sig[d, i], nh_o, ro_buf[d1])
                         ro_at[d1] = d1
                 else:
                     # a dealt card: hands holding it are removed from both reaches
@@ -374,17 +359,6 @@ def best_response_pair(t, hands, sw, store: Storage, out, sc, items: Items, norm
         )  # fmt: skip
         res[trav] = root_dot(hands.weight[trav], out, hands.num[trav]) / norm
     return res
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
-def root_dot(weight, out, n):
-    """sum over the first ``n`` hands of ``weight[h] x out[h]``, in hand order (float64): the
-    one summation every root value goes through, so that a value does not depend on which
-    path computed the root vector."""
-    v = 0.0
-    for h in range(n):
-        v += weight[h] * out[h]
-    return v
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

@@ -6,9 +6,9 @@ of action ``a`` at ``off + a * nh``). ``sig[d]`` and ``val[d]`` are the node's s
 children's values in the pass's depth scratch (indexed in place, as a view per call costs a
 reference count). Discounting follows DCFR (Brown & Sandholm 2019): positive regrets times
 ``fa``, negative ones times ``fb``, strategy sums times ``fg``; CFR+ floors the regrets at 0.
-All are inlined into
-:func:`pokerlab.tree.vector._kernels.walk` (``inline="always"``); an edit here recompiles it
-(:mod:`pokerlab._kernel_cache`).
+All are inlined into :func:`pokerlab.tree.vector._kernels.walk` (``inline="always"``; an edit
+here recompiles it: :mod:`pokerlab._kernel_cache`), except :func:`root_dot`, a root vector's
+value, which the passes and Python callers share.
 """
 
 from __future__ import annotations
@@ -129,6 +129,14 @@ def block_max_abs(block, na, nh):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
+def reach_times(reach, sg, n, dst):
+    """dst = reach x the action's probabilities ``sg`` over the first ``n`` hands: the actor's
+    reach entering a child."""
+    for h in range(n):
+        dst[h] = reach[h] * sg[h]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
 def sum_values(val, d, na, nh, dst):
     """dst = the sum of the children's values (the opponent acts: its strategy is in the
     reach)."""
@@ -239,3 +247,14 @@ def update_regrets_16(store, disc, n, off, na, nh, val, d, dst):
         for h in range(nh):
             row[h] = np.int16(math.floor(vv[h] * enc + half))
     rscale[n] = np.float32(mx)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def root_dot(weight, out, n):
+    """sum over the first ``n`` hands of ``weight[h] x out[h]``, in hand order (float64): the
+    one summation every root value goes through, so that a value does not depend on which
+    path computed the root vector."""
+    v = 0.0
+    for h in range(n):
+        v += weight[h] * out[h]
+    return v

@@ -50,6 +50,7 @@ __all__ = [
     "HandArrays",
     "SweepArrays",
     "VectorTree",
+    "fold_twins",
     "sweep_arrays",
     "CHANCE",
     "DECISION",
@@ -127,6 +128,21 @@ class SweepArrays(NamedTuple):
     fm: np.ndarray  # uint16 (2, H, 3)
     card_start: np.ndarray  # int64 (2, 53)
     card_hands: np.ndarray  # uint16 (2, 2H)
+
+
+def fold_twins(kind: list[int], player: list[int], kids: list[list[int]]) -> np.ndarray:
+    """:attr:`VectorArrays.twin` of a node list: at a decision with one fold by its actor and
+    one showdown (the call), each points at the other; -1 elsewhere. When the folder is the
+    traverser the two share the opponent's reach, so one sweep's blocker sums serve both."""
+    twin = np.full(len(kind), -1, dtype=np.int64)
+    for i, children in enumerate(kids):
+        if kind[i] != DECISION:
+            continue
+        folds = [c for c in children if kind[c] == FOLD and player[c] == player[i]]
+        shows = [c for c in children if kind[c] == SHOWDOWN]
+        if len(folds) == 1 and len(shows) == 1:
+            twin[folds[0]], twin[shows[0]] = shows[0], folds[0]
+    return twin
 
 
 def sweep_arrays(hands: HandArrays) -> SweepArrays:
