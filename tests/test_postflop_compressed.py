@@ -128,7 +128,11 @@ def test_make_solver_option_and_errors() -> None:
     game = PostflopGame(**TINY_TURN)
     solver = pokerlab.make_solver(game, "dcfr", compressed=True)
     assert isinstance(solver, PostflopSolver) and solver.compressed
-    assert solver.state_dict()["config"] == {"algorithm": "dcfr", "compressed": True}
+    assert solver.state_dict()["config"] == {
+        "algorithm": "dcfr",
+        "average": "reach",
+        "compressed": True,
+    }
     with pytest.raises(PokerlabError, match="compressed must be True or False"):
         pokerlab.make_solver(game, "dcfr", compressed="yes")
     # the memory check halves its estimate in the 16-bit mode

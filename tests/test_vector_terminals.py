@@ -100,7 +100,7 @@ def test_a_pass_without_the_pairing_gives_the_same_values(spot: str) -> None:
     hd = t.hands
     store = K.Storage(solver.regrets, solver.strat_sum, p.no_prediction, p.no_scale, p.no_scale,
                       p.no_lock)  # fmt: skip
-    disc = K.Discounts(1.0, 1.0, 1.0, False, 1.0, 1.0)
+    disc = K.Discounts(1.0, 1.0, 1.0, False, 1.0, 1.0, True)
     items = K.Items(p.items_ro, p.items_rp, p.items_val)
     for trav in (0, 1):
         for mode in (K.MODE_EV, K.MODE_BR):

@@ -148,7 +148,7 @@ class RayPasses(Passes):
             raise PokerlabError(LOCKS_REFUSED)
         factors = (
             float(disc.fa), float(disc.fb), float(disc.fg), bool(disc.floor),
-            float(disc.next_a), float(disc.next_b),
+            float(disc.next_a), float(disc.next_b), bool(disc.weighted),
         )  # fmt: skip
         futures = [
             actor.run.remote(int(trav), int(mode), factors, items.ro[ids], items.rp[ids])

@@ -105,7 +105,7 @@ class PostflopSubtreeWorker:
         self,
         traverser: int,
         mode: int,
-        disc: tuple[float, float, float, bool, float, float],
+        disc: tuple[float, float, float, bool, float, float, bool],
         ro: np.ndarray,
         rp: np.ndarray,
     ) -> tuple[np.ndarray, int]:

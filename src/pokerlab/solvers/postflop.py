@@ -44,13 +44,13 @@ from pokerlab.solvers.base import Callback, Progress
 from pokerlab.solvers.postflop_locks import SpotLocking
 from pokerlab.solvers.postflop_solve import check_finite, finite_exploitability, solve_spot
 from pokerlab.solvers.schedule import PARAMS_LAYOUT, schedule_by_name
-from pokerlab.tree._primitives import discount_factors
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector.passes import Passes
 
 __all__ = [
     "PostflopSolver",
     "POSTFLOP_ALGORITHMS",
+    "AVERAGES",
     "postflop_schedule",
     "save_spot_solution",
     "load_spot_solution",
@@ -68,6 +68,8 @@ POSTFLOP_ALGORITHMS = (
     "hs-pcfr+",
     "hs-dcfr",
 )
+#: how strategy sums grow: times the player's own reach, or the current strategy as it is
+AVERAGES = ("reach", "plain")
 #: 2: the solver arrays are player-major (OOP's node blocks, then IP's); 1 was node preorder
 STATE_FORMAT = 2
 
@@ -90,33 +92,6 @@ def postflop_schedule(algorithm: str) -> np.ndarray:
     return schedule_by_name(algorithm).as_array()
 
 
-def warmup_kernels(passes: Passes, compressed: bool = False) -> None:
-    """Compile (or load from numba's cache) every pass outside any timed region (the 16-bit
-    storage types too with ``compressed``)."""
-    size = passes.tree.size
-    r = np.zeros(size, dtype=np.float32)
-    s = np.zeros(size, dtype=np.float32)
-    for mode in (K.MODE_CFR, K.MODE_BR, K.MODE_EV):
-        passes.pass_(0, mode, r, s)
-    passes.record(0, 0, r, s)
-    passes.best_responses(s, r, (None, None))
-    if compressed:
-        r16 = np.zeros(size, dtype=np.int16)
-        s16 = np.zeros(size, dtype=np.uint16)
-        n = passes.tree.arrays.kind.shape[0]
-        scales = (np.zeros(n, dtype=np.float32), np.zeros(n, dtype=np.float32))
-        passes.pass_(0, K.MODE_CFR, r16, s16, scales=scales)
-        for mode in (K.MODE_BR, K.MODE_EV):
-            passes.pass_(0, mode, r16, s16)
-        passes.record(0, 0, r16, s16)
-        passes.best_responses(s16, r16, (None, None))
-    discount_factors(postflop_schedule("dcfr-ps"), 1)
-    params = postflop_schedule("dcfr-ps")
-    passes.cfr_iterations(0, 0, params, False, False, r, s)
-    if compressed:
-        passes.cfr_iterations(0, 0, params, False, False, r16, s16, scales=scales)
-
-
 class PostflopSolver(SpotLocking):
     """CFR on a postflop spot's vector tree.
 
@@ -133,9 +108,20 @@ class PostflopSolver(SpotLocking):
         float32 scale (half the memory of float32 storage; values within about 1e-4 of the
         block's largest entry, which moves convergence little: see ``benchmarks/postflop.py``).
     warmup:
-        Run every pass once on construction (:func:`warmup_kernels`: compiles outside any
+        Run every pass once on construction (:meth:`Passes.warmup
+        <pokerlab.tree.vector.passes.Passes.warmup>`: compiles outside any
         timed region, costs a few passes); a caller that built solvers before in the same
         process (search, a subgame per decision) skips it.
+    average:
+        How a player's strategy sums grow (:data:`AVERAGES`): ``"reach"`` (None, the default)
+        adds its current strategy times its own reach probability, the average of the CFR
+        theorem (Zinkevich et al. 2007); ``"plain"`` adds the current strategy as it is,
+        postflop-solver's sums, and skips the traverser's reach in every CFR pass (about 2%
+        of an iteration). With ``plain``, ``dcfr-ps`` is postflop-solver's algorithm: on the
+        benchmark's river and turn spots its iterations to 0.5% and 0.1% of the pot equal the
+        reference's (60 / 240 and 90 / 220), where ``reach`` needs 60 / 230 and 90 / 210. A
+        loaded state continues with the averaging it was solved with (an explicit
+        ``average`` that differs is refused).
     """
 
     def __init__(
@@ -145,14 +131,20 @@ class PostflopSolver(SpotLocking):
         threads: int = 1,
         compressed: bool = False,
         warmup: bool = True,
+        average: str | None = None,
     ) -> None:
         if not isinstance(game, PostflopGame):
             raise PokerlabError("PostflopSolver needs a postflop game")
+        if average is not None and average not in AVERAGES:
+            raise PokerlabError(f"unknown average {average!r}; choose one of {', '.join(AVERAGES)}")
         if not isinstance(threads, int) or threads < 1:
             raise PokerlabError(f"threads must be a positive integer, got {threads!r}")
         self.game = game
         self.algorithm = algorithm
         self.params = postflop_schedule(algorithm)
+        self._average_given = average is not None
+        #: ``"reach"`` or ``"plain"`` strategy sums (see the class docstring)
+        self.average = "reach" if average is None else average
         self.floor = bool(self.params[PARAMS_LAYOUT["floor"]])
         self.predictive = bool(self.params[PARAMS_LAYOUT["predictive"]])
         self.spot = game.expanded
@@ -185,7 +177,7 @@ class PostflopSolver(SpotLocking):
         self.lock_probs: np.ndarray | None = None
         self._locks: list[Any] = []  # postflop_locks._Lock records
         if warmup:
-            warmup_kernels(self.passes, self.compressed)
+            self.passes.warmup(postflop_schedule("dcfr-ps"), self.compressed)
 
     @property
     def threads(self) -> int:
@@ -204,6 +196,7 @@ class PostflopSolver(SpotLocking):
         self.nodes_touched += self.passes.run_cfr(
             self.iterations, iterations, self.params, self.predictive, self.floor,
             self.regrets, self.strat_sum, self.lock_probs, self.prediction, self.scales,
+            weighted=self.average == "reach",
         )  # fmt: skip
         self.iterations += iterations
         self.seconds += time.perf_counter() - start
@@ -284,7 +277,7 @@ class PostflopSolver(SpotLocking):
 
     # --- checkpoints -----------------------------------------------------------------------------
     def _config(self) -> dict[str, Any]:
-        config: dict[str, Any] = {"algorithm": self.algorithm}
+        config: dict[str, Any] = {"algorithm": self.algorithm, "average": self.average}
         if self.compressed:
             config["compressed"] = True
         return config
@@ -338,6 +331,15 @@ class PostflopSolver(SpotLocking):
             raise PokerlabError(
                 f"the state was solved with {state.get('algorithm')!r}, not {self.algorithm!r}"
             )
+        # states saved before the choice existed were all reach-weighted
+        average = (state.get("config") or {}).get("average", "reach")
+        if average not in AVERAGES:
+            raise PokerlabError(f"the state's average {average!r} is not one of {AVERAGES}")
+        if self._average_given and average != self.average:
+            raise PokerlabError(
+                f"the state was solved with average={average!r}, not {self.average!r} "
+                "(leave average out to continue it)"
+            )
         compressed = bool((state.get("config") or {}).get("compressed", False))
         if compressed != self.compressed:
             modes = {True: "16-bit mode", False: "float32 mode"}
@@ -367,6 +369,7 @@ class PostflopSolver(SpotLocking):
             arr[...] = arrays[name]
         self._locks = recs
         self._rebuild_locks()
+        self.average = average
         self.iterations = int(state["iterations"])
         self.nodes_touched = int(state["nodes_touched"])
         self.seconds = float(state["seconds"])

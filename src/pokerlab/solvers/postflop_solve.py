@@ -18,6 +18,7 @@ import numpy as np
 from pokerlab.errors import NonFiniteError, PokerlabError
 from pokerlab.solvers.base import Callback, Progress
 from pokerlab.solvers.loop import run_loop
+from pokerlab.tree._primitives import first_non_finite_f32
 from pokerlab.tree.vector.tree import DECISION
 
 __all__ = ["check_finite", "finite_exploitability", "solve_spot"]
@@ -77,22 +78,25 @@ def check_finite(solver: Any, arrays: Mapping[str, np.ndarray | None]) -> None:
     node at ``offset[node]``) or, the same length as the node count, one value per node (the
     16-bit mode's scales); None entries are skipped. The cost is one pass over the arrays, small
     next to the exploitability's best-response passes it runs with."""
-    from pokerlab.games.postflop.naming import SpotNaming
-
-    spot = solver.spot
-    a = spot.tree.arrays
-    n_nodes = int(a.kind.shape[0])
     for name, values in arrays.items():
         if values is None or values.size == 0 or values.dtype.kind not in "fc":
             continue
         index = -1
-        for start in range(0, values.size, 1 << 22):  # bounded temporaries on huge trees
-            part = np.isfinite(values[start : start + (1 << 22)])
-            if not part.all():
-                index = start + int(np.argmin(part))
-                break
+        if values.dtype == np.float32 and values.ndim == 1 and values.flags.c_contiguous:
+            index = int(first_non_finite_f32(values))
+        else:
+            for start in range(0, values.size, 1 << 22):  # bounded temporaries on huge trees
+                part = np.isfinite(values[start : start + (1 << 22)])
+                if not part.all():
+                    index = start + int(np.argmin(part))
+                    break
         if index < 0:
             continue
+        from pokerlab.games.postflop.naming import SpotNaming
+
+        spot = solver.spot
+        a = spot.tree.arrays
+        n_nodes = int(a.kind.shape[0])
         if values.size == n_nodes and values.size != solver.tree.size:
             node = index
         else:

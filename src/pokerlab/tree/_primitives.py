@@ -13,7 +13,8 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit, types
-from numba.extending import overload
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 #: Node kinds of the public, vector and betting trees (flat arrays, one kind per node): a
 #: player's decision, a chance node (a card is dealt), a fold and a showdown terminal.
@@ -228,3 +229,55 @@ def sample_action(
     if sel < 0:
         sel = count - 1
     return sel
+
+
+@njit(cache=True, nogil=True)
+def first_non_finite_f32(values):  # type: ignore[no-untyped-def]
+    """Index of the first NaN or infinity in the 1-d float32 array ``values``, -1 if none.
+
+    On the bit patterns: with the sign cleared, a float32 is non-finite exactly when it is at
+    least 0x7F800000 (all exponent bits set), and an integer maximum over a block vectorises
+    where a float test with an early exit does not (a check before every exploitability
+    measure: 1 us on the river spot against 6 for ``numpy.isfinite`` over the solver arrays)."""
+    bits = values.view(np.int32)
+    n = bits.shape[0]
+    block = 1 << 14
+    for start in range(0, n, block):
+        seg = bits[start : min(start + block, n)]
+        mx = np.int32(0)
+        for i in range(seg.shape[0]):  # from 0: no index wraparound to stop the vectoriser
+            x = seg[i] & np.int32(0x7FFFFFFF)
+            mx = x if x > mx else mx
+        if mx >= np.int32(0x7F800000):
+            for i in range(seg.shape[0]):
+                if (seg[i] & np.int32(0x7FFFFFFF)) >= np.int32(0x7F800000):
+                    return start + i
+    return -1
+
+
+@intrinsic
+def unowned(typingctx, arr):  # type: ignore[no-untyped-def]  # noqa: ARG001
+    """The array ``arr`` without its owner record (numba's meminfo): the same data, shape and
+    strides, for reading and writing inside one kernel call.
+
+    Every view numba takes of an owned array (``a[i]``, ``a[i:j]``) increments and later
+    decrements the owner's reference count with a locked (atomic) instruction, which waits for
+    every pending store; where numba's pruning keeps them, in the per-node views of a tree
+    pass, they were about a sixth of a river iteration (``perf``: the two locked
+    instructions). Views of an unowned array skip them (numba's reference-count helpers
+    return at once on a null owner). Safe only while the caller keeps ``arr`` alive and no
+    view outlives the call: the kernels' arguments, rebound at the top of a pass."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):  # noqa: ARG001
+        aryty = signature.args[0]
+        src = context.make_array(aryty)(context, builder, value=args[0])
+        out = context.make_array(aryty)(context, builder)
+        for field in ("nitems", "itemsize", "data", "shape", "strides"):
+            setattr(out, field, getattr(src, field))
+        out.meminfo = cgutils.get_null_value(src.meminfo.type)
+        out.parent = cgutils.get_null_value(src.parent.type)
+        return out._getvalue()
+
+    return arr(arr), codegen

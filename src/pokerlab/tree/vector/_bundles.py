@@ -24,8 +24,11 @@ class Storage(NamedTuple):
 
 class Discounts(NamedTuple):
     """This iteration's discounts of positive regrets, negative regrets and strategy sums
-    (``fa``, ``fb``, ``fg``), the CFR+ floor, and the next iteration's regret discounts that a
-    predictive schedule's prediction anticipates (``next_a``, ``next_b``)."""
+    (``fa``, ``fb``, ``fg``), the CFR+ floor, the next iteration's regret discounts that a
+    predictive schedule's prediction anticipates (``next_a``, ``next_b``), and ``weighted``:
+    whether the traverser's strategy sums add its strategy times its own reach (the average
+    of Zinkevich et al. 2007) or the strategy as it is (postflop-solver's average, whose CFR
+    passes then need no reach of the traverser)."""
 
     fa: float
     fb: float
@@ -33,6 +36,7 @@ class Discounts(NamedTuple):
     floor: bool
     next_a: float
     next_b: float
+    weighted: bool
 
 
 class Items(NamedTuple):

@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN, discount_factors
+from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN, discount_factors, unowned
 from pokerlab.tree._showdown import any_reach, fold_from_sums, fold_values, showdown_values
 from pokerlab.tree.vector._bundles import Discounts, Items, RootRows, Roots, Storage
 from pokerlab.tree.vector._chance_kernels import chance_values, collect_items, deal_reaches
@@ -119,6 +119,14 @@ def walk(
     plays its locked probabilities where ``lock_probs`` holds them and maximises elsewhere.
     Returns the number of nodes visited.
     """
+    # every array a pass takes views of, without its owner record: no atomic reference count
+    # per view (:func:`~pokerlab.tree._primitives.unowned`; the caller holds the arrays)
+    store = Storage(
+        unowned(store.regrets), unowned(store.strat), unowned(store.pred),
+        unowned(store.rscale), unowned(store.sscale), unowned(store.lock_probs),
+    )  # fmt: skip
+    items = Items(unowned(items.ro), unowned(items.rp), unowned(items.val))
+    roots = Roots(roots.node, roots.row, unowned(roots.ro), unowned(roots.rp), unowned(roots.out))
     regrets, strat, pred, rscale, sscale, lock_probs = store
     # the CFR passes (float32 scratch) update in float32, as postflop-solver does
     fg32 = np.float32(disc.fg)
@@ -127,14 +135,18 @@ def walk(
     ro_buf, rp_buf, sig, val, st_node, st_next, st_slot, ro_at, rp_at, cards_sum, tot, uni, snap = (
         sc
     )
+    ro_buf, rp_buf, sig, val = unowned(ro_buf), unowned(rp_buf), unowned(sig), unowned(val)
+    cards_sum, tot, uni, snap = unowned(cards_sum), unowned(tot), unowned(uni), unowned(snap)
+    sd, rec = unowned(sw.sd), unowned(rec)
     nh_t = hands.num[trav]
     nh_o = hands.num[opp]
-    fm_t = sw.fm[trav]
-    fm_o = sw.fm[opp]
-    cs_t = sw.card_start[trav]
-    ch_t = sw.card_hands[trav]
-    cs_o = sw.card_start[opp]
-    ch_o = sw.card_hands[opp]
+    fm, card_start, card_hands = unowned(sw.fm), unowned(sw.card_start), unowned(sw.card_hands)
+    fm_t = fm[trav]
+    fm_o = fm[opp]
+    cs_t = card_start[trav]
+    ch_t = card_hands[trav]
+    cs_o = card_start[opp]
+    ch_o = card_hands[opp]
     predictive = pred.shape[0] > 0
     compressed = rscale.shape[0] > 0
     visited = 0
@@ -180,8 +192,8 @@ def walk(
                         nv_o = hands.num_valid[opp, b]
                         if live:
                             showdown_values(
-                                t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sw.sd[trav, b],
-                                sw.sd[opp, b], nh_t, cards_sum, snap, dst,
+                                t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sd[trav, b],
+                                sd[opp, b], nh_t, cards_sum, snap, dst,
                             )  # fmt: skip
                         f = t.twin[n]
                         if f >= 0 and d > 0 and rec_node < 0 and t.player[st_node[d - 1]] == trav:
@@ -217,9 +229,11 @@ def walk(
                         rp = rp_buf[rp_at[d]]
                         if compressed:
                             fg = disc.fg
-                            strategy_sums_16(strat, sscale, n, off, na, nh_a, sig, val, d, rp, fg)
+                            strategy_sums_16(
+                                strat, sscale, n, off, na, nh_a, sig, val, d, rp, fg, disc.weighted
+                            )
                         else:
-                            strategy_sums(strat, off, na, nh_a, sig, d, rp, fg32)
+                            strategy_sums(strat, off, na, nh_a, sig, d, rp, fg32, disc.weighted)
                 elif kind == CHANCE and split == SPLIT_COLLECT and t.item_first[n] >= 0:
                     # record the reaches entering each dealt card's subtree, then stop here
                     ro = ro_buf[ro_at[d]]
@@ -262,7 +276,7 @@ def walk(
                     actor = t.player[n]
                     if actor == trav:
                         ro_at[d1] = ro_at[d]
-                        if mode == MODE_CFR:
+                        if mode == MODE_CFR and disc.weighted:
                             reach_times(rp_buf[rp_at[d]], sig[d, i], nh_t, rp_buf[d1])
                             rp_at[d1] = d1
                         else:
@@ -318,6 +332,7 @@ def cfr_iterations(
     params,
     predictive,
     floor,
+    weighted,
     store: Storage,
     out,
     sc,
@@ -325,8 +340,9 @@ def cfr_iterations(
 ):
     """Iterations ``first + 1 .. first + count`` of CFR on a tree without split points, each
     OOP's pass then IP's with the discounts of :func:`factors` (``predictive``: the next
-    iteration's too), in one compiled call (the per-pass dispatch from Python costs about
-    8 us, a seventh of a river pass). Returns the nodes visited."""
+    iteration's too; ``weighted``: see :class:`Discounts`), in one compiled call (the per-pass
+    dispatch from Python costs about 8 us, a seventh of a river pass). Returns the nodes
+    visited."""
 
     visited = 0
     for i in range(count):
@@ -338,7 +354,7 @@ def cfr_iterations(
         for player in range(2):
             visited += traverse(
                 t, hands, sw, 0, player, MODE_CFR, SPLIT_NONE, store,
-                Discounts(fa, fb, fg, floor, next_a, next_b),
+                Discounts(fa, fb, fg, floor, next_a, next_b, weighted),
                 RootRows(hands.weight[1 - player], hands.weight[player], out), sc, items, -1,
                 items.val,
             )  # fmt: skip
@@ -354,7 +370,7 @@ def best_response_pair(t, hands, sw, store: Storage, out, sc, items: Items, norm
     for trav in range(2):
         traverse(
             t, hands, sw, 0, trav, MODE_BR, SPLIT_NONE, store,
-            Discounts(1.0, 1.0, 1.0, False, 1.0, 1.0),
+            Discounts(1.0, 1.0, 1.0, False, 1.0, 1.0, True),
             RootRows(hands.weight[1 - trav], hands.weight[trav], out), sc, items, -1, items.val,
         )  # fmt: skip
         res[trav] = root_dot(hands.weight[trav], out, hands.num[trav]) / norm

@@ -69,17 +69,22 @@ def sigma_block(store, off, na, nh, sig, d, lock_probs, tot, uni):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def strategy_sums(strat, off, na, nh, sig, d, rp, fg32):
-    """Average strategy of the traverser: S <- g S + pi_i(I) sigma(I, a) (float32)."""
+def strategy_sums(strat, off, na, nh, sig, d, rp, fg32, weighted):
+    """Average strategy of the traverser: S <- g S + pi_i(I) sigma(I, a), or with ``weighted``
+    False S <- g S + sigma(I, a) (postflop-solver's sums; ``rp`` is not read) (float32)."""
     for a in range(na):
         row = strat[off + a * nh : off + (a + 1) * nh]
         sg = sig[d, a]
-        for h in range(nh):
-            row[h] = row[h] * fg32 + rp[h] * sg[h]
+        if weighted:
+            for h in range(nh):
+                row[h] = row[h] * fg32 + rp[h] * sg[h]
+        else:
+            for h in range(nh):
+                row[h] = row[h] * fg32 + sg[h]
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def strategy_sums_16(strat, sscale, n, off, na, nh, sig, val, d, rp, fg):
+def strategy_sums_16(strat, sscale, n, off, na, nh, sig, val, d, rp, fg, weighted):
     """:func:`strategy_sums` in 16 bits: S = u x scale / 65535; the new block goes through
     ``val[d]`` (free until the children write it) and is encoded with its maximum as the node's
     new scale."""
@@ -88,8 +93,12 @@ def strategy_sums_16(strat, sscale, n, off, na, nh, sig, val, d, rp, fg):
         row = strat[off + a * nh : off + (a + 1) * nh]
         sg = sig[d, a]
         vv = val[d, a]
-        for h in range(nh):
-            vv[h] = np.float32(row[h]) * dec + rp[h] * sg[h]
+        if weighted:
+            for h in range(nh):
+                vv[h] = np.float32(row[h]) * dec + rp[h] * sg[h]
+        else:
+            for h in range(nh):
+                vv[h] = np.float32(row[h]) * dec + sg[h]
     mx = block_max_abs(val[d], na, nh)
     enc = np.float32(U16_MAX / mx if mx > 0.0 else 0.0)
     half = np.float32(0.5)

@@ -262,7 +262,7 @@ def gadget_iterations(
     visited = 0
     for it in range(first, first + iterations):
         fa, fb, fg = discount_factors(params, it)
-        disc = Discounts(fa, fb, fg, floor, 1.0, 1.0)
+        disc = Discounts(fa, fb, fg, floor, 1.0, 1.0, True)
         gadget_row(gadget, rows, live, n_live, enter, row)
         visited += _subgame_pass(
             t, hands, sw, node, player, player, store, disc, row, rows.reach_p, sc, out, leaves

@@ -98,6 +98,7 @@ class Passes:
         scales: tuple[np.ndarray, np.ndarray] | None = None,
         wide: bool = False,
         root: tuple[np.ndarray, np.ndarray] | None = None,
+        weighted: bool = True,
     ) -> tuple[np.ndarray, int]:
         """One pass for traverser ``trav``: its root value vector (unnormalised), nodes visited.
 
@@ -114,6 +115,8 @@ class Passes:
         with int16 regrets and uint16 strategy sums. ``root``: the opponent's and the
         traverser's rows at the root (float64; default the ranges' weights), as a subgame's
         gadget sets them (:func:`~pokerlab.solvers.search.gadgets.solve_subgame`).
+        ``weighted=False``: the traverser's strategy sums add its strategy unweighted by its own
+        reach (see :class:`~pokerlab.tree.vector._bundles.Discounts`).
 
         Trees with split chance nodes run in three steps: the top part records the reaches
         entering every dealt card's subtree, the subtrees run as parallel work items, and the
@@ -124,7 +127,7 @@ class Passes:
         pred = self.no_prediction if prediction is None else prediction
         rscale, sscale = (self.no_scale, self.no_scale) if scales is None else scales
         store = K.Storage(regrets, strat, pred, rscale, sscale, lock)
-        disc = K.Discounts(fa, fb, fg, floor, next_a, next_b)
+        disc = K.Discounts(fa, fb, fg, floor, next_a, next_b, weighted)
         cfr = mode == K.MODE_CFR and not wide
         items = self.items32 if cfr else K.Items(self.items_ro, self.items_rp, self.items_val)
         out = self.out32 if cfr else self.out
@@ -175,7 +178,7 @@ class Passes:
         )
         K.traverse(
             t.arrays, t.hands, t.sweep, int(node), trav, mode, K.SPLIT_NONE, store,
-            K.Discounts(fa, fb, fg, floor, 1.0, 1.0),
+            K.Discounts(fa, fb, fg, floor, 1.0, 1.0, True),
             K.RootRows(
                 np.ascontiguousarray(ro, dtype=np.float64),
                 np.ascontiguousarray(rp, dtype=np.float64),
@@ -199,7 +202,7 @@ class Passes:
             K.Storage(
                 strat, strat, self.no_prediction, self.no_scale, self.no_scale, self.no_lock
             ),
-            K.Discounts(1.0, 1.0, 1.0, False, 1.0, 1.0),
+            K.Discounts(1.0, 1.0, 1.0, False, 1.0, 1.0, True),
             K.RootRows(t.hands.weight[1 - trav], t.hands.weight[trav], self.out),
             self.scratch_one, items, -1, items.val,
         )  # fmt: skip
@@ -236,9 +239,11 @@ class Passes:
         lock_probs: np.ndarray | None = None,
         prediction: np.ndarray | None = None,
         scales: tuple[np.ndarray, np.ndarray] | None = None,
+        weighted: bool = True,
     ) -> int | None:
         """Iterations ``first + 1 .. first + count`` of CFR (both players' passes, discounts
-        from the schedule array ``params``) in one compiled call; the nodes visited. Only where
+        from the schedule array ``params``, strategy sums ``weighted`` by the own reach or not)
+        in one compiled call; the nodes visited. Only where
         :meth:`whole_tree` holds (None otherwise: the caller runs :meth:`pass_` per player,
         whose parallel step has its own dispatch)."""
         t = self.tree
@@ -250,8 +255,8 @@ class Passes:
         return int(
             K.cfr_iterations(
                 t.arrays, t.hands, t.sweep, int(first), int(count), params, bool(predictive),
-                bool(floor), K.Storage(regrets, strat, pred, rscale, sscale, lock), self.out32,
-                self.scratch_one32, self.items32,
+                bool(floor), bool(weighted), K.Storage(regrets, strat, pred, rscale, sscale, lock),
+                self.out32, self.scratch_one32, self.items32,
             )
         )  # fmt: skip
 
@@ -268,10 +273,12 @@ class Passes:
         prediction: np.ndarray | None = None,
         scales: tuple[np.ndarray, np.ndarray] | None = None,
         after_pass: Callable[[int], None] | None = None,
+        weighted: bool = True,
     ) -> int:
         """CFR iterations ``first + 1 .. first + count`` with alternating updates (each: OOP's
         pass, then IP's), discounts from the schedule array ``params``, regrets floored at 0
-        with ``floor`` (CFR+), a predictive schedule's ``prediction`` array; the nodes visited.
+        with ``floor`` (CFR+), a predictive schedule's ``prediction`` array, strategy sums
+        ``weighted`` by the traverser's own reach or not (:meth:`pass_`); the nodes visited.
         Trees without split points, and every tree on one thread (:meth:`whole_tree`), run the
         whole loop in one compiled call (:meth:`cfr_iterations`), the others one :meth:`pass_`
         per player; so does every tree
@@ -283,7 +290,7 @@ class Passes:
         if after_pass is None:
             visited = self.cfr_iterations(
                 first, count, params, predictive, floor, regrets, strat, lock_probs, prediction,
-                scales,
+                scales, weighted,
             )  # fmt: skip
             if visited is not None:
                 return visited
@@ -295,7 +302,7 @@ class Passes:
             for player in (0, 1):
                 _, n = self.pass_(
                     player, K.MODE_CFR, regrets, strat, fa, fb, fg, floor, lock_probs,
-                    prediction, next_a, next_b, scales,
+                    prediction, next_a, next_b, scales, weighted=weighted,
                 )  # fmt: skip
                 visited += n
                 if after_pass is not None:
@@ -345,7 +352,7 @@ class Passes:
                 regrets, strat, self.no_prediction, self.no_scale, self.no_scale,
                 self.no_lock if lock_probs is None else lock_probs,
             ),
-            K.Discounts(1.0, 1.0, 1.0, False, 1.0, 1.0),
+            K.Discounts(1.0, 1.0, 1.0, False, 1.0, 1.0, True),
             K.RootRows(hd.weight[1 - trav], hd.weight[trav], self.out), self.scratch_one,
             K.Items(self.items_ro, self.items_rp, self.items_val), node, rec,
         )  # fmt: skip
@@ -355,3 +362,27 @@ class Passes:
         """Expected value of ``trav`` from its root counterfactual values (chips)."""
         hd = self.tree.hands
         return float(K.root_dot(hd.weight[trav], values, int(hd.num[trav])) / self.tree.norm)
+
+    def warmup(self, params: np.ndarray, compressed: bool = False) -> None:
+        """Compile (or load from numba's cache) every pass outside any timed region, with a
+        schedule array ``params`` (the 16-bit storage types too with ``compressed``)."""
+        size = self.tree.size
+        r = np.zeros(size, dtype=np.float32)
+        s = np.zeros(size, dtype=np.float32)
+        for mode in (K.MODE_CFR, K.MODE_BR, K.MODE_EV):
+            self.pass_(0, mode, r, s)
+        self.record(0, 0, r, s)
+        self.best_responses(s, r, (None, None))
+        discount_factors(params, 1)
+        self.cfr_iterations(0, 0, params, False, False, r, s)
+        if compressed:
+            r16 = np.zeros(size, dtype=np.int16)
+            s16 = np.zeros(size, dtype=np.uint16)
+            n = self.tree.arrays.kind.shape[0]
+            scales = (np.zeros(n, dtype=np.float32), np.zeros(n, dtype=np.float32))
+            self.pass_(0, K.MODE_CFR, r16, s16, scales=scales)
+            for mode in (K.MODE_BR, K.MODE_EV):
+                self.pass_(0, mode, r16, s16)
+            self.record(0, 0, r16, s16)
+            self.best_responses(s16, r16, (None, None))
+            self.cfr_iterations(0, 0, params, False, False, r16, s16, scales=scales)
