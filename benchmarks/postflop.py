@@ -10,12 +10,15 @@ from the first iteration, exploitability measured every 10 iterations and its ti
 until the first check at or below each target (0.5% and 0.1% of the pot); and the time of the
 solving steps alone per iteration (ours: ``PostflopSolver.seconds``, theirs: ``step_seconds``).
 Each is printed as a ratio ours / theirs (below 1: we are faster). Memory: our regret and
-strategy-sum arrays against the solver's own ``memory_usage`` for the mode, and each process's
-peak RSS (ours is the Python process's maximum over the whole invocation, with numba and the
-tree: run a spot alone to read its own). Tree building and JIT compilation are excluded on our
-side, as building and allocation are on theirs. The machine's load averages are printed with
-every row: on a shared machine the ratio is the figure to judge, and a ratio measured under
-load is weaker evidence than one measured idle.
+strategy-sum arrays against the solver's own ``memory_usage`` for the mode, and peak RSS: theirs
+the process's, ours the Python process's peak during the cell (Linux: the high-water mark is
+reset before each cell through ``/proc/self/clear_refs``; elsewhere the maximum over the
+invocation), and ours above the process's RSS when the cell started (``RSS +MiB``: Python,
+numpy, numba and the compiled kernels are there before any spot, about 190 MiB; the ratio
+compares this growth, the spot's own memory, with their whole process). Tree building and JIT
+compilation are excluded on our side, as building and allocation are on theirs. The machine's
+load averages are printed with every row: on a shared machine the ratio is the figure to judge,
+and a ratio measured under load is weaker evidence than one measured idle.
 
 The reference is found through ``$POKERLAB_PFS_DIR`` (the folder holding ``pfs_bench``) or in
 ``shared/reference/postflop-solver`` beside the checkout or a folder above it; where it is
@@ -117,6 +120,7 @@ def run_spot(
     of ``targets`` (percent of the pot) or the cap, exploitability every :data:`CHECK_EVERY`
     iterations. Per target, the first check at or below it: iterations, wall seconds since the
     first iteration (checks included), step and check seconds up to then."""
+    rss_start = _reset_peak_rss()
     t0 = time.perf_counter()
     game = pokerlab.load_game("postflop", spot=name)
     solver = PostflopSolver(game, "dcfr-ps", threads=threads, compressed=compressed)
@@ -157,10 +161,40 @@ def run_spot(
         "exploitability_pct": 100.0 * final.exploitability / pot,
         "memory_bytes": mem,
         "bytes_per_slot": mem / solver.tree.size,
-        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
+        "peak_rss_mib": _peak_rss(),
+        "rss_start_mib": rss_start,
         "oop_ev": ev[0],
         "nodes": counts,
     }
+
+
+def _status_mib(field: str) -> float | None:
+    """``field`` (``VmRSS``, ``VmHWM``) of /proc/self/status in MiB; None off Linux."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        return None
+    return None
+
+
+def _reset_peak_rss() -> float | None:
+    """Reset this process's RSS high-water mark to its current RSS (Linux 4.0+: writing 5 to
+    /proc/self/clear_refs) and return that RSS (MiB); None where it cannot be reset."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        return None
+    return _status_mib("VmRSS")
+
+
+def _peak_rss() -> float:
+    """Peak RSS (MiB) since the last :func:`_reset_peak_rss`, or over the whole process."""
+    hwm = _status_mib("VmHWM")
+    return hwm if hwm is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -195,7 +229,8 @@ def _div(mine: Any, ref: Any) -> float | None:
 
 def compare(ours: dict[str, Any], ref: dict[str, Any] | None) -> dict[str, Any]:
     """Ratios ours / theirs of like measures: wall seconds to each target (checks every 10
-    iterations on both sides, included), step milliseconds per iteration, storage bytes; None
+    iterations on both sides, included), step milliseconds per iteration, storage bytes, our
+    RSS growth against their peak RSS; None
     where the reference did not run or a side missed a target."""
     if ref is None:
         return {}
@@ -205,7 +240,14 @@ def compare(ours: dict[str, Any], ref: dict[str, Any] | None) -> dict[str, Any]:
         out[f"wall_{t}"] = _div(mine and mine["wall_seconds"], theirs and theirs["wall_seconds"])
     out["ms_per_iteration"] = _div(ours["ms_per_iteration"], ref["ms_per_iteration"])
     out["memory"] = _div(ours["memory_bytes"], ref["memory_bytes"])
+    out["rss_growth"] = _div(_rss_growth(ours), ref.get("peak_rss_mib"))
     return out
+
+
+def _rss_growth(ours: dict[str, Any]) -> float | None:
+    """Our peak RSS above the RSS when the cell started (MiB; None where not measured)."""
+    start = ours.get("rss_start_mib")
+    return None if start is None else ours["peak_rss_mib"] - start
 
 
 def _fmt_ratio(x: float | None) -> str:
@@ -232,7 +274,8 @@ def b6_table(rows: list[dict[str, Any]], targets: tuple[float, ...], have_ref: b
             _fmt_ratio(ratio.get("ms_per_iteration")),
             ours["memory_bytes"] / 2**20, ref["memory_bytes"] / 2**20 if ref else None,
             _fmt_ratio(ratio.get("memory")),
-            ours["peak_rss_mib"], ref["peak_rss_mib"] if ref else None,
+            ours["peak_rss_mib"], _rss_growth(ours), ref["peak_rss_mib"] if ref else None,
+            _fmt_ratio(ratio.get("rss_growth")),
             f"{ours['oop_ev']:.2f}/{ref['oop_ev']:.2f}" if ref else f"{ours['oop_ev']:.2f}",
             "-" if row["load_average"] is None else f"{row['load_average'][0]:.2f}",
         ]  # fmt: skip
@@ -240,8 +283,8 @@ def b6_table(rows: list[dict[str, Any]], targets: tuple[float, ...], have_ref: b
     headers: list[str] = ["spot", "mode", "thr"]
     for t in keys:
         headers += [f"it {t}% us/ref", f"s {t}%", "ref s", "ratio"]
-    headers += ["ms/it", "ref ms/it", "ratio", "MiB", "ref MiB", "ratio", "RSS MiB", "ref RSS",
-                "OOP EV us/ref", "load 1m"]  # fmt: skip
+    headers += ["ms/it", "ref ms/it", "ratio", "MiB", "ref MiB", "ratio", "RSS MiB", "RSS +MiB",
+                "ref RSS", "ratio", "OOP EV us/ref", "load 1m"]  # fmt: skip
     print_table(
         "B6 postflop spots, ours (dcfr-ps) against postflop-solver in this run (wall seconds to "
         f"each target with exploitability every {CHECK_EVERY} iterations, checks included; ms/it: "

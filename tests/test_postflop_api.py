@@ -61,7 +61,7 @@ def test_make_solver_routes_postflop_spots_to_the_postflop_solver() -> None:
         (
             "dcfr",
             {"prune": True},
-            "does not use option(s) prune; its options are threads= and compressed=",
+            "does not use option(s) prune; its options are threads=, compressed= and average=",
         ),
         ("cfr+", {"alternating": False, "seed": 3}, "option(s) alternating, seed"),
         ("dcfr-ps", {"colour": "red"}, "unknown option(s) colour"),

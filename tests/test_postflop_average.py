@@ -125,3 +125,21 @@ def test_a_state_keeps_its_average() -> None:
 def test_an_unknown_average_is_refused() -> None:
     with pytest.raises(PokerlabError, match="unknown average 'mean'; choose one of reach, plain"):
         PostflopSolver(pokerlab.load_game("postflop", spot="river"), average="mean")
+
+
+def test_cli_average_reaches_the_saved_solution_and_bad_values_are_named(tmp_path, capsys) -> None:
+    from pokerlab.cli.main import main
+    from pokerlab.io.files import load_checkpoint
+
+    path = tmp_path / "plain.npz"
+    assert (
+        main(["postflop", "river", "-n", "20", "--average", "plain", "--json", "-o", str(path)])
+        == 0
+    )
+    assert load_checkpoint(path)["config"]["average"] == "plain"
+    direct = PostflopSolver(pokerlab.load_game("postflop", spot="river"), average="plain")
+    direct.step(20)
+    np.testing.assert_array_equal(load_checkpoint(path)["arrays"]["strategy_sum"], direct.strat_sum)
+    capsys.readouterr()
+    assert main(["postflop", "river", "-n", "2", "--average", "mean"]) == 2
+    assert "unknown average 'mean'; choose one of reach, plain" in capsys.readouterr().err

@@ -149,6 +149,12 @@ def solve(
         help="16-bit storage: int16 regrets and uint16 strategy sums with a scale per node "
         "(half the memory).",
     ),
+    average: str | None = typer.Option(
+        None,
+        "--average",
+        help="Strategy sums: reach (times the own reach, the default) or plain (the current "
+        "strategy as it is, as postflop-solver).",
+    ),
     check_every: int = typer.Option(10, min=1, help="Measure exploitability every N iterations."),
     out: Path | None = typer.Option(
         None, "--out", "-o", help="Save the solution (reopen with pokerlab postflop show)."
@@ -239,9 +245,9 @@ def solve(
     game.check_memory(compressed=compressed)
     say_compiling()  # after the memory check, before anything compiles
     solver: Any = (
-        ray_solver(game, name, address, workers, compressed)
+        ray_solver(game, name, address, workers, compressed, average)
         if use_ray
-        else make_solver(game, name, threads=threads, compressed=compressed)
+        else make_solver(game, name, threads=threads, compressed=compressed, average=average)
     )
     if state is not None:
         solver.load_state_dict(state)  # exact: the run continues as if never stopped

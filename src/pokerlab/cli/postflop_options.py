@@ -139,7 +139,12 @@ def check_ray_options(
 
 
 def ray_solver(
-    game: Any, algorithm: str, address: str | None, workers: int | None, compressed: bool
+    game: Any,
+    algorithm: str,
+    address: str | None,
+    workers: int | None,
+    compressed: bool,
+    average: str | None = None,
 ) -> Any:
     """A :class:`~pokerlab.distributed.postflop_ray.RayPostflopSolver` with ``workers`` actors
     (2 when None) on the Ray instance at ``address`` (None: local)."""
@@ -147,5 +152,5 @@ def ray_solver(
 
     return RayPostflopSolver(
         game, algorithm, workers=2 if workers is None else workers, address=address,
-        compressed=compressed,
+        compressed=compressed, average=average,
     )  # fmt: skip

@@ -223,11 +223,12 @@ class RayPostflopSolver(PostflopSolver):
         workers: int = 2,
         address: str | None = None,
         compressed: bool = False,
+        average: str | None = None,
     ) -> None:
         import_ray()
         if not isinstance(workers, int) or workers < 1:
             raise PokerlabError(f"workers must be a positive integer, got {workers!r}")
-        super().__init__(game, algorithm, threads=1, compressed=compressed)
+        super().__init__(game, algorithm, threads=1, compressed=compressed, average=average)
         self.passes = RayPasses(
             game,
             workers=workers,

@@ -149,7 +149,8 @@ def _postflop_solver(
     unknown: dict[str, object],
 ) -> Solver:
     """A :class:`~pokerlab.solvers.postflop.PostflopSolver` for a postflop spot and a
-    full-width algorithm. Every option but ``threads`` and ``compressed`` is refused by name."""
+    full-width algorithm. Every option but ``threads``, ``compressed`` and ``average`` is refused
+    by name."""
     from pokerlab.games.postflop.game import PostflopGame
     from pokerlab.solvers.postflop import POSTFLOP_ALGORITHMS, PostflopSolver
 
@@ -166,20 +167,25 @@ def _postflop_solver(
     compressed = unknown.pop("compressed", False)
     if not isinstance(compressed, bool):
         raise PokerlabError(f"make_solver: compressed must be True or False, got {compressed!r}")
+    average = unknown.pop("average", None)
     if unknown:
         raise PokerlabError(
             f"make_solver: unknown option(s) {', '.join(sorted(unknown))}; a postflop spot "
-            "takes threads= and compressed="
+            "takes threads=, compressed= and average="
         )
     other = sorted(given)
     if other:
         raise PokerlabError(
             f"make_solver({name!r}) on a postflop spot does not use option(s) "
-            f"{', '.join(other)}; its options are threads= and compressed="
+            f"{', '.join(other)}; its options are threads=, compressed= and average="
         )
     game.check_memory(compressed=compressed)
     solver: Any = PostflopSolver(
-        game, name, threads=1 if threads is None else threads, compressed=compressed
+        game,
+        name,
+        threads=1 if threads is None else threads,
+        compressed=compressed,
+        average=average,
     )
     return solver
 

@@ -263,7 +263,7 @@ def expand_spot(
     visit(root, list(board), -1, 0)
     # a recursive closure is a reference cycle (visit -> its cell -> visit) holding every list
     # above until the cyclic collector runs: break it, so they go when this function returns
-    del visit
+    visit = None  # type: ignore[assignment]
     n_nodes = len(kind)
 
     # solver layout: actions x hands(actor) per decision node, player-major (OOP's blocks in
