@@ -8,20 +8,12 @@ import numpy as np
 import pytest
 
 import pokerlab
+from _postflop_spots import TINY_TURN
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop import spot_from_params
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.solvers.postflop import PostflopSolver
 from pokerlab.tree.vector.tree import DECISION
-
-TINY_TURN = dict(
-    board="Td9d6hQc",
-    ranges=("AA,KK,QQ,T9s,AdKd", "JJ,TT,AK,KQ"),
-    pot=100,
-    stack=400,
-    bets="50%, a",
-    raises="a",
-)
 
 
 def _game() -> PostflopGame:

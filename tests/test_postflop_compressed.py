@@ -8,18 +8,10 @@ import numpy as np
 import pytest
 
 import pokerlab
+from _postflop_spots import TINY_TURN
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.solvers.postflop import PostflopSolver, load_spot_solution, save_spot_solution
-
-TINY_TURN = dict(
-    board="Td9d6hQc",
-    ranges=("AA,KK,QQ,T9s,AdKd", "JJ,TT,AK,KQ"),
-    pot=100,
-    stack=400,
-    bets="50%, a",
-    raises="a",
-)
 
 
 def _solve(solver: PostflopSolver, target_pct: float, limit: int) -> int:
