@@ -20,6 +20,7 @@ from pokerlab.tree._primitives import (
     RunArrays,
     discount_factors,
     discount_range,
+    unowned,
 )
 from pokerlab.tree.public._terminal import terminal_values
 
@@ -47,6 +48,7 @@ def public_regret_matching(t, regrets: np.ndarray, sigma: np.ndarray, totals: np
     ``totals`` (H,) is scratch.
     """
     num_h = totals.shape[0]
+    totals = unowned(totals)  # its per-node slice: no atomic reference count (unowned)
     for idx in range(t.decisions.shape[0]):
         n = t.decisions[idx]
         off = t.offset[n]

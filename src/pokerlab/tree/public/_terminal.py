@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pokerlab.tree._primitives import FOLD
+from pokerlab.tree._primitives import FOLD, unowned
 from pokerlab.tree._showdown import one_list_showdown
 
 
@@ -45,6 +45,10 @@ def terminal_values(
     """
     q = 1 - player
     num_h = cfv.shape[2]
+    # views of these without owner records: no atomic reference count per terminal (unowned)
+    reach, cfv, cards_sum = unowned(reach), unowned(cfv), unowned(cards_sum)
+    dense_compat, dense_sign = unowned(t.dense_compat), unowned(t.dense_sign)
+    order, ranked = unowned(t.order), unowned(t.ranked)
     pc = t.private_cards
     half = cards_sum.shape[0] // 2
     dense_fold = t.dense_compat.shape[0] > 0
@@ -63,10 +67,10 @@ def terminal_values(
         if (is_fold and dense_fold) or (not is_fold and dense_showdown):
             # Dense tables: cfv = scale * M @ reach_opp, M the board's compat or sign matrix.
             if is_fold:
-                m = t.dense_compat[b]
+                m = dense_compat[b]
                 scale = -amount if t.player[node] == player else amount
             else:
-                m = t.dense_sign[b]
+                m = dense_sign[b]
                 scale = amount
             for h in range(num_h):
                 v = 0.0
@@ -82,14 +86,14 @@ def terminal_values(
             sign = -amount if t.player[node] == player else amount
             total = 0.0
             for k in range(n_valid):
-                h = t.order[b, k]
+                h = order[b, k]
                 r = reach[node, q, h]
                 total += r
                 cards_sum[pc[h, 0]] += r
                 if pc[h, 1] >= 0:
                     cards_sum[pc[h, 1]] += r
             for k in range(n_valid):
-                h = t.order[b, k]
+                h = order[b, k]
                 # reach sharing a card with h; the identical combo was counted for both cards
                 blocked = cards_sum[pc[h, 0]]
                 if pc[h, 1] >= 0:
@@ -98,7 +102,7 @@ def terminal_values(
             continue
         # Showdown: the one-sweep showdown over the board's strength order
         one_list_showdown(
-            t.order[b], t.ranked[b], 0, n_valid, reach[node, q], amount, cards_sum, half,
+            order[b], ranked[b], 0, n_valid, reach[node, q], amount, cards_sum, half,
             cfv[node, player],
         )  # fmt: skip
     return done
