@@ -5,6 +5,7 @@ record, so that the passes' views skip atomic reference counts) and ``first_non_
 from __future__ import annotations
 
 import sys
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -37,6 +38,31 @@ def test_unowned_writes_through_and_leaves_reference_counts_alone() -> None:
     np.testing.assert_array_equal(a, np.full((3, 4), 201.0))
     np.testing.assert_array_equal(b, [0, 7, 7, 0, 0])
     assert (sys.getrefcount(a), sys.getrefcount(b)) == before
+
+
+class _Bundle(NamedTuple):
+    values: np.ndarray
+    inner: tuple
+    count: int
+
+
+@njit(cache=False)
+def _bump_bundle(bundle):  # type: ignore[no-untyped-def]
+    u = unowned(bundle)
+    u.values[0] += 1.0
+    u.inner[1][0] += 2
+    return u.count + u.values.shape[0] + u.inner[0].shape[0]
+
+
+def test_unowned_takes_tuples_and_named_tuples_nested() -> None:
+    """Every array in a (named, nested) tuple is unowned, other members pass as they are."""
+    values, small, codes = np.zeros(3), np.zeros(2, dtype=np.int8), np.zeros(4, dtype=np.int64)
+    bundle = _Bundle(values, (small, codes), 5)
+    before = [sys.getrefcount(a) for a in (values, small, codes)]
+    for _ in range(100):
+        assert _bump_bundle(bundle) == 10
+    assert values[0] == 100.0 and codes[0] == 200
+    assert [sys.getrefcount(a) for a in (values, small, codes)] == before
 
 
 @pytest.mark.parametrize("n", [1, 7, 16383, 16384, 16385, 40000])

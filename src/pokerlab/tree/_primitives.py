@@ -255,29 +255,46 @@ def first_non_finite_f32(values):  # type: ignore[no-untyped-def]
     return -1
 
 
-@intrinsic
-def unowned(typingctx, arr):  # type: ignore[no-untyped-def]  # noqa: ARG001
-    """The array ``arr`` without its owner record (numba's meminfo): the same data, shape and
-    strides, for reading and writing inside one kernel call.
-
-    Every view numba takes of an owned array (``a[i]``, ``a[i:j]``) increments and later
-    decrements the owner's reference count with a locked (atomic) instruction, which waits for
-    every pending store; where numba's pruning keeps them, in the per-node views of a tree
-    pass, they were about a sixth of a river iteration (``perf``: the two locked
-    instructions). Views of an unowned array skip them (numba's reference-count helpers
-    return at once on a null owner). Safe only while the caller keeps ``arr`` alive and no
-    view outlives the call: the kernels' arguments, rebound at the top of a pass."""
-    if not isinstance(arr, types.Array):
-        return None
-
-    def codegen(context, builder, signature, args):  # noqa: ARG001
-        aryty = signature.args[0]
-        src = context.make_array(aryty)(context, builder, value=args[0])
-        out = context.make_array(aryty)(context, builder)
+def _unowned_value(context, builder, ty, value):  # type: ignore[no-untyped-def]
+    """LLVM value of :func:`unowned`: arrays with a null owner, tuples member by member, every
+    other value as it is (with a reference of its own: the result is a new reference)."""
+    if isinstance(ty, types.Array):
+        src = context.make_array(ty)(context, builder, value=value)
+        out = context.make_array(ty)(context, builder)
         for field in ("nitems", "itemsize", "data", "shape", "strides"):
             setattr(out, field, getattr(src, field))
         out.meminfo = cgutils.get_null_value(src.meminfo.type)
         out.parent = cgutils.get_null_value(src.parent.type)
         return out._getvalue()
+    if isinstance(ty, types.BaseTuple):
+        items = [
+            _unowned_value(context, builder, t, builder.extract_value(value, i))
+            for i, t in enumerate(ty)
+        ]
+        return context.make_tuple(builder, ty, items)
+    context.nrt.incref(builder, ty, value)
+    return value
 
-    return arr(arr), codegen
+
+@intrinsic
+def unowned(typingctx, x):  # type: ignore[no-untyped-def]  # noqa: ARG001
+    """``x`` with every array in it (``x`` itself, or the members of a tuple or named tuple,
+    nested) without its owner record (numba's meminfo): the same data, shape and strides, for
+    reading and writing inside one kernel call.
+
+    Every view numba takes of an owned array (``a[i]``, ``a[i:j]``), and every array argument
+    of a compiled call, increments and later decrements the owner's reference count with a
+    locked (atomic) instruction, which waits for every pending store; where numba's pruning
+    keeps them, in the per-node views of a tree pass or the arguments of a per-traversal call,
+    they were a sixth of a river iteration and over half of a blueprint MCCFR iteration
+    (``perf``: the two locked instructions). Views and calls with unowned arrays skip them
+    (numba's reference-count helpers return at once on a null owner). Safe only while the
+    caller keeps the arrays alive and nothing unowned outlives the call: a kernel's own
+    arguments, rebound at its top."""
+    if not isinstance(x, (types.Array, types.BaseTuple)):
+        return None
+
+    def codegen(context, builder, signature, args):  # noqa: ARG001
+        return _unowned_value(context, builder, signature.args[0], args[0])
+
+    return x(x), codegen

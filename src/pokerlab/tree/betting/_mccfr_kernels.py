@@ -66,6 +66,7 @@ from pokerlab.tree._primitives import (
     discount_range,
     sample_action,
     store_regret,
+    unowned,
 )
 from pokerlab.tree.betting._deal_kernels import SHOWN, DealTables, deal, deal_states
 from pokerlab.tree.betting._kernels import BettingArrays
@@ -346,6 +347,9 @@ def es_run(
     continues from there: the same arithmetic as one call. The discounts scale the used part of
     the pools only (the rest is 0).
     """
+    # no atomic reference count per array of the per-deal and per-traversal calls (unowned)
+    args = unowned((tree, stakes, tables, lazy_rows, regrets, sums, rng, stats))
+    tree, stakes, tables, lazy_rows, regrets, sums, rng, stats = args
     deck, idx_tables, labels, counts, perfect, eval_tables, players, rounds = tables
     prune = pruning.enabled
     prune_probability = pruning.probability
