@@ -121,12 +121,7 @@ def walk(
     """
     # every array a pass takes views of, without its owner record: no atomic reference count
     # per view (:func:`~pokerlab.tree._primitives.unowned`; the caller holds the arrays)
-    store = Storage(
-        unowned(store.regrets), unowned(store.strat), unowned(store.pred),
-        unowned(store.rscale), unowned(store.sscale), unowned(store.lock_probs),
-    )  # fmt: skip
-    items = Items(unowned(items.ro), unowned(items.rp), unowned(items.val))
-    roots = Roots(roots.node, roots.row, unowned(roots.ro), unowned(roots.rp), unowned(roots.out))
+    store, items, roots, sc, sw, rec = unowned((store, items, roots, sc, sw, rec))
     regrets, strat, pred, rscale, sscale, lock_probs = store
     # the CFR passes (float32 scratch) update in float32, as postflop-solver does
     fg32 = np.float32(disc.fg)
@@ -135,18 +130,15 @@ def walk(
     ro_buf, rp_buf, sig, val, st_node, st_next, st_slot, ro_at, rp_at, cards_sum, tot, uni, snap = (
         sc
     )
-    ro_buf, rp_buf, sig, val = unowned(ro_buf), unowned(rp_buf), unowned(sig), unowned(val)
-    cards_sum, tot, uni, snap = unowned(cards_sum), unowned(tot), unowned(uni), unowned(snap)
-    sd, rec = unowned(sw.sd), unowned(rec)
+    sd = sw.sd
     nh_t = hands.num[trav]
     nh_o = hands.num[opp]
-    fm, card_start, card_hands = unowned(sw.fm), unowned(sw.card_start), unowned(sw.card_hands)
-    fm_t = fm[trav]
-    fm_o = fm[opp]
-    cs_t = card_start[trav]
-    ch_t = card_hands[trav]
-    cs_o = card_start[opp]
-    ch_o = card_hands[opp]
+    fm_t = sw.fm[trav]
+    fm_o = sw.fm[opp]
+    cs_t = sw.card_start[trav]
+    ch_t = sw.card_hands[trav]
+    cs_o = sw.card_start[opp]
+    ch_o = sw.card_hands[opp]
     predictive = pred.shape[0] > 0
     compressed = rscale.shape[0] > 0
     visited = 0
@@ -343,7 +335,8 @@ def cfr_iterations(
     iteration's too; ``weighted``: see :class:`Discounts`), in one compiled call (the per-pass
     dispatch from Python costs about 8 us, a seventh of a river pass). Returns the nodes
     visited."""
-
+    # each pass's call takes ~50 arrays: unowned, without an atomic reference count each
+    t, hands, sw, store, out, sc, items = unowned((t, hands, sw, store, out, sc, items))
     visited = 0
     for i in range(count):
         it = first + i + 1
@@ -366,6 +359,7 @@ def best_response_pair(t, hands, sw, store: Storage, out, sc, items: Items, norm
     """Both players' best-response values against the average strategy (chips: each root
     value vector dotted with the player's range weights, over ``norm``), the two
     ``MODE_BR`` passes in one compiled call, for trees without split points."""
+    t, hands, sw, store, out, sc, items = unowned((t, hands, sw, store, out, sc, items))
     res = np.zeros(2)
     for trav in range(2):
         traverse(
