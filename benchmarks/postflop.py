@@ -26,33 +26,33 @@ missing, the script says so and prints no ratio (``--no-reference`` skips it on 
 
 What to expect and why: the solver does the same arithmetic per (node, hand) as postflop-solver
 (sorted showdown sweeps, blocker sums, one actions x hands block per node, float32 vectors and
-updates in the CFR passes, regret matching by division, float64 sums at showdowns and chance
-nodes) with the same DCFR variant, so iterations to the targets should be close to theirs (river
-60 / 230 against 60 / 240, turn 90 / 210 against 90 / 220; exploitability is checked on a
-10-iteration grid on both sides, so one check apart is 10 iterations), and time per iteration
-and per check (two best-response passes on both sides without rake) close to theirs. Where the
-time goes (``perf``, and timing a pass with one helper called twice): on the river spot the
-showdown sweeps are about half of an iteration, the strategy computation a tenth, the fold
-blocker sums a twentieth, the decision nodes' other vector loops the rest. Less work than theirs
-per iteration, for the same numbers: the traverser's fold beside a call is valued from the
-call's showdown sweep (same opponent reach), a terminal whose opponent reach is all zero (regret
-matching gives whole lines zero probability: 10 of the river's 42 showdown evaluations at
-iteration 60) is worth 0 without a sweep, the 16-bit updates take the new scale's maximum as an
-integer maximum over the float bits (vectorised; the float comparison chain was over a quarter
-of a 16-bit iteration), and one thread walks a turn or flop tree whole instead of in split
-steps. The sweep and fold loops are bound by their loads and float64 running sums, so their
-index tables are packed per hand, unsigned and 16-bit. The passes take their views of arrays
-without numba's owner records (``unowned``): each view of an owned array costs two atomic
-reference-count updates, a sixth of a river iteration before (river 46 -> 43 us an iteration;
-the turn's and flop's longer vectors hide it). On two threads each worker's run of
-subtrees is one kernel call and each thread's scratch sits on cache lines of its own (false
-sharing slowed each of two threads by 10-30%). Expected, on the idle machine: river about 0.8x
-theirs in float32 and 0.57x in 16 bits, turn about 0.6x (float32) and 0.5x (16-bit) on one
-thread, 0.55-0.75x on two, flop 0.8x on two (0.73x an iteration, 340 iterations to 0.1%
-against their 310). With ``PostflopSolver(average="plain")``, postflop-solver's strategy sums
-(the current strategy unweighted by the own reach), the river and turn take exactly their
-iterations (60 / 240, 90 / 220); the benchmark runs the default, ``reach``. Memory is 8 bytes
-per (node, action, hand) in float32 (regret and strategy sum), 4 in 16-bit, as theirs.
+updates in the CFR passes, regret matching by division, float64 sums at showdowns and chance nodes)
+with the same DCFR variant, so iterations to the targets should be close to theirs (river 60 / 230
+against 60 / 240, turn 90 / 210 against 90 / 220; exploitability is checked on a 10-iteration grid
+on both sides, so one check apart is 10 iterations), and time per iteration and per check (two
+best-response passes on both sides without rake) close to theirs. Where the time goes (``perf``,
+and timing a pass with one helper called twice): on the river spot the showdown sweeps are about
+half of an iteration, the strategy computation a tenth, the fold blocker sums a twentieth, the
+decision nodes' other vector loops the rest. Less work than theirs per iteration, for the same
+numbers: the traverser's fold beside a call is valued from the call's showdown sweep (same opponent
+reach), a terminal whose opponent reach is all zero (regret matching gives whole lines zero
+probability: 10 of the river's 42 showdown evaluations at iteration 60) is worth 0 without a sweep,
+the 16-bit updates take the new scale's maximum as an integer maximum over the float bits
+(vectorised; the float comparison chain was over a quarter of a 16-bit iteration), and one thread
+walks a turn or flop tree whole instead of in split steps. The sweep and fold loops are bound by
+their loads and float64 running sums, so their index tables are packed per hand, unsigned and
+16-bit. The passes take their views of arrays without numba's owner records (``unowned``), and hand
+them so to each pass: each view of an owned array, and each array argument of a compiled call,
+costs two atomic reference-count updates, a sixth of a river iteration before (river 46 -> 40 us an
+iteration). On two threads each worker's run of subtrees is one kernel call and each thread's
+scratch sits on cache lines of its own (false sharing slowed each of two threads by 10-30%).
+Expected, on the idle machine: river about 0.77x theirs in float32 and 0.57x in 16 bits, turn about
+0.6x (float32) and 0.5x (16-bit) on one thread, 0.55-0.75x on two, flop 0.7x-0.75x on two (0.66x an
+iteration, 340 iterations to 0.1% against their 310). With ``PostflopSolver(average="plain")``,
+postflop-solver's strategy sums (the current strategy unweighted by the own reach), the river and
+turn take exactly their iterations (60 / 240, 90 / 220); the benchmark runs the default, ``reach``.
+Memory is 8 bytes per (node, action, hand) in float32 (regret and strategy sum), 4 in 16-bit, as
+theirs.
 
 Table 2 (issue 13): every full-width schedule of :data:`POSTFLOP_ALGORITHMS` on one thread, one
 at a time, from a fresh solver to 0.1% of the pot (cap ``--cap`` iterations, exploitability every
