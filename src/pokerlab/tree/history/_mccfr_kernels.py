@@ -30,6 +30,7 @@ from pokerlab.tree._primitives import (
     discount_factors,
     discount_range,
     sample_action,
+    unowned,
 )
 from pokerlab.tree.history._outcome_kernels import outcome_episode
 
@@ -277,6 +278,8 @@ def mccfr_run(
     (no discounting, no pruning): the single sampled update, for tests of unbiasedness.
     ``stack``/``visit``/``pick`` (as path_node/path_action in outcome sampling) are scratch.
     """
+    # no atomic reference count per array of the per-traversal calls (unowned)
+    t, regrets, strat_sum, rng, scratch = unowned((t, regrets, strat_sum, rng, scratch))
     sigma, stack, visit = scratch.sigma, scratch.stack, scratch.visit
     reach, path_weight = scratch.reach, scratch.path_weight
     prune, prune_probability, threshold, min_regret = pruning
