@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import pokerlab
+from _postflop_spots import TINY_TURN
 from pokerlab.analysis.postflop import SolvedSpot
 from pokerlab.cli.main import main
 from pokerlab.errors import PokerlabError
@@ -44,14 +45,7 @@ def reference_river() -> PostflopGame:
 
 def small_turn() -> PostflopGame:
     """A turn spot whose river subtrees run as parallel work items."""
-    return PostflopGame(
-        board="Td9d6hQc",
-        ranges=("AA,KK,QQ,T9s,AdKd", "JJ,TT,AK,KQ"),
-        pot=100,
-        stack=400,
-        bets="50%, a",
-        raises="a",
-    )
+    return PostflopGame(**TINY_TURN)
 
 
 def _table(game: PostflopGame, spot: SolvedSpot) -> dict[str, np.ndarray]:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import pokerlab
+from _postflop_spots import TINY_TURN
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.solvers.postflop import PostflopSolver, load_spot_solution, save_spot_solution
@@ -128,15 +129,7 @@ def test_isomorphic_cards_equal_the_full_tree() -> None:
 
 
 def test_threads_give_the_same_result_and_resume_is_exact(tmp_path) -> None:
-    params = dict(
-        board="Td9d6hQc",
-        ranges=("AA,KK,QQ,T9s,AdKd", "JJ,TT,AK,KQ"),
-        pot=100,
-        stack=400,
-        bets="50%, a",
-        raises="a",
-    )
-    game = PostflopGame(**params)
+    game = PostflopGame(**TINY_TURN)
     one = PostflopSolver(game, threads=1)
     two = PostflopSolver(game, threads=2)
     one.step(20)
