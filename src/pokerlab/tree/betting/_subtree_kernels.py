@@ -156,19 +156,8 @@ def pcs_subtree(
     kind, player, rnd, child_start, children, _, _, offset, num_states = tree
     # every array the pass takes views of, without its owner record: no atomic reference count
     # per view (:func:`~pokerlab.tree._primitives.unowned`; the caller holds the arrays)
-    e = entries
-    entries = BoardBatch(
-        unowned(e.states), unowned(e.order), unowned(e.strength), unowned(e.segments),
-        unowned(e.cards), unowned(e.hand), unowned(e.ranked),
-    )  # fmt: skip
-    run = RunArrays(unowned(run.regrets), unowned(run.strat_sum), unowned(run.pred))
-    s = scratch
-    scratch = SubtreeScratch(
-        unowned(s.reach), unowned(s.sigma), unowned(s.child_values), unowned(s.state_sigma),
-        s.ptr, s.stack_node, s.stack_pos, unowned(s.card_sum),
-    )  # fmt: skip
-    cuts = Cuts(cuts.cut, cuts.mode, unowned(cuts.reach), unowned(cuts.values))
-    root_reach, out = unowned(root_reach), unowned(out)
+    args = unowned((entries, run, scratch, cuts, root_reach, out))
+    entries, run, scratch, cuts, root_reach, out = args
     states = entries.states
     hand_cards = entries.cards
     regrets, sums, pred = run

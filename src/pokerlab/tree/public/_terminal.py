@@ -46,9 +46,7 @@ def terminal_values(
     q = 1 - player
     num_h = cfv.shape[2]
     # views of these without owner records: no atomic reference count per terminal (unowned)
-    reach, cfv, cards_sum = unowned(reach), unowned(cfv), unowned(cards_sum)
-    dense_compat, dense_sign = unowned(t.dense_compat), unowned(t.dense_sign)
-    order, ranked = unowned(t.order), unowned(t.ranked)
+    t, reach, cfv, cards_sum = unowned((t, reach, cfv, cards_sum))
     pc = t.private_cards
     half = cards_sum.shape[0] // 2
     dense_fold = t.dense_compat.shape[0] > 0
@@ -67,10 +65,10 @@ def terminal_values(
         if (is_fold and dense_fold) or (not is_fold and dense_showdown):
             # Dense tables: cfv = scale * M @ reach_opp, M the board's compat or sign matrix.
             if is_fold:
-                m = dense_compat[b]
+                m = t.dense_compat[b]
                 scale = -amount if t.player[node] == player else amount
             else:
-                m = dense_sign[b]
+                m = t.dense_sign[b]
                 scale = amount
             for h in range(num_h):
                 v = 0.0
@@ -86,14 +84,14 @@ def terminal_values(
             sign = -amount if t.player[node] == player else amount
             total = 0.0
             for k in range(n_valid):
-                h = order[b, k]
+                h = t.order[b, k]
                 r = reach[node, q, h]
                 total += r
                 cards_sum[pc[h, 0]] += r
                 if pc[h, 1] >= 0:
                     cards_sum[pc[h, 1]] += r
             for k in range(n_valid):
-                h = order[b, k]
+                h = t.order[b, k]
                 # reach sharing a card with h; the identical combo was counted for both cards
                 blocked = cards_sum[pc[h, 0]]
                 if pc[h, 1] >= 0:
@@ -102,7 +100,7 @@ def terminal_values(
             continue
         # Showdown: the one-sweep showdown over the board's strength order
         one_list_showdown(
-            order[b], ranked[b], 0, n_valid, reach[node, q], amount, cards_sum, half,
+            t.order[b], t.ranked[b], 0, n_valid, reach[node, q], amount, cards_sum, half,
             cfv[node, player],
         )  # fmt: skip
     return done
