@@ -27,16 +27,12 @@ from pokerlab.tree._showdown import (
     FM_C0,
     FM_C1,
     FM_SAME,
-    SD_C0,
-    SD_C1,
     SD_FIELDS,
-    SD_HAND,
-    SD_HI,
-    SD_LO,
     SD_SAME,
     SD_SLO0,
 )
 from pokerlab.tree.executors import thread_rows
+from pokerlab.tree.vector._sweep_kernels import fill_sweep_rows
 
 # numba's OpenMP threading layer (GNU libgomp, read when it first loads) lets idle threads spin
 # at the end of a parallel launch; on a machine whose cores other processes share, the spinning
@@ -146,42 +142,16 @@ def fold_twins(kind: list[int], player: list[int], kids: list[list[int]]) -> np.
 
 
 def sweep_arrays(hands: HandArrays) -> SweepArrays:
-    """Build the :class:`SweepArrays` of a hand list (numpy, O(B x H log H))."""
+    """Build the :class:`SweepArrays` of a hand list (one compiled call for the showdown rows,
+    :func:`~pokerlab.tree.vector._sweep_kernels.fill_sweep_rows`)."""
     num = hands.num
     h = int(hands.cards.shape[1])
     nb = int(hands.order.shape[1])
     assert 2 * h < 1 << 16, "hand lists longer than the 16-bit sweep tables hold"
     sd = np.zeros((2, nb, h, SD_FIELDS), dtype=np.uint16)
-    for b in range(nb):
-        for p in (0, 1):
-            nv = int(hands.num_valid[p, b])
-            order = hands.order[p, b, :nv]
-            sd[p, b, :nv, SD_HAND] = order
-            sd[p, b, :nv, SD_C0] = hands.cards[p, order, 0]
-            sd[p, b, :nv, SD_C1] = hands.cards[p, order, 1]
-        for p in (0, 1):
-            q = 1 - p
-            mine = hands.strength[p, b, hands.order[p, b, : int(hands.num_valid[p, b])]]
-            theirs = hands.strength[q, b, hands.order[q, b, : int(hands.num_valid[q, b])]]
-            n = mine.shape[0]
-            sd[p, b, :n, SD_LO] = np.searchsorted(theirs, mine, side="left")
-            sd[p, b, :n, SD_HI] = np.searchsorted(theirs, mine, side="right")
     sd[:, :, :, SD_SLO0:SD_SAME] = 2 * h
-    for b in range(nb):
-        for p in (0, 1):
-            q = 1 - p
-            nv_t = int(hands.num_valid[p, b])
-            nv_o = int(hands.num_valid[q, b])
-            mine, theirs = sd[p, b, :nv_t], sd[q, b, :nv_o]
-            sd[p, b, :nv_t, SD_SLO0:SD_SAME] = _snapshot_slots(
-                theirs[:, SD_C0], theirs[:, SD_C1], mine[:, SD_C0], mine[:, SD_C1],
-                mine[:, SD_LO], mine[:, SD_HI], h,
-            ).T  # fmt: skip
     same1 = np.where(hands.same >= 0, hands.same, h)
-    for b in range(nb):
-        for p in (0, 1):
-            nv = int(hands.num_valid[p, b])
-            sd[p, b, :nv, SD_SAME] = same1[p, sd[p, b, :nv, SD_HAND]]
+    fill_sweep_rows(hands.cards, hands.order, hands.num_valid, hands.strength, same1, sd)
     fm = np.zeros((2, h, 3), dtype=np.uint16)
     fm[:, :, FM_C0] = hands.cards[:, :, 0]
     fm[:, :, FM_C1] = hands.cards[:, :, 1]
@@ -197,39 +167,6 @@ def sweep_arrays(hands: HandArrays) -> SweepArrays:
         card_hands[p, : 2 * n] = who[order]
         card_start[p, 1:] = np.cumsum(np.bincount(flat, minlength=52))
     return SweepArrays(sd, fm, card_start, card_hands)
-
-
-def _snapshot_slots(
-    oc0: np.ndarray,
-    oc1: np.ndarray,
-    tc0: np.ndarray,
-    tc1: np.ndarray,
-    lo: np.ndarray,
-    hi: np.ndarray,
-    h: int,
-) -> np.ndarray:
-    """(4, nv_t) snapshot slots of :class:`SweepArrays` (``snap_lo0``, ``snap_lo1``,
-    ``snap_hi0``, ``snap_hi1``) for one player and board, given the opponent's sorted cards."""
-    nv_o = oc0.shape[0]
-    pos = np.concatenate([np.arange(nv_o), np.arange(nv_o)])
-    slot = np.concatenate([np.zeros(nv_o, np.int64), np.ones(nv_o, np.int64)])
-    card = np.concatenate([oc0, oc1]).astype(np.int64)
-    keys = card * (h + 1) + pos
-    order = np.argsort(keys, kind="stable")
-    keys, pos, slot, card = keys[order], pos[order], slot[order], card[order]
-
-    def last_before(c: np.ndarray, bound: np.ndarray) -> np.ndarray:
-        # the last opponent position < bound holding card c, as a snapshot slot
-        if keys.shape[0] == 0:
-            return np.full(c.shape[0], 2 * h)
-        c = c.astype(np.int64)
-        i = np.searchsorted(keys, c * (h + 1) + bound.astype(np.int64), side="left") - 1
-        j = np.maximum(i, 0)
-        return np.where((i >= 0) & (card[j] == c), 2 * pos[j] + slot[j], 2 * h)
-
-    return np.stack(
-        [last_before(tc0, lo), last_before(tc1, lo), last_before(tc0, hi), last_before(tc1, hi)]
-    ).astype(np.int32)
 
 
 SUIT_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
