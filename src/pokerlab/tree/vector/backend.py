@@ -234,7 +234,10 @@ class VectorBackend:
         if dec.size and (a.offset[dec[0]] != 0 or ends[-1] != self.size or
                          np.any(a.offset[dec[1:]] != ends[:-1])):  # fmt: skip
             return self.normalise(np.zeros(self.size))  # pragma: no cover - not tiled
-        return np.repeat(1.0 / np.maximum(na, 1), width)
+        # repeated as 64-bit integers: numpy 2.4's float64 repeat of a few large counts runs
+        # 20 times slower than the same bytes as int64 (42 against 1.9 ms for 3 M numbers)
+        values = 1.0 / np.maximum(na, 1)
+        return np.repeat(values.view(np.int64), width).view(np.float64)
 
     def cfr_state(self, params: np.ndarray, alternating: bool, prune: bool) -> VectorCFRState:
         """A fresh CFR run (float32 regrets and sums). Updates alternate (OOP, then IP):
