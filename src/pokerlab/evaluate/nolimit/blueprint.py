@@ -67,13 +67,21 @@ def bucket_states(
 ) -> np.ndarray:
     """:func:`bucket_state` of every row of ``hands`` (int ``(H, 2)``, none meeting ``board``,
     the board shown in round ``rnd``) at once, int64 ``(H,)``."""
-    layout = strategy.layout
-    shown = (0, 3, 4, 5)
     hands = np.asarray(hands, dtype=np.int64)
     board_row = np.asarray(list(board), dtype=np.int64)
     rows = np.concatenate([hands, np.broadcast_to(board_row, (len(hands), len(board_row)))], 1)
+    return row_states(strategy, abstraction, rnd, rows)
+
+
+def row_states(
+    strategy: BettingStrategy, abstraction: Any, rnd: int, rows: np.ndarray
+) -> np.ndarray:
+    """:func:`bucket_state` of every row of ``rows`` (int ``(N, 2 + board)``: the hole cards,
+    then the board shown in round ``rnd``; each row its own board), int64 ``(N,)``."""
+    layout = strategy.layout
+    shown = (0, 3, 4, 5)
     first = rnd if layout.recall != "perfect" else 0
-    s = np.zeros(len(hands), dtype=np.int64)
+    s = np.zeros(len(rows), dtype=np.int64)
     for r in range(first, rnd + 1):
         index = round_indexer(r, abstraction.ranks).index(rows[:, : 2 + shown[r]])
         s = s * int(layout.buckets[r]) + np.asarray(abstraction.labels[r])[index].astype(np.int64)
@@ -262,27 +270,40 @@ class BlueprintAgent(NoLimitAgent):
         their buckets per round and board, and what each line reads (:meth:`_plan`: the
         translation's readings and splits, which depend on the hole cards and the line, not
         the board) are kept in it and reused; the numbers are the same as without it."""
+        return self.belief_boards(view, [view.board], hands, actions, memo)[:, 0]
+
+    def belief_boards(
+        self,
+        view: PublicView,
+        boards: Sequence[tuple[int, ...]],
+        hands: np.ndarray,
+        actions: Sequence[Action],
+        memo: dict[Any, Any] | None = None,
+    ) -> np.ndarray:
+        """:meth:`belief_probabilities` of the view's line on each of ``boards`` (the cards
+        dealt differ, the actions do not; each as long as the view's), float64 ``(A, B, H)``:
+        the line read once and the buckets of every board looked up together (a projection
+        reads one line under every river card)."""
         hands = np.asarray(hands, dtype=np.int64)
-        out = np.zeros((len(actions), len(hands)), dtype=np.float64)
         memo = {} if memo is None else memo
-        ok = memo.get(("live", view.board))
-        if ok is None:
-            board = np.asarray(view.board, dtype=np.int64)
-            ok = memo[("live", view.board)] = ~np.isin(hands, board).any(axis=1)
+        boards = [tuple(b) for b in boards]
+        ok = np.stack([self._live(memo, hands, b) for b in boards])  # (B, H)
+        out = np.zeros((len(actions), len(boards), len(hands)), dtype=np.float64)
         plan = memo.get(("plan", view.history, tuple(actions)))
         if plan is None:
             plan = memo[("plan", view.history, tuple(actions))] = self._plan(view, hands, actions)
         probs = self.strategy.probs  # type: ignore[attr-defined]
         for rows, lost, rnd, base, ns, splits in plan:
-            rows = np.flatnonzero(ok) if rows is None else rows[ok[rows]]
+            rows = np.arange(len(hands)) if rows is None else rows
+            live = ok[:, rows]
             if lost:  # a lost line: the passive action
                 for row, value in enumerate(splits):
-                    out[row, rows] = value
+                    out[row][:, rows] = value * live
                 continue
-            states = self._states(memo, rnd, hands, view.board, ok)[rows]
+            states = self._states(memo, rnd, hands, boards, ok)[:, rows]
             for row, split in enumerate(splits):
                 for j, w in split:
-                    out[row, rows] += w * probs[base + j * ns + states]
+                    out[row][:, rows] += w * probs[base + j * ns + states] * live
         return out
 
     def _plan(
@@ -324,18 +345,43 @@ class BlueprintAgent(NoLimitAgent):
             plan.append((rows, False, rnd, base, int(layout.num_states[rnd]), splits))
         return plan
 
+    @staticmethod
+    def _live(memo: dict[Any, Any], hands: np.ndarray, board: tuple[int, ...]) -> np.ndarray:
+        """Which rows of ``hands`` meet no card of ``board`` (bool ``(H,)``; kept in ``memo``)."""
+        ok = memo.get(("live", board))
+        if ok is None:
+            cards = np.asarray(board, dtype=np.int64)
+            ok = memo[("live", board)] = ~np.isin(hands, cards).any(axis=1)
+        return ok
+
     def _states(
-        self, memo: dict[Any, Any], rnd: int, hands: np.ndarray, board: tuple[int, ...],
+        self, memo: dict[Any, Any], rnd: int, hands: np.ndarray, boards: list[tuple[int, ...]],
         ok: np.ndarray,
     ) -> np.ndarray:  # fmt: skip
-        """The private state (:func:`bucket_states`) in round ``rnd`` of every hand of
-        ``hands`` live on ``board`` (``ok``), -1 for the others; kept in ``memo``."""
-        got = memo.get(("states", rnd, board))
-        if got is None:
-            got = np.full(len(hands), -1, dtype=np.int64)
-            got[ok] = bucket_states(self.strategy, self.abstraction, rnd, hands[ok], board)  # type: ignore[attr-defined]
-            memo[("states", rnd, board)] = got
-        return got
+        """The private state (:func:`bucket_state`) in round ``rnd`` of every hand of
+        ``hands`` live on each of ``boards`` (``ok``: ``(B, H)``), -1 for the others, int64
+        ``(B, H)``; each board's row kept in ``memo``, the missing ones looked up at once."""
+        got = [memo.get(("states", rnd, b)) for b in boards]
+        missing = [i for i, g in enumerate(got) if g is None]
+        if missing:
+            rows = np.concatenate(
+                [
+                    np.concatenate(
+                        [hands[ok[i]], np.broadcast_to(np.asarray(boards[i], dtype=np.int64),
+                                                       (int(ok[i].sum()), len(boards[i])))], 1
+                    )
+                    for i in missing
+                ]
+            )  # fmt: skip
+            flat = row_states(self.strategy, self.abstraction, rnd, rows)  # type: ignore[attr-defined]
+            at = 0
+            for i in missing:
+                n = int(ok[i].sum())
+                row = np.full(len(hands), -1, dtype=np.int64)
+                row[ok[i]] = flat[at : at + n]
+                at += n
+                memo[("states", rnd, boards[i])] = got[i] = row
+        return np.stack(got)
 
 
 def history_strategy(strategy: BettingStrategy, abstraction: Any) -> Strategy:

@@ -43,7 +43,7 @@ from pokerlab.solvers.search.gadgets import solve_subgame
 from pokerlab.solvers.search.lines import real_action
 from pokerlab.solvers.search.subgames import SubgameRanges, _possible
 from pokerlab.tree.vector import _kernels as K
-from pokerlab.tree.vector.tree import CHANCE, DECISION
+from pokerlab.tree.vector.tree import DECISION
 
 __all__ = [
     "TABLE_GADGETS",
@@ -85,13 +85,19 @@ def projected_blueprint(
     start: BettingState,
     before: tuple[tuple[int, int, int], ...],
     seat: int,
-    within: Callable[[int], bool] | None = None,
+    within: np.ndarray | None = None,
 ) -> np.ndarray:
     """The blueprint agent ``blueprint``'s strategy for the real ``seat`` on the postflop
     ``game``'s tree (float32 probabilities, the tree's layout; the other seat's blocks uniform):
     the spot starts at ``start`` (the round's first state) after the hand's actions ``before``;
-    module docstring, step 2. ``within(node)``: read only the nodes it accepts (and below them
-    only those it accepts), the others uniform (what a pass that reads part of the tree needs)."""
+    module docstring, step 2. ``within``: bool ``(N,)`` over the expanded nodes, closed under
+    parents: read only the nodes it holds and leave the other blocks 0 (what a pass that reads
+    part of the tree needs; a pass must not read them).
+
+    A line's actions and its reading are the same under every card dealt before it, so the
+    line is read once per node of the action tree (:meth:`BlueprintAgent.belief_boards
+    <pokerlab.evaluate.nolimit.blueprint.BlueprintAgent.belief_boards>`: all its boards at
+    once) and written to all of its expanded nodes together."""
     spot = game.expanded
     tree = spot.tree
     a = tree.arrays
@@ -99,44 +105,56 @@ def projected_blueprint(
     player = 0 if seat == oop else 1
     n = int(tree.hands.num[player])
     hands = np.sort(COMBO_CARDS[spot.combos[player]].astype(np.int64), axis=1)
-    out = np.empty(tree.size, dtype=np.float32)
-    stack: list[tuple[int, BettingState, tuple[tuple[int, int, int], ...]]] = [(0, start, before)]
-    if within is not None:  # the blocks left unread are uniform
-        out[:] = game.public_tree().uniform()
+    # zeros are pages the system maps on first write: a turn spot's 2-5 M numbers are mostly
+    # blocks a partial read never touches (writing a uniform there took 8 ms of a river search)
+    out = np.zeros(tree.size, dtype=np.float32)
+    read = a.kind == DECISION
+    if within is not None:
+        read &= within
+    other = np.flatnonzero(read & (a.player != player))
+    na = a.child_start[other + 1] - a.child_start[other]
+    width = na * int(tree.hands.num[1 - player])
+    for o, w, k in zip(a.offset[other].tolist(), width.tolist(), na.tolist(), strict=True):
+        out[o : o + w] = 1.0 / k
+    lines = _action_lines(rules, game.action_tree, start, before)
+    mine = read & (a.player == player)
+    nodes = np.flatnonzero(mine)
+    line_of = np.array([lines[id(spot.action_node[i])][0] for i in nodes], dtype=np.int64)
+    by_line = np.argsort(line_of, kind="stable")
+    cuts = np.flatnonzero(np.diff(line_of[by_line])) + 1
     memo: dict[Any, Any] = {}  # the hands' buckets per board and the lines' readings, reused
-    lines: dict[tuple[tuple[int, int, int], ...], tuple[list[Any], list[Any]]] = {}
+    for rows in np.split(by_line, cuts) if nodes.size else []:
+        group = nodes[rows]
+        _, state, history, reals = lines[id(spot.action_node[int(group[0])])]
+        boards = [tuple(int(c) for c in b if c >= 0) for b in spot.node_board[group]]
+        view = PublicView(rules, state, boards[0], history)
+        probs = blueprint.belief_boards(view, boards, hands, reals, memo)  # (A, B, n)
+        total = probs.sum(axis=0)
+        probs = np.where(total > 0, probs / np.where(total > 0, total, 1.0), 1.0 / len(reals))
+        width = len(reals) * n
+        at = a.offset[group][:, None] + np.arange(width)
+        out[at] = probs.transpose(1, 0, 2).reshape(group.size, width)
+    return out
+
+
+def _action_lines(
+    rules: NoLimitRules, root: Any, start: BettingState, before: tuple[tuple[int, int, int], ...]
+) -> dict[int, tuple[int, BettingState, tuple[tuple[int, int, int], ...], list[Any]]]:
+    """Per decision node of a spot's action tree (by ``id``): its number, the real betting
+    state and the hand's actions before it, and its actions as real actions."""
+    out: dict[int, tuple[int, BettingState, tuple[tuple[int, int, int], ...], list[Any]]] = {}
+    stack = [(root, start, before)]
     while stack:
         node, state, history = stack.pop()
-        if within is not None and not within(node):
+        if node.kind == "chance":
+            stack.append((node.children[0], state, history))
             continue
-        kind = int(a.kind[node])
-        kids = a.children[a.child_start[node] : a.child_start[node + 1]]
-        if kind == CHANCE:
-            stack.extend((int(c), state, history) for c in kids)
+        if node.kind != "decision":
             continue
-        if kind != DECISION:
-            continue
-        line = lines.get(history)
-        if line is None:  # a line's actions are the same under every card dealt before it
-            reals = [real_action(rules, state, k, amt) for k, amt in spot.action_node[node].actions]
-            nexts = [
-                (state.apply(rules, k, amt), (*history, (state.to_act, k, amt))) for k, amt in reals
-            ]
-            line = lines[history] = (reals, nexts)
-        reals, nexts = line
-        owner = int(a.player[node])
-        width = int(tree.hands.num[owner])
-        off = int(a.offset[node])
-        if owner == player:
-            board = tuple(int(c) for c in spot.node_board[node] if c >= 0)
-            view = PublicView(rules, state, board, history)
-            probs = blueprint.belief_probabilities(view, hands, reals, memo)  # (A, n)
-            total = probs.sum(axis=0)
-            probs = np.where(total > 0, probs / np.where(total > 0, total, 1.0), 1.0 / len(reals))
-            out[off : off + len(reals) * n] = probs.reshape(-1)
-        else:
-            out[off : off + len(reals) * width] = 1.0 / len(reals)
-        stack.extend((int(c), *after) for c, after in zip(kids, nexts, strict=True))
+        reals = [real_action(rules, state, k, amt) for k, amt in node.actions]
+        out[id(node)] = (len(out), state, history, reals)
+        for child, (k, amt) in zip(node.children, reals, strict=True):
+            stack.append((child, state.apply(rules, k, amt), (*history, (state.to_act, k, amt))))
     return out
 
 

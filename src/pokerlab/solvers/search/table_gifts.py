@@ -128,12 +128,14 @@ def river_gifts(agent: Any, view: PublicView, prefix: tuple[Any, ...], spot: Any
     return np.asarray(gift, dtype=np.float64)[rows]
 
 
-def _path_and_subtree(spot: Any, node: int, opponent: int) -> Any:
-    """A test of the expanded ``spot``'s nodes: on the path from the root to the last decision
-    of ``opponent`` (spot player) above ``node``, or in that decision's subtree."""
+def _path_and_subtree(spot: Any, node: int, opponent: int) -> np.ndarray | None:
+    """The expanded ``spot``'s nodes on the path from the root to the last decision of
+    ``opponent`` (spot player) above ``node``, and in that decision's subtree (bool ``(N,)``;
+    None, every node, when the opponent has no decision above: no gift)."""
     top, _ = last_decision(spot.tree, spot.parent, node, opponent)
     if top < 0:
-        return lambda n: True  # no decision of the opponent above: every node (no gift)
-    end = subtree_end(spot.tree, top)
-    path = {top} | {up for up, _ in ancestors(spot.parent, top)}
-    return lambda n: top <= n < end or n in path
+        return None
+    mask = np.zeros(spot.tree.num_nodes, dtype=bool)
+    mask[top : subtree_end(spot.tree, top)] = True
+    mask[[up for up, _ in ancestors(spot.parent, top)]] = True
+    return mask
