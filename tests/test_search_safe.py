@@ -150,16 +150,19 @@ def test_faced_reach_equals_the_compatibility_matrix(spot) -> None:
     """The gadgets' normaliser by inclusion-exclusion over the cards equals the (H, H)
     compatibility matrix times the reach, for either player."""
     import pokerlab
-    from pokerlab.solvers.search.subgames import faced_reach, facing
-    from pokerlab.tree.vector.passes import Passes
+    from pokerlab.solvers.search.subgames import faced_reach
 
     tree = pokerlab.load_game("postflop", spot=spot).expanded.tree
-    passes = Passes(tree, 1)
+    hd = tree.hands
     rng = np.random.default_rng(3)
     for player in (0, 1):
-        reach = rng.random(tree.hands.cards.shape[1])
-        reach[int(tree.hands.num[1 - player]) :] = 0.0
-        want = facing(passes, player) @ reach
+        mine, theirs = hd.cards[player], hd.cards[1 - player]
+        clash = (mine[:, None, :, None] == theirs[None, :, None, :]).any(axis=(2, 3))
+        matrix = (~clash).astype(np.float64)
+        matrix[int(hd.num[player]) :, :] = 0.0
+        reach = rng.random(hd.cards.shape[1])
+        reach[int(hd.num[1 - player]) :] = 0.0
+        want = matrix @ reach
         np.testing.assert_allclose(faced_reach(tree, player, reach), want, rtol=1e-12, atol=1e-9)
 
 

@@ -30,8 +30,6 @@ __all__ = [
     "round_leaves",
     "subtree_blocks",
     "street_ranges",
-    "compatible",
-    "facing",
     "faced_reach",
     "ancestors",
     "last_decision",
@@ -111,28 +109,10 @@ def round_leaves(tree: VectorTree, node: int) -> list[int]:
     return out
 
 
-def compatible(tree: VectorTree) -> np.ndarray:
-    """(H, H) float64: 1 where hand i of OOP's list and hand j of IP's share no card."""
-    hd = tree.hands
-    h = hd.cards.shape[1]
-    c0, c1 = hd.cards[0], hd.cards[1]
-    clash = (
-        (c0[:, None, 0] == c1[None, :, 0])
-        | (c0[:, None, 0] == c1[None, :, 1])
-        | (c0[:, None, 1] == c1[None, :, 0])
-        | (c0[:, None, 1] == c1[None, :, 1])
-    )
-    out = (~clash).astype(np.float64)
-    out[int(hd.num[0]) :, :] = 0.0
-    out[:, int(hd.num[1]) :] = 0.0
-    assert out.shape == (h, h)
-    return out
-
-
 def faced_reach(tree: VectorTree, player: int, reach: np.ndarray) -> np.ndarray:
     """For each hand of ``player``, the other player's ``reach`` (one entry per hand of its
-    padded list) summed over the hands it can face: :func:`facing` times ``reach`` without the
-    (H, H) matrix, by inclusion-exclusion over the cards (a hand sharing a card is subtracted
+    padded list) summed over the hands it can face (no card shared), by inclusion-exclusion
+    over the cards (a hand sharing a card is subtracted
     once per card shared; only an equal hand shares two, so it is added back)."""
     hd = tree.hands
     other = 1 - player
@@ -151,17 +131,6 @@ def faced_reach(tree: VectorTree, player: int, reach: np.ndarray) -> np.ndarray:
         + same[mine.min(axis=1) * 52 + mine.max(axis=1)]
     )
     return out
-
-
-def facing(passes: Passes, player: int) -> np.ndarray:
-    """(H, H): row h = 1 for the other player's hands that ``player``'s hand h can face
-    (:func:`compatible` oriented for ``player``; cached on the passes object, one per tree)."""
-    cache = passes.__dict__.setdefault("_search_compat", {})
-    if player not in cache:
-        m = compatible(passes.tree)
-        cache[0] = m
-        cache[1] = np.ascontiguousarray(m.T)
-    return cache[player]
 
 
 @dataclass
@@ -304,7 +273,6 @@ def reach_gifts(
     a = tree.arrays
     h = tree.hands.cards.shape[1]
     zeros = np.zeros(tree.size, dtype=np.float32)
-    compat = facing(passes, opponent)
     per_decision: dict[tuple[int, int], np.ndarray] = {}
     out = {}
     for root in roots:
@@ -328,7 +296,10 @@ def reach_gifts(
             )  # fmt: skip
             taken = int(np.flatnonzero(kids == child)[0])
             gift = np.maximum(cbv.max(axis=0) - cbv[taken], 0.0)
-            d = compat @ others_reach
-            per_decision[key] = np.where(d > 0, gift / np.where(d > 0, d, 1.0), 0.0)
+            # below a millionth of a millionth of the reach the others' total is what the
+            # inclusion-exclusion leaves of a sum that cancels: no hand left to face
+            d = faced_reach(tree, opponent, others_reach)
+            some = d > 1e-12 * others_reach.sum()
+            per_decision[key] = np.where(some, gift / np.where(some, d, 1.0), 0.0)
         out[int(root)] = per_decision[key]
     return out

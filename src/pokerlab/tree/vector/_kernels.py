@@ -115,8 +115,10 @@ def walk(
     Empty arrays: float32 storage. ``sc`` is the tuple of scratch arrays of
     :meth:`~pokerlab.tree.vector.tree.VectorTree.scratch`. ``rec_node`` >= 0: copy the
     opponent's reach, the traverser's reach and the traverser's value vector at that node into
-    ``rec[0]``, ``rec[1]``, ``rec[2]`` (for reading one node). In ``MODE_BR`` the traverser
-    plays its locked probabilities where ``lock_probs`` holds them and maximises elsewhere.
+    ``rec[0]``, ``rec[1]``, ``rec[2]`` (for reading one node); the pass then walks only the path
+    to that node and its subtree (the values it returns are not the root's). In ``MODE_BR`` the
+    traverser plays its locked probabilities where ``lock_probs`` holds them and maximises
+    elsewhere.
     Returns the number of nodes visited.
     """
     # every array a pass takes views of, without its owner record: no atomic reference count
@@ -254,6 +256,14 @@ def walk(
             if i < na:
                 child = t.children[t.child_start[n] + i]
                 st_next[d] = i + 1
+                if rec_node > n and (
+                    child > rec_node
+                    or (i + 1 < na and t.children[t.child_start[n] + i + 1] <= rec_node)
+                ):  # reading one node: above it, only the path down to it (preorder ranges)
+                    vs = val[d, i]
+                    for h in range(nh_t):
+                        vs[h] = 0.0
+                    continue
                 if (
                     kind == DECISION and t.twin[child] >= 0 and t.kind[child] == FOLD
                     and t.player[n] == trav and rec_node < 0

@@ -342,7 +342,8 @@ class Passes:
     ) -> np.ndarray:
         """Under the average strategy (locked probabilities where ``lock_probs`` sets them):
         (3, H) = the opponent's reach, the traverser's root weights and the traverser's
-        counterfactual values at ``node`` (one serial pass)."""
+        counterfactual values at ``node`` (one serial pass: the path down to ``node`` and its
+        subtree)."""
         t = self.tree
         a, hd = t.arrays, t.hands
         rec = np.zeros((3, hd.cards.shape[1]))
