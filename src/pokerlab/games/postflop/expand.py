@@ -344,6 +344,10 @@ def expand_spot(
     )
 
 
+#: final boards evaluated per call when the hand arrays are built
+_BOARD_CHUNK = 64
+
+
 def _hand_arrays(
     combos: tuple[np.ndarray, ...],
     weights: tuple[np.ndarray, np.ndarray],
@@ -371,19 +375,30 @@ def _hand_arrays(
         same[p, :n] = where[1 - p, c]
         swapped = where[p][_swap_perms()[:, c]]  # (6, n): the swapped combo's position
         perm[p, :, :n] = np.where(swapped >= 0, swapped, np.arange(n))
-        for b in range(nb):
-            bd = boards[b]
-            hole = COMBO_CARDS[c]
-            valid = ~np.isin(hole, bd).any(axis=1)
-            seven = np.concatenate([hole, np.broadcast_to(bd, (n, 5))], axis=1)
-            vals = np.zeros(n, dtype=np.int64)
+        hole = COMBO_CARDS[c].astype(np.int64)
+        held = (np.int64(1) << hole[:, 0]) | (np.int64(1) << hole[:, 1])
+        # the boards in chunks, each evaluated in one call (a turn spot's 48 river boards at
+        # once; a flop spot's ~1,100 in a few, bounding the (boards x hands x 7) temporary)
+        for lo in range(0, nb, _BOARD_CHUNK):
+            bd = boards[lo : lo + _BOARD_CHUNK].astype(np.int64)
+            k = bd.shape[0]
+            shown = np.bitwise_or.reduce(np.int64(1) << bd, axis=1)
+            valid = (held[None, :] & shown[:, None]) == 0  # (k, n): no card on the board
+            seven = np.concatenate(
+                [np.broadcast_to(hole, (k, n, 2)), np.broadcast_to(bd[:, None, :], (k, n, 5))],
+                axis=2,
+            )
+            vals = np.zeros((k, n), dtype=np.int64)
             if valid.any():
                 vals[valid] = evaluate_batch(seven[valid])
-            strength[p, b, :n] = vals
-            idx = np.flatnonzero(valid)
-            idx = idx[np.argsort(vals[idx], kind="stable")]
-            order[p, b, : idx.size] = idx
-            num_valid[p, b] = idx.size
+            strength[p, lo : lo + k, :n] = vals
+            # valid hands by strength, ties by list position (a stable sort with the others
+            # last), the rest of each row 0
+            key = np.where(valid, vals, np.iinfo(np.int64).max)
+            ranked = np.argsort(key, axis=1, kind="stable")
+            nv = valid.sum(axis=1)
+            order[p, lo : lo + k, :n] = np.where(np.arange(n)[None, :] < nv[:, None], ranked, 0)
+            num_valid[p, lo : lo + k] = nv
     return HandArrays(
         num=np.array([c.size for c in combos], dtype=np.int64),
         cards=cards,
