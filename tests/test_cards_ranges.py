@@ -236,3 +236,31 @@ def test_a_long_per_combo_range_reads_as_the_general_parser_does(monkeypatch) ->
         R.parse_range(text.replace("AsKs:", "AsKs:0.5,AsKs:", 1))
     assert caught and "AsKs" in str(caught[0].message)
     assert R._combo_list(text + ",AK") is None
+
+
+def test_search_range_text_reads_back_as_the_weights_it_carries() -> None:
+    """The search agent's ranges: the text, parsed as plain text, gives bit for bit the
+    weights the RangeText carries (each written with repr), so a spot made from either is the
+    same; the carried weights survive pickling (spots travel to Ray workers)."""
+    import pickle
+
+    from pokerlab.cards.deck import COMBO_CARDS
+    from pokerlab.cards.ranges import RangeText
+    from pokerlab.solvers.search.lines import range_text
+
+    hands = np.sort(COMBO_CARDS.astype(np.int64), axis=1)  # every hole-card pair, lower first
+    rng = np.random.default_rng(5)
+    weights = rng.random(len(hands)) ** 4
+    weights[rng.random(len(hands)) < 0.3] = 0.0
+    weights[7] = 3e-300  # a subnormal-scale weight keeps its exact value too
+    text = range_text(hands, weights)
+    assert isinstance(text, RangeText)
+    plain = parse_range(str(text))
+    np.testing.assert_array_equal(plain, text.weights)
+    np.testing.assert_array_equal(parse_range(text), plain)
+    assert plain.max() == 1.0 and (plain > 0).sum() == (weights > 0).sum()
+    back = pickle.loads(pickle.dumps(text))
+    assert isinstance(back, RangeText) and back == text
+    np.testing.assert_array_equal(back.weights, text.weights)
+    with pytest.raises(ValueError, match="1326 weights"):
+        RangeText("AsKs", np.ones(3))

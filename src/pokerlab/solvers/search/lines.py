@@ -6,11 +6,13 @@ agent.SearchAgent` and :mod:`pokerlab.solvers.search.freeze`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from pokerlab.cards.deck import format_card
+from pokerlab.cards.deck import COMBO_INDEX, N_COMBOS, format_combo
+from pokerlab.cards.ranges import RangeText
 from pokerlab.errors import PokerlabError
 from pokerlab.games.nolimit.rules import (
     ALLIN,
@@ -119,12 +121,26 @@ def real_action(
     return state.raise_kind(rules, to), to
 
 
-def range_text(hands: np.ndarray, weights: np.ndarray) -> str:
+def range_text(hands: np.ndarray, weights: np.ndarray) -> RangeText:
     """A weighted range in the range syntax: ``"AsKs:0.25,..."`` (weights scaled to a largest
-    of 1; exact to float64 repr): how the agent hands a subgame its ranges."""
+    of 1; exact to float64 repr): how the agent hands a subgame its ranges. The text carries
+    those weights (:class:`~pokerlab.cards.ranges.RangeText`), so the spot made from it does
+    not parse it back."""
     top = float(weights.max())
+    hands = np.asarray(hands, dtype=np.int64)
+    combos = COMBO_INDEX[hands[:, 0], hands[:, 1]].astype(np.int64)
+    names = _combo_names()
+    scaled = np.zeros(N_COMBOS, dtype=np.float64)
     parts = []
-    for (a, b), w in zip(hands.tolist(), weights.tolist(), strict=True):
+    for combo, w in zip(combos.tolist(), weights.tolist(), strict=True):
         if w > 0:
-            parts.append(f"{format_card(b)}{format_card(a)}:{w / top!r}")
-    return ",".join(parts)
+            x = w / top
+            scaled[combo] = x
+            parts.append(f"{names[combo]}:{x!r}")
+    return RangeText(",".join(parts), scaled)
+
+
+@lru_cache(maxsize=1)
+def _combo_names() -> list[str]:
+    """Every combo's name by id, higher card first (``"AsKd"``)."""
+    return [format_combo(c) for c in range(N_COMBOS)]
