@@ -264,7 +264,8 @@ def pokerlab_counts(spot: dict[str, Any], rule: str = "postflop-solver") -> dict
     if rule == "pokerlab":
         return game.expanded.tree.node_counts()
     from pokerlab.cards.ranges import parse_range
-    from pokerlab.games.postflop.expand import _symmetric_pairs, expand_spot
+    from pokerlab.games.postflop.expand import expand_spot
+    from pokerlab.games.postflop.hand_lists import symmetric_suit_pairs
     from pokerlab.tree.vector.tree import SUIT_PAIRS
 
     c = game.config
@@ -274,7 +275,7 @@ def pokerlab_counts(spot: dict[str, Any], rule: str = "postflop-solver") -> dict
     ranks = [frozenset(card >> 2 for card in c.board if card & 3 == suit) for suit in range(4)]
     flags = [
         ok and ranks[s1] == ranks[s2]
-        for ok, (s1, s2) in zip(_symmetric_pairs(raw), SUIT_PAIRS, strict=True)
+        for ok, (s1, s2) in zip(symmetric_suit_pairs(raw), SUIT_PAIRS, strict=True)
     ]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -20,7 +20,7 @@ import numpy as np
 
 from pokerlab.cards.deck import COMBO_CARDS, COMBO_CLASS, COMBO_INDEX
 from pokerlab.cards.evaluator import evaluate_batch
-from pokerlab.games.postflop.expand import _swap_card
+from pokerlab.games.postflop.hand_lists import _swap_card
 from pokerlab.games.postflop.naming import SpotNaming
 from pokerlab.strategy import Strategy
 from pokerlab.tree.compiled import CompiledGame, compile_game

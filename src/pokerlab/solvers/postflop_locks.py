@@ -17,7 +17,7 @@ from pokerlab.cards.deck import COMBO_CARDS, format_combo
 from pokerlab.cards.ranges import parse_range
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.actions import parse_action_label
-from pokerlab.games.postflop.expand import _swap_card, suit_swap_combo
+from pokerlab.games.postflop.hand_lists import _swap_card, suit_swap_combo
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector.backend import policy_best_response
 from pokerlab.tree.vector.tree import DECISION, SUIT_PAIRS

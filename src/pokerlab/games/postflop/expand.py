@@ -17,21 +17,24 @@ left once the board and both hands are out).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
-from pokerlab.cards.deck import COMBO_CARDS, COMBO_INDEX
-from pokerlab.cards.evaluator import evaluate_batch
+from pokerlab.cards.deck import COMBO_CARDS
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.actions import ActionNode
+from pokerlab.games.postflop.hand_lists import (
+    deal_weight,
+    hand_arrays,
+    suit_swap_combo,
+    symmetric_suit_pairs,
+)
 from pokerlab.tree.vector.tree import (
     CHANCE,
     DECISION,
     FOLD,
     SHOWDOWN,
     SUIT_PAIRS,
-    HandArrays,
     VectorArrays,
     VectorTree,
     fold_twins,
@@ -40,21 +43,6 @@ from pokerlab.tree.vector.tree import (
 __all__ = ["ExpandedSpot", "expand_spot", "count_expanded", "suit_swap_combo"]
 
 _KIND = {"decision": DECISION, "chance": CHANCE, "fold": FOLD, "showdown": SHOWDOWN}
-
-
-def _swap_card(card: int, s1: int, s2: int) -> int:
-    suit = card & 3
-    if suit == s1:
-        return (card & ~3) | s2
-    if suit == s2:
-        return (card & ~3) | s1
-    return card
-
-
-def suit_swap_combo(combo: int, s1: int, s2: int) -> int:
-    """The combo id after exchanging suits ``s1`` and ``s2``."""
-    a, b = COMBO_CARDS[combo]
-    return int(COMBO_INDEX[_swap_card(int(a), s1, s2), _swap_card(int(b), s1, s2)])
 
 
 @dataclass(eq=False)
@@ -70,19 +58,6 @@ class ExpandedSpot:
     deck: tuple[int, ...] = tuple(range(52))  # the card ids the spot's cards come from
 
 
-@lru_cache(maxsize=1)
-def _swap_perms() -> np.ndarray:
-    """``perm[k, c]``: combo ``c`` with the suits of ``SUIT_PAIRS[k]`` exchanged, int64
-    ``(6, 1326)`` (built once: a spot's construction asks for it every time)."""
-    perms = np.array([[suit_swap_combo(c, s1, s2) for c in range(1326)] for s1, s2 in SUIT_PAIRS])
-    perms.setflags(write=False)
-    return perms
-
-
-def _symmetric_pairs(weights: tuple[np.ndarray, np.ndarray]) -> list[bool]:
-    return [all(np.array_equal(w, w[perm]) for w in weights) for perm in _swap_perms()]
-
-
 def _iso_source(board: list[int], card: int, sym: list[bool]) -> tuple[int, int] | None:
     """(source card, swap id) when ``card`` is isomorphic to a lower card on ``board``."""
     suit = card & 3
@@ -91,6 +66,14 @@ def _iso_source(board: list[int], card: int, sym: list[bool]) -> tuple[int, int]
         if s2 == suit and s1 < suit and sym[pid] and ranks[s1] == ranks[s2]:
             return (card & ~3) | s1, pid
     return None
+
+
+def _deals_below(n: ActionNode, memo: dict[int, bool]) -> bool:
+    """Whether a chance node lies in ``n``'s subtree (``n`` included; ``memo`` by ``id``)."""
+    got = memo.get(id(n))
+    if got is None:
+        got = memo[id(n)] = n.kind == "chance" or any(_deals_below(c, memo) for c in n.children)
+    return got
 
 
 def count_expanded(root: ActionNode, board: list[int], deck_size: int = 52) -> dict[str, int]:
@@ -117,22 +100,6 @@ def count_expanded(root: ActionNode, board: list[int], deck_size: int = 52) -> d
     visit(root, 1, 0)
     counts["action_slots"] = decision_numbers[0] // 2
     return counts
-
-
-def _deal_weight(combos: tuple[np.ndarray, ...], weights: tuple[np.ndarray, ...]) -> float:
-    """The total weight of the deals: the sum of ``w0[h] * w1[g]`` over the pairs of hands
-    with no card in common, by inclusion-exclusion over the cards (a pair sharing a card is
-    counted once per card shared, and only a hand paired with itself shares two), so without
-    the (H, H) conflict matrix: milliseconds less per subgame, which search builds at the
-    table."""
-    w0 = weights[0][combos[0]]
-    w1 = weights[1][combos[1]]
-    per_card = [
-        np.bincount(COMBO_CARDS[c].ravel(), np.repeat(w, 2), minlength=52)
-        for c, w in ((combos[0], w0), (combos[1], w1))
-    ]
-    same = float(np.asarray(weights[0], dtype=np.float64) @ np.asarray(weights[1], np.float64))
-    return float(w0.sum() * w1.sum() - per_card[0] @ per_card[1] + same)
 
 
 def expand_spot(
@@ -187,7 +154,7 @@ def expand_spot(
     elif symmetric_pairs is not None:
         sym = [bool(flag) for flag in symmetric_pairs]
     else:
-        sym = _symmetric_pairs(weights)
+        sym = symmetric_suit_pairs(weights)
 
     kind: list[int] = []
     player: list[int] = []
@@ -204,6 +171,7 @@ def expand_spot(
     tie: list[float] = []
     boards: dict[tuple[int, ...], int] = {}
     depth_max = [0]
+    below: dict[int, bool] = {}  # per action node: whether a deal lies in its subtree
 
     def payoffs(n: ActionNode) -> tuple[float, float, float]:
         c = n.commit[n.player] if n.kind == "fold" else n.commit[0]
@@ -247,6 +215,10 @@ def expand_spot(
         # chance: one child per card that can come, isomorphic cards folded onto a source
         chance_weight[nid] = 1.0 / (deck_size - len(cards) - 4)
         template = n.children[0]
+        # below the last deal every card's subtree has the same shape: the first is walked,
+        # the others copied from it (a turn spot's 48 river subtrees, the flop's ~2,000)
+        flat = not _deals_below(template, below)
+        block: tuple[int, int] | None = None
         slots: dict[int, int] = {}
         for card in deck_cards:
             if card in cards:
@@ -256,9 +228,37 @@ def expand_spot(
                 iso[nid].append((slots[src[0]], card, src[1]))
                 continue
             slots[card] = len(kids[nid])
-            kids[nid].append(visit(template, [*cards, card], nid, depth + 1))
+            if flat and block is not None:
+                kids[nid].append(copy_block(block, [*cards, card], nid))
+            else:
+                start = len(kind)
+                kids[nid].append(visit(template, [*cards, card], nid, depth + 1))
+                block = (start, len(kind))
             edge_cards[nid].append(card)
         return nid
+
+    def copy_block(block: tuple[int, int], board: list[int], par: int) -> int:
+        """Append a copy of the nodes ``block`` (a dealt card's subtree holding no deal) for
+        the cards ``board`` under the chance node ``par``; its root's id."""
+        lo, hi = block
+        delta = len(kind) - lo
+        kind.extend(kind[lo:hi])
+        player.extend(player[lo:hi])
+        kids.extend([[k + delta for k in ks] for ks in kids[lo:hi]])
+        edge_cards.extend(edge_cards[lo:hi])  # action edges only: lists never changed again
+        iso.extend(iso[lo:hi])
+        parent.append(par)
+        parent.extend([q + delta for q in parent[lo + 1 : hi]])
+        anode.extend(anode[lo:hi])
+        node_board.extend([board] * (hi - lo))
+        chance_weight.extend(chance_weight[lo:hi])
+        win.extend(win[lo:hi])
+        lose.extend(lose[lo:hi])
+        tie.extend(tie[lo:hi])
+        shows = [b >= 0 for b in board_id[lo:hi]]
+        bid = boards.setdefault(tuple(sorted(board)), len(boards)) if any(shows) else -1
+        board_id.extend([bid if s else -1 for s in shows])
+        return lo + delta
 
     visit(root, list(board), -1, 0)
     # a recursive closure is a reference cycle (visit -> its cell -> visit) holding every list
@@ -318,8 +318,8 @@ def expand_spot(
     )
 
     final_boards = np.array(sorted(boards, key=boards.__getitem__), dtype=np.int64).reshape(-1, 5)
-    hands = _hand_arrays(combos, weights, final_boards, hmax)
-    norm = _deal_weight(combos, weights)
+    hands = hand_arrays(combos, weights, final_boards, hmax)
+    norm = deal_weight(combos, weights)
     max_children = max(len(k) for k in kids) if kids else 1
     tree = VectorTree(
         arrays=arrays,
@@ -341,71 +341,4 @@ def expand_spot(
         node_board=nb,
         boards=final_boards,
         deck=tuple(deck_cards),
-    )
-
-
-#: final boards evaluated per call when the hand arrays are built
-_BOARD_CHUNK = 64
-
-
-def _hand_arrays(
-    combos: tuple[np.ndarray, ...],
-    weights: tuple[np.ndarray, np.ndarray],
-    boards: np.ndarray,
-    hmax: int,
-) -> HandArrays:
-    nb = boards.shape[0]
-    cards = np.zeros((2, hmax, 2), dtype=np.int64)
-    weight = np.zeros((2, hmax))
-    same = np.full((2, hmax), -1, dtype=np.int64)
-    perm = np.zeros((2, 6, hmax), dtype=np.int64)
-    order = np.zeros((2, max(nb, 1), hmax), dtype=np.int64)
-    num_valid = np.zeros((2, max(nb, 1)), dtype=np.int64)
-    strength = np.zeros((2, max(nb, 1), hmax), dtype=np.int64)
-    # position of each combo in each player's list (-1: absent)
-    where = np.full((2, 1326), -1, dtype=np.int64)
-    for q in (0, 1):
-        where[q, combos[q]] = np.arange(combos[q].size)
-    for p in range(2):
-        c = combos[p]
-        n = c.size
-        cards[p, :n] = COMBO_CARDS[c]
-        # pad with a card no hand holds twice: padded hands have zero weight and stay unused
-        weight[p, :n] = weights[p][c]
-        same[p, :n] = where[1 - p, c]
-        swapped = where[p][_swap_perms()[:, c]]  # (6, n): the swapped combo's position
-        perm[p, :, :n] = np.where(swapped >= 0, swapped, np.arange(n))
-        hole = COMBO_CARDS[c].astype(np.int64)
-        held = (np.int64(1) << hole[:, 0]) | (np.int64(1) << hole[:, 1])
-        # the boards in chunks, each evaluated in one call (a turn spot's 48 river boards at
-        # once; a flop spot's ~1,100 in a few, bounding the (boards x hands x 7) temporary)
-        for lo in range(0, nb, _BOARD_CHUNK):
-            bd = boards[lo : lo + _BOARD_CHUNK].astype(np.int64)
-            k = bd.shape[0]
-            shown = np.bitwise_or.reduce(np.int64(1) << bd, axis=1)
-            valid = (held[None, :] & shown[:, None]) == 0  # (k, n): no card on the board
-            seven = np.concatenate(
-                [np.broadcast_to(hole, (k, n, 2)), np.broadcast_to(bd[:, None, :], (k, n, 5))],
-                axis=2,
-            )
-            vals = np.zeros((k, n), dtype=np.int64)
-            if valid.any():
-                vals[valid] = evaluate_batch(seven[valid])
-            strength[p, lo : lo + k, :n] = vals
-            # valid hands by strength, ties by list position (a stable sort with the others
-            # last), the rest of each row 0
-            key = np.where(valid, vals, np.iinfo(np.int64).max)
-            ranked = np.argsort(key, axis=1, kind="stable")
-            nv = valid.sum(axis=1)
-            order[p, lo : lo + k, :n] = np.where(np.arange(n)[None, :] < nv[:, None], ranked, 0)
-            num_valid[p, lo : lo + k] = nv
-    return HandArrays(
-        num=np.array([c.size for c in combos], dtype=np.int64),
-        cards=cards,
-        weight=weight,
-        same=same,
-        perm=perm,
-        order=order,
-        num_valid=num_valid,
-        strength=strength,
     )

@@ -21,7 +21,8 @@ import numpy as np
 from pokerlab.cards.deck import COMBO_CARDS, format_card, format_cards, parse_card
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.actions import parse_action_label
-from pokerlab.games.postflop.expand import ExpandedSpot, _swap_card
+from pokerlab.games.postflop.expand import ExpandedSpot
+from pokerlab.games.postflop.hand_lists import _swap_card
 from pokerlab.tree.vector.tree import CHANCE, DECISION, SUIT_PAIRS
 
 __all__ = ["SpotNaming", "split_line"]

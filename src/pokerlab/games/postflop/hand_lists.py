@@ -1,0 +1,127 @@
+"""Each player's hand list of a postflop spot and what the vector tree needs of it: showdown
+strengths and orders on every final board, the suit-swap permutations, the total weight of the
+deals (:class:`~pokerlab.tree.vector.tree.HandArrays`). :mod:`~pokerlab.games.postflop.expand`
+deals the tree and calls these."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from pokerlab.cards.deck import COMBO_CARDS, COMBO_INDEX
+from pokerlab.cards.evaluator import evaluate_batch
+from pokerlab.tree.vector.tree import SUIT_PAIRS, HandArrays
+
+__all__ = ["suit_swap_combo", "symmetric_suit_pairs", "deal_weight", "hand_arrays"]
+
+
+def _swap_card(card: int, s1: int, s2: int) -> int:
+    suit = card & 3
+    if suit == s1:
+        return (card & ~3) | s2
+    if suit == s2:
+        return (card & ~3) | s1
+    return card
+
+
+def suit_swap_combo(combo: int, s1: int, s2: int) -> int:
+    """The combo id after exchanging suits ``s1`` and ``s2``."""
+    a, b = COMBO_CARDS[combo]
+    return int(COMBO_INDEX[_swap_card(int(a), s1, s2), _swap_card(int(b), s1, s2)])
+
+
+@lru_cache(maxsize=1)
+def _swap_perms() -> np.ndarray:
+    """``perm[k, c]``: combo ``c`` with the suits of ``SUIT_PAIRS[k]`` exchanged, int64
+    ``(6, 1326)`` (built once: a spot's construction asks for it every time)."""
+    perms = np.array([[suit_swap_combo(c, s1, s2) for c in range(1326)] for s1, s2 in SUIT_PAIRS])
+    perms.setflags(write=False)
+    return perms
+
+
+def symmetric_suit_pairs(weights: tuple[np.ndarray, np.ndarray]) -> list[bool]:
+    return [all(np.array_equal(w, w[perm]) for w in weights) for perm in _swap_perms()]
+
+
+def deal_weight(combos: tuple[np.ndarray, ...], weights: tuple[np.ndarray, ...]) -> float:
+    """The total weight of the deals: the sum of ``w0[h] * w1[g]`` over the pairs of hands
+    with no card in common, by inclusion-exclusion over the cards (a pair sharing a card is
+    counted once per card shared, and only a hand paired with itself shares two), so without
+    the (H, H) conflict matrix: milliseconds less per subgame, which search builds at the
+    table."""
+    w0 = weights[0][combos[0]]
+    w1 = weights[1][combos[1]]
+    per_card = [
+        np.bincount(COMBO_CARDS[c].ravel(), np.repeat(w, 2), minlength=52)
+        for c, w in ((combos[0], w0), (combos[1], w1))
+    ]
+    same = float(np.asarray(weights[0], dtype=np.float64) @ np.asarray(weights[1], np.float64))
+    return float(w0.sum() * w1.sum() - per_card[0] @ per_card[1] + same)
+
+
+#: final boards evaluated per call when the hand arrays are built
+_BOARD_CHUNK = 64
+
+
+def hand_arrays(
+    combos: tuple[np.ndarray, ...],
+    weights: tuple[np.ndarray, np.ndarray],
+    boards: np.ndarray,
+    hmax: int,
+) -> HandArrays:
+    nb = boards.shape[0]
+    cards = np.zeros((2, hmax, 2), dtype=np.int64)
+    weight = np.zeros((2, hmax))
+    same = np.full((2, hmax), -1, dtype=np.int64)
+    perm = np.zeros((2, 6, hmax), dtype=np.int64)
+    order = np.zeros((2, max(nb, 1), hmax), dtype=np.int64)
+    num_valid = np.zeros((2, max(nb, 1)), dtype=np.int64)
+    strength = np.zeros((2, max(nb, 1), hmax), dtype=np.int64)
+    # position of each combo in each player's list (-1: absent)
+    where = np.full((2, 1326), -1, dtype=np.int64)
+    for q in (0, 1):
+        where[q, combos[q]] = np.arange(combos[q].size)
+    for p in range(2):
+        c = combos[p]
+        n = c.size
+        cards[p, :n] = COMBO_CARDS[c]
+        # pad with a card no hand holds twice: padded hands have zero weight and stay unused
+        weight[p, :n] = weights[p][c]
+        same[p, :n] = where[1 - p, c]
+        swapped = where[p][_swap_perms()[:, c]]  # (6, n): the swapped combo's position
+        perm[p, :, :n] = np.where(swapped >= 0, swapped, np.arange(n))
+        hole = COMBO_CARDS[c].astype(np.int64)
+        held = (np.int64(1) << hole[:, 0]) | (np.int64(1) << hole[:, 1])
+        # the boards in chunks, each evaluated in one call (a turn spot's 48 river boards at
+        # once; a flop spot's ~1,100 in a few, bounding the (boards x hands x 7) temporary)
+        for lo in range(0, nb, _BOARD_CHUNK):
+            bd = boards[lo : lo + _BOARD_CHUNK].astype(np.int64)
+            k = bd.shape[0]
+            shown = np.bitwise_or.reduce(np.int64(1) << bd, axis=1)
+            valid = (held[None, :] & shown[:, None]) == 0  # (k, n): no card on the board
+            seven = np.concatenate(
+                [np.broadcast_to(hole, (k, n, 2)), np.broadcast_to(bd[:, None, :], (k, n, 5))],
+                axis=2,
+            )
+            vals = np.zeros((k, n), dtype=np.int64)
+            if valid.any():
+                vals[valid] = evaluate_batch(seven[valid])
+            strength[p, lo : lo + k, :n] = vals
+            # valid hands by strength, ties by list position (a stable sort with the others
+            # last), the rest of each row 0
+            key = np.where(valid, vals, np.iinfo(np.int64).max)
+            ranked = np.argsort(key, axis=1, kind="stable")
+            nv = valid.sum(axis=1)
+            order[p, lo : lo + k, :n] = np.where(np.arange(n)[None, :] < nv[:, None], ranked, 0)
+            num_valid[p, lo : lo + k] = nv
+    return HandArrays(
+        num=np.array([c.size for c in combos], dtype=np.int64),
+        cards=cards,
+        weight=weight,
+        same=same,
+        perm=perm,
+        order=order,
+        num_valid=num_valid,
+        strength=strength,
+    )
