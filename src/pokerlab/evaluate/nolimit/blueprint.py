@@ -287,7 +287,7 @@ class BlueprintAgent(NoLimitAgent):
         hands = np.asarray(hands, dtype=np.int64)
         memo = {} if memo is None else memo
         boards = [tuple(b) for b in boards]
-        ok = np.stack([self._live(memo, hands, b) for b in boards])  # (B, H)
+        ok = self._live(memo, hands, boards)  # (B, H)
         out = np.zeros((len(actions), len(boards), len(hands)), dtype=np.float64)
         plan = memo.get(("plan", view.history, tuple(actions)))
         if plan is None:
@@ -346,13 +346,21 @@ class BlueprintAgent(NoLimitAgent):
         return plan
 
     @staticmethod
-    def _live(memo: dict[Any, Any], hands: np.ndarray, board: tuple[int, ...]) -> np.ndarray:
-        """Which rows of ``hands`` meet no card of ``board`` (bool ``(H,)``; kept in ``memo``)."""
-        ok = memo.get(("live", board))
-        if ok is None:
-            cards = np.asarray(board, dtype=np.int64)
-            ok = memo[("live", board)] = ~np.isin(hands, cards).any(axis=1)
-        return ok
+    def _live(memo: dict[Any, Any], hands: np.ndarray, boards: list[tuple[int, ...]]) -> np.ndarray:
+        """Which rows of ``hands`` meet no card of each of ``boards`` (bool ``(B, H)``; each
+        board's row kept in ``memo``, the missing ones found at once by card bit masks)."""
+        got = [memo.get(("live", b)) for b in boards]
+        missing = [i for i, g in enumerate(got) if g is None]
+        if missing:
+            one = np.int64(1)
+            held = (one << hands[:, 0]) | (one << hands[:, 1])
+            shown = np.array(
+                [sum(1 << c for c in boards[i]) for i in missing], dtype=np.int64
+            )  # fmt: skip
+            rows = (held[None, :] & shown[:, None]) == 0
+            for i, row in zip(missing, rows, strict=True):
+                memo[("live", boards[i])] = got[i] = row
+        return np.stack(got)
 
     def _states(
         self, memo: dict[Any, Any], rnd: int, hands: np.ndarray, boards: list[tuple[int, ...]],

@@ -126,14 +126,15 @@ def projected_blueprint(
     for rows in np.split(by_line, cuts) if nodes.size else []:
         group = nodes[rows]
         _, state, history, reals = lines[id(spot.action_node[int(group[0])])]
-        boards = [tuple(int(c) for c in b if c >= 0) for b in spot.node_board[group]]
+        boards = [tuple(c for c in b if c >= 0) for b in spot.node_board[group].tolist()]
         view = PublicView(rules, state, boards[0], history)
         probs = blueprint.belief_boards(view, boards, hands, reals, memo)  # (A, B, n)
         total = probs.sum(axis=0)
         probs = np.where(total > 0, probs / np.where(total > 0, total, 1.0), 1.0 / len(reals))
         width = len(reals) * n
-        at = a.offset[group][:, None] + np.arange(width)
-        out[at] = probs.transpose(1, 0, 2).reshape(group.size, width)
+        block = probs.transpose(1, 0, 2).reshape(group.size, width)
+        for i, off in enumerate(a.offset[group].tolist()):
+            out[off : off + width] = block[i]
     return out
 
 
@@ -167,8 +168,7 @@ def opponent_cbv(game: Any, profile: np.ndarray, opponent: int) -> np.ndarray:
     tree = game.expanded.tree
     passes = Passes(tree, 1)
     weight = tree.hands.weight.astype(np.float64)
-    zeros = np.zeros(tree.size, dtype=np.float32)
-    return passes.pass_at(0, opponent, K.MODE_BR, zeros, profile, weight[1 - opponent],
+    return passes.pass_at(0, opponent, K.MODE_BR, passes.no_regrets, profile, weight[1 - opponent],
                           weight[opponent])  # fmt: skip
 
 
@@ -256,6 +256,7 @@ def opponent_gain(solver: Any, player: int, cbv: np.ndarray) -> float:
     probs = solver.game.public_tree().normalise(solver.strat_sum).astype(np.float32)
     weight = tree.hands.weight.astype(np.float64)
     o = 1 - player
-    zeros = np.zeros(tree.size, dtype=np.float32)
-    br = solver.passes.pass_at(0, o, K.MODE_BR, zeros, probs, weight[player], weight[o])
+    br = solver.passes.pass_at(
+        0, o, K.MODE_BR, solver.passes.no_regrets, probs, weight[player], weight[o]
+    )
     return float(np.sum(weight[o] * np.maximum(br - cbv, 0.0)))

@@ -187,7 +187,7 @@ def street_ranges(
             passes.collect_reaches(arrays, trav, blueprint, items)
             reach[trav] = items.rp
             reach_c[1 - trav] = items.ro[:, :h]
-    zeros = np.zeros(tree.size, dtype=np.float32)
+    zeros = passes.no_regrets  # the BR passes below do not read regrets
     out = {}
     for i, node in enumerate(item_node):
         if node not in wanted:
@@ -272,7 +272,7 @@ def reach_gifts(
     tree = passes.tree
     a = tree.arrays
     h = tree.hands.cards.shape[1]
-    zeros = np.zeros(tree.size, dtype=np.float32)
+    zeros = passes.no_regrets  # the EV and BR passes below do not read regrets
     per_decision: dict[tuple[int, int], np.ndarray] = {}
     out = {}
     for root in roots:
@@ -282,7 +282,7 @@ def reach_gifts(
             continue
         key = (node, child)
         if key not in per_decision:
-            rec = passes.record(node, opponent, zeros, blueprint)
+            rec = passes.record(node, opponent, zeros, blueprint, values=False)
             others_reach = rec[0, :h]
             kids = a.children[a.child_start[node] : a.child_start[node + 1]]
             cbv = np.array(

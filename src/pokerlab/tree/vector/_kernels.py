@@ -116,7 +116,8 @@ def walk(
     :meth:`~pokerlab.tree.vector.tree.VectorTree.scratch`. ``rec_node`` >= 0: copy the
     opponent's reach, the traverser's reach and the traverser's value vector at that node into
     ``rec[0]``, ``rec[1]``, ``rec[2]`` (for reading one node); the pass then walks only the path
-    to that node and its subtree (the values it returns are not the root's). In ``MODE_BR`` the
+    to that node and its subtree (the values it returns are not the root's), and not the
+    subtree when ``rec`` has two rows (the reaches alone). In ``MODE_BR`` the
     traverser plays its locked probabilities where ``lock_probs`` holds them and maximises
     elsewhere.
     Returns the number of nodes visited.
@@ -169,6 +170,12 @@ def walk(
                         rec[0, g] = ro_buf[ro_at[d], g]
                     for h in range(nh_t):
                         rec[1, h] = rp_buf[rp_at[d], h]
+                    if rec.shape[0] == 2:  # the reaches alone: nothing below is walked
+                        dst = out if d == 0 else val[d - 1, st_slot[d]]
+                        for h in range(nh_t):
+                            dst[h] = 0.0
+                        d -= 1
+                        continue
                 if kind == FOLD or kind == SHOWDOWN:
                     # ---- terminal: values of the traverser's hands against the opponent's reach
                     dst = out if d == 0 else val[d - 1, st_slot[d]]

@@ -55,6 +55,17 @@ class Passes:
         self.no_prediction = np.zeros(0, dtype=np.float32)
         self.no_scale = np.zeros(0, dtype=np.float32)
 
+    @property
+    def no_regrets(self) -> np.ndarray:
+        """A regrets argument for the ``MODE_BR`` and ``MODE_EV`` passes, which never read it:
+        float32 of the tree's size, uninitialised (no page of it is touched; zeros of a table
+        turn spot's 2-5 M numbers took 3 ms a search when the allocator handed back freed
+        memory to clear)."""
+        got = self.__dict__.get("_no_regrets")
+        if got is None:
+            got = self.__dict__["_no_regrets"] = np.empty(self.tree.size, dtype=np.float32)
+        return got
+
     def set_threads(self, threads: int, pool: WorkerPool | None = None) -> None:
         """Run the work items on ``threads`` workers (``pool``: another executor with that many
         workers; default: this process's threads)."""
@@ -339,14 +350,15 @@ class Passes:
         regrets: np.ndarray,
         strat: np.ndarray,
         lock_probs: np.ndarray | None = None,
+        values: bool = True,
     ) -> np.ndarray:
         """Under the average strategy (locked probabilities where ``lock_probs`` sets them):
         (3, H) = the opponent's reach, the traverser's root weights and the traverser's
         counterfactual values at ``node`` (one serial pass: the path down to ``node`` and its
-        subtree)."""
+        subtree); ``values=False``: (2, H), the reaches alone, the subtree not walked."""
         t = self.tree
         a, hd = t.arrays, t.hands
-        rec = np.zeros((3, hd.cards.shape[1]))
+        rec = np.zeros((3 if values else 2, hd.cards.shape[1]))
         K.traverse(
             a, hd, t.sweep, 0, trav, K.MODE_EV, K.SPLIT_NONE,
             K.Storage(
