@@ -183,6 +183,15 @@ class PostflopGame(HistoryGame):
             deck=None if c.ranks == 13 else c.deck,
         )
 
+    def with_action_tree(self, root: ActionNode) -> PostflopGame:
+        """This spot with its betting tree replaced by ``root``: the same actions on the lines
+        a reader walks, the others cut short (a reader of part of the tree builds only that
+        part; :mod:`~pokerlab.solvers.search.table_gifts`). For reading, not for solving or
+        saving: the spot's parameters still describe the whole tree."""
+        game = PostflopGame(self.config, isomorphism=self.isomorphism)
+        game.__dict__["action_tree"] = root
+        return game
+
     def public_tree(self) -> VectorBackend:
         """The spot's vector tree as the engine's tree backend (kind ``"postflop"``): what
         :func:`pokerlab.compile_game` returns for this game, so strategies by key,

@@ -100,17 +100,18 @@ def hand_arrays(
             k = bd.shape[0]
             shown = np.bitwise_or.reduce(np.int64(1) << bd, axis=1)
             valid = (held[None, :] & shown[:, None]) == 0  # (k, n): no card on the board
-            seven = np.concatenate(
-                [np.broadcast_to(hole, (k, n, 2)), np.broadcast_to(bd[:, None, :], (k, n, 5))],
-                axis=2,
-            )
+            seven = np.empty((k, n, 7), dtype=np.uint8)  # the evaluator's card type
+            seven[:, :, :2] = hole
+            seven[:, :, 2:] = bd[:, None, :]
             vals = np.zeros((k, n), dtype=np.int64)
             if valid.any():
                 vals[valid] = evaluate_batch(seven[valid])
             strength[p, lo : lo + k, :n] = vals
             # valid hands by strength, ties by list position (a stable sort with the others
             # last), the rest of each row 0
-            key = np.where(valid, vals, np.iinfo(np.int64).max)
+            # (16 bits: the evaluator's values are at most 7,462, and numpy sorts 16-bit keys
+            # stably by radix)
+            key = np.where(valid, vals, np.iinfo(np.int16).max).astype(np.int16)
             ranked = np.argsort(key, axis=1, kind="stable")
             nv = valid.sum(axis=1)
             order[p, lo : lo + k, :n] = np.where(np.arange(n)[None, :] < nv[:, None], ranked, 0)

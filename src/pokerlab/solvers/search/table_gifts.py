@@ -34,7 +34,8 @@ import numpy as np
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.nolimit.agents import PublicView
 from pokerlab.games.nolimit.rules import BettingState
-from pokerlab.solvers.search.lines import line_node
+from pokerlab.games.postflop.actions import ActionNode
+from pokerlab.solvers.search.lines import line_labels, line_node
 from pokerlab.solvers.search.safe import blueprint_sizes, projected_blueprint
 from pokerlab.solvers.search.subgames import (
     ancestors,
@@ -106,9 +107,13 @@ def river_gifts(agent: Any, view: PublicView, prefix: tuple[Any, ...], spot: Any
         turn_view = PublicView(rules, start, board, before)
         menu = blueprint_sizes(agent.blueprint.strategy.game.abstraction, _TURN)
         sizes = agent._sizes(moves, tuple(int(m[2]) for m in moves), menu)
-        game = agent._game(turn_view, before, sizes)
+        whole = agent._game(turn_view, before, sizes)
+        root = _gift_tree(whole.action_tree, line_labels(whole.action_tree, moves), 1 - player)
+        if root is None:  # no decision of the opponent on the turn: nothing given up
+            return np.zeros(len(spot.combos[1 - player]))
+        game = whole.with_action_tree(root)
         turn_spot = game.expanded
-        node = line_node(turn_spot, game.action_tree, moves)  # the river's deal
+        node = line_node(turn_spot, root, moves)  # the river's deal
         # the blueprint is read where the gifts look: the path to the opponent's last decision
         # and the subtree below it (the passes read nothing else)
         within = _path_and_subtree(turn_spot, node, 1 - player)
@@ -126,6 +131,32 @@ def river_gifts(agent: Any, view: PublicView, prefix: tuple[Any, ...], spot: Any
     if (rows < 0).any():  # pragma: no cover - the river's hands are the turn's minus its card
         raise PokerlabError("the river subgame holds a hand the turn's spot lacks")
     return np.asarray(gift, dtype=np.float64)[rows]
+
+
+def _gift_tree(root: ActionNode, labels: list[str], opponent: int) -> ActionNode | None:
+    """The turn's action tree as the gifts read it (None when the line holds no decision of
+    ``opponent``, spot player): down the line of ``labels`` to the opponent's last decision,
+    whose subtree is kept whole, every other action on the way ending at once (a stub the
+    passes never reach: they read the path to that decision and below it). The turn spot then
+    deals the river only where it is read, a few times fewer nodes to build than the round's."""
+    path = [root]
+    for label in labels:
+        node = path[-1]
+        path.append(node.children[node.labels().index(label)])
+    ours = [k for k, n in enumerate(path) if n.kind == "decision" and n.player == opponent]
+    if not ours:
+        return None
+    top = ours[-1]
+    kept = path[top]
+    for k in range(top - 1, -1, -1):
+        node = path[k]
+        kids = [
+            kept if child is path[k + 1] else
+            ActionNode("fold", node.player, node.street, node.commit)
+            for child in node.children
+        ]  # fmt: skip
+        kept = ActionNode(node.kind, node.player, node.street, node.commit, node.actions, kids)
+    return kept
 
 
 def _path_and_subtree(spot: Any, node: int, opponent: int) -> np.ndarray | None:
