@@ -58,12 +58,26 @@ class ExpandedSpot:
     deck: tuple[int, ...] = tuple(range(52))  # the card ids the spot's cards come from
 
 
-def _iso_source(board: list[int], card: int, sym: list[bool]) -> tuple[int, int] | None:
-    """(source card, swap id) when ``card`` is isomorphic to a lower card on ``board``."""
-    suit = card & 3
+def _iso_pairs(board: list[int], sym: list[bool]) -> list[tuple[int, int, int]]:
+    """The suit pairs ``(id, s1, s2)``, ``s1 < s2``, under which a card dealt on ``board`` of
+    suit ``s2`` is isomorphic to the same rank of suit ``s1``: the ranges are symmetric under
+    the swap (``sym``) and the board holds the same ranks in both suits."""
+    if not any(sym):
+        return []
     ranks = [frozenset(c >> 2 for c in board if c & 3 == s) for s in range(4)]
-    for pid, (s1, s2) in enumerate(SUIT_PAIRS):
-        if s2 == suit and s1 < suit and sym[pid] and ranks[s1] == ranks[s2]:
+    return [
+        (pid, s1, s2)
+        for pid, (s1, s2) in enumerate(SUIT_PAIRS)
+        if sym[pid] and ranks[s1] == ranks[s2]
+    ]
+
+
+def _iso_source(card: int, pairs: list[tuple[int, int, int]]) -> tuple[int, int] | None:
+    """(source card, swap id) when ``card`` is isomorphic to a lower card (``pairs``: the
+    board's :func:`_iso_pairs`)."""
+    suit = card & 3
+    for pid, s1, s2 in pairs:
+        if s2 == suit:
             return (card & ~3) | s1, pid
     return None
 
@@ -220,10 +234,11 @@ def expand_spot(
         flat = not _deals_below(template, below)
         block: tuple[int, int] | None = None
         slots: dict[int, int] = {}
+        pairs = _iso_pairs(cards, sym) if isomorphism else []
         for card in deck_cards:
             if card in cards:
                 continue
-            src = _iso_source(cards, card, sym) if isomorphism else None
+            src = _iso_source(card, pairs) if pairs else None
             if src is not None and src[0] in slots:
                 iso[nid].append((slots[src[0]], card, src[1]))
                 continue
