@@ -372,22 +372,14 @@ class BlueprintAgent(NoLimitAgent):
         got = [memo.get(("states", rnd, b)) for b in boards]
         missing = [i for i, g in enumerate(got) if g is None]
         if missing:
-            rows = np.concatenate(
-                [
-                    np.concatenate(
-                        [hands[ok[i]], np.broadcast_to(np.asarray(boards[i], dtype=np.int64),
-                                                       (int(ok[i].sum()), len(boards[i])))], 1
-                    )
-                    for i in missing
-                ]
-            )  # fmt: skip
-            flat = row_states(self.strategy, self.abstraction, rnd, rows)  # type: ignore[attr-defined]
-            at = 0
-            for i in missing:
-                n = int(ok[i].sum())
-                row = np.full(len(hands), -1, dtype=np.int64)
-                row[ok[i]] = flat[at : at + n]
-                at += n
+            table = np.asarray([boards[i] for i in missing], dtype=np.int64)  # (M, board)
+            live = ok[missing]  # (M, H)
+            rows = np.empty((len(missing), len(hands), 2 + table.shape[1]), dtype=np.int64)
+            rows[:, :, :2] = hands
+            rows[:, :, 2:] = table[:, None, :]
+            states = np.full(live.shape, -1, dtype=np.int64)
+            states[live] = row_states(self.strategy, self.abstraction, rnd, rows[live])  # type: ignore[attr-defined]
+            for i, row in zip(missing, states, strict=True):
                 memo[("states", rnd, boards[i])] = got[i] = row
         return np.stack(got)
 
