@@ -54,6 +54,7 @@ from pokerlab.cards.deck import (
     format_combo,
     parse_card,
 )
+from pokerlab.cards.range_text import RangeText
 from pokerlab.errors import ParseError, RangeOverlapWarning
 
 __all__ = [
@@ -72,28 +73,6 @@ _CLASS = re.compile(rf"^({_R})({_R})([soSO]?)(\+?)$")
 _SPAN = re.compile(rf"^({_R})({_R})([soSO]?)-({_R})({_R})([soSO]?)$")
 #: A weight: an ASCII decimal number (``0.25``, ``1``, ``.5``, ``5e-1``).
 _WEIGHT = re.compile(r"^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
-
-
-class RangeText(str):
-    """Range text that carries the weights it reads as (``weights``: float64 ``(1326,)``, by
-    combo id): :func:`parse_range` returns a copy of them without reading the text. For code
-    that writes exact weights as text to make a spot (the search agent's ranges, where each
-    weight is written with ``repr`` and reads back as the same float) and would otherwise
-    parse its own output again; the text stays what a spot file saves."""
-
-    weights: np.ndarray
-
-    def __new__(cls, text: str, weights: np.ndarray) -> RangeText:
-        obj = super().__new__(cls, text)
-        held = np.array(weights, dtype=np.float64)
-        if held.shape != (N_COMBOS,):
-            raise ValueError(f"RangeText needs {N_COMBOS} weights, got shape {held.shape}")
-        held.setflags(write=False)
-        obj.weights = held
-        return obj
-
-    def __reduce__(self) -> tuple[type, tuple[str, np.ndarray]]:
-        return (RangeText, (str(self), self.weights))
 
 
 def _classes(hi: int, lo: int, suffix: str) -> list[int]:
