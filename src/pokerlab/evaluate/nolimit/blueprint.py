@@ -352,11 +352,8 @@ class BlueprintAgent(NoLimitAgent):
         got = [memo.get(("live", b)) for b in boards]
         missing = [i for i, g in enumerate(got) if g is None]
         if missing:
-            one = np.int64(1)
-            held = (one << hands[:, 0]) | (one << hands[:, 1])
-            shown = np.array(
-                [sum(1 << c for c in boards[i]) for i in missing], dtype=np.int64
-            )  # fmt: skip
+            held = (np.int64(1) << hands[:, 0]) | (np.int64(1) << hands[:, 1])
+            shown = np.array([sum(1 << c for c in boards[i]) for i in missing], dtype=np.int64)
             rows = (held[None, :] & shown[:, None]) == 0
             for i, row in zip(missing, rows, strict=True):
                 memo[("live", boards[i])] = got[i] = row
@@ -375,8 +372,7 @@ class BlueprintAgent(NoLimitAgent):
             table = np.asarray([boards[i] for i in missing], dtype=np.int64)  # (M, board)
             live = ok[missing]  # (M, H)
             rows = np.empty((len(missing), len(hands), 2 + table.shape[1]), dtype=np.int64)
-            rows[:, :, :2] = hands
-            rows[:, :, 2:] = table[:, None, :]
+            rows[:, :, :2], rows[:, :, 2:] = hands, table[:, None, :]
             states = np.full(live.shape, -1, dtype=np.int64)
             states[live] = row_states(self.strategy, self.abstraction, rnd, rows[live])  # type: ignore[attr-defined]
             for i, row in zip(missing, states, strict=True):
