@@ -12,6 +12,7 @@ from pathlib import Path
 import pokerlab
 from pokerlab import _kernel_cache as kc
 from pokerlab.tree.vector import _kernels as K
+from pokerlab.tree.vector import _walk_batches as B
 
 
 def _stamp(dispatcher) -> object:
@@ -20,7 +21,7 @@ def _stamp(dispatcher) -> object:
 
 def test_the_stamps_of_pokerlab_kernels_carry_the_digest() -> None:
     assert kc.installed()
-    for kernel in (K.cfr_iterations, K.traverse, K.walk, K.best_response_pair):
+    for kernel in (K.cfr_iterations, K.traverse, K.walk, B.best_response_pair):
         stamp = _stamp(kernel)
         assert isinstance(stamp, tuple) and stamp[1] == kc.kernels_digest()
     names = {p.relative_to(Path(pokerlab.__file__).parent).as_posix() for p in kc.kernel_sources()}

@@ -13,7 +13,7 @@ not travel), receives the reach rows of its subtrees each pass and returns their
 the head keeps the top part's numbers.
 
 The actors run the kernel the threads run
-(:func:`~pokerlab.tree.vector._kernels.traverse_items`) on the same rows, and each subtree's
+(:func:`~pokerlab.tree.vector._walk_batches.traverse_items`) on the same rows, and each subtree's
 arithmetic does not depend on where its numbers are stored, so a run equals the one-process
 solver's (:class:`~pokerlab.solvers.postflop.PostflopSolver`, any thread count) bit for bit
 (tested). The head's full-size arrays hold the top part live and the subtrees' blocks as last

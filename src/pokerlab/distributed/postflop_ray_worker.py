@@ -13,6 +13,7 @@ import numpy as np
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.tree._primitives import DECISION
 from pokerlab.tree.vector import _kernels as K
+from pokerlab.tree.vector import _walk_batches as B
 from pokerlab.tree.vector.passes import item_costs
 from pokerlab.tree.vector.tree import VectorTree
 
@@ -115,7 +116,7 @@ class PostflopSubtreeWorker:
         (k, ...) the opponent's and the traverser's reach rows entering each of its k
         subtrees, float32 in a CFR pass and float64 otherwise, as the head's. Returns the
         value rows (k, hands; the rows' type) and the nodes visited; a CFR pass updates the
-        worker's storage (:func:`~pokerlab.tree.vector._kernels.traverse_items`)."""
+        worker's storage (:func:`~pokerlab.tree.vector._walk_batches.traverse_items`)."""
         start = time.perf_counter()
         cfr = ro.dtype == np.float32
         # (copies: the rows Ray hands over are read-only views of its object store)
@@ -124,7 +125,7 @@ class PostflopSubtreeWorker:
             self.regrets, self.sums, self.prediction, self.rscale, self.sscale, self.no_lock
         )
         t = self.tree
-        visited = K.traverse_items(
+        visited = B.traverse_items(
             self.arrays, t.hands, t.sweep, np.int64(traverser), np.int64(mode), store,
             K.Discounts(*disc), self.scratch32 if cfr else self.scratch64, items,
             np.arange(self.ids.size, dtype=np.int64),

@@ -40,7 +40,6 @@ from pokerlab.tree.vector._node_kernels import (
     best_values,
     expected_values,
     reach_times,
-    root_dot,
     sigma_block,
     strategy_sums,
     strategy_sums_16,
@@ -369,43 +368,3 @@ def cfr_iterations(
                 items.val,
             )  # fmt: skip
     return visited
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
-def best_response_pair(t, hands, sw, store: Storage, out, sc, items: Items, norm):
-    """Both players' best-response values against the average strategy (chips: each root
-    value vector dotted with the player's range weights, over ``norm``), the two
-    ``MODE_BR`` passes in one compiled call, for trees without split points."""
-    t, hands, sw, store, out, sc, items = unowned((t, hands, sw, store, out, sc, items))
-    res = np.zeros(2)
-    for trav in range(2):
-        traverse(
-            t, hands, sw, 0, trav, MODE_BR, SPLIT_NONE, store,
-            Discounts(1.0, 1.0, 1.0, False, 1.0, 1.0, True),
-            RootRows(hands.weight[1 - trav], hands.weight[trav], out), sc, items, -1, items.val,
-        )  # fmt: skip
-        res[trav] = root_dot(hands.weight[trav], out, hands.num[trav]) / norm
-    return res
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
-def traverse_items(
-    t,
-    hands,
-    sw,
-    trav,
-    mode,
-    store: Storage,
-    disc: Discounts,
-    sc,
-    items: Items,
-    ids,
-):
-    """The subtrees of the work items ``ids`` (one subtree below a split chance node each), one
-    after another in the scratch ``sc``: each reads only its entry reaches and writes only its
-    own subtree and value row, so a worker's share can run beside the others' on another thread
-    (:mod:`pokerlab.tree.executors`) and the results do not depend on how items are shared."""
-    return walk(
-        t, hands, sw, Roots(t.item_node[ids], ids, items.ro, items.rp, items.val), trav, mode,
-        SPLIT_NONE, store, disc, sc, items, -1, items.val,
-    )  # fmt: skip

@@ -11,25 +11,15 @@ import numpy as np
 from pokerlab.tree._primitives import discount_factors
 from pokerlab.tree.executors import WorkerPool, chunks, share_out, worker_pool
 from pokerlab.tree.vector import _kernels as K
+from pokerlab.tree.vector import _walk_batches as B
+from pokerlab.tree.vector._node_kernels import root_dot
 from pokerlab.tree.vector.tree import VectorArrays, VectorTree
+from pokerlab.tree.vector.work_items import ItemStorage, item_costs
 
 __all__ = ["Passes", "item_costs"]
 
 
-def item_costs(tree: VectorTree) -> np.ndarray:
-    """Nodes in each work item's subtree (the tree is in preorder: a subtree ends after the
-    last descendant reached by following last children), the item's share of a pass's work."""
-    a = tree.arrays
-    costs = np.zeros(tree.num_items)
-    for i, node in enumerate(a.item_node):
-        last = int(node)
-        while a.child_start[last + 1] > a.child_start[last]:
-            last = int(a.children[a.child_start[last + 1] - 1])
-        costs[i] = last + 1 - int(node)
-    return costs
-
-
-class Passes:
+class Passes(ItemStorage):
     """Scratch and entry points of the passes over one vector tree (reused across calls)."""
 
     #: The work items' storage is in this process's arrays (a Ray executor's is on its actors).
@@ -39,32 +29,15 @@ class Passes:
         self.tree = tree
         self.set_threads(threads)
         h = int(tree.hands.cards.shape[1])
-        n_items = tree.num_items
-        self.items_ro = np.zeros((n_items, h + 1))
-        self.items_rp = np.zeros((n_items, h))
-        self.items_val = np.zeros((n_items, h))
         self.out = np.zeros(h)
-        # the CFR passes' float32 twins (the best-response and EV passes keep float64)
-        self.items32 = K.Items(
-            np.zeros((n_items, h + 1), dtype=np.float32),
-            np.zeros((n_items, h), dtype=np.float32),
-            np.zeros((n_items, h), dtype=np.float32),
-        )
         self.out32 = np.zeros(h, dtype=np.float32)
+        # what a serial pass (no split point crossed: SPLIT_NONE) hands the kernel for the
+        # work items' storage, which it never reads
+        self.no_items = K.Items(np.zeros((0, h + 1)), np.zeros((0, h)), np.zeros((0, h)))
+        self.no_items32 = K.Items(*(np.zeros(x.shape, dtype=np.float32) for x in self.no_items))
         self.no_lock = np.zeros(0, dtype=np.float32)
         self.no_prediction = np.zeros(0, dtype=np.float32)
         self.no_scale = np.zeros(0, dtype=np.float32)
-
-    @property
-    def no_regrets(self) -> np.ndarray:
-        """A regrets argument for the ``MODE_BR`` and ``MODE_EV`` passes, which never read it:
-        float32 of the tree's size, uninitialised (no page of it is touched; zeros of a table
-        turn spot's 2-5 M numbers took 3 ms a search when the allocator handed back freed
-        memory to clear)."""
-        got = self.__dict__.get("_no_regrets")
-        if got is None:
-            got = self.__dict__["_no_regrets"] = np.empty(self.tree.size, dtype=np.float32)
-        return got
 
     def set_threads(self, threads: int, pool: WorkerPool | None = None) -> None:
         """Run the work items on ``threads`` workers (``pool``: another executor with that many
@@ -182,7 +155,7 @@ class Passes:
         scratch, as :meth:`pass_`), ``MODE_BR`` / ``MODE_EV`` reading ``strat`` as the average."""
         t = self.tree
         cfr = mode == K.MODE_CFR
-        items = self.items32 if cfr else K.Items(self.items_ro, self.items_rp, self.items_val)
+        items = self.no_items32 if cfr else self.no_items
         out = self.out32 if cfr else self.out
         store = K.Storage(
             regrets, strat, self.no_prediction, self.no_scale, self.no_scale, self.no_lock
@@ -231,7 +204,7 @@ class Passes:
 
         def run(w: int, ids: np.ndarray) -> int:
             return int(
-                K.traverse_items(
+                B.traverse_items(
                     t.arrays, t.hands, t.sweep, trav, mode, store, disc, scratch[w], items, ids
                 )
             )
@@ -333,7 +306,7 @@ class Passes:
                 regrets, strat, self.no_prediction, self.no_scale, self.no_scale, self.no_lock
             )
             items = K.Items(self.items_ro, self.items_rp, self.items_val)
-            v = K.best_response_pair(
+            v = B.best_response_pair(
                 t.arrays, t.hands, t.sweep, store, self.out, self.scratch_one, items, t.norm
             )
             return float(v[0]), float(v[1])
@@ -367,14 +340,14 @@ class Passes:
             ),
             K.Discounts(1.0, 1.0, 1.0, False, 1.0, 1.0, True),
             K.RootRows(hd.weight[1 - trav], hd.weight[trav], self.out), self.scratch_one,
-            K.Items(self.items_ro, self.items_rp, self.items_val), node, rec,
+            self.no_items, node, rec,
         )  # fmt: skip
         return rec
 
     def root_value(self, trav: int, values: np.ndarray) -> float:
         """Expected value of ``trav`` from its root counterfactual values (chips)."""
         hd = self.tree.hands
-        return float(K.root_dot(hd.weight[trav], values, int(hd.num[trav])) / self.tree.norm)
+        return float(root_dot(hd.weight[trav], values, int(hd.num[trav])) / self.tree.norm)
 
     def warmup(self, params: np.ndarray, compressed: bool = False) -> None:
         """Compile (or load from numba's cache) every pass outside any timed region, with a
