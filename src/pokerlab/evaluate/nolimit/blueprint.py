@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.abstraction.isomorphism import round_indexer
 from pokerlab.cards.deck import parse_cards
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.nolimit.agents import (
@@ -27,6 +26,13 @@ from pokerlab.evaluate.nolimit.agents import (
     PublicView,
     normalize_action,
     passive_action,
+)
+from pokerlab.evaluate.nolimit.blueprint_states import (
+    _per_board,
+    bucket_state,
+    bucket_states,
+    node_probs,
+    row_states,
 )
 from pokerlab.evaluate.nolimit.translation import (
     ReadLine,
@@ -42,60 +48,6 @@ from pokerlab.tree._primitives import DEAL, DECISION
 from pokerlab.tree.compiled import compile_game
 
 __all__ = ["BlueprintAgent", "bucket_state", "bucket_states", "history_strategy", "node_probs"]
-
-
-def bucket_state(strategy: BettingStrategy, abstraction: Any, rnd: int, cards: list[int]) -> int:
-    """The private state of a seat holding ``cards`` (two hole cards, then the board shown in
-    round ``rnd``) in ``strategy``'s layout: the round's bucket, or with perfect recall the
-    bucket sequence of rounds 0..rnd (mixed radix of the requested counts)."""
-    layout = strategy.layout
-    shown = (0, 3, 4, 5)
-    ranks = abstraction.ranks
-    if layout.recall != "perfect":
-        row = np.asarray([cards[: 2 + shown[rnd]]], dtype=np.int64)
-        return int(abstraction.labels[rnd][round_indexer(rnd, ranks).index(row)[0]])
-    s = 0
-    for r in range(rnd + 1):
-        row = np.asarray([cards[: 2 + shown[r]]], dtype=np.int64)
-        b = int(abstraction.labels[r][round_indexer(r, ranks).index(row)[0]])
-        s = s * layout.buckets[r] + b
-    return s
-
-
-def bucket_states(
-    strategy: BettingStrategy, abstraction: Any, rnd: int, hands: np.ndarray, board: Sequence[int]
-) -> np.ndarray:
-    """:func:`bucket_state` of every row of ``hands`` (int ``(H, 2)``, none meeting ``board``,
-    the board shown in round ``rnd``) at once, int64 ``(H,)``."""
-    hands = np.asarray(hands, dtype=np.int64)
-    board_row = np.asarray(list(board), dtype=np.int64)
-    rows = np.concatenate([hands, np.broadcast_to(board_row, (len(hands), len(board_row)))], 1)
-    return row_states(strategy, abstraction, rnd, rows)
-
-
-def row_states(
-    strategy: BettingStrategy, abstraction: Any, rnd: int, rows: np.ndarray
-) -> np.ndarray:
-    """:func:`bucket_state` of every row of ``rows`` (int ``(N, 2 + board)``: the hole cards,
-    then the board shown in round ``rnd``; each row its own board), int64 ``(N,)``."""
-    layout = strategy.layout
-    shown = (0, 3, 4, 5)
-    first = rnd if layout.recall != "perfect" else 0
-    s = np.zeros(len(rows), dtype=np.int64)
-    for r in range(first, rnd + 1):
-        index = round_indexer(r, abstraction.ranks).index(rows[:, : 2 + shown[r]])
-        s = s * int(layout.buckets[r]) + np.asarray(abstraction.labels[r])[index].astype(np.int64)
-    return s
-
-
-def node_probs(strategy: BettingStrategy, node: int, state: int) -> np.ndarray:
-    """The action probabilities of decision ``node`` of ``strategy``'s tree for private state
-    ``state`` (:func:`bucket_state`), in the order of the node's children (a new array)."""
-    layout = strategy.layout
-    tree = layout.tree
-    na = int(tree.child_start[node + 1] - tree.child_start[node])
-    ns = int(layout.num_states[int(tree.round[node])])
-    return strategy.probs[int(layout.offset[node]) + np.arange(na) * ns + state]
 
 
 class BlueprintAgent(NoLimitAgent):
@@ -347,17 +299,15 @@ class BlueprintAgent(NoLimitAgent):
 
     @staticmethod
     def _live(memo: dict[Any, Any], hands: np.ndarray, boards: list[tuple[int, ...]]) -> np.ndarray:
-        """Which rows of ``hands`` meet no card of each of ``boards`` (bool ``(B, H)``; each
-        board's row kept in ``memo``, the missing ones found at once by card bit masks)."""
-        got = [memo.get(("live", b)) for b in boards]
-        missing = [i for i, g in enumerate(got) if g is None]
-        if missing:
+        """Which rows of ``hands`` meet no card of each of ``boards`` (bool ``(B, H)``; the
+        boards' rows found at once by card bit masks, :func:`_per_board`)."""
+
+        def make(missing: list[int]) -> np.ndarray:
             held = (np.int64(1) << hands[:, 0]) | (np.int64(1) << hands[:, 1])
             shown = np.array([sum(1 << c for c in boards[i]) for i in missing], dtype=np.int64)
-            rows = (held[None, :] & shown[:, None]) == 0
-            for i, row in zip(missing, rows, strict=True):
-                memo[("live", boards[i])] = got[i] = row
-        return np.stack(got)
+            return (held[None, :] & shown[:, None]) == 0
+
+        return _per_board(memo, ("live",), boards, make)
 
     def _states(
         self, memo: dict[Any, Any], rnd: int, hands: np.ndarray, boards: list[tuple[int, ...]],
@@ -365,19 +315,18 @@ class BlueprintAgent(NoLimitAgent):
     ) -> np.ndarray:  # fmt: skip
         """The private state (:func:`bucket_state`) in round ``rnd`` of every hand of
         ``hands`` live on each of ``boards`` (``ok``: ``(B, H)``), -1 for the others, int64
-        ``(B, H)``; each board's row kept in ``memo``, the missing ones looked up at once."""
-        got = [memo.get(("states", rnd, b)) for b in boards]
-        missing = [i for i, g in enumerate(got) if g is None]
-        if missing:
+        ``(B, H)``; the boards' rows looked up from one table (:func:`_per_board`)."""
+
+        def make(missing: list[int]) -> np.ndarray:
             table = np.asarray([boards[i] for i in missing], dtype=np.int64)  # (M, board)
             live = ok[missing]  # (M, H)
             rows = np.empty((len(missing), len(hands), 2 + table.shape[1]), dtype=np.int64)
             rows[:, :, :2], rows[:, :, 2:] = hands, table[:, None, :]
             states = np.full(live.shape, -1, dtype=np.int64)
             states[live] = row_states(self.strategy, self.abstraction, rnd, rows[live])  # type: ignore[attr-defined]
-            for i, row in zip(missing, states, strict=True):
-                memo[("states", rnd, boards[i])] = got[i] = row
-        return np.stack(got)
+            return states
+
+        return _per_board(memo, ("states", rnd), boards, make)
 
 
 def history_strategy(strategy: BettingStrategy, abstraction: Any) -> Strategy:
