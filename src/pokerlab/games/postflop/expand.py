@@ -17,6 +17,7 @@ left once the board and both hands are out).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -177,6 +178,10 @@ def expand_spot(
     chance_weight: list[float] = []
     iso: list[list[tuple[int, int, int]]] = []
     parent: list[int] = []
+    # a copied block shares its first block's lists of child ids and parents: ``shift`` is
+    # what to add to them (0 for the nodes walked), ``roots`` each copy's root and parent
+    shift: list[int] = []
+    roots: list[tuple[int, int]] = []
     anode: list[ActionNode] = []
     node_board: list[list[int]] = []
     board_id: list[int] = []
@@ -201,6 +206,7 @@ def expand_spot(
         kind.append(_KIND[n.kind])
         player.append(n.player)
         kids.append([])
+        shift.append(0)
         edge_cards.append([])
         iso.append([])
         parent.append(par)
@@ -233,6 +239,7 @@ def expand_spot(
         # the others copied from it (a turn spot's 48 river subtrees, the flop's ~2,000)
         flat = not _deals_below(template, below)
         block: tuple[int, int] | None = None
+        shows: list[int] = []  # the first block's showdowns, relative to its root
         slots: dict[int, int] = {}
         pairs = _iso_pairs(cards, sym) if isomorphism else []
         for card in deck_cards:
@@ -244,35 +251,32 @@ def expand_spot(
                 continue
             slots[card] = len(kids[nid])
             if flat and block is not None:
-                kids[nid].append(copy_block(block, [*cards, card], nid))
+                kids[nid].append(copy_block(block, shows, [*cards, card], nid))
             else:
                 start = len(kind)
                 kids[nid].append(visit(template, [*cards, card], nid, depth + 1))
                 block = (start, len(kind))
+                shows = [j for j, b in enumerate(board_id[start:]) if b >= 0]
             edge_cards[nid].append(card)
         return nid
 
-    def copy_block(block: tuple[int, int], board: list[int], par: int) -> int:
+    def copy_block(block: tuple[int, int], shows: list[int], board: list[int], par: int) -> int:
         """Append a copy of the nodes ``block`` (a dealt card's subtree holding no deal) for
-        the cards ``board`` under the chance node ``par``; its root's id."""
+        the cards ``board`` under the chance node ``par`` (``shows``: the block's showdowns,
+        relative); its root's id. Lists are extended by slices, no Python work per node."""
         lo, hi = block
         delta = len(kind) - lo
-        kind.extend(kind[lo:hi])
-        player.extend(player[lo:hi])
-        kids.extend([[k + delta for k in ks] for ks in kids[lo:hi]])
-        edge_cards.extend(edge_cards[lo:hi])  # action edges only: lists never changed again
-        iso.extend(iso[lo:hi])
-        parent.append(par)
-        parent.extend([q + delta for q in parent[lo + 1 : hi]])
-        anode.extend(anode[lo:hi])
+        for column in (kind, player, kids, edge_cards, iso, parent, anode, chance_weight):
+            column.extend(column[lo:hi])  # kids, edge_cards, iso: lists never changed again
+        for column in (win, lose, tie, board_id):
+            column.extend(column[lo:hi])
+        shift.extend([delta] * (hi - lo))
+        roots.append((lo + delta, par))
         node_board.extend([board] * (hi - lo))
-        chance_weight.extend(chance_weight[lo:hi])
-        win.extend(win[lo:hi])
-        lose.extend(lose[lo:hi])
-        tie.extend(tie[lo:hi])
-        shows = [b >= 0 for b in board_id[lo:hi]]
-        bid = boards.setdefault(tuple(sorted(board)), len(boards)) if any(shows) else -1
-        board_id.extend([bid if s else -1 for s in shows])
+        if shows:
+            bid = boards.setdefault(tuple(sorted(board)), len(boards))
+            for j in shows:
+                board_id[lo + delta + j] = bid
         return lo + delta
 
     visit(root, list(board), -1, 0)
@@ -280,6 +284,19 @@ def expand_spot(
     # above until the cyclic collector runs: break it, so they go when this function returns
     visit = None  # type: ignore[assignment]
     n_nodes = len(kind)
+    kind_a = np.array(kind, dtype=np.int8)
+    player_a = np.array(player, dtype=np.int8)
+    shift_a = np.array(shift, dtype=np.int64)
+    lens = np.fromiter(map(len, kids), dtype=np.int64, count=n_nodes)
+    child_start = np.zeros(n_nodes + 1, dtype=np.int64)
+    child_start[1:] = np.cumsum(lens)
+    n_edges = int(child_start[-1])
+    children = np.fromiter(chain.from_iterable(kids), dtype=np.int64, count=n_edges)
+    children += np.repeat(shift_a, lens)
+    parent_a = np.array(parent, dtype=np.int64) + shift_a
+    if roots:
+        at = np.array(roots, dtype=np.int64)
+        parent_a[at[:, 0]] = at[:, 1]
 
     # solver layout: actions x hands(actor) per decision node, player-major (OOP's blocks in
     # preorder, then IP's) so that each player owns one slice (VectorTree.player_ranges)
@@ -287,14 +304,11 @@ def expand_spot(
     size = 0
     player_ranges = []
     for owner in (0, 1):
-        start = size
-        for i in range(n_nodes):
-            if kind[i] == DECISION and player[i] == owner:
-                offset[i] = size
-                size += len(kids[i]) * nh[player[i]]
-        player_ranges.append((start, size))
-    child_start = np.zeros(n_nodes + 1, dtype=np.int64)
-    child_start[1:] = np.cumsum([len(k) for k in kids])
+        mine = np.flatnonzero((kind_a == DECISION) & (player_a == owner))
+        widths = lens[mine] * nh[owner]
+        offset[mine] = size + np.cumsum(widths) - widths
+        player_ranges.append((size, size + int(widths.sum())))
+        size += int(widths.sum())
     iso_start = np.zeros(n_nodes + 1, dtype=np.int64)
     iso_start[1:] = np.cumsum([len(x) for x in iso])
     flat_iso = [x for row in iso for x in row]
@@ -302,21 +316,19 @@ def expand_spot(
     # split points: chance nodes with no chance ancestor; their dealt children are work items
     item_first = np.full(n_nodes, -1, dtype=np.int64)
     item_node: list[int] = []
-    for i in range(n_nodes):
-        if kind[i] != CHANCE:
-            continue
-        a = parent[i]
-        while a >= 0 and kind[a] != CHANCE:
-            a = parent[a]
+    for i in np.flatnonzero(kind_a == CHANCE).tolist():
+        a = parent_a[i]
+        while a >= 0 and kind_a[a] != CHANCE:
+            a = parent_a[a]
         if a < 0:
             item_first[i] = len(item_node)
-            item_node.extend(kids[i])
+            item_node.extend(kids[i])  # a chance node is never copied: its ids are absolute
     arrays = VectorArrays(
-        kind=np.array(kind, dtype=np.int8),
-        player=np.array(player, dtype=np.int8),
+        kind=kind_a,
+        player=player_a,
         child_start=child_start,
-        children=np.array([c for k in kids for c in k], dtype=np.int64),
-        edge_card=np.array([c for k in edge_cards for c in k], dtype=np.int64),
+        children=children,
+        edge_card=np.fromiter(chain.from_iterable(edge_cards), dtype=np.int64, count=n_edges),
         chance_weight=np.array(chance_weight),
         iso_start=iso_start,
         iso_child=np.array([x[0] for x in flat_iso], dtype=np.int64),
@@ -329,13 +341,13 @@ def expand_spot(
         tie=np.array(tie),
         item_first=item_first,
         item_node=np.array(item_node, dtype=np.int64),
-        twin=fold_twins(kind, player, kids),
+        twin=fold_twins(kind_a, player_a, child_start, children),
     )
 
     final_boards = np.array(sorted(boards, key=boards.__getitem__), dtype=np.int64).reshape(-1, 5)
     hands = hand_arrays(combos, weights, final_boards, hmax)
     norm = deal_weight(combos, weights)
-    max_children = max(len(k) for k in kids) if kids else 1
+    max_children = int(lens.max()) if n_nodes else 1
     tree = VectorTree(
         arrays=arrays,
         hands=hands,
@@ -345,13 +357,18 @@ def expand_spot(
         max_children=max(max_children, 1),
         norm=norm,
     )
-    nb = np.full((n_nodes, 5), -1, dtype=np.int8)  # cards 0..51: a byte (the flop's: 2.7 MB)
-    for i, cs in enumerate(node_board):
-        nb[i, : len(cs)] = cs
+    # cards 0..51: a byte (the flop's: 2.7 MB); one row per distinct board list, then gathered
+    rows: dict[int, int] = {}
+    which = [rows.setdefault(i, len(rows)) for i in map(id, node_board)]
+    lists = {id(cs): cs for cs in node_board}
+    table = np.full((len(rows), 5), -1, dtype=np.int8)
+    for i, r in rows.items():
+        table[r, : len(lists[i])] = lists[i]
+    nb = table[np.array(which, dtype=np.int64)]
     return ExpandedSpot(
         tree=tree,
         combos=(combos[0], combos[1]),
-        parent=np.array(parent, dtype=np.int64),
+        parent=parent_a,
         action_node=anode,
         node_board=nb,
         boards=final_boards,

@@ -126,18 +126,26 @@ class SweepArrays(NamedTuple):
     card_hands: np.ndarray  # uint16 (2, 2H)
 
 
-def fold_twins(kind: list[int], player: list[int], kids: list[list[int]]) -> np.ndarray:
-    """:attr:`VectorArrays.twin` of a node list: at a decision with one fold by its actor and
+def fold_twins(
+    kind: np.ndarray, player: np.ndarray, child_start: np.ndarray, children: np.ndarray
+) -> np.ndarray:
+    """:attr:`VectorArrays.twin` of a node arena: at a decision with one fold by its actor and
     one showdown (the call), each points at the other; -1 elsewhere. When the folder is the
     traverser the two share the opponent's reach, so one sweep's blocker sums serve both."""
-    twin = np.full(len(kind), -1, dtype=np.int64)
-    for i, children in enumerate(kids):
-        if kind[i] != DECISION:
-            continue
-        folds = [c for c in children if kind[c] == FOLD and player[c] == player[i]]
-        shows = [c for c in children if kind[c] == SHOWDOWN]
-        if len(folds) == 1 and len(shows) == 1:
-            twin[folds[0]], twin[shows[0]] = shows[0], folds[0]
+    n = kind.shape[0]
+    twin = np.full(n, -1, dtype=np.int64)
+    up = np.repeat(np.arange(n), np.diff(child_start))  # each edge's parent
+    at_decision = kind[up] == DECISION
+    fold = at_decision & (kind[children] == FOLD) & (player[children] == player[up])
+    show = at_decision & (kind[children] == SHOWDOWN)
+    pairs = (np.bincount(up[fold], minlength=n) == 1) & (np.bincount(up[show], minlength=n) == 1)
+    fold_of = np.full(n, -1, dtype=np.int64)
+    show_of = np.full(n, -1, dtype=np.int64)
+    fold_of[up[fold]] = children[fold]
+    show_of[up[show]] = children[show]
+    both = np.flatnonzero(pairs)
+    twin[fold_of[both]] = show_of[both]
+    twin[show_of[both]] = fold_of[both]
     return twin
 
 
