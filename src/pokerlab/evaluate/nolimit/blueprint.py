@@ -245,17 +245,20 @@ class BlueprintAgent(NoLimitAgent):
         if plan is None:
             plan = memo[("plan", view.history, tuple(actions))] = self._plan(view, hands, actions)
         probs = self.strategy.probs  # type: ignore[attr-defined]
+        # every hand's entries are written, the dead ones (state -1) zeroed at the end: the
+        # same numbers as masking each term (probabilities are finite and non-negative)
         for rows, lost, rnd, base, ns, splits in plan:
-            rows = np.arange(len(hands)) if rows is None else rows
-            live = ok[:, rows]
+            at = slice(None) if rows is None else rows  # None: every hand reads the line alike
             if lost:  # a lost line: the passive action
                 for row, value in enumerate(splits):
-                    out[row][:, rows] = value * live
+                    out[row][:, at] = value
                 continue
-            states = self._states(memo, rnd, hands, boards, ok)[:, rows]
+            states = self._states(memo, rnd, hands, boards, ok)
+            states = states if rows is None else states[:, rows]
             for row, split in enumerate(splits):
                 for j, w in split:
-                    out[row][:, rows] += w * probs[base + j * ns + states] * live
+                    out[row][:, at] += w * probs[base + j * ns + states]
+        out *= ok
         return out
 
     def _plan(

@@ -131,11 +131,12 @@ def projected_blueprint(
         view = PublicView(rules, state, boards[0], history)
         probs = blueprint.belief_boards(view, boards, hands, reals, memo)  # (A, B, n)
         total = probs.sum(axis=0)
-        probs = np.where(total > 0, probs / np.where(total > 0, total, 1.0), 1.0 / len(reals))
+        some = total > 0  # normalised in place (a few MB a line), uniform where all are 0
+        np.divide(probs, total, out=probs, where=some)
+        probs[:, ~some] = 1.0 / len(reals)
         width = len(reals) * n
-        block = probs.transpose(1, 0, 2).reshape(group.size, width)
         for i, off in enumerate(a.offset[group].tolist()):
-            out[off : off + width] = block[i]
+            out[off : off + width].reshape(len(reals), n)[...] = probs[:, i]
     return out
 
 
