@@ -357,3 +357,37 @@ def test_search_with_the_actual_size_beats_translation(off_tree) -> None:
     searched = profile_exploitability(passes, report.profile, 100.0)
     assert translated > 0.5  # the coarse blueprint is 0.01% from equilibrium in its own game
     assert searched < 0.7 * translated
+
+
+def test_the_reach_read_down_a_path_is_the_passs_record(game) -> None:
+    """Reach's gifts read the searcher's reach at the opponent's decision down the path alone
+    (:func:`~pokerlab.solvers.search.subgames.path_reach`): bit for bit what a pass records
+    there, at decisions above the river's deal and below it (read there by the pass), for a
+    profile with zero blocks (uniform), pure actions and mixed ones."""
+    from pokerlab.solvers.search.subgames import path_reach
+
+    tree = game.expanded.tree
+    a = tree.arrays
+    passes = Passes(tree, 1)
+    rng = np.random.default_rng(11)
+    profile = (rng.random(tree.size) ** 3).astype(np.float32)
+    profile[rng.random(tree.size) < 0.2] = 0.0
+    profile[: tree.size // 7] = 0.0  # whole blocks of zeros: the uniform fallback
+    decisions = [int(n) for n in np.flatnonzero(a.offset >= 0)]  # the decision nodes
+    above = [n for n in decisions if not any(a.kind[u] == CHANCE for u in _path(game, n))]
+    below = [n for n in decisions if n not in set(above)]
+    assert above and below
+    for node in above[:12] + below[:4]:
+        for trav in (0, 1):
+            want = passes.record(node, trav, passes.no_regrets, profile)[0]
+            got = path_reach(passes, game.expanded.parent, node, trav, profile)
+            np.testing.assert_array_equal(got, want)
+
+
+def _path(game, node: int) -> list[int]:
+    parent = game.expanded.parent
+    out, up = [], int(parent[node])
+    while up >= 0:
+        out.append(up)
+        up = int(parent[up])
+    return out

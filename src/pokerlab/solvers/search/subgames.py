@@ -31,6 +31,7 @@ __all__ = [
     "subtree_blocks",
     "street_ranges",
     "faced_reach",
+    "path_reach",
     "ancestors",
     "last_decision",
 ]
@@ -247,6 +248,39 @@ def ancestors(parent: np.ndarray, node: int) -> list[tuple[int, int]]:
     return out
 
 
+def path_reach(
+    passes: Passes, parent: np.ndarray, node: int, trav: int, profile: np.ndarray
+) -> np.ndarray:
+    """The reach of ``trav``'s opponent at ``node`` under ``profile`` (float64 ``(H,)``, its
+    range weights times its probabilities down the path), what a pass records there: read
+    down the path alone when it deals no card (the pass's own arithmetic: each probability
+    the node's non-negative entries over their sum in float64, uniform where the sum is 0),
+    else by :meth:`~pokerlab.tree.vector.passes.Passes.record` over the whole tree."""
+    tree = passes.tree
+    a, hd = tree.arrays, tree.hands
+    h = hd.cards.shape[1]
+    path = ancestors(parent, node)[::-1]  # (node, child) from the root down
+    if any(a.kind[up] == CHANCE for up, _ in path):
+        return passes.record(node, trav, passes.no_regrets, profile)[0, :h]
+    opp = 1 - trav
+    reach = np.array(hd.weight[opp], dtype=np.float64)
+    n = int(hd.num[opp])
+    for up, child in path:
+        if int(a.player[up]) != opp:
+            continue
+        kids = a.children[a.child_start[up] : a.child_start[up + 1]]
+        na = kids.shape[0]
+        off = int(a.offset[up])
+        block = np.maximum(profile[off : off + na * n].reshape(na, n), np.float32(0.0))
+        total = np.zeros(n)
+        for row in block:  # the actions in order, as the pass sums them
+            total += row
+        uniform = np.where(total > 0.0, 0.0, 1.0 / na)
+        taken = int(np.flatnonzero(kids == child)[0])
+        reach[:n] = reach[:n] * (block[taken] / np.where(total > 0.0, total, 1.0) + uniform)
+    return reach
+
+
 def reach_gifts(
     passes: Passes,
     parent: np.ndarray,
@@ -282,8 +316,7 @@ def reach_gifts(
             continue
         key = (node, child)
         if key not in per_decision:
-            rec = passes.record(node, opponent, zeros, blueprint, values=False)
-            others_reach = rec[0, :h]
+            others_reach = path_reach(passes, parent, node, opponent, blueprint)
             kids = a.children[a.child_start[node] : a.child_start[node + 1]]
             cbv = np.array(
                 [

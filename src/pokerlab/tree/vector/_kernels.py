@@ -114,11 +114,8 @@ def walk(
     Empty arrays: float32 storage. ``sc`` is the tuple of scratch arrays of
     :meth:`~pokerlab.tree.vector.tree.VectorTree.scratch`. ``rec_node`` >= 0: copy the
     opponent's reach, the traverser's reach and the traverser's value vector at that node into
-    ``rec[0]``, ``rec[1]``, ``rec[2]`` (for reading one node); the pass then walks only the path
-    to that node and its subtree (the values it returns are not the root's), and not the
-    subtree when ``rec`` has two rows (the reaches alone). In ``MODE_BR`` the
-    traverser plays its locked probabilities where ``lock_probs`` holds them and maximises
-    elsewhere.
+    ``rec[0]``, ``rec[1]``, ``rec[2]`` (for reading one node). In ``MODE_BR`` the traverser
+    plays its locked probabilities where ``lock_probs`` holds them and maximises elsewhere.
     Returns the number of nodes visited.
     """
     # every array a pass takes views of, without its owner record: no atomic reference count
@@ -169,12 +166,6 @@ def walk(
                         rec[0, g] = ro_buf[ro_at[d], g]
                     for h in range(nh_t):
                         rec[1, h] = rp_buf[rp_at[d], h]
-                    if rec.shape[0] == 2:  # the reaches alone: nothing below is walked
-                        dst = out if d == 0 else val[d - 1, st_slot[d]]
-                        for h in range(nh_t):
-                            dst[h] = 0.0
-                        d -= 1
-                        continue
                 if kind == FOLD or kind == SHOWDOWN:
                     # ---- terminal: values of the traverser's hands against the opponent's reach
                     dst = out if d == 0 else val[d - 1, st_slot[d]]
@@ -262,14 +253,6 @@ def walk(
             if i < na:
                 child = t.children[t.child_start[n] + i]
                 st_next[d] = i + 1
-                if rec_node > n and (
-                    child > rec_node
-                    or (i + 1 < na and t.children[t.child_start[n] + i + 1] <= rec_node)
-                ):  # reading one node: above it, only the path down to it (preorder ranges)
-                    vs = val[d, i]
-                    for h in range(nh_t):
-                        vs[h] = 0.0
-                    continue
                 if (
                     kind == DECISION and t.twin[child] >= 0 and t.kind[child] == FOLD
                     and t.player[n] == trav and rec_node < 0

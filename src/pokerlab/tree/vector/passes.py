@@ -323,15 +323,13 @@ class Passes(ItemStorage):
         regrets: np.ndarray,
         strat: np.ndarray,
         lock_probs: np.ndarray | None = None,
-        values: bool = True,
     ) -> np.ndarray:
         """Under the average strategy (locked probabilities where ``lock_probs`` sets them):
         (3, H) = the opponent's reach, the traverser's root weights and the traverser's
-        counterfactual values at ``node`` (one serial pass: the path down to ``node`` and its
-        subtree); ``values=False``: (2, H), the reaches alone, the subtree not walked."""
+        counterfactual values at ``node`` (one serial pass)."""
         t = self.tree
         a, hd = t.arrays, t.hands
-        rec = np.zeros((3 if values else 2, hd.cards.shape[1]))
+        rec = np.zeros((3, hd.cards.shape[1]))
         K.traverse(
             a, hd, t.sweep, 0, trav, K.MODE_EV, K.SPLIT_NONE,
             K.Storage(
