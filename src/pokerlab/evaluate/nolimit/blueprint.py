@@ -28,10 +28,10 @@ from pokerlab.evaluate.nolimit.agents import (
     passive_action,
 )
 from pokerlab.evaluate.nolimit.blueprint_states import (
-    _per_board,
     bucket_state,
     bucket_states,
     node_probs,
+    per_board_rows,
     row_states,
 )
 from pokerlab.evaluate.nolimit.translation import (
@@ -303,14 +303,14 @@ class BlueprintAgent(NoLimitAgent):
     @staticmethod
     def _live(memo: dict[Any, Any], hands: np.ndarray, boards: list[tuple[int, ...]]) -> np.ndarray:
         """Which rows of ``hands`` meet no card of each of ``boards`` (bool ``(B, H)``; the
-        boards' rows found at once by card bit masks, :func:`_per_board`)."""
+        boards' rows found at once by card bit masks, :func:`per_board_rows`)."""
 
         def make(missing: list[int]) -> np.ndarray:
             held = (np.int64(1) << hands[:, 0]) | (np.int64(1) << hands[:, 1])
             shown = np.array([sum(1 << c for c in boards[i]) for i in missing], dtype=np.int64)
             return (held[None, :] & shown[:, None]) == 0
 
-        return _per_board(memo, ("live",), boards, make)
+        return per_board_rows(memo, ("live",), boards, make)
 
     def _states(
         self, memo: dict[Any, Any], rnd: int, hands: np.ndarray, boards: list[tuple[int, ...]],
@@ -318,7 +318,7 @@ class BlueprintAgent(NoLimitAgent):
     ) -> np.ndarray:  # fmt: skip
         """The private state (:func:`bucket_state`) in round ``rnd`` of every hand of
         ``hands`` live on each of ``boards`` (``ok``: ``(B, H)``), -1 for the others, int64
-        ``(B, H)``; the boards' rows looked up from one table (:func:`_per_board`)."""
+        ``(B, H)``; the boards' rows looked up from one table (:func:`per_board_rows`)."""
 
         def make(missing: list[int]) -> np.ndarray:
             table = np.asarray([boards[i] for i in missing], dtype=np.int64)  # (M, board)
@@ -329,7 +329,7 @@ class BlueprintAgent(NoLimitAgent):
             states[live] = row_states(self.strategy, self.abstraction, rnd, rows[live])  # type: ignore[attr-defined]
             return states
 
-        return _per_board(memo, ("states", rnd), boards, make)
+        return per_board_rows(memo, ("states", rnd), boards, make)
 
 
 def history_strategy(strategy: BettingStrategy, abstraction: Any) -> Strategy:

@@ -1,7 +1,7 @@
 """A blueprint's private states: the bucket of a hand on a board in a round (or the bucket
 sequence with perfect recall), for one hand, many hands on one board, or rows of hands and
 boards at once; a node's action probabilities for a state; the per-board rows a projection
-keeps (:func:`_per_board`)."""
+keeps (:func:`per_board_rows`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 from pokerlab.abstraction.isomorphism import round_indexer
 from pokerlab.strategy import BettingStrategy
 
-__all__ = ["bucket_state", "bucket_states", "row_states", "node_probs"]
+__all__ = ["bucket_state", "bucket_states", "row_states", "node_probs", "per_board_rows"]
 
 
 def bucket_state(strategy: BettingStrategy, abstraction: Any, rnd: int, cards: list[int]) -> int:
@@ -70,7 +70,7 @@ def node_probs(strategy: BettingStrategy, node: int, state: int) -> np.ndarray:
     return strategy.probs[int(layout.offset[node]) + np.arange(na) * ns + state]
 
 
-def _per_board(
+def per_board_rows(
     memo: dict[Any, Any], tag: tuple[Any, ...], boards: list[tuple[int, ...]],
     make: Callable[[list[int]], np.ndarray],
 ) -> np.ndarray:  # fmt: skip

@@ -21,6 +21,7 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.tree.vector import _kernels as K
+from pokerlab.tree.vector._node_kernels import sigma_block
 from pokerlab.tree.vector.passes import Passes
 from pokerlab.tree.vector.tree import CHANCE, DECISION, VectorTree
 
@@ -113,8 +114,8 @@ def round_leaves(tree: VectorTree, node: int) -> list[int]:
 def faced_reach(tree: VectorTree, player: int, reach: np.ndarray) -> np.ndarray:
     """For each hand of ``player``, the other player's ``reach`` (one entry per hand of its
     padded list) summed over the hands it can face (no card shared), by inclusion-exclusion
-    over the cards (a hand sharing a card is subtracted
-    once per card shared; only an equal hand shares two, so it is added back)."""
+    over the cards (a hand sharing a card is subtracted once per card shared; only an equal
+    hand shares two, so it is added back)."""
     hd = tree.hands
     other = 1 - player
     n_o, n_p = int(hd.num[other]), int(hd.num[player])
@@ -253,9 +254,9 @@ def path_reach(
 ) -> np.ndarray:
     """The reach of ``trav``'s opponent at ``node`` under ``profile`` (float64 ``(H,)``, its
     range weights times its probabilities down the path), what a pass records there: read
-    down the path alone when it deals no card (the pass's own arithmetic: each probability
-    the node's non-negative entries over their sum in float64, uniform where the sum is 0),
-    else by :meth:`~pokerlab.tree.vector.passes.Passes.record` over the whole tree."""
+    down the path alone when it deals no card (each node's probabilities by the pass's own
+    helper, :func:`~pokerlab.tree.vector._node_kernels.sigma_block`), else by
+    :meth:`~pokerlab.tree.vector.passes.Passes.record` over the whole tree."""
     tree = passes.tree
     a, hd = tree.arrays, tree.hands
     h = hd.cards.shape[1]
@@ -265,19 +266,14 @@ def path_reach(
     opp = 1 - trav
     reach = np.array(hd.weight[opp], dtype=np.float64)
     n = int(hd.num[opp])
+    sig = np.zeros((1, tree.max_children, h))
+    tot, uni = np.zeros(h), np.zeros(h)
     for up, child in path:
         if int(a.player[up]) != opp:
             continue
         kids = a.children[a.child_start[up] : a.child_start[up + 1]]
-        na = kids.shape[0]
-        off = int(a.offset[up])
-        block = np.maximum(profile[off : off + na * n].reshape(na, n), np.float32(0.0))
-        total = np.zeros(n)
-        for row in block:  # the actions in order, as the pass sums them
-            total += row
-        uniform = np.where(total > 0.0, 0.0, 1.0 / na)
-        taken = int(np.flatnonzero(kids == child)[0])
-        reach[:n] = reach[:n] * (block[taken] / np.where(total > 0.0, total, 1.0) + uniform)
+        sigma_block(profile, int(a.offset[up]), kids.shape[0], n, sig, 0, passes.no_lock, tot, uni)
+        reach[:n] = reach[:n] * sig[0, int(np.flatnonzero(kids == child)[0]), :n]
     return reach
 
 
