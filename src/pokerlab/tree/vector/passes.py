@@ -348,25 +348,30 @@ class Passes(ItemStorage):
         return float(root_dot(hd.weight[trav], values, int(hd.num[trav])) / self.tree.norm)
 
     def warmup(self, params: np.ndarray, compressed: bool = False) -> None:
-        """Compile (or load from numba's cache) every pass outside any timed region, with a
-        schedule array ``params`` (the 16-bit storage types too with ``compressed``)."""
+        """Compile (or load from numba's cache) every pass a solver of the storage type makes
+        while it solves, outside any timed region, with a schedule array ``params``: float32,
+        or with ``compressed`` the 16-bit types alone (a 16-bit solver's passes read nothing
+        else; a float32 pass it makes later loads then). One storage type at a time: the
+        scratch arrays are the tree's size, and float32 ones beside a 16-bit solver's storage
+        were its peak memory (994 MiB on the flop spot, 783 in the solve)."""
         size = self.tree.size
-        r = np.zeros(size, dtype=np.float32)
-        s = np.zeros(size, dtype=np.float32)
-        for mode in (K.MODE_CFR, K.MODE_BR, K.MODE_EV):
-            self.pass_(0, mode, r, s)
-        self.record(0, 0, r, s)
-        self.best_responses(s, r, (None, None))
         discount_factors(params, 1)
-        self.cfr_iterations(0, 0, params, False, False, r, s)
-        if compressed:
-            r16 = np.zeros(size, dtype=np.int16)
-            s16 = np.zeros(size, dtype=np.uint16)
-            n = self.tree.arrays.kind.shape[0]
-            scales = (np.zeros(n, dtype=np.float32), np.zeros(n, dtype=np.float32))
-            self.pass_(0, K.MODE_CFR, r16, s16, scales=scales)
-            for mode in (K.MODE_BR, K.MODE_EV):
-                self.pass_(0, mode, r16, s16)
-            self.record(0, 0, r16, s16)
-            self.best_responses(s16, r16, (None, None))
-            self.cfr_iterations(0, 0, params, False, False, r16, s16, scales=scales)
+        if not compressed:
+            r = np.zeros(size, dtype=np.float32)
+            s = np.zeros(size, dtype=np.float32)
+            for mode in (K.MODE_CFR, K.MODE_BR, K.MODE_EV):
+                self.pass_(0, mode, r, s)
+            self.record(0, 0, r, s)
+            self.best_responses(s, r, (None, None))
+            self.cfr_iterations(0, 0, params, False, False, r, s)
+            return
+        r16 = np.zeros(size, dtype=np.int16)
+        s16 = np.zeros(size, dtype=np.uint16)
+        n = self.tree.arrays.kind.shape[0]
+        scales = (np.zeros(n, dtype=np.float32), np.zeros(n, dtype=np.float32))
+        self.pass_(0, K.MODE_CFR, r16, s16, scales=scales)
+        for mode in (K.MODE_BR, K.MODE_EV):
+            self.pass_(0, mode, r16, s16)
+        self.record(0, 0, r16, s16)
+        self.best_responses(s16, r16, (None, None))
+        self.cfr_iterations(0, 0, params, False, False, r16, s16, scales=scales)
