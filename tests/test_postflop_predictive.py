@@ -97,8 +97,8 @@ def test_dcfr_equals_the_reference_cfr_through_a_deal() -> None:
     """On a turn spot with betting before and after the river is dealt, DCFR's average and
     current strategies equal ReferenceCFR's on every information set (8,144) to 1e-5 after 4
     iterations: the chance node's card removal and 1 / 44 weights, the alternation and the
-    discounts are the textbook algorithm's (the B6 flop runs a different course from
-    postflop-solver's, docs/benchmarks.md, with this algorithm)."""
+    discounts are the textbook algorithm's (where the B6 flop's course parts from
+    postflop-solver's, rounding at regret ties decides it, docs/benchmarks.md)."""
     game = PostflopGame(
         board="Td9d6hQc", ranges=("KK,T9s", "QQ,J8s"), pot=100, stack=300, bets="50%", raises=""
     )
