@@ -40,6 +40,7 @@ import numpy as np
 from pokerlab.errors import FileFormatError, PokerlabError
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.io.files import load_checkpoint, save_checkpoint
+from pokerlab.solvers import postflop_solve
 from pokerlab.solvers.base import Callback, Progress
 from pokerlab.solvers.postflop_locks import SpotLocking
 from pokerlab.solvers.postflop_solve import check_finite, finite_exploitability, solve_spot
@@ -108,10 +109,10 @@ class PostflopSolver(SpotLocking):
         float32 scale (half the memory of float32 storage; values within about 1e-4 of the
         block's largest entry, which moves convergence little: see ``benchmarks/postflop.py``).
     warmup:
-        Run every pass once on construction (:meth:`Passes.warmup
-        <pokerlab.tree.vector.passes.Passes.warmup>`: compiles outside any
-        timed region, costs a few passes); a caller that built solvers before in the same
-        process (search, a subgame per decision) skips it.
+        Compile or load every pass on construction, outside any timed region, by running
+        them on a tiny spot (:func:`~pokerlab.solvers.postflop_solve.warm_kernels`:
+        milliseconds once loaded); a caller that built solvers before in the same process
+        (search, a subgame per decision) skips it.
     average:
         How a player's strategy sums grow (:data:`AVERAGES`): ``"reach"`` (None, the default)
         adds its current strategy times its own reach probability, the average of the CFR
@@ -177,7 +178,7 @@ class PostflopSolver(SpotLocking):
         self.lock_probs: np.ndarray | None = None
         self._locks: list[Any] = []  # postflop_locks._Lock records
         if warmup:
-            self.passes.warmup(postflop_schedule("dcfr-ps"), self.compressed)
+            postflop_solve.warm_kernels(self.threads, self.compressed, postflop_schedule("dcfr-ps"))
 
     @property
     def threads(self) -> int:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from pokerlab.tree._primitives import discount_factors
+from pokerlab.tree._primitives import discount_factors, first_non_finite_f32
 from pokerlab.tree.executors import WorkerPool, chunks, share_out, worker_pool
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector import _walk_batches as B
@@ -356,6 +356,7 @@ class Passes(ItemStorage):
         were its peak memory (994 MiB on the flop spot, 783 in the solve)."""
         size = self.tree.size
         discount_factors(params, 1)
+        first_non_finite_f32(np.zeros(1, dtype=np.float32))  # the solve's finiteness check
         if not compressed:
             r = np.zeros(size, dtype=np.float32)
             s = np.zeros(size, dtype=np.float32)
