@@ -351,28 +351,22 @@ class Passes(ItemStorage):
         """Compile (or load from numba's cache) every pass a solver of the storage type makes
         while it solves, outside any timed region, with a schedule array ``params``: float32,
         or with ``compressed`` the 16-bit types alone (a 16-bit solver's passes read nothing
-        else; a float32 pass it makes later loads then). One storage type at a time: the
-        scratch arrays are the tree's size, and float32 ones beside a 16-bit solver's storage
-        were its peak memory (994 MiB on the flop spot, 783 in the solve)."""
+        else; a float32 pass it makes later loads then). Run on this tree with scratch arrays
+        of its size: a solver warms a tiny spot's passes
+        (:func:`~pokerlab.solvers.postflop_solve.warm_kernels`)."""
         size = self.tree.size
         discount_factors(params, 1)
         first_non_finite_f32(np.zeros(1, dtype=np.float32))  # the solve's finiteness check
-        if not compressed:
-            r = np.zeros(size, dtype=np.float32)
-            s = np.zeros(size, dtype=np.float32)
-            for mode in (K.MODE_CFR, K.MODE_BR, K.MODE_EV):
-                self.pass_(0, mode, r, s)
-            self.record(0, 0, r, s)
-            self.best_responses(s, r, (None, None))
-            self.cfr_iterations(0, 0, params, False, False, r, s)
-            return
-        r16 = np.zeros(size, dtype=np.int16)
-        s16 = np.zeros(size, dtype=np.uint16)
-        n = self.tree.arrays.kind.shape[0]
-        scales = (np.zeros(n, dtype=np.float32), np.zeros(n, dtype=np.float32))
-        self.pass_(0, K.MODE_CFR, r16, s16, scales=scales)
+        scales: tuple[np.ndarray, np.ndarray] | None = None
+        if compressed:
+            r, s = np.zeros(size, dtype=np.int16), np.zeros(size, dtype=np.uint16)
+            n = self.tree.arrays.kind.shape[0]
+            scales = (np.zeros(n, dtype=np.float32), np.zeros(n, dtype=np.float32))
+        else:
+            r, s = np.zeros(size, dtype=np.float32), np.zeros(size, dtype=np.float32)
+        self.pass_(0, K.MODE_CFR, r, s, scales=scales)
         for mode in (K.MODE_BR, K.MODE_EV):
-            self.pass_(0, mode, r16, s16)
-        self.record(0, 0, r16, s16)
-        self.best_responses(s16, r16, (None, None))
-        self.cfr_iterations(0, 0, params, False, False, r16, s16, scales=scales)
+            self.pass_(0, mode, r, s)
+        self.record(0, 0, r, s)
+        self.best_responses(s, r, (None, None))
+        self.cfr_iterations(0, 0, params, False, False, r, s, scales=scales)
