@@ -37,7 +37,8 @@ bet), played in the real spot by pseudo-harmonic translation
 with the real menu, so the opponent's actual 75% bet is in every subgame. Anchor: Brown and
 Sandholm's table 4, translation 1,465 against 119-150 mbb/g for nested search (about 10x).
 
-Table 4 (budgets): seconds per search (one subgame, one seat, after its ranges are known):
+Table 4 (budgets): seconds per search (one subgame, one seat, after its ranges are known; the
+kernels compiled first by :func:`~pokerlab.solvers.search.warm_search`, untimed):
 river searches of table 1 (mean and largest; target 50 ms), the whole turn spot searched from
 its root to the end of the game (target 2 s), the flop search of table 3 (target 10 s).
 
@@ -63,6 +64,7 @@ from pokerlab.solvers.search import (  # noqa: E402
     GADGETS,
     profile_exploitability,
     search_everywhere,
+    warm_search,
 )
 from pokerlab.solvers.search.blueprints import (  # noqa: E402
     bucketed_blueprint,
@@ -225,13 +227,19 @@ def main() -> None:
         game = pokerlab.load_game("postflop", spot="turn")
         spot_name = "turn spot T (B6)"
     load_before = load_average()
+    # numba compiles (or loads) each kernel at its first call: done here, untimed, so that the
+    # seconds below are searching (a flop search's first subgame took 47 s compiling, 2.9 s warm)
+    warm_seconds = warm_search()
+    print(f"kernels compiled or loaded in {warm_seconds:.1f} s (not in the figures below)")
     pot = float(game.config.pot)
     passes = Passes(game.expanded.tree, 1)
 
     only = {int(x) for x in args.only.split(",") if x.strip()} or {1, 2, 3, 4, 5}
     if args.coarse_river is None:
         args.coarse_river = "a" if args.quick else "33%, a"
-    payload: dict[str, Any] = {"spot": spot_name, "options": vars(args)}
+    payload: dict[str, Any] = {
+        "spot": spot_name, "options": vars(args), "warmup_seconds": warm_seconds
+    }  # fmt: skip
     t1: list[dict] = []
     if only & {1, 4}:
         start = time.perf_counter()

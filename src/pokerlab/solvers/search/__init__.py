@@ -10,6 +10,7 @@ from pokerlab.solvers.search.everywhere import (
     SearchReport,
     profile_exploitability,
     search_everywhere,
+    warm_search,
 )
 from pokerlab.solvers.search.gadgets import GADGETS, SubgameSolution, solve_subgame
 
@@ -20,4 +21,5 @@ __all__ = [
     "profile_exploitability",
     "search_everywhere",
     "solve_subgame",
+    "warm_search",
 ]

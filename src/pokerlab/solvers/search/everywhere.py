@@ -30,7 +30,7 @@ from pokerlab.solvers.search.subgames import reach_gifts, round_roots, street_ra
 from pokerlab.tree._primitives import PARAMS_LAYOUT
 from pokerlab.tree.vector.passes import Passes
 
-__all__ = ["SearchReport", "search_everywhere", "profile_exploitability"]
+__all__ = ["SearchReport", "search_everywhere", "profile_exploitability", "warm_search"]
 
 
 @dataclass
@@ -162,3 +162,27 @@ def search_everywhere(
     seconds = time.perf_counter() - start
     bound = (gains[0] + gains[1]) / (2.0 * tree.norm)
     return SearchReport(gadget, street, iterations, profile, len(roots), bound, seconds, rows)
+
+
+def warm_search() -> float:
+    """Compile or load every kernel :func:`search_everywhere` calls, on a turn spot of two hands
+    a side (every gadget at the river; the turn to the end of the game and to the end of its
+    round with 4 and self-generated continuations), so that timed searches measure solving
+    rather than compiling; returns the seconds it took. The kernels specialise on argument types,
+    not sizes: a flop spot's depth-limited search then runs without compiling."""
+    from pokerlab.games.postflop.game import PostflopGame
+
+    start = time.perf_counter()
+    game = PostflopGame(
+        board="Td9d6hQc", ranges=("KK,AK", "QQ,JT"), pot=100, stack=300, bets="50%", raises="a"
+    )
+    profile = game.public_tree().uniform()
+    for gadget in GADGETS:
+        search_everywhere(game, profile, gadget, iterations=2)
+    search_everywhere(game, profile, "resolve", street="turn", iterations=2)
+    for k in (4, "self"):
+        search_everywhere(
+            game, profile, "maxmargin", street="turn", iterations=2, depth="round",
+            continuations=k, self_rounds=1,
+        )  # fmt: skip
+    return time.perf_counter() - start
