@@ -271,14 +271,35 @@ def test_cli_match_and_lbr_take_a_search_agent(checkpoint, capsys) -> None:
 
 
 def test_cli_play_with_search_shows_the_thinking_time(checkpoint, monkeypatch, capsys) -> None:
-    """``blueprint play --search``: a person who always calls plays hands to the river, where
-    the bot searches and says how long it thought."""
-    monkeypatch.setattr("sys.stdin", io.StringIO("c\n" * 60))
-    args = ["blueprint", "play", str(checkpoint), "--search", "--search-iterations", "30",
-            "--search-threads", "2"]  # fmt: skip
-    assert main([*args, "--seed", "1", "--hands", "6"]) == 0
-    out = capsys.readouterr().out
-    assert re.search(r"\(the bot searched 30 iterations: \d+\.\d\d s\)", out)
+    """``blueprint play --search`` and ``play nolimit-holdem --checkpoint F --search`` (the
+    issue's command): a person who always calls plays hands to the river, where the bot searches
+    and says how long it thought; both commands play the same session move for move."""
+    search = ["--search", "--search-iterations", "30", "--search-threads", "2", "--seed", "1"]
+    sessions = []
+    for command in (
+        ["blueprint", "play", str(checkpoint)],
+        ["play", "nolimit-holdem", "--checkpoint", str(checkpoint)],
+    ):
+        monkeypatch.setattr("sys.stdin", io.StringIO("c\n" * 60))
+        assert main([*command, *search, "--hands", "6"]) == 0
+        out = capsys.readouterr().out
+        assert re.search(r"\(the bot searched 30 iterations: \d+\.\d\d s\)", out)
+        sessions.append(re.sub(r"\d+\.\d\d s\)", "s)", out.split("\n", 1)[1]))
+    assert sessions[0] == sessions[1]
+    assert "session: 6 hands" in sessions[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bot", "call", "--search"], "--search is for nolimit-holdem"),
+        (["--bot", "call", "--seat", "0"], "--seat is for nolimit-holdem"),
+    ],
+)
+def test_cli_play_limit_refuses_the_no_limit_options(capsys, args, message) -> None:
+    assert main(["play", "limit-holdem", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize(

@@ -44,6 +44,7 @@ from pokerlab.cli import postflop_search as _postflop_search  # noqa: F401,E402 
 from pokerlab.cli import serve as _serve  # noqa: F401,E402  isort: skip
 from pokerlab.cli import train as _train  # noqa: F401,E402  isort: skip
 from pokerlab.cli import limit_match as _limit_match  # noqa: F401,E402  isort: skip
+from pokerlab.cli import play as _play  # noqa: F401,E402  isort: skip
 from pokerlab.cli import limit_lbr as _limit_lbr  # noqa: F401,E402  isort: skip
 from pokerlab.cli import report as _report  # noqa: F401,E402  isort: skip
 from pokerlab.cli import blueprint as _blueprint  # noqa: E402  isort: skip
