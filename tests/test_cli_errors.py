@@ -411,3 +411,28 @@ def test_benchmark_results_go_to_an_untracked_folder_unless_saved(monkeypatch, t
     assert (tracked / "local" / ".gitignore").read_text().splitlines()[-1] == "*"
     saved = common.write_results("demo", {"value": 2}, save=True)
     assert saved == tracked / "demo.json" and '"value": 2' in saved.read_text()
+
+
+def test_every_command_help_is_plain_wrapped_text(capsys) -> None:
+    """Each command's help (as ``--help`` renders it): no docstring markup (double backticks,
+    Sphinx roles) and no line break inside a paragraph, which the help box would show as a
+    line ending in mid-box; checked on every command and subcommand."""
+    import typer
+
+    from pokerlab.cli.app import hide_flag_types
+    from pokerlab.cli.main import app
+
+    stack = [(["pokerlab"], hide_flag_types(typer.main.get_command(app)))]
+    seen = 0
+    while stack:
+        path, cmd = stack.pop()
+        text = cmd.help or ""
+        for bad in ("``", ":func:", ":mod:", ":class:", ":meth:", "~pokerlab"):
+            assert bad not in text, (path, bad)
+        for paragraph in text.split("\n\n"):
+            assert "\n" not in paragraph.strip(), (path, paragraph)
+        seen += 1
+        stack.extend(([*path, n], c) for n, c in getattr(cmd, "commands", {}).items())
+    assert seen > 25
+    code, out, _ = run(capsys, ["blueprint", "lbr", "--help"])
+    assert code == 0 and "``" not in out and "search:CHECKPOINT" in out

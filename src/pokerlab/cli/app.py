@@ -41,7 +41,8 @@ class UsageErrorGroup(typer.core.TyperGroup):
 
 
 def hide_flag_types(command: Any) -> Any:
-    """Blank the value type shown by ``--help`` for on/off flags; return ``command``.
+    """Blank the value type shown by ``--help`` for on/off flags, and let the help renderer
+    wrap each paragraph of a command's help (:func:`_paragraphs`); return ``command``.
 
     typer 0.29's help lists every option with its value type, so flags such as ``--json`` read
     ``<bool>`` as if they took a value. A flag takes none: its type column is left empty. Walks
@@ -50,6 +51,8 @@ def hide_flag_types(command: Any) -> Any:
     stack = [command]
     while stack:
         cmd = stack.pop()
+        if getattr(cmd, "help", None):
+            cmd.help = _paragraphs(cmd.help)
         for param in getattr(cmd, "params", ()):
             _blank_flag_type(param)
         original = getattr(cmd, "get_help_option", None)
@@ -61,6 +64,13 @@ def hide_flag_types(command: Any) -> Any:
             cmd.get_help_option = get_help_option
         stack.extend(getattr(cmd, "commands", {}).values())
     return command
+
+
+def _paragraphs(text: str) -> str:
+    """``text`` with the line breaks inside each paragraph (blank-line separated) made spaces:
+    typer's help keeps a docstring's line breaks, which the terminal then wraps again (a line
+    ending mid-box in the command list)."""
+    return "\n\n".join(" ".join(p.split()) for p in text.split("\n\n") if p.strip())
 
 
 def _blank_flag_type(param: Any) -> Any:

@@ -85,8 +85,10 @@ def acpc(
     search_gadget: GadgetOption = SearchSettings.gadget,
     search_threads: ThreadsOption = SearchSettings.threads,
 ) -> None:
-    """Play AGENT in an ACPC match: connect to the dealer's port and play until it closes
-    (``search:CHECKPOINT``: the blueprint with real-time search, the --search options)."""
+    """Play AGENT in an ACPC match: connect to the dealer's port and play until it closes.
+
+    An agent written search:CHECKPOINT is the blueprint with real-time search (the --search
+    options)."""
     from pokerlab.cli.blueprint_eval import load_agent
     from pokerlab.evaluate.nolimit.acpc import play_acpc
 

@@ -153,9 +153,10 @@ def match(
     ray: RayOption = False,
     address: AddressOption = None,
 ) -> None:
-    """Duplicate match of HERO against OPPONENT: the hero's mbb/g with its 95% interval
-    (``search:CHECKPOINT`` searches in play; the --search options set how); the same numbers
-    on any number of --workers, local or Ray."""
+    """Duplicate match of HERO against OPPONENT: the hero's mbb/g with its 95% interval; the
+    same numbers on any number of --workers, local or Ray.
+
+    An agent written search:CHECKPOINT searches in play (the --search options set how)."""
     from pokerlab.evaluate.nolimit import duplicate_match
 
     settings = SearchSettings(
@@ -221,12 +222,13 @@ def lbr(
     ray: RayOption = False,
     address: AddressOption = None,
 ) -> None:
-    """Local best response (Lisy and Bowling 2017) against AGENT: LBR's mbb/g, 95% interval
-    (``search:CHECKPOINT``: the blueprint with search, the --search options); the same numbers
-    on any number of --workers, local or Ray. ``--against AGENT2``: LBR against AGENT2 on the
-    same deals and draws too, and AGENT's minus AGENT2's with the paired interval
-    (:func:`~pokerlab.evaluate.nolimit.lbr.lbr_difference`; e.g. a search agent against its
-    own blueprint, which play alike before the searched streets)."""
+    """Local best response (Lisy and Bowling 2017) against AGENT: LBR's mbb/g, 95% interval;
+    the same numbers on any number of --workers, local or Ray.
+
+    An agent written search:CHECKPOINT is the blueprint with search (the --search options).
+    --against AGENT2: LBR against AGENT2 on the same deals and draws too, and AGENT's minus
+    AGENT2's with the paired interval (lbr_difference; e.g. a search agent against its own
+    blueprint, which play alike before the searched streets)."""
     from pokerlab.evaluate.nolimit import lbr_difference, local_best_response
 
     if actions not in ("fcpa", "fc"):
