@@ -98,6 +98,14 @@ def test_a_tree_too_large_for_memory_is_refused_with_its_estimate(monkeypatch) -
     monkeypatch.setattr(PostflopGame, "expanded", property(lambda self: pytest.fail("built")))
     with pytest.raises(PokerlabError, match=r"up to 1\.6 GiB .* 1\.0 MiB is available"):
         pokerlab.make_solver(game, "dcfr-ps")
+    # the betting tree alone (a line read before deciding to solve) skips the memory check;
+    # the solver's action tree is that tree, checked
+    fresh = pokerlab.load_game("postflop", spot="flop")
+    assert fresh.betting_tree.children
+    with pytest.raises(PokerlabError, match="too large for this machine's memory"):
+        _ = fresh.action_tree
+    monkeypatch.setattr(game_module, "available_memory_bytes", lambda: None)
+    assert fresh.action_tree is fresh.betting_tree
 
 
 def test_available_memory_is_a_plausible_number_of_bytes() -> None:

@@ -85,23 +85,28 @@ class PostflopGame(HistoryGame):
     # --- the action tree and the dealt tree ---------------------------------------------------
     @cached_property
     def action_tree(self) -> ActionNode:
-        """The betting tree before cards are dealt.
+        """The betting tree before cards are dealt (:attr:`betting_tree`), for a spot whose
+        dealt tree will be built: one whose solver arrays would need more than twice the memory
+        available (more than the 16-bit mode could fit) is refused with the estimate first."""
+        available = available_memory_bytes()
+        if available is not None:
+            self.check_memory(available, compressed=True)  # not even the 16-bit mode fits
+        return self.betting_tree
 
-        Counted first (:meth:`tree_summary`): a tree of more than
-        :data:`MAX_ACTION_DECISIONS` decision nodes, or whose solver arrays would need more than
-        twice the memory available (more than the 16-bit mode could fit), is refused with the
-        estimate before it is built."""
-        summary = self.tree_summary()
-        decisions = sum(summary["action_tree"]["decision"])
+    @cached_property
+    def betting_tree(self) -> ActionNode:
+        """The betting tree before cards are dealt, without :attr:`action_tree`'s memory check:
+        for reading lines of a spot whose dealt tree may never be built here (the search agent
+        walks a hand's line before it decides to solve, and frees memory first when it does).
+        Counted first (:meth:`tree_summary`): a tree of more than :data:`MAX_ACTION_DECISIONS`
+        decision nodes is refused before it is built."""
+        decisions = sum(self.tree_summary()["action_tree"]["decision"])
         if decisions > MAX_ACTION_DECISIONS:
             raise PokerlabError(
                 f"the tree is too large: {decisions:,} decision nodes before cards are dealt "
                 f"(at most {MAX_ACTION_DECISIONS:,}); use fewer bet sizes, a lower raise limit "
                 "or a later street"
             )
-        available = available_memory_bytes()
-        if available is not None:
-            self.check_memory(available, compressed=True)  # not even the 16-bit mode fits
         return build_action_tree(self._tree_options())
 
     def _tree_options(self) -> ActionTreeOptions:
@@ -189,7 +194,7 @@ class PostflopGame(HistoryGame):
         part; :mod:`~pokerlab.solvers.search.table_gifts`). For reading, not for solving or
         saving: the spot's parameters still describe the whole tree."""
         game = PostflopGame(self.config, isomorphism=self.isomorphism)
-        game.__dict__["action_tree"] = root
+        game.__dict__["action_tree"] = game.__dict__["betting_tree"] = root
         return game
 
     def public_tree(self) -> VectorBackend:
