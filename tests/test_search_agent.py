@@ -31,6 +31,7 @@ from pokerlab.evaluate.nolimit.matches import deal_cards, duplicate_match, play_
 from pokerlab.games.nolimit.rules import ALLIN, BET, CALL, FOLD, RAISE
 from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction
 from pokerlab.solvers.search.agent import RANGE_FLOOR, SearchAgent, SearchMenu
+from pokerlab.solvers.search.cache import Solved, SubgameCache
 
 #: 12 cards, four rounds, 50 bb deep, half-pot bets and one raise after the preflop: hands
 #: reach the river with chips behind, where the agent searches.
@@ -341,6 +342,63 @@ def test_turn_search_on_a_small_deck_deals_the_deck(blueprint) -> None:
         assert {int(c) for c in boards.ravel() if c >= 0} <= deck
         rivers += int((boards >= 0).sum(axis=1).max() == 5 and len(solved.spot.boards) > 1)
     assert rivers > 0  # some subgame dealt river cards
+
+
+def test_a_cache_bounded_in_bytes_plays_the_same_match(blueprint) -> None:
+    """``cache_bytes``: a cache of one byte keeps only the subgame solved last (each new solve
+    drops the others first, as a full-deck flop subgame must) and plays the same match to the
+    chip as the default cache: a dropped subgame solved again is the same solve. Bad bounds are
+    refused by name."""
+    rules = blueprint.strategy.game.rules
+    roomy = SearchAgent(blueprint, "turn,river", iterations=20)
+    tight = SearchAgent(blueprint, "turn,river", iterations=20, cache_bytes=1)
+    a = duplicate_match(rules, roomy, blueprint, 30, seed=7)
+    b = duplicate_match(rules, tight, blueprint, 30, seed=7)
+    assert a.mbb_per_game == b.mbb_per_game
+    assert len(tight._cache) == 1 and tight._cache.evicted_for_bytes >= len(roomy._cache) - 1
+    assert len(roomy._cache) >= 3 and roomy._cache.evicted_for_bytes == 0
+    assert len(tight.records) >= len(roomy.records)  # dropped subgames were solved again
+    for bad, message in ((0, "cache_bytes must be > 0"), (True, "cache_bytes")):
+        with pytest.raises(PokerlabError, match=message):
+            SearchAgent(blueprint, "river", cache_bytes=bad)
+    with pytest.raises(PokerlabError, match="cache must be a positive number"):
+        SearchAgent(blueprint, "river", cache=0)
+
+
+def test_subgame_cache_drops_the_least_recently_used_by_bytes() -> None:
+    cache = SubgameCache(3, max_bytes=100)
+    for i, nbytes in enumerate((40, 30, 20)):
+        cache.put((i,), Solved(None, None, 0, nbytes))
+    assert cache.get((0,)) is not None  # 0 is now the most recently used
+    assert cache.make_room(20) and [s.nbytes for s in cache.values()] == [20, 40]
+    assert not cache.make_room(40) and cache.nbytes == 60
+    assert cache.make_room(500) and len(cache) == 0 and cache.evicted_for_bytes == 3
+    for i in range(5):
+        cache.put((i,), Solved(None, None, 0, 1))
+    assert len(cache) == 3 and cache.get((1,)) is None and cache.get((4,)) is not None
+
+
+def test_subgame_cache_without_a_bound_drops_what_memory_needs(monkeypatch) -> None:
+    """With no fixed bound the cache drops the least recently used while a new subgame's
+    estimate exceeds the memory available (read again after each drop), and keeps everything
+    while it fits."""
+    import pokerlab.solvers.search.cache as C
+
+    free = [1000]
+    monkeypatch.setattr(C, "available_memory_bytes", lambda: free[0])
+    cache = SubgameCache(10)
+    for i in range(4):
+        cache.put((i,), Solved(None, None, 0, 100))
+    assert not cache.make_room(900) and len(cache) == 4
+
+    def drop_frees() -> int:  # each subgame dropped gives its 100 bytes back
+        return 1000 + 100 * cache.evicted_for_bytes
+
+    monkeypatch.setattr(C, "available_memory_bytes", drop_frees)
+    assert cache.make_room(1150) and len(cache) == 2 and cache.evicted_for_bytes == 2
+    assert cache.get((2,)) is not None and cache.get((0,)) is None
+    monkeypatch.setattr(C, "available_memory_bytes", lambda: None)  # unknown: a fixed bound
+    assert cache.make_room(C.FALLBACK_BYTES) and len(cache) == 0
 
 
 def test_a_time_budget_for_one_street(blueprint) -> None:

@@ -40,8 +40,7 @@ more than two players the blueprint plays.
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -57,6 +56,7 @@ from pokerlab.evaluate.nolimit.agents import (
 )
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
 from pokerlab.games.nolimit.rules import ALLIN, BET, RAISE, BettingState
+from pokerlab.solvers.search.cache import Solved, SubgameCache, estimated_bytes, held_bytes
 from pokerlab.solvers.search.freeze import freeze_hand, frozen_decisions
 from pokerlab.solvers.search.lines import (
     line_node,
@@ -93,16 +93,6 @@ class SearchRecord:
     frozen: tuple[str, ...] = ()
 
 
-@dataclass
-class _Solved:
-    solver: Any
-    spot: Any
-    oop_seat: int
-    strategies: dict[int, tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]] = field(
-        default_factory=dict
-    )
-
-
 class SearchAgent(NoLimitAgent):
     """The blueprint agent ``blueprint`` with real-time search on ``streets`` (module
     docstring).
@@ -123,8 +113,9 @@ class SearchAgent(NoLimitAgent):
         (``{"turn": 1.7}``: the turn by time, the other streets by ``iterations``).
     threads:
         Threads of the subgame's solve (the turn's river subtrees).
-    cache:
-        Subgames kept (least recently used dropped).
+    cache, cache_bytes:
+        Subgames kept (least recently used dropped), and the most bytes they may hold (default:
+        whatever leaves room in memory for the next; :mod:`~pokerlab.solvers.search.cache`).
     ranges:
         ``"search"`` (default): the ranges at a round's start follow the strategies played
         before it, the searches' in the rounds the agent searched (both seats: the solved
@@ -147,6 +138,7 @@ class SearchAgent(NoLimitAgent):
         seconds: float | dict[str, float] | None = None,
         threads: int = 1,
         cache: int = 64,
+        cache_bytes: int | None = None,
         name: str | None = None,
         ranges: str = "search",
         freeze: bool = True,
@@ -190,8 +182,8 @@ class SearchAgent(NoLimitAgent):
         self.seconds = _budgets(seconds, self.streets)
         self.threads = int(threads)
         self.name = name or f"search({','.join(_SPOT_STREETS[s - 1] for s in self.streets)})"
-        self._cache: OrderedDict[tuple[Any, ...], _Solved] = OrderedDict()
-        self._cache_size = int(cache)
+        self._cache = SubgameCache(cache, cache_bytes)
+        self._cache_size = self._cache.size
         self._ranges: dict[tuple[Any, ...], np.ndarray] = {}
         self._lines: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[str, str, int]]] = {}
         self._games: dict[tuple[Any, ...], Any] = {}
@@ -318,11 +310,11 @@ class SearchAgent(NoLimitAgent):
         if solved is None:
             if game is None:
                 game = self._game(view, prefix, sizes)
+            if self._cache.make_room(estimated_bytes(game)):  # built games hold trees too
+                self._games.clear()
             solved = self._solve(view, game, inserted, (prefix, moves), frozen, hole)
-            self._cache[key] = solved
-        self._cache.move_to_end(key)
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+            solved.nbytes = held_bytes(solved.solver)
+            self._cache.put(key, solved)
         node = line_node(solved.spot, solved.solver.game.action_tree, moves)
         if node not in solved.strategies:
             solved.strategies[node] = node_strategy(solved.solver, solved.spot, node)
@@ -355,7 +347,7 @@ class SearchAgent(NoLimitAgent):
         while True:
             sizes = self._sizes(moves, tuple(inserted))
             game = self._game(view, prefix, sizes, texts)
-            node, missing = game.action_tree, None
+            node, missing = game.betting_tree, None  # the memory check comes with the solve
             for _, kind, amount, _ in moves:
                 i = tree_child(node, kind, amount)
                 if i is None:
@@ -449,7 +441,7 @@ class SearchAgent(NoLimitAgent):
     def _solve(
         self, view: PublicView, game: Any, inserted: tuple[int, ...], line: tuple[Any, Any],
         frozen: tuple[int, ...], hole: tuple[int, int] | None,
-    ) -> _Solved:  # fmt: skip
+    ) -> Solved:  # fmt: skip
         """Solve the subgame ``game`` within the budget, the round's decisions ``frozen``
         (indices into the round's moves; ``line``: the actions before the round and the
         round's moves) locked for ``hole`` to the actions taken."""
@@ -479,7 +471,7 @@ class SearchAgent(NoLimitAgent):
                 frozen=tuple(locked),
             )
         )
-        return _Solved(solver, solver.spot, self.rules.first_to_act(view.state.street))
+        return Solved(solver, solver.spot, self.rules.first_to_act(view.state.street))
 
 
 def _budgets(seconds: Any, streets: tuple[int, ...]) -> dict[int, float]:
