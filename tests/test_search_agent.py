@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -399,6 +400,20 @@ def test_subgame_cache_without_a_bound_drops_what_memory_needs(monkeypatch) -> N
     assert cache.get((2,)) is not None and cache.get((0,)) is None
     monkeypatch.setattr(C, "available_memory_bytes", lambda: None)  # unknown: a fixed bound
     assert cache.make_room(C.FALLBACK_BYTES) and len(cache) == 0
+
+
+def test_flop_search_on_the_full_deck_warns_of_its_cost(blueprint) -> None:
+    from pokerlab.errors import PokerlabWarning
+    from pokerlab.games.nolimit.rules import NoLimitRules
+    from pokerlab.solvers.search.menu import warn_full_deck_flop
+
+    full = NoLimitRules(players=2, stacks=(10000, 10000), small_blind=50, big_blind=100)
+    with pytest.warns(PokerlabWarning, match="minutes per flop decision"):
+        warn_full_deck_flop(full, (1, 2, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warn_full_deck_flop(full, (2, 3))  # turn and river: quick
+        SearchAgent(blueprint, "flop,turn,river")  # a small deck: quick
 
 
 def test_a_time_budget_for_one_street(blueprint) -> None:

@@ -65,7 +65,13 @@ from pokerlab.solvers.search.lines import (
     real_action,
     tree_child,
 )
-from pokerlab.solvers.search.menu import SearchMenu
+from pokerlab.solvers.search.menu import (
+    SEARCH_STREETS,
+    SPOT_STREETS,
+    SearchMenu,
+    street_budgets,
+    warn_full_deck_flop,
+)
 from pokerlab.solvers.search.safe import TABLE_GADGETS, safe_solve
 from pokerlab.solvers.search.table_gifts import check_table_gadget, river_gifts
 
@@ -73,9 +79,6 @@ __all__ = ["RANGE_FLOOR", "SEARCH_STREETS", "SearchAgent", "SearchMenu", "Search
 
 #: a subgame's range weights are at least this fraction of the seat's largest weight
 RANGE_FLOOR = 1e-6
-#: streets by name (the rules' numbering)
-SEARCH_STREETS = {"flop": 1, "turn": 2, "river": 3}
-_SPOT_STREETS = ("flop", "turn", "river")
 
 
 @dataclass
@@ -156,6 +159,7 @@ class SearchAgent(NoLimitAgent):
         game = blueprint.strategy.game  # type: ignore[attr-defined]
         self.rules = game.rules
         self.streets = tuple(sorted({SEARCH_STREETS[s] for s in streets}))
+        warn_full_deck_flop(self.rules, self.streets)
         if self.rules.rounds != 4 and self.streets:
             raise PokerlabError(
                 f"search needs the four rounds of hold'em; this game has {self.rules.rounds}"
@@ -179,9 +183,9 @@ class SearchAgent(NoLimitAgent):
         self.menu = menu or SearchMenu()
         self.iterations = int(iterations)
         #: the time budget per street number (streets absent: ``iterations``)
-        self.seconds = _budgets(seconds, self.streets)
+        self.seconds = street_budgets(seconds, self.streets)
         self.threads = int(threads)
-        self.name = name or f"search({','.join(_SPOT_STREETS[s - 1] for s in self.streets)})"
+        self.name = name or f"search({','.join(SPOT_STREETS[s - 1] for s in self.streets)})"
         self._cache = SubgameCache(cache, cache_bytes)
         self._cache_size = self._cache.size
         self._ranges: dict[tuple[Any, ...], np.ndarray] = {}
@@ -426,7 +430,7 @@ class SearchAgent(NoLimitAgent):
             ranges=(texts[0], texts[1]),
             pot=int(state.pot() - sum(state.bets)),
             stack=int(behind),
-            bets={s: dict(table) for s in _SPOT_STREETS[state.street - 1 :]},
+            bets={s: dict(table) for s in SPOT_STREETS[state.street - 1 :]},
             add_allin_threshold=0.0,
             force_allin_threshold=0.0,
             merging_threshold=0.0,
@@ -472,19 +476,3 @@ class SearchAgent(NoLimitAgent):
             )
         )
         return Solved(solver, solver.spot, self.rules.first_to_act(view.state.street))
-
-
-def _budgets(seconds: Any, streets: tuple[int, ...]) -> dict[int, float]:
-    """``seconds`` (None, a number, or street name -> number) as street number -> seconds."""
-    if seconds is None:
-        return {}
-    names = [_SPOT_STREETS[s - 1] for s in streets]
-    table = seconds if isinstance(seconds, dict) else dict.fromkeys(names, seconds)
-    out = {}
-    for name, value in table.items():
-        if name not in SEARCH_STREETS:
-            raise PokerlabError(f"seconds: unknown street {name!r}; choose among flop, turn, river")
-        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-            raise PokerlabError(f"seconds must be > 0, got {value!r}")
-        out[SEARCH_STREETS[name]] = float(value)
-    return out

@@ -1,14 +1,22 @@
-"""The search agent's bet menu (issue 25): the sizes a subgame offers besides the ones played in
-the round (:class:`~pokerlab.solvers.search.agent.SearchAgent`)."""
+"""The search agent's settings (issue 25, :class:`~pokerlab.solvers.search.agent.SearchAgent`):
+the bet menu (the sizes a subgame offers besides the ones played in the round), the streets and
+the time budget per street."""
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
+from typing import Any
 
-from pokerlab.errors import PokerlabError
+from pokerlab.errors import PokerlabError, PokerlabWarning
 from pokerlab.games.postflop import parse_bet_sizes
 
-__all__ = ["SearchMenu"]
+__all__ = ["SEARCH_STREETS", "SPOT_STREETS", "SearchMenu", "street_budgets", "warn_full_deck_flop"]
+
+#: streets by name (the rules' numbering)
+SEARCH_STREETS = {"flop": 1, "turn": 2, "river": 3}
+#: the postflop streets in order (street number - 1)
+SPOT_STREETS = ("flop", "turn", "river")
 
 
 @dataclass(frozen=True)
@@ -32,3 +40,34 @@ class SearchMenu:
             raise PokerlabError(f"raise_limit must be an integer, got {self.raise_limit!r}")
         if self.raise_limit < 0:
             raise PokerlabError(f"raise_limit must be >= 0, got {self.raise_limit}")
+
+
+def street_budgets(seconds: Any, streets: tuple[int, ...]) -> dict[int, float]:
+    """``seconds`` (None, a number, or street name -> number) as street number -> seconds."""
+    if seconds is None:
+        return {}
+    names = [SPOT_STREETS[s - 1] for s in streets]
+    table = seconds if isinstance(seconds, dict) else dict.fromkeys(names, seconds)
+    out = {}
+    for name, value in table.items():
+        if name not in SEARCH_STREETS:
+            raise PokerlabError(f"seconds: unknown street {name!r}; choose among flop, turn, river")
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise PokerlabError(f"seconds must be > 0, got {value!r}")
+        out[SEARCH_STREETS[name]] = float(value)
+    return out
+
+
+def warn_full_deck_flop(rules: Any, streets: tuple[int, ...]) -> None:
+    """Warn (:class:`~pokerlab.errors.PokerlabWarning`) that a flop search of the full deck
+    solves the whole rest of the game per subgame: measured at the default menu with full
+    ranges (docs/search.md), 16.6 GiB of regrets and sums, about 27 s to build and 4.4 s an
+    iteration on 2 threads, so minutes per flop decision; small decks are quick."""
+    if SEARCH_STREETS["flop"] in streets and rules.ranks == 13 and rules.players == 2:
+        warnings.warn(
+            "flop search on the full deck solves the whole rest of the game per subgame (at the "
+            "default menu about 16 GiB and 30 s to build, 4 s an iteration on 2 threads): "
+            "minutes per flop decision; search the turn and river for play at the table",
+            PokerlabWarning,
+            stacklevel=3,
+        )
