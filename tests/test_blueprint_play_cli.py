@@ -225,6 +225,8 @@ def test_cli_plays_from_stdin(checkpoint, monkeypatch, capsys) -> None:
         (["blueprint", "play", "always-call"], "'always-call' is a built-in agent"),
         (["blueprint", "play", "missing.npz"], "missing.npz"),
         (["play", "nolimit-holdem", "--bot", "call"], "give --checkpoint PATH"),
+        (["play", "nolimit-holdem", "--checkpoint", "gone.npz"], "'gone.npz' (the --checkpoint)"),
+        (["play", "nolimit-holdem", "--checkpoint", "always-call"], "--checkpoint: 'always-call'"),
         (["play", "poker", "--bot", "call"], "limit-holdem or nolimit-holdem"),
     ],
 )

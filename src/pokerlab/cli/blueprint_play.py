@@ -282,20 +282,21 @@ def play(
 
 def run_play(
     checkpoint: Path, *, hands: int | None, seat: str, seed: int | None,
-    search: SearchSettings | None = None,
+    search: SearchSettings | None = None, option: str = "CHECKPOINT",
 ) -> PlaySession:  # fmt: skip
     """Load ``checkpoint`` and play on the terminal (stdin, stdout); the body of ``pokerlab
-    blueprint play`` and ``pokerlab play nolimit-holdem``; ``search``: the bot searches."""
+    blueprint play`` and ``pokerlab play nolimit-holdem``; ``search``: the bot searches;
+    ``option``: how errors name the checkpoint (the argument, or ``--checkpoint``)."""
     from pokerlab._rng import seed_int
     from pokerlab.cli.blueprint_eval import _describe, load_agent
 
     if seat not in SEATS:
         raise PokerlabError(f"--seat: unknown {seat!r}; known: {', '.join(SEATS)}")
     token = str(checkpoint) if search is None else f"search:{checkpoint}"
-    agent, game = load_agent(token, "CHECKPOINT", search)
+    agent, game = load_agent(token, option, search)
     if game is None:
         raise PokerlabError(
-            f"CHECKPOINT: {str(checkpoint)!r} is a built-in agent, not a checkpoint of pokerlab "
+            f"{option}: {str(checkpoint)!r} is a built-in agent, not a checkpoint of pokerlab "
             "blueprint train"
         )
     rules = game.rules

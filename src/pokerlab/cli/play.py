@@ -212,7 +212,10 @@ def play(
             search_streets, search_iterations, search_seconds, gadget=search_gadget,
             threads=search_threads,
         )  # fmt: skip
-        run_play(checkpoint, hands=hands, seat=seat, seed=seed, search=settings if search else None)
+        run_play(
+            checkpoint, hands=hands, seat=seat, seed=seed, search=settings if search else None,
+            option="--checkpoint",
+        )  # fmt: skip
         return
     if game_name.lower() != "limit-holdem":
         raise PokerlabError(f"play: limit-holdem or nolimit-holdem are played, got {game_name!r}")
