@@ -15,7 +15,7 @@ from pathlib import Path
 import typer
 
 from pokerlab.cli.app import app
-from pokerlab.cli.limit_match import _BOT_NAMES, _check_game, _load, _make_bot
+from pokerlab.cli.limit_match import _bot, _check_game, _load
 from pokerlab.errors import PokerlabError
 
 
@@ -68,13 +68,7 @@ def lbr(
             "iterations": solver.iterations,
         }
     else:
-        from pokerlab.games.registry import load_game
-
-        key = str(bot).lower()
-        if key not in _BOT_NAMES:
-            raise PokerlabError(f"--bot: unknown bot {bot!r}; known: {', '.join(_BOT_NAMES)}")
-        game = load_game("limit-holdem", variant=variant)
-        agent = _make_bot(key, game, 0.65, 0.45)
+        game, agent = _bot(str(bot), variant)
         about = {"bot": agent.name}
     load_seconds = time.perf_counter() - t0
     result = local_best_response(

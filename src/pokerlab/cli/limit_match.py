@@ -45,6 +45,17 @@ def _make_bot(name: str, game: Any, raise_above: float, call_above: float) -> An
     return M.BOTS[name](game)
 
 
+def _bot(bot: str, variant: str) -> tuple[Any, Any]:
+    """The limit game of ``variant`` and the simple bot named ``bot`` (``--bot``) playing it."""
+    from pokerlab.games.registry import load_game
+
+    key = str(bot).lower()
+    if key not in _BOT_NAMES:
+        raise PokerlabError(f"--bot: unknown bot {bot!r}; known: {', '.join(_BOT_NAMES)}")
+    game = load_game("limit-holdem", variant=variant)
+    return game, _make_bot(key, game, 0.65, 0.45)
+
+
 def _load(path: Path, option: str) -> tuple[Any, Any]:
     from pokerlab.io.paths import check_input_file
     from pokerlab.solvers.factory import load_limit_checkpoint

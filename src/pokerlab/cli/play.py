@@ -28,7 +28,7 @@ from pokerlab.cli.blueprint_search import (
     StreetsOption,
     ThreadsOption,
 )
-from pokerlab.cli.limit_match import _BOT_NAMES, _load, _make_bot
+from pokerlab.cli.limit_match import _bot, _load
 from pokerlab.cli.terminal import QUIT, spaced_cards, stdin_lines
 from pokerlab.errors import PokerlabError
 
@@ -232,13 +232,7 @@ def play(
         game, solver = _load(checkpoint, "--checkpoint")
         agent = strategy_agent(solver.average_strategy())
     else:
-        from pokerlab.games.registry import load_game
-
-        key = str(bot).lower()
-        if key not in _BOT_NAMES:
-            raise PokerlabError(f"--bot: unknown bot {bot!r}; known: {', '.join(_BOT_NAMES)}")
-        game = load_game("limit-holdem", variant=variant)
-        agent = _make_bot(key, game, 0.65, 0.45)
+        game, agent = _bot(str(bot), variant)
     seed_value = seed_int(seed)
     lines = stdin_lines()
 
