@@ -159,11 +159,11 @@ class SearchAgent(NoLimitAgent):
         game = blueprint.strategy.game  # type: ignore[attr-defined]
         self.rules = game.rules
         self.streets = tuple(sorted({SEARCH_STREETS[s] for s in streets}))
-        warn_full_deck_flop(self.rules, self.streets)
         if self.rules.rounds != 4 and self.streets:
             raise PokerlabError(
                 f"search needs the four rounds of hold'em; this game has {self.rules.rounds}"
             )
+        warn_full_deck_flop(self.rules, self.streets)
         if ranges not in ("search", "blueprint"):
             raise PokerlabError(f"ranges: unknown {ranges!r}; choose search or blueprint")
         #: where the ranges of earlier rounds come from: the searches played there, or always
