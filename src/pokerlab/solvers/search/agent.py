@@ -199,6 +199,22 @@ class SearchAgent(NoLimitAgent):
         self.decisions: list[tuple[int, float, bool]] = []
         self._warm = False
 
+    def warmup(self) -> float:
+        """Compile or load every kernel the agent's searches call (the solver's passes on its
+        thread count; with a safe gadget the gadgets' loops and best responses,
+        :func:`~pokerlab.solvers.search.everywhere.warm_search`) on tiny spots, so that the
+        first decision at the table is timed like the others; returns the seconds it took."""
+        from pokerlab.solvers.postflop import postflop_schedule
+        from pokerlab.solvers.postflop_solve import warm_kernels
+        from pokerlab.solvers.search.everywhere import warm_search
+
+        start = time.perf_counter()
+        warm_kernels(self.threads, False, postflop_schedule("dcfr-ps"))
+        if self.gadget != "unsafe":
+            warm_search()
+        self._warm = True
+        return time.perf_counter() - start
+
     # --- the agent interface ------------------------------------------------------------------
     def searches(self, view: PublicView) -> bool:
         """Whether the agent searches at ``view`` (else the blueprint plays)."""
