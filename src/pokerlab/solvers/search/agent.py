@@ -187,7 +187,6 @@ class SearchAgent(NoLimitAgent):
         self.threads = int(threads)
         self.name = name or f"search({','.join(SPOT_STREETS[s - 1] for s in self.streets)})"
         self._cache = SubgameCache(cache, cache_bytes)
-        self._cache_size = self._cache.size
         self._ranges: dict[tuple[Any, ...], np.ndarray] = {}
         self._lines: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[str, str, int]]] = {}
         self._games: dict[tuple[Any, ...], Any] = {}
@@ -302,7 +301,7 @@ class SearchAgent(NoLimitAgent):
             weights[seat, live] *= probs
             history.append((seat, kind, amount))
             state = state.apply(rules, kind, amount)
-        if len(self._ranges) > 4 * self._cache_size:
+        if len(self._ranges) > 4 * self._cache.size:
             self._ranges.clear()
         self._ranges[key] = weights
         return weights
@@ -375,7 +374,7 @@ class SearchAgent(NoLimitAgent):
                     break
                 node = node.children[i]
             if missing is None:
-                if len(self._lines) > 16 * self._cache_size:
+                if len(self._lines) > 16 * self._cache.size:
                     self._lines.clear()
                 known = self._lines[key] = (tuple(sorted(inserted)), sizes)
                 return known, game
@@ -399,7 +398,7 @@ class SearchAgent(NoLimitAgent):
             floor = RANGE_FLOOR * top if top > 0 else 1.0
             weights[seat, free] = np.maximum(weights[seat, free], floor)
         oop = rules.first_to_act(view.state.street)
-        if len(self._texts) > 4 * self._cache_size:
+        if len(self._texts) > 4 * self._cache.size:
             self._texts.clear()
         texts = self._texts[key] = [range_text(hands, weights[s]) for s in (oop, 1 - oop)]
         return texts
