@@ -85,11 +85,29 @@ def _fraction(rules: NoLimitRules, state: BettingState, amount: int) -> float:
 
 
 def _uniform(seed: int, hole: Sequence[int], line: Sequence[Move]) -> float:
-    """A uniform number in [0, 1) from the agent's seed, its cards and the line so far (blake2b;
-    a hash rather than a generator so the agent stays a pure function of its view)."""
-    text = f"{seed}|{','.join(map(str, hole))}|{line!r}".encode()
-    digest = hashlib.blake2b(text, digest_size=8).digest()
-    return int.from_bytes(digest, "little") / 2.0**64
+    """A uniform number in [0, 1) from the agent's seed, its cards (in either order; none: a
+    reader without cards, read as the card 63 twice) and the line so far: :func:`_uniforms`
+    for one hand."""
+    cards = tuple(hole) if len(hole) == 2 else (63, 63)
+    return float(_uniforms(seed, np.asarray([cards], dtype=np.int64), line)[0])
+
+
+def _uniforms(seed: int, holes: np.ndarray, line: Sequence[Move]) -> np.ndarray:
+    """A uniform number in [0, 1) for each hand of ``holes`` (int ``(R, 2)``, cards in either
+    order) from the agent's seed and the line so far (float64 ``(R,)``): the seed and line
+    hashed once (blake2b), each hand's pair of cards mixed in by SplitMix64's finaliser (Steele,
+    Lea and Flood, OOPSLA 2014). A hash rather than a generator, so the agent stays a pure
+    function of its view; written out because numpy's generators take one seed per stream and
+    a reading of a line draws for a thousand hands at once."""
+    text = f"{seed}|{line!r}".encode()
+    key = np.uint64(int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little"))
+    h = np.asarray(holes, dtype=np.int64).reshape(-1, 2)
+    pair = (np.minimum(h[:, 0], h[:, 1]) * 64 + np.maximum(h[:, 0], h[:, 1])).astype(np.uint64)
+    z = (pair ^ key) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    return (z >> np.uint64(11)).astype(np.float64) / 2.0**53
 
 
 def read_split(
@@ -194,7 +212,7 @@ def read_lines(
     groups: list[tuple[int, BettingState | None, int, np.ndarray]] = [
         (0, real, 0, np.arange(len(hands), dtype=np.int64))
     ]
-    holes = [tuple(int(c) for c in h) for h in np.asarray(hands).tolist()]
+    hands = np.asarray(hands, dtype=np.int64).reshape(-1, 2)
     for i, (seat, kind, amount) in enumerate(history):
         new: list[tuple[int, BettingState | None, int, np.ndarray]] = []
         for node, abstract, translated, rows in groups:
@@ -213,7 +231,7 @@ def read_lines(
             moved = 0 if abstract == real and (kind, amount) in acts else 1
             parts = [(split[0][0], rows)]
             if moved and len(split) == 2:
-                u = np.asarray([_uniform(seed, holes[r], history[: i + 1]) for r in rows.tolist()])
+                u = _uniforms(seed, hands[rows], history[: i + 1])
                 low = u < split[0][1]
                 parts = [(split[0][0], rows[low]), (split[1][0], rows[~low])]
             for j, sub in parts:
