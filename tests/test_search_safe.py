@@ -188,3 +188,42 @@ def test_safe_gadgets_on_threads_equal_one_thread() -> None:
     timed = PostflopSolver(game, "dcfr", threads=2, warmup=False)
     safe.solve_safe(timed, "resolve", 0, cbv, 10**6, seconds=0.3)
     assert 1 <= timed.iterations < 10**6
+
+
+def test_a_blueprint_spot_offers_each_later_street_its_own_sizes(blueprint) -> None:
+    """The spot of a turn round with the blueprint's sizes (what the safe gadgets and
+    reach-maxmargin's gifts read the blueprint on) gives the river the sizes passed for it: a
+    river first bet of 100% of the pot where the turn's is 50% (the 12-card blueprint bets 50%
+    on both, so the river's here stand for a blueprint whose rounds differ)."""
+    from pokerlab.solvers.search.table_gifts import turn_line
+
+    game = blueprint.strategy.game
+    assert safe.blueprint_later(game.abstraction, 2) == (("50%", "50%"),)
+    assert safe.blueprint_later(game.abstraction, 3) == ()
+    river, _ = _river_view(blueprint, 0)
+    before, _, start = turn_line(game.rules, river.history)
+    view = PublicView(game.rules, start, river.board[:4], before)
+    agent = SearchAgent(blueprint, "river", iterations=1)
+    agent._seat = start.to_act
+    turn = safe.blueprint_sizes(game.abstraction, 2)
+    same = agent._game(view, before, turn)
+    apart = agent._game(view, before, turn, later=(("100%", "50%"),))
+
+    def first_bets(root, dealt: bool) -> set[int]:
+        """The chips of the bets at the spot's first decision (``dealt``: the first one after
+        the river's deal)."""
+        stack = [(root, False)]
+        while stack:
+            node, below = stack.pop()
+            if node.kind == "decision" and below == dealt:
+                return {amt for _, amt in node.actions if amt > 0}
+            stack.extend((c, below or node.kind == "chance") for c in node.children)
+        raise AssertionError("no such decision")
+
+    assert first_bets(same.action_tree, False) == first_bets(apart.action_tree, False)
+    # the line's river pot is the same in both: the first river bet doubles with the size
+    river_same, river_apart = first_bets(same.action_tree, True), first_bets(apart.action_tree, True)
+    assert len(river_same) == len(river_apart) == 1
+    assert max(river_apart) == 2 * max(river_same)
+    with pytest.raises(PokerlabError, match="later streets"):
+        agent._game(view, before, turn, later=(("100%", "50%"), ("50%", "50%")))

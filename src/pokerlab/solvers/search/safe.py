@@ -9,7 +9,8 @@ subgame's tree, so it is brought there first:
 
 1. a spot of the same round start, ranges and board with the blueprint's own sizes for the
    street (depth 0 as bets, depth 1 as raises, its raise cap; :func:`blueprint_sizes`), plus the
-   sizes played in the round;
+   sizes played in the round, and its sizes of each later street there
+   (:func:`blueprint_later`);
 2. at every decision of the searching seat in that spot, down to the end of the game (every
    stored card below a chance node), the blueprint's probabilities for each of its hands read
    through :meth:`BlueprintAgent.belief_probability
@@ -48,6 +49,7 @@ from pokerlab.tree.vector.tree import DECISION
 __all__ = [
     "TABLE_GADGETS",
     "blueprint_sizes",
+    "blueprint_later",
     "projected_blueprint",
     "opponent_cbv",
     "solve_safe",
@@ -76,6 +78,13 @@ def blueprint_sizes(abstraction: ActionAbstraction, street: int) -> tuple[str, s
         format_bet_sizes(list(raises)) if raises else "",
         4 if cap is None else int(cap),
     )
+
+
+def blueprint_later(abstraction: ActionAbstraction, street: int) -> tuple[tuple[str, str], ...]:
+    """The blueprint's first-bet and raise sizes (:func:`blueprint_sizes`) on each street after
+    ``street``, in order: a spot of the blueprint's sizes offers them there (its raise limit is
+    the round's on every street)."""
+    return tuple(blueprint_sizes(abstraction, s)[:2] for s in range(street + 1, 4))
 
 
 def projected_blueprint(
@@ -224,9 +233,11 @@ def safe_solve(
     opponent hand (:func:`~pokerlab.solvers.search.table_gifts.river_gifts`)."""
     rules = agent.rules
     seat = agent._seat
-    menu = blueprint_sizes(agent.blueprint.strategy.game.abstraction, view.state.street)
+    abstraction = agent.blueprint.strategy.game.abstraction
+    menu = blueprint_sizes(abstraction, view.state.street)
     played = tuple(int(m[2]) for m in moves)
-    bp_game = agent._game(view, prefix, agent._sizes(moves, played, menu))
+    later = blueprint_later(abstraction, view.state.street)
+    bp_game = agent._game(view, prefix, agent._sizes(moves, played, menu), later=later)
     spot = solver.spot
     pairs = zip(bp_game.expanded.combos, spot.combos, strict=True)
     if any(not np.array_equal(a, b) for a, b in pairs):

@@ -12,8 +12,8 @@ per-unit split between the subgames below ``I`` this module reuses).
 At the table the subgame of a river search starts with the river; its opponent's last decision
 is on the turn. So, once per turn line, the turn's round is built as a spot the way the safe
 gadgets build the river's (:mod:`~pokerlab.solvers.search.safe`: both ranges at the turn's start
-by Bayes' rule, the blueprint's turn sizes plus the sizes played, every river card dealt), the
-searching seat's blueprint is projected onto it down to the end of the game, and the gifts come
+by Bayes' rule, the blueprint's turn sizes plus the sizes played and its river sizes, every river
+card dealt), the searching seat's blueprint is projected onto it down to the end of the game, and the gifts come
 from the opponent's best-response values at ``I``: one best-response pass per action of ``I``
 over the turn and river below it. The river subgame adds ``gift x`` the searcher's reach each
 opponent hand faces there (the per-unit share; the chips do not depend on the ranges' scale).
@@ -36,7 +36,7 @@ from pokerlab.evaluate.nolimit.agents import PublicView
 from pokerlab.games.nolimit.rules import BettingState
 from pokerlab.games.postflop.actions import ActionNode
 from pokerlab.solvers.search.lines import line_labels, line_node
-from pokerlab.solvers.search.safe import blueprint_sizes, projected_blueprint
+from pokerlab.solvers.search.safe import blueprint_later, blueprint_sizes, projected_blueprint
 from pokerlab.solvers.search.subgames import (
     ancestors,
     last_decision,
@@ -105,9 +105,11 @@ def river_gifts(agent: Any, view: PublicView, prefix: tuple[Any, ...], spot: Any
     if got is None:
         before, moves, start = turn_line(rules, tuple(prefix))
         turn_view = PublicView(rules, start, board, before)
-        menu = blueprint_sizes(agent.blueprint.strategy.game.abstraction, _TURN)
-        sizes = agent._sizes(moves, tuple(int(m[2]) for m in moves), menu)
-        whole = agent._game(turn_view, before, sizes)
+        abstraction = agent.blueprint.strategy.game.abstraction
+        sizes = agent._sizes(
+            moves, tuple(int(m[2]) for m in moves), blueprint_sizes(abstraction, _TURN)
+        )
+        whole = agent._game(turn_view, before, sizes, later=blueprint_later(abstraction, _TURN))
         root = _gift_tree(whole.action_tree, line_labels(whole.action_tree, moves), 1 - player)
         if root is None:  # no decision of the opponent on the turn: nothing given up
             return np.zeros(len(spot.combos[1 - player]))
