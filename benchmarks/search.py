@@ -28,7 +28,16 @@ bets 75% or all-in; 3 million solver entries): the same kind of blueprint (flop 
 lossless, river bucketed), and search with ``--t3-gadget`` (maxmargin) at the river, at the turn
 to the end of the game, and at the turn to the end of the turn with the opponent picking among
 k = 1 or 4 continuation profiles at the leaves (Modicum; BLUEPRINT.md 3.5 C7: k = 4 should be
-no worse than k = 1), and at the flop (the spot's root) to the end of the flop with k = 4.
+no worse than k = 1), and at the flop (the spot's root) to the end of the flop with k = 4; then
+nested chains, each search reading the previous one's strategy as its blueprint (Pluribus
+searches every round from the last search): the turn's depth-limited search followed by river
+search, the flop's followed by turn search to the end, and flop, turn and river depth-limited
+as Pluribus plays (the river's subgame reaches the end of the game); the same with Modicum's
+self-generative continuations (``k=self``: the blueprint, then the opponent's best response
+below the leaves to the current search, three rounds). Expected (stop 48): one depth-limited
+search alone is worse than the blueprint with k = 1 or 4 (the blueprint's river, bucketed,
+then meets ranges it was not solved for), better once nested searches follow, and the
+self-generative set better than k = 4 on every chain.
 
 Table 5 (off-tree sizes, BLUEPRINT.md 3.5 C8): the blueprint is the spot solved losslessly
 (``--exact-iterations``) on a coarser river menu (``--coarse-river``, 33% and all-in: no 75%
@@ -107,8 +116,8 @@ def _searches(game: Any, profile: np.ndarray, base: float, iterations: int) -> l
     return rows
 
 
-def _t3(args: argparse.Namespace) -> tuple[list[dict], float]:
-    """Table 3's rows and the flop search's seconds per subgame and seat."""
+def _t3(args: argparse.Namespace) -> tuple[list[dict], dict[Any, float]]:
+    """Table 3's rows and the flop searches' seconds per subgame and seat, by continuations."""
     game = pokerlab.load_game("postflop", **T3_SPOT)
     pot = float(game.config.pot)
     passes = Passes(game.expanded.tree, 1)
@@ -122,25 +131,42 @@ def _t3(args: argparse.Namespace) -> tuple[list[dict], float]:
             "seconds": time.perf_counter() - start,
         }
     ]
-    flop_seconds = float("nan")
-    for street, depth, k in (
-        ("river", "end", 1),
-        ("turn", "end", 1),
-        ("turn", "round", 1),
-        ("turn", "round", 4),
-        ("flop", "round", 4),
-    ):
+    flop_seconds: dict[Any, float] = {}
+    profiles = {(): profile}  # the strategy after each chain of searches, by the chain
+    # one search each, then nested chains: each search reads the strategy of the chain before
+    # it as its blueprint (ranges and, for a safe gadget, CBVs), as Pluribus searches the next
+    # round from the previous round's search
+    chains = [
+        (("river", "end", 1),),
+        (("turn", "end", 1),),
+        (("turn", "round", 1),),
+        (("turn", "round", 4),),
+        (("flop", "round", 4),),
+        (("turn", "round", 4), ("river", "end", 1)),
+        (("flop", "round", 4), ("turn", "end", 1)),
+        (("flop", "round", 4), ("turn", "round", 4)),
+        (("flop", "round", 4), ("turn", "round", 4), ("river", "end", 1)),
+        # Modicum's self-generative continuations (the blueprint, then best responses)
+        (("turn", "round", "self"),),
+        (("flop", "round", "self"),),
+        (("turn", "round", "self"), ("river", "end", 1)),
+        (("flop", "round", "self"), ("turn", "end", 1)),
+        (("flop", "round", "self"), ("turn", "round", "self"), ("river", "end", 1)),
+    ]
+    for chain in chains:
+        street, depth, k = chain[-1]
         its = args.t3_flop_iterations if street == "flop" else args.t3_iterations
         report = search_everywhere(
-            game, profile, args.t3_gadget, street=street, iterations=its, depth=depth,
-            continuations=k,
+            game, profiles[chain[:-1]], args.t3_gadget, street=street, iterations=its,
+            depth=depth, continuations=k,
         )  # fmt: skip
-        label = f"+ {street} search, " + (
-            f"depth-limited, k={k}" if depth == "round" else "to the end"
+        profiles[chain] = report.profile
+        label = ", then ".join(
+            f"{s} " + ("to the end" if d == "end" else f"depth-limited k={n}") for s, d, n in chain
         )
         rows.append(
             {
-                "config": label,
+                "config": f"+ {label}" + (" (nested)" if len(chain) > 1 else ""),
                 "pct": 100 * profile_exploitability(passes, report.profile, pot) / pot,
                 "bound_pct": 100 * report.gain_bound / pot,
                 "seconds": report.seconds,
@@ -148,8 +174,8 @@ def _t3(args: argparse.Namespace) -> tuple[list[dict], float]:
                 "search_mean_s": float(np.mean([r["seconds"] for r in report.per_subgame])),
             }
         )
-        if street == "flop":
-            flop_seconds = rows[-1]["search_mean_s"]
+        if len(chain) == 1 and street == "flop":
+            flop_seconds[k] = rows[-1]["search_mean_s"]
     return rows, flop_seconds
 
 
@@ -269,7 +295,7 @@ def main() -> None:
         )
 
     t3: list[dict] = []
-    flop_seconds = float("nan")
+    flop_seconds: dict[Any, float] = {}
     if only & {3, 4} and not args.no_t3 and not args.quick:
         t3, flop_seconds = _t3(args)
         payload["t3"] = t3
@@ -303,9 +329,9 @@ def main() -> None:
         if game.config.street == "turn":
             turn_ms = 1e3 * whole.per_subgame[0]["seconds"]
             budget_rows.append(["the whole turn spot, resolve", turn_ms, turn_ms, 2000.0])
-        if t3:
-            flop_label = f"T3 flop, depth-limited, k=4, {args.t3_flop_iterations} it."
-            budget_rows.append([flop_label, 1e3 * flop_seconds, 1e3 * flop_seconds, 10000.0])
+        for k, seconds in flop_seconds.items():
+            flop_label = f"T3 flop, depth-limited, k={k}, {args.t3_flop_iterations} it."
+            budget_rows.append([flop_label, 1e3 * seconds, 1e3 * seconds, 10000.0])
         payload["budgets_ms"] = budget_rows
         print_table(
             f"4. milliseconds per search (one subgame, one seat; {args.search_iterations} or "
