@@ -254,8 +254,39 @@ def test_turn_search_beats_river_search_and_four_continuations_beat_one(flop) ->
         game, profile, "maxmargin", street="turn", iterations=60, depth="round",
         continuations="self", self_rounds=2,
     )  # fmt: skip
+    assert {r["self_rounds"] for r in report.per_subgame} == {2}
     self_generated = profile_exploitability(passes, report.profile, 100.0)
     assert found[("turn", "end", 1)] < self_generated < found[("turn", "round", 1)]
+
+
+def test_the_self_generative_set_stops_when_a_response_gains_less_than_the_tolerance(
+    flop,
+) -> None:
+    """With ``self_tolerance`` the self-generative loop adds best responses until the last one
+    added gains less than the tolerance (chips per arrival, a fraction of the pot): a tolerance
+    no response meets stops every subgame after one response (the profile of
+    ``self_rounds=1``); a smaller tolerance never stops a subgame sooner than a larger one (the
+    responses are the same up to the stop); on this spot 1% of the pot stops some subgames
+    after one, two or three responses, and 0 stops only where a response made things worse."""
+    game, profile = flop
+    common = dict(street="turn", iterations=20, depth="round", continuations="self")
+
+    def rounds(tolerance: float | None, most: int = 3):
+        report = search_everywhere(
+            game, profile, "maxmargin", **common, self_rounds=most, self_tolerance=tolerance
+        )
+        return report, np.array([r["self_rounds"] for r in report.per_subgame])
+
+    one, one_rounds = rounds(None, 1)
+    huge, huge_rounds = rounds(10.0)
+    assert set(one_rounds) == set(huge_rounds) == {1}
+    assert np.array_equal(huge.profile, one.profile)
+    _, some = rounds(0.01)
+    _, zero = rounds(0.0)
+    assert set(some) == {1, 2, 3}
+    assert np.all(some <= zero) and (some < zero).any()
+    with pytest.raises(PokerlabError, match="self_tolerance"):
+        rounds(-1.0)
 
 
 def test_an_unsafe_search_at_the_root_of_a_river_spot_is_the_spots_own_solve() -> None:

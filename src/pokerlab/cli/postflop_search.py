@@ -34,6 +34,14 @@ def search(
     continuations: str = typer.Option(
         "1", help="Continuations at a depth limit: 1, 4 or self (self-generative)."
     ),
+    self_rounds: int = typer.Option(
+        3, min=0, help="With --continuations self: the most best responses added per subgame."
+    ),
+    self_tolerance: float = typer.Option(
+        None,
+        help="With --continuations self: stop adding once a response gains less than this "
+        "fraction of the pot (chips per arrival at the subgame); default: always --self-rounds.",
+    ),
     buckets: int = typer.Option(5, min=0, help="River classes of the blueprint (0: lossless)."),
     blueprint_iterations: int = typer.Option(300, min=1, help="The blueprint's iterations."),
     iterations: int = typer.Option(200, min=1, help="Iterations of each subgame's solve."),
@@ -56,6 +64,10 @@ def search(
         raise PokerlabError(f"--street: search starts at the flop, turn or river, not {street!r}")
     if depth not in ("end", "round"):
         raise PokerlabError(f"--depth: depth is 'end' or 'round', not {depth!r}")
+    if self_tolerance is not None and continuations != "self":
+        raise PokerlabError("--self-tolerance needs --continuations self")
+    if self_tolerance is not None and not self_tolerance >= 0:
+        raise PokerlabError(f"--self-tolerance: a fraction of the pot >= 0, not {self_tolerance}")
     k: int | str = continuations if continuations == "self" else int(continuations)
     game = load_game("postflop", spot=spot)
     pot = float(game.config.pot)
@@ -77,7 +89,7 @@ def search(
     for g in gadgets:
         report = search_everywhere(
             game, profile, g, street=street, iterations=iterations, depth=depth,
-            continuations=k,
+            continuations=k, self_rounds=self_rounds, self_tolerance=self_tolerance,
         )  # fmt: skip
         rows.append(
             {
@@ -88,6 +100,7 @@ def search(
                 "bound_pct": 100 * report.gain_bound / pot,
                 "subgames": report.subgames,
                 "seconds": report.seconds,
+                "self_rounds": [r.get("self_rounds", 0) for r in report.per_subgame],
             }
         )
     if as_json:

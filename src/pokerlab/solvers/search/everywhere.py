@@ -26,7 +26,7 @@ from pokerlab.solvers.search.continuations import (
     subgame_best_response,
 )
 from pokerlab.solvers.search.gadgets import GADGETS, solve_subgame
-from pokerlab.solvers.search.subgames import reach_gifts, round_roots, street_ranges
+from pokerlab.solvers.search.subgames import faced_reach, reach_gifts, round_roots, street_ranges
 from pokerlab.tree._primitives import PARAMS_LAYOUT
 from pokerlab.tree.vector.passes import Passes
 
@@ -79,6 +79,7 @@ def search_everywhere(
     continuations: int | str = 1,
     bias: float = 5.0,
     self_rounds: int = 3,
+    self_tolerance: float | None = None,
 ) -> SearchReport:
     """Search with ``gadget`` at every public state starting ``street`` of the postflop spot
     ``game`` for both seats, from the ``blueprint`` profile (probabilities, the tree's layout),
@@ -87,13 +88,22 @@ def search_everywhere(
     ``continuations`` profiles at the leaves, biased by ``bias``:
     :mod:`~pokerlab.solvers.search.continuations`). ``continuations="self"`` is Modicum's
     self-generative set: the blueprint, then ``self_rounds`` times the opponent's best response
-    (below the leaves) to the searcher's current solution added and the subgame solved again."""
+    (below the leaves) to the searcher's current solution added and the subgame solved again;
+    with ``self_tolerance`` (a fraction of the spot's pot) it stops sooner, once the last
+    response added gains less than that: the opponent's best response to the new solution wins
+    less than ``self_tolerance`` x pot less from it (chips per arrival at the subgame, the
+    hands weighted by both players' reach there) than the response to the solution before did.
+    A subgame's row says how many it added (``"self_rounds"``)."""
     if gadget not in GADGETS:
         raise PokerlabError(f"unknown gadget {gadget!r}; choose one of {', '.join(GADGETS)}")
     if depth not in ("end", "round"):
         raise PokerlabError(f"depth is 'end' or 'round', not {depth!r}")
     if not isinstance(self_rounds, int) or self_rounds < 0:
         raise PokerlabError(f"self_rounds must be an integer >= 0, got {self_rounds!r}")
+    if self_tolerance is not None and not self_tolerance >= 0:
+        raise PokerlabError(
+            f"self_tolerance must be a fraction of the pot >= 0, got {self_tolerance!r}"
+        )
     params = postflop_schedule(algorithm)
     if params[PARAMS_LAYOUT["predictive"]]:
         raise PokerlabError(f"search runs non-predictive schedules, not {algorithm!r}")
@@ -133,13 +143,23 @@ def search_everywhere(
             sol = solve_subgame(
                 passes, ranges, p, gadget, iterations, params, work[p], assembled[p], leaves, gift
             )
+            added = 0
             if continuations == "self" and profiles is not None:
                 found = profiles[o]
-                for _ in range(self_rounds):
-                    br, _ = subgame_best_response(
+                taken = None  # what the last best response took, chips per arrival
+                # the joint reach at the node: the opponent's own times what each hand faces
+                arrive = float(np.sum(ranges.reach[o] * faced_reach(tree, o, ranges.reach_c[p])))
+                while added < self_rounds:
+                    br, values = subgame_best_response(
                         passes, node, assembled[p], o, ranges.reach_c[p], ranges.reach[o]
                     )
+                    took_now = float(np.sum(ranges.reach[o] * values)) / max(arrive, 1e-300)
+                    if self_tolerance is not None and taken is not None:
+                        if taken - took_now < self_tolerance * float(game.config.pot):
+                            break  # the last response added gained less than the tolerance
+                    taken = took_now
                     found = np.concatenate([found, br[None]])
+                    added += 1
                     sol = solve_subgame(
                         passes, ranges, p, gadget, iterations, params, work[p], assembled[p],
                         depth_limit(passes, node, found), gift,
@@ -153,6 +173,7 @@ def search_everywhere(
                     "player": p,
                     "gain": sum(sol.gain) / tree.norm,
                     "seconds": took,
+                    "self_rounds": added,
                 }
             )
     profile = np.array(blueprint, dtype=np.float64, copy=True)
