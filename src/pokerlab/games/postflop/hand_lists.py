@@ -91,6 +91,9 @@ def hand_arrays(
         same[p, :n] = where[1 - p, c]
         swapped = where[p][_swap_perms()[:, c]]  # (6, n): the swapped combo's position
         perm[p, :, :n] = np.where(swapped >= 0, swapped, np.arange(n))
+        if p == 1 and np.array_equal(c, combos[0]):  # the same hands: the same strengths
+            strength[1], order[1], num_valid[1] = strength[0], order[0], num_valid[0]
+            continue
         hole = COMBO_CARDS[c].astype(np.int64)
         held = (np.int64(1) << hole[:, 0]) | (np.int64(1) << hole[:, 1])
         # the boards in chunks, each evaluated in one call (a turn spot's 48 river boards at
