@@ -271,3 +271,40 @@ def test_belief_probabilities_with_a_memo_equal_them_without(trained) -> None:
             views += 1
     assert views == 2 * len(OFF_TREE)  # the two preflop lines have one board, the others two
     assert any(key[0] == "plan" for key in memo) and any(key[0] == "states" for key in memo)
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_written_beliefs_equal_the_normalised_beliefs_bit_for_bit(trained, seed) -> None:
+    """What a projection writes into a spot's profile (the compiled path: each board's block of
+    actions x hands, normalised over the actions, 1 / A where they sum to 0) equals
+    :meth:`BlueprintAgent.belief_boards` normalised in float64 and copied, bit for bit: lines on
+    the tree and off it (random and lost readings included), each on three boards, and the
+    float32 entries between the blocks left as they were."""
+    game, abstraction, strategy = trained
+    agent = BlueprintAgent(strategy, abstraction, seed=seed)
+    hands = np.array(_holes(66), dtype=np.int64)
+    on_tree = [(((0, CALL, 100), (1, CHECK, 0)), (40, 45, 50))]
+    written = 0
+    for history, board in [*OFF_TREE, *on_tree]:
+        if not board:
+            continue
+        rest = [c for c in range(40, 52) if c not in board]
+        boards = [board, tuple(rest[:3]), tuple(rest[3:6])]
+        view = _view(game, history, board)
+        actions = view.legal()
+        probs = agent.belief_boards(view, boards, hands, actions)  # (A, B, H)
+        total = probs.sum(axis=0)
+        want = np.where(total > 0, probs / np.where(total > 0, total, 1.0), 1.0 / len(actions))
+        block = len(actions) * len(hands)
+        offsets = np.arange(len(boards)) * (block + 5) + 3
+        out = np.full(int(offsets[-1]) + block + 5, -7.0, dtype=np.float32)
+        agent.write_belief_boards(view, boards, hands, actions, offsets, out, {})
+        for b, off in enumerate(offsets.tolist()):
+            got = out[off : off + block].reshape(len(actions), len(hands))
+            assert np.array_equal(got, want[:, b].astype(np.float32)), (history, b)
+        gaps = np.ones(out.size, dtype=bool)
+        for off in offsets.tolist():
+            gaps[off : off + block] = False
+        assert np.all(out[gaps] == -7.0)
+        written += 1
+    assert written == 4

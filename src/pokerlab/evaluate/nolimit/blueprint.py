@@ -261,6 +261,56 @@ class BlueprintAgent(NoLimitAgent):
         out *= ok
         return out
 
+    def write_belief_boards(
+        self,
+        view: PublicView,
+        boards: Sequence[tuple[int, ...]],
+        hands: np.ndarray,
+        actions: Sequence[Action],
+        offsets: np.ndarray,
+        out: np.ndarray,
+        memo: dict[Any, Any] | None = None,
+    ) -> None:
+        """:meth:`belief_boards` normalised over ``actions`` per board and hand (1 / A where
+        they sum to 0, as for a dead hand) and written into ``out`` (float32): board ``b``'s
+        block of ``(A, H)`` starts at ``offsets[b]``, the layout of a spot's decision node (a
+        projection writes one line's nodes under every card at once; the same numbers as
+        normalising :meth:`belief_boards` in float64 and copying it there)."""
+        hands = np.asarray(hands, dtype=np.int64)
+        memo = {} if memo is None else memo
+        boards = [tuple(b) for b in boards]
+        ok = self._live(memo, hands, boards)
+        plan = memo.get(("plan", view.history, tuple(actions)))
+        if plan is None:
+            plan = memo[("plan", view.history, tuple(actions))] = self._plan(view, hands, actions)
+        n_a = len(actions)
+        width = max((len(split) for entry in plan for split in entry[5] if not entry[1]), default=1)
+        entry_of = np.zeros(len(hands), dtype=np.int64)
+        base = np.zeros(len(plan), dtype=np.int64)
+        ns = np.ones(len(plan), dtype=np.int64)
+        lost = np.zeros(len(plan), dtype=np.bool_)
+        split_j = np.full((len(plan), n_a, width), -1, dtype=np.int64)
+        split_w = np.zeros((len(plan), n_a, width), dtype=np.float64)
+        states = np.zeros((len(boards), len(hands)), dtype=np.int64)
+        for e, (rows, is_lost, rnd, b, n_s, splits) in enumerate(plan):
+            at = slice(None) if rows is None else rows
+            entry_of[at] = e
+            if is_lost:
+                lost[e] = True
+                split_w[e, :, 0] = splits
+                continue
+            base[e], ns[e] = b, n_s
+            for row, split in enumerate(splits):
+                for k, (j, w) in enumerate(split):
+                    split_j[e, row, k], split_w[e, row, k] = j, w
+            found = self._states(memo, rnd, hands, boards, ok)
+            states[:, at] = found if rows is None else found[:, rows]
+        from pokerlab.evaluate.nolimit._projection_kernels import write_line
+
+        probs = np.asarray(self.strategy.probs, dtype=np.float64)  # type: ignore[attr-defined]
+        offsets = np.asarray(offsets, dtype=np.int64)
+        write_line(probs, states, ok, entry_of, base, ns, split_j, split_w, lost, offsets, out)
+
     def _plan(
         self, view: PublicView, hands: np.ndarray, actions: Sequence[Action]
     ) -> list[tuple[Any, ...]]:

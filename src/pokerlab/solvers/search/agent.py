@@ -203,8 +203,11 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
 
         start = time.perf_counter()
         warm_kernels(self.threads, False, postflop_schedule("dcfr-ps"))
-        if self.gadget != "unsafe":
+        if self.gadget != "unsafe":  # and the blueprint's projection onto the spots
+            from pokerlab.evaluate.nolimit._projection_kernels import warm_projection
+
             warm_search()
+            warm_projection()
         self._warm = True
         return time.perf_counter() - start
 

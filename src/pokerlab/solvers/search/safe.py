@@ -112,7 +112,6 @@ def projected_blueprint(
     a = tree.arrays
     oop = rules.first_to_act(start.street)
     player = 0 if seat == oop else 1
-    n = int(tree.hands.num[player])
     hands = np.sort(COMBO_CARDS[spot.combos[player]].astype(np.int64), axis=1)
     # a turn spot's 2-5 M numbers are mostly blocks a partial read never touches: writing a
     # uniform there took 8 ms of a river search, and clearing them 2-3 ms (the allocator hands
@@ -138,14 +137,8 @@ def projected_blueprint(
         _, state, history, reals = lines[id(spot.action_node[int(group[0])])]
         boards = [tuple(c for c in b if c >= 0) for b in spot.node_board[group].tolist()]
         view = PublicView(rules, state, boards[0], history)
-        probs = blueprint.belief_boards(view, boards, hands, reals, memo)  # (A, B, n)
-        total = probs.sum(axis=0)
-        some = total > 0  # normalised in place (a few MB a line), uniform where all are 0
-        np.divide(probs, total, out=probs, where=some)
-        probs[:, ~some] = 1.0 / len(reals)
-        width = len(reals) * n
-        for i, off in enumerate(a.offset[group].tolist()):
-            out[off : off + width].reshape(len(reals), n)[...] = probs[:, i]
+        # normalised over the node's actions (uniform where all are 0) and written per board
+        blueprint.write_belief_boards(view, boards, hands, reals, a.offset[group], out, memo)
     return out
 
 
