@@ -151,9 +151,10 @@ def _t3(args: argparse.Namespace) -> tuple[list[dict], dict[Any, float]]:
         (("flop", "round", "self"),),
         (("turn", "round", "self"), ("river", "end", 1)),
         (("flop", "round", "self"), ("turn", "end", 1)),
+        (("flop", "round", "self"), ("turn", "round", "self")),
         (("flop", "round", "self"), ("turn", "round", "self"), ("river", "end", 1)),
     ]
-    for chain in chains:
+    for chain in chains:  # a chain's prefix comes before it
         street, depth, k = chain[-1]
         its = args.t3_flop_iterations if street == "flop" else args.t3_iterations
         report = search_everywhere(

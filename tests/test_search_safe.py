@@ -222,7 +222,8 @@ def test_a_blueprint_spot_offers_each_later_street_its_own_sizes(blueprint) -> N
 
     assert first_bets(same.action_tree, False) == first_bets(apart.action_tree, False)
     # the line's river pot is the same in both: the first river bet doubles with the size
-    river_same, river_apart = first_bets(same.action_tree, True), first_bets(apart.action_tree, True)
+    river_same = first_bets(same.action_tree, True)
+    river_apart = first_bets(apart.action_tree, True)
     assert len(river_same) == len(river_apart) == 1
     assert max(river_apart) == 2 * max(river_same)
     with pytest.raises(PokerlabError, match="later streets"):

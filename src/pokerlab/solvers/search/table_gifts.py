@@ -13,10 +13,11 @@ At the table the subgame of a river search starts with the river; its opponent's
 is on the turn. So, once per turn line, the turn's round is built as a spot the way the safe
 gadgets build the river's (:mod:`~pokerlab.solvers.search.safe`: both ranges at the turn's start
 by Bayes' rule, the blueprint's turn sizes plus the sizes played and its river sizes, every river
-card dealt), the searching seat's blueprint is projected onto it down to the end of the game, and the gifts come
-from the opponent's best-response values at ``I``: one best-response pass per action of ``I``
-over the turn and river below it. The river subgame adds ``gift x`` the searcher's reach each
-opponent hand faces there (the per-unit share; the chips do not depend on the ranges' scale).
+card dealt), the searching seat's blueprint is projected onto it down to the end of the game,
+and the gifts come from the opponent's best-response values at ``I``: one best-response pass
+per action of ``I`` over the turn and river below it. The river subgame adds ``gift x`` the
+searcher's reach each opponent hand faces there (the per-unit share; the chips do not depend on
+the ranges' scale).
 
 Only the last decision is used, and only on the turn (the flop's tree, every turn and river card
 below a flop decision, is too large to walk during a hand on this machine): fewer gifts than the
