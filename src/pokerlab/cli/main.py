@@ -41,6 +41,7 @@ from pokerlab.cli import cards as _cards  # noqa: F401,E402  isort: skip
 from pokerlab.cli import evolve as _evolve  # noqa: F401,E402  isort: skip
 from pokerlab.cli import postflop as _postflop  # noqa: F401,E402  isort: skip
 from pokerlab.cli import postflop_search as _postflop_search  # noqa: F401,E402  isort: skip
+from pokerlab.cli import postflop_show as _postflop_show  # noqa: F401,E402  isort: skip
 from pokerlab.cli import serve as _serve  # noqa: F401,E402  isort: skip
 from pokerlab.cli import train as _train  # noqa: F401,E402  isort: skip
 from pokerlab.cli import limit_match as _limit_match  # noqa: F401,E402  isort: skip
