@@ -18,8 +18,12 @@ round exactly (lossless cards, no sampling noise) from the blueprint's ranges an
 the exploitability, more when it starts earlier, unless unsafe search's trust in the ranges
 bites (Brown and Sandholm 2017; BLUEPRINT.md 3.5 C5).
 
+Depth-limited agents (``--streets "turn,river:4"``): the flop and turn subgames stop at the end of
+their round, the opponent picking among k continuations of the blueprint there
+(:mod:`~pokerlab.solvers.search.table_depth`), the river searched to the end.
+
 Usage: ``python benchmarks/search_exact.py [--stack 1000] [--iterations 20000]
-[--search-iterations 100] [--streets "river;turn,river"] [--save]``.
+[--search-iterations 100] [--streets "river;turn,river;turn,river:4"] [--save]``.
 """
 
 from __future__ import annotations
@@ -45,7 +49,12 @@ def main() -> None:
     parser.add_argument("--stack", type=int, default=1000)
     parser.add_argument("--iterations", type=int, default=20_000, help="blueprint MCCFR")
     parser.add_argument("--search-iterations", type=int, default=100)
-    parser.add_argument("--streets", default="river;turn,river", help="';'-separated agents")
+    parser.add_argument(
+        "--streets",
+        default="river;turn,river",
+        help="';'-separated agents; a suffix ':1', ':4' or ':self' makes the flop and turn "
+        "searches depth-limited with those continuations (e.g. 'flop,turn,river:self')",
+    )
     add_save_option(parser)
     args = parser.parse_args()
     load_before = load_average()
@@ -56,10 +65,22 @@ def main() -> None:
     blueprint = BlueprintAgent(solver.average_strategy(), abstraction)
     menu = SearchMenu("100%, a", "100%, a", raise_limit=8)
     agents: list[Any] = [blueprint]
-    for streets in filter(None, (s.strip() for s in args.streets.split(";"))):
+    for entry in filter(None, (s.strip() for s in args.streets.split(";"))):
+        streets, _, k = entry.partition(":")
+        limited: dict[str, Any] = {}
+        name = None
+        if k:
+            limited = {"depth": "round", "continuations": k if k == "self" else int(k)}
+            name = f"search({streets}; depth-limited, k={k})"
         agents.append(
             SearchAgent(
-                blueprint, streets, menu=menu, iterations=args.search_iterations, cache=10**7
+                blueprint,
+                streets,
+                menu=menu,
+                iterations=args.search_iterations,
+                cache=10**7,
+                name=name,
+                **limited,
             )  # fmt: skip
         )
     rows = []

@@ -55,6 +55,7 @@ from pokerlab.evaluate.nolimit.agents import (
 )
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
 from pokerlab.solvers.search.cache import Solved, SubgameCache, estimated_bytes, held_bytes
+from pokerlab.solvers.search.continuations import CONTINUATIONS
 from pokerlab.solvers.search.freeze import freeze_hand, frozen_decisions
 from pokerlab.solvers.search.lines import (
     line_node,
@@ -70,6 +71,7 @@ from pokerlab.solvers.search.menu import (
 )
 from pokerlab.solvers.search.round_subgames import RANGE_FLOOR, RoundSubgames
 from pokerlab.solvers.search.safe import TABLE_GADGETS, safe_solve
+from pokerlab.solvers.search.table_depth import DEPTHS, table_depth_solve
 from pokerlab.solvers.search.table_gifts import check_table_gadget, river_gifts
 
 __all__ = ["RANGE_FLOOR", "SEARCH_STREETS", "SearchAgent", "SearchMenu", "SearchRecord"]
@@ -140,6 +142,11 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         ranges: str = "search",
         freeze: bool = True,
         gadget: str = "unsafe",
+        depth: str = "end",
+        continuations: int | str = 1,
+        bias: float = 5.0,
+        self_rounds: int = 3,
+        self_tolerance: float | None = None,
     ) -> None:
         if not isinstance(blueprint, BlueprintAgent):
             raise PokerlabError(f"SearchAgent refines a BlueprintAgent, got {blueprint!r}")
@@ -169,6 +176,26 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         self.freeze = freeze
         check_table_gadget(gadget, self.streets, TABLE_GADGETS)
         self.gadget = gadget
+        if depth not in DEPTHS:
+            raise PokerlabError(f"depth: 'end' or 'round', not {depth!r}")
+        if depth == "round" and gadget != "unsafe":
+            raise PokerlabError(f"depth-limited search at the table is unsafe, not {gadget!r}")
+        if continuations not in CONTINUATIONS:
+            raise PokerlabError(f"continuations: 1, 4 or 'self', not {continuations!r}")
+        if not bias > 1.0:
+            raise PokerlabError(f"the continuation bias must be above 1, got {bias!r}")
+        if isinstance(self_rounds, bool) or not isinstance(self_rounds, int) or self_rounds < 0:
+            raise PokerlabError(f"self_rounds must be an integer >= 0, got {self_rounds!r}")
+        if self_tolerance is not None and not self_tolerance >= 0:
+            raise PokerlabError(f"self_tolerance must be >= 0, got {self_tolerance!r}")
+        #: where a flop or turn subgame ends (:mod:`.table_depth`): ``"end"`` of the game or
+        #: of the ``"round"``, the opponent then picking among ``continuations`` (1, 4 biased
+        #: by ``bias``, or ``"self"``: up to ``self_rounds`` best responses, ``self_tolerance``)
+        self.depth = depth
+        self.continuations = continuations
+        self.bias = float(bias)
+        self.self_rounds = int(self_rounds)
+        self.self_tolerance = self_tolerance
         self._gifts: dict[tuple[Any, ...], Any] = {}  # reach-maxmargin's, per turn line
         self._seat = 0  # the seat searching: the one on move at the public call
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
@@ -203,7 +230,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
 
         start = time.perf_counter()
         warm_kernels(self.threads, False, postflop_schedule("dcfr-ps"))
-        if self.gadget != "unsafe":  # and the blueprint's projection onto the spots
+        if self.gadget != "unsafe" or self.depth == "round":  # and the blueprint's projection
             from pokerlab.evaluate.nolimit._projection_kernels import warm_projection
 
             warm_search()
@@ -264,7 +291,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
                 view.state.to_act, moves, lambda i: self._subgame(view, prefix, moves[:i])[0][1]
             )
         key: tuple[Any, ...] = (prefix, view.board, sizes, self._seat, self.gadget)
-        if self.gadget == "unsafe":
+        if self.gadget == "unsafe" and not self._limited(view.state.street):
             key = key[:3]
         if frozen:  # one solve per hand held and actions frozen
             key += (tuple(sorted(hole or ())), tuple((i, *moves[i][1:3]) for i in frozen))
@@ -291,6 +318,10 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         acts = [real_action(self.rules, view.state, kind, a) for kind, a in spot_acts]
         return probs_by_combo[rows], acts
 
+    def _limited(self, street: int) -> bool:
+        """Whether a subgame starting on ``street`` stops at the end of its round."""
+        return self.depth == "round" and street < 3
+
     def _solve(
         self, view: PublicView, game: Any, inserted: tuple[int, ...], line: tuple[Any, Any],
         frozen: tuple[int, ...], hole: tuple[int, int] | None,
@@ -309,6 +340,9 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         if self.gadget != "unsafe":  # the budget counts the blueprint's CBVs too
             deadline = None if budget is None else t0 + budget
             safe_solve(self, solver, view, prefix, moves, deadline, river_gifts)
+        elif self._limited(view.state.street):  # and the continuations' projection
+            deadline = None if budget is None else t0 + budget
+            table_depth_solve(self, solver, view, prefix, moves, deadline)
         elif view.state.street not in self.seconds:
             solver.step(self.iterations)
         else:

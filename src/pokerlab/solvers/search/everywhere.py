@@ -30,7 +30,13 @@ from pokerlab.solvers.search.subgames import faced_reach, reach_gifts, round_roo
 from pokerlab.tree._primitives import PARAMS_LAYOUT
 from pokerlab.tree.vector.passes import Passes
 
-__all__ = ["SearchReport", "search_everywhere", "profile_exploitability", "warm_search"]
+__all__ = [
+    "SearchReport",
+    "depth_limited_solve",
+    "search_everywhere",
+    "profile_exploitability",
+    "warm_search",
+]
 
 
 @dataclass
@@ -139,31 +145,18 @@ def search_everywhere(
             began = time.perf_counter()
             o = 1 - p
             gift = None if gifts is None else gifts[o][node]
-            leaves = None if profiles is None else depth_limit(passes, node, profiles[o])
-            sol = solve_subgame(
-                passes, ranges, p, gadget, iterations, params, work[p], assembled[p], leaves, gift
-            )
-            added = 0
-            if continuations == "self" and profiles is not None:
-                found = profiles[o]
-                taken = None  # what the last best response took, chips per arrival
-                # the joint reach at the node: the opponent's own times what each hand faces
-                arrive = float(np.sum(ranges.reach[o] * faced_reach(tree, o, ranges.reach_c[p])))
-                while added < self_rounds:
-                    br, values = subgame_best_response(
-                        passes, node, assembled[p], o, ranges.reach_c[p], ranges.reach[o]
-                    )
-                    took_now = float(np.sum(ranges.reach[o] * values)) / max(arrive, 1e-300)
-                    if self_tolerance is not None and taken is not None:
-                        if taken - took_now < self_tolerance * float(game.config.pot):
-                            break  # the last response added gained less than the tolerance
-                    taken = took_now
-                    found = np.concatenate([found, br[None]])
-                    added += 1
-                    sol = solve_subgame(
-                        passes, ranges, p, gadget, iterations, params, work[p], assembled[p],
-                        depth_limit(passes, node, found), gift,
-                    )  # fmt: skip
+            if profiles is None:
+                sol = solve_subgame(
+                    passes, ranges, p, gadget, iterations, params, work[p], assembled[p], None,
+                    gift,
+                )  # fmt: skip
+                added = 0
+            else:
+                sol, added = depth_limited_solve(
+                    passes, ranges, p, gadget, iterations, params, work[p], assembled[p],
+                    profiles[o], gift, self_rounds if continuations == "self" else 0,
+                    self_tolerance, float(game.config.pot),
+                )  # fmt: skip
             took = time.perf_counter() - began
             gains[0] += sol.gain[0]
             gains[1] += sol.gain[1]
@@ -183,6 +176,53 @@ def search_everywhere(
     seconds = time.perf_counter() - start
     bound = (gains[0] + gains[1]) / (2.0 * tree.norm)
     return SearchReport(gadget, street, iterations, profile, len(roots), bound, seconds, rows)
+
+
+def depth_limited_solve(
+    passes: Passes, ranges: Any, p: int, gadget: str, iterations: int, params: np.ndarray,
+    work: tuple[np.ndarray, np.ndarray], assembled: np.ndarray, profiles: np.ndarray,
+    gift: np.ndarray | None = None, self_rounds: int = 0, self_tolerance: float | None = None,
+    pot: float = 1.0, seconds: float | None = None, lock: np.ndarray | None = None,
+) -> tuple[Any, int]:  # fmt: skip
+    """:func:`~pokerlab.solvers.search.gadgets.solve_subgame` of the subgame at ``ranges.node``
+    stopped at the end of its round, the opponent of ``p`` picking among ``profiles`` there
+    (:func:`~pokerlab.solvers.search.continuations.depth_limit`); then, ``self_rounds`` times
+    at most, the opponent's best response below the leaves to the current solution added to
+    them and the subgame solved again (Modicum's self-generative set), stopping sooner once the
+    last response added gains less than ``self_tolerance`` x ``pot`` (:func:`search_everywhere`).
+    Returns the last solution (its ``iterations``: every solve's together) and the responses
+    added."""
+    passes_tree = passes.tree
+    node, o = ranges.node, 1 - p
+    found = profiles
+
+    def solve() -> Any:
+        return solve_subgame(
+            passes, ranges, p, gadget, iterations, params, work, assembled,
+            depth_limit(passes, node, found), gift, seconds=seconds, lock=lock,
+        )  # fmt: skip
+
+    sol = solve()
+    total = sol.iterations
+    added = 0
+    taken = None  # what the last best response took, chips per arrival
+    # the joint reach at the node: the opponent's own times what each hand faces
+    arrive = float(np.sum(ranges.reach[o] * faced_reach(passes_tree, o, ranges.reach_c[p])))
+    while added < self_rounds:
+        br, values = subgame_best_response(
+            passes, node, assembled, o, ranges.reach_c[p], ranges.reach[o]
+        )
+        took_now = float(np.sum(ranges.reach[o] * values)) / max(arrive, 1e-300)
+        if self_tolerance is not None and taken is not None:
+            if taken - took_now < self_tolerance * pot:
+                break  # the last response added gained less than the tolerance
+        taken = took_now
+        found = np.concatenate([found, br[None]])
+        added += 1
+        sol = solve()
+        total += sol.iterations
+    sol.iterations = total
+    return sol, added
 
 
 def warm_search() -> float:

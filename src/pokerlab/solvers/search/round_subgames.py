@@ -36,6 +36,7 @@ class RoundSubgames:
     blueprint: Any
     menu: Any
     gadget: str
+    depth: str
     ranges: str
     _seat: int
     _cache: Any
@@ -187,11 +188,18 @@ class RoundSubgames:
         """The subgame as a :class:`~pokerlab.games.postflop.game.PostflopGame` with the bet
         ``sizes`` of :meth:`_sizes` in the round (``texts``: the ranges, else
         :meth:`_range_texts`) and ``later``'s first-bet and raise sizes on the streets after
-        it, in order (None: the round's; the raise limit is the round's on every street); kept
+        it, in order (None: the round's, or with :attr:`depth` ``"round"`` the blueprint's below
+        a flop or turn subgame's leaves; the raise limit is the round's on every street); kept
         per round start, board, sizes and (safe gadgets) seat: the ranges and sizes make it."""
         from pokerlab.games.postflop.game import PostflopGame
         from pokerlab.games.postflop.spot import spot_from_params
 
+        if later is None and self.depth == "round" and view.state.street < 3:
+            # a depth-limited subgame: the blueprint's own sizes below the leaves (table_depth)
+            from pokerlab.solvers.search.safe import blueprint_later
+
+            abstraction = self.blueprint.strategy.game.abstraction
+            later = blueprint_later(abstraction, view.state.street)
         key = (prefix, view.board, sizes, later, self._seat if self.gadget != "unsafe" else -1)
         if key in self._games:
             return self._games[key]

@@ -1,0 +1,77 @@
+"""Depth-limited search at the table (issue 25; Brown, Sandholm and Amos, NeurIPS 2018, as
+Pluribus searched the flop and turn): the search agent's subgame of a flop or turn stops at the
+end of the round, where the opponent picks, per hand, one of ``k`` continuations of the
+blueprint for the rest of the game and the searcher keeps its blueprint.
+
+The subgame's spot offers the search menu in the round and the blueprint's own sizes on the
+streets after it (:meth:`~pokerlab.solvers.search.round_subgames.RoundSubgames._game`'s
+``later``), so the blueprint below the leaves is read on its own actions: both seats' parts are
+projected there (:func:`~pokerlab.solvers.search.safe.projected_blueprint`), the opponent's
+biased copies made (:func:`~pokerlab.solvers.search.continuations.continuation_profiles`: k = 1,
+4, or Modicum's self-generative set) and the round solved by the unsafe gadget with those leaves
+(:func:`~pokerlab.solvers.search.everywhere.depth_limited_solve`, the exact table's own solve),
+its average strategy left in the solver's strategy sums where the agent reads its decisions.
+Each leaf is valued exactly every iteration by expected-value passes of the tree below it: a
+turn subgame's rivers, on this machine; a full-deck flop's turn and river trees are the cost
+docs/search.md measures.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from pokerlab.evaluate.nolimit.agents import PublicView
+from pokerlab.solvers.postflop import postflop_schedule
+from pokerlab.solvers.search.continuations import continuation_profiles
+from pokerlab.solvers.search.everywhere import depth_limited_solve
+from pokerlab.solvers.search.safe import projected_blueprint
+from pokerlab.solvers.search.subgames import SubgameRanges, _possible
+
+__all__ = ["DEPTHS", "table_depth_solve"]
+
+#: where a table search's subgame ends: the end of the game, or of the round (flop and turn)
+DEPTHS = ("end", "round")
+
+
+def table_depth_solve(
+    agent: Any, solver: Any, view: PublicView, prefix: Any, moves: Any,
+    deadline: float | None = None,
+) -> int:  # fmt: skip
+    """Solve ``solver``'s spot (the agent's subgame at ``view``; ``prefix``: the hand's actions
+    before the round, ``moves``: the round's) to the end of its round with the agent's
+    continuations (module docstring), within :attr:`iterations` or by ``deadline`` (a
+    :func:`time.perf_counter` time; the projection counts, a self-generative set's solves share
+    what is left); the solver's node locks (frozen decisions) hold. Returns the best responses
+    the self-generative set added."""
+    rules = agent.rules
+    seat = agent._seat
+    game = solver.game
+    tree = solver.tree
+    start = moves[0][3] if moves else view.state
+    player = 0 if seat == rules.first_to_act(view.state.street) else 1
+    profile = projected_blueprint(agent.blueprint, rules, game, start, tuple(prefix), seat)
+    other = projected_blueprint(agent.blueprint, rules, game, start, tuple(prefix), 1 - seat)
+    lo, hi = tree.player_ranges[1 - player]
+    profile[lo:hi] = other[lo:hi]
+    k = agent.continuations
+    profiles = continuation_profiles(game, profile, 1 - player, k, agent.bias)
+    weight = tree.hands.weight.astype(np.float64)
+    ranges = SubgameRanges(
+        0, weight.copy(), weight.copy(), np.zeros_like(weight),
+        _possible(tree, solver.spot.node_board[0]),
+    )  # fmt: skip
+    rounds = agent.self_rounds if k == "self" else 0
+    seconds = None
+    if deadline is not None:  # what the projection left, shared by the solves
+        seconds = max(deadline - time.perf_counter(), 1e-9) / (rounds + 1)
+    ceiling = agent.iterations if deadline is None else 1_000_000  # by time: iterations uncapped
+    sol, added = depth_limited_solve(
+        solver.passes, ranges, player, "unsafe", ceiling, postflop_schedule("dcfr"),
+        (solver.regrets, solver.strat_sum), profile, profiles, None, rounds,
+        agent.self_tolerance, float(game.config.pot), seconds, solver.lock_probs,
+    )  # fmt: skip
+    solver.iterations += sol.iterations
+    return added
