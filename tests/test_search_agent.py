@@ -267,6 +267,16 @@ def test_cli_match_and_lbr_take_a_search_agent(checkpoint, capsys) -> None:
     assert got["mbb_per_game"] == pytest.approx(
         duplicate_match(game.rules, safe, agent, 4, 0).mbb_per_game, abs=1e-9
     )
+    # depth-limited turn search (table_depth): the same numbers as the API
+    args = ["blueprint", "match", f"search:{checkpoint}", str(checkpoint), "--pairs", "3"]
+    args += ["--search-streets", "turn,river", "--search-iterations", "20"]
+    assert main([*args, "--search-depth", "round", "--search-continuations", "4", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    limited = SearchAgent(agent, "turn,river", iterations=20, depth="round", continuations=4)
+    assert got["mbb_per_game"] == pytest.approx(
+        duplicate_match(game.rules, limited, agent, 3, 0).mbb_per_game, abs=1e-9
+    )
+    assert any(r.street == 2 for r in limited.records)
     args = ["blueprint", "lbr", f"search:{checkpoint}", "--pairs", "2", "--actions", "fc"]
     assert main([*args, "--search-iterations", "20", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["pairs"] == 2
@@ -319,6 +329,12 @@ def test_cli_play_limit_refuses_the_no_limit_options(capsys, args, message) -> N
         (["--search-seconds", "turn=x"], "--search-seconds: 'x' is not a number"),
         (["--search-seconds", "pre=1"], "--search-seconds: unknown street 'pre'"),
         (["--search-seconds", "0"], "--search-seconds must be > 0"),
+        (["--search-depth", "leaf"], "--search-depth: end or round, not 'leaf'"),
+        (["--search-continuations", "3"], "--search-continuations: 1, 4 or self, not '3'"),
+        (
+            ["--search-depth", "round", "--search-gadget", "resolve"],
+            "--search-depth round searches with the unsafe gadget",
+        ),
     ],
 )
 def test_cli_search_errors_are_one_line(checkpoint, capsys, extra, message) -> None:

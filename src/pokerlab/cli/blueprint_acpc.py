@@ -35,6 +35,8 @@ from pokerlab.cli.blueprint import (
 )
 from pokerlab.cli.blueprint_search import (
     BetsOption,
+    ContinuationsOption,
+    DepthOption,
     FreezeOption,
     GadgetOption,
     IterationsOption,
@@ -83,6 +85,8 @@ def acpc(
     search_raises: RaisesOption = SearchSettings.raises,
     search_freeze: FreezeOption = SearchSettings.freeze,
     search_gadget: GadgetOption = SearchSettings.gadget,
+    search_depth: DepthOption = SearchSettings.depth,
+    search_continuations: ContinuationsOption = SearchSettings.continuations,
     search_threads: ThreadsOption = SearchSettings.threads,
 ) -> None:
     """Play AGENT in an ACPC match: connect to the dealer's port and play until it closes.
@@ -101,6 +105,8 @@ def acpc(
         search_freeze,
         search_gadget,
         search_threads,
+        search_depth,
+        search_continuations,
     )
     the_agent, game = load_agent(agent, "AGENT", settings)
     if game is not None and config is not None:

@@ -40,6 +40,8 @@ from pokerlab.cli.blueprint import (
 from pokerlab.cli.blueprint_search import (
     SEARCH_PREFIX,
     BetsOption,
+    ContinuationsOption,
+    DepthOption,
     FreezeOption,
     GadgetOption,
     IterationsOption,
@@ -149,6 +151,8 @@ def match(
     search_raises: RaisesOption = SearchSettings.raises,
     search_freeze: FreezeOption = SearchSettings.freeze,
     search_gadget: GadgetOption = SearchSettings.gadget,
+    search_depth: DepthOption = SearchSettings.depth,
+    search_continuations: ContinuationsOption = SearchSettings.continuations,
     workers: WorkersOption = 1,
     ray: RayOption = False,
     address: AddressOption = None,
@@ -167,6 +171,8 @@ def match(
         search_raises,
         search_freeze,
         search_gadget,
+        depth=search_depth,
+        continuations=search_continuations,
     )
     hero_agent, hero_game = load_agent(hero, "HERO", settings)
     opp_agent, opp_game = load_agent(opponent, "OPPONENT", settings)
@@ -218,6 +224,8 @@ def lbr(
     search_raises: RaisesOption = SearchSettings.raises,
     search_freeze: FreezeOption = SearchSettings.freeze,
     search_gadget: GadgetOption = SearchSettings.gadget,
+    search_depth: DepthOption = SearchSettings.depth,
+    search_continuations: ContinuationsOption = SearchSettings.continuations,
     workers: WorkersOption = 1,
     ray: RayOption = False,
     address: AddressOption = None,
@@ -243,6 +251,8 @@ def lbr(
         search_raises,
         search_freeze,
         search_gadget,
+        depth=search_depth,
+        continuations=search_continuations,
     )
     judged = [(agent, "AGENT", *load_agent(agent, "AGENT", settings))]
     if against is not None:

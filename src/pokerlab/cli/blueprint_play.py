@@ -39,6 +39,8 @@ import typer
 
 from pokerlab.cli.blueprint import blueprint_app
 from pokerlab.cli.blueprint_search import (
+    ContinuationsOption,
+    DepthOption,
     GadgetOption,
     IterationsOption,
     SearchSettings,
@@ -270,12 +272,14 @@ def play(
     search_iterations: IterationsOption = 100,
     search_seconds: SecondsOption = None,
     search_gadget: GadgetOption = SearchSettings.gadget,
+    search_depth: DepthOption = SearchSettings.depth,
+    search_continuations: ContinuationsOption = SearchSettings.continuations,
     search_threads: ThreadsOption = SearchSettings.threads,
 ) -> None:
     """Play heads-up no-limit hold'em against a blueprint in the terminal, any bet size."""
     settings = SearchSettings(
         search_streets, search_iterations, search_seconds, gadget=search_gadget,
-        threads=search_threads,
+        threads=search_threads, depth=search_depth, continuations=search_continuations,
     )  # fmt: skip
     run_play(checkpoint, hands=hands, seat=seat, seed=seed, search=settings if search else None)
 

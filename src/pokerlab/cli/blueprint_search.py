@@ -8,7 +8,10 @@ deterministic budget per subgame) or ``--search-seconds``, ``--search-bets`` and
 leaves the agent's own earlier actions in the round free; frozen for its hand by default),
 ``--search-gadget`` (unsafe, resolve, maxmargin or reach-maxmargin;
 :mod:`pokerlab.solvers.search.safe`),
-``--search-threads`` (threads of each subgame's solve, where one agent plays: ``play``, ACPC).
+``--search-threads`` (threads of each subgame's solve, where one agent plays: ``play``, ACPC),
+``--search-depth`` (``end`` of the game, or of the ``round`` for flop and turn subgames:
+depth-limited, :mod:`pokerlab.solvers.search.table_depth`) with ``--search-continuations``
+(1, 4 or self).
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ __all__ = [
     "FreezeOption",
     "GadgetOption",
     "ThreadsOption",
+    "DepthOption",
+    "ContinuationsOption",
     "parse_seconds",
     "with_search",
 ]
@@ -76,6 +81,23 @@ ThreadsOption = Annotated[
     int, typer.Option("--search-threads", min=1, help="threads of each subgame's solve")
 ]
 
+DepthOption = Annotated[
+    str,
+    typer.Option(
+        "--search-depth",
+        help="end (of the game) or round: flop and turn subgames stop at the round's end, the "
+        "opponent picking among --search-continuations of the blueprint there",
+    ),
+]
+ContinuationsOption = Annotated[
+    str,
+    typer.Option(
+        "--search-continuations",
+        help="with --search-depth round: 1 (the blueprint), 4 (and fold-, call-, raise-biased) "
+        "or self (the blueprint, then best responses)",
+    ),
+]
+
 
 @dataclass(frozen=True)
 class SearchSettings:
@@ -89,6 +111,8 @@ class SearchSettings:
     freeze: bool = True
     gadget: str = "unsafe"
     threads: int = 1
+    depth: str = "end"
+    continuations: str = "1"
 
 
 def with_search(blueprint: Any, settings: SearchSettings, name: str | None = None) -> Any:
@@ -108,6 +132,15 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
         raise PokerlabError(
             f"--search-gadget: unknown {settings.gadget!r}; choose {', '.join(TABLE_GADGETS)}"
         )
+    if settings.depth not in ("end", "round"):
+        raise PokerlabError(f"--search-depth: end or round, not {settings.depth!r}")
+    if settings.continuations not in ("1", "4", "self"):
+        raise PokerlabError(f"--search-continuations: 1, 4 or self, not {settings.continuations!r}")
+    if settings.depth == "round" and settings.gadget != "unsafe":
+        raise PokerlabError(
+            f"--search-depth round searches with the unsafe gadget, not {settings.gadget!r}"
+        )
+    k = settings.continuations
     try:
         return SearchAgent(
             blueprint,
@@ -119,6 +152,8 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
             freeze=settings.freeze,
             gadget=settings.gadget,
             threads=settings.threads,
+            depth=settings.depth,
+            continuations=k if k == "self" else int(k),
         )
     except PokerlabError as exc:
         raise PokerlabError(f"--search-streets: {exc}") from None
