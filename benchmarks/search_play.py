@@ -147,6 +147,10 @@ def main() -> None:
         default=None,
         help="a time budget per subgame instead: 1.5, or per street: turn=1.7",
     )
+    parser.add_argument(
+        "--depth", default="end", help="end, or round: flop and turn subgames depth-limited"
+    )
+    parser.add_argument("--continuations", default="1", help="with --depth round: 1, 4 or self")
     parser.add_argument("--seed", type=int, default=1)
     add_save_option(parser)
     args = parser.parse_args()
@@ -159,10 +163,14 @@ def main() -> None:
     solver.step(args.small_iterations)
     bp = BlueprintAgent(solver.average_strategy(), abstraction)
 
+    k = args.continuations
+    continuations = k if k == "self" else int(k)
+
     def searcher(blueprint: BlueprintAgent, streets: str) -> SearchAgent:
         agent = SearchAgent(blueprint, streets, iterations=args.search_iterations,
                             seconds=parse_seconds(args.search_seconds), threads=args.threads,
-                            gadget=args.gadget)  # fmt: skip
+                            gadget=args.gadget, depth=args.depth,
+                            continuations=continuations)  # fmt: skip
         # untimed: numba compiles or loads the kernels here, not in the first decision
         payload.setdefault("warmup_seconds", []).append(agent.warmup())
         return agent
@@ -232,6 +240,7 @@ def main() -> None:
     name += "" if args.gadget == "unsafe" else f"-{args.gadget}"
     streets = [x.strip() for x in args.streets.split(",") if x.strip()]
     name += "" if streets == ["river"] else "-" + "-".join(streets)  # the river's rows stay apart
+    name += "" if args.depth == "end" else f"-depth-k{args.continuations}"
     # tables this run skipped (``--pairs 0``, ``--lbr-pairs 0``) stay from the file it replaces
     tables = {"small": ("small",), "full": ("full",), "lbr": ("lbr",)}
     keep_tables(payload, results_dir(args.save) / f"{name}.json", tables)
