@@ -21,7 +21,8 @@ solves it on the engine's vector tree (:class:`~pokerlab.solvers.postflop.Postfl
   opponent's off-tree size to the subgame); no merging of close sizes and no forced all-ins, so
   the actual line is always in the tree; the raise cap grows to the line's raises;
 - **depth**: to the end of the game (the river spot has no chance node; a turn spot deals the
-  river exactly);
+  river exactly), or with ``depth="round"`` a flop or turn subgame to the end of its round, the
+  opponent picking among continuations of the blueprint there (:mod:`.table_depth`);
 - **gadget**: unsafe (both ranges as Bayes' rule says, the subgame solved as it is; the
   default), or resolve / maxmargin / reach-maxmargin (river only: gifts from the turn) for the
   seat on move against the opponent's CBVs under the blueprint (:mod:`.safe`, :mod:`.table_gifts`).
