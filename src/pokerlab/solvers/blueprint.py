@@ -20,8 +20,7 @@ Pluribus' recipe, each an option (BLUEPRINT.md 1.1 and 3.2):
   below ``prune_threshold`` are skipped (not on the last round, not into terminals), with the
   regrets floored at ``min_regret`` (default 310/300 of the threshold, Pluribus' ratio). Pluribus
   pruned after 200 minutes: run without, then build a pruning solver from the state
-  (:func:`~pokerlab.solvers.blueprint_load.restore_blueprint` takes overrides of the options
-  its ``config`` names).
+  (:func:`restore_blueprint` takes overrides of the options its ``config`` names).
 - ``averages``: ``"all"`` (average strategy on every round), ``"preflop"`` (Pluribus: the
   average is kept for the first round only, :meth:`average_strategy` plays the current strategy
   after it, or with ``snapshot_every`` the mean of snapshots of it as Pluribus did,
@@ -442,5 +441,60 @@ class BlueprintSolver(SnapshotAverages, BettingSampledVerbs, SampledCFR, Buckete
         }
 
 
-# restoring a state and the lossless abstraction live beside the checkpoint reader
-from pokerlab.solvers.blueprint_load import lossless_abstraction, restore_blueprint  # noqa: E402
+def restore_blueprint(
+    state: dict[str, Any],
+    abstraction: CardAbstraction,
+    game: NoLimitHoldemGame | None = None,
+    **overrides: Any,
+) -> BlueprintSolver:
+    """The :class:`BlueprintSolver` of a state of :meth:`BlueprintSolver.state_dict` (for
+    example a loaded checkpoint) with ``abstraction`` (the one it was trained with: its buckets
+    and method are checked): the game from ``game_params`` unless ``game`` is given, the options
+    from the state's ``config``. ``overrides`` (constructor options, e.g. ``regret_pruning=True``
+    to start pruning as Pluribus did after a while) change the run's options: the state's arrays
+    and counters are kept."""
+    from pokerlab.games.registry import load_game
+
+    if state.get("algorithm") != "es-mccfr" or state.get("game") != "nolimit-holdem":
+        raise PokerlabError(
+            f"not a no-limit blueprint state (game {state.get('game')!r}, algorithm "
+            f"{state.get('algorithm')!r})"
+        )
+    config = state["config"]
+    if game is None:
+        game = load_game("nolimit-holdem", **state["game_params"])  # type: ignore[assignment]
+    schedule = DiscountSchedule(**config["schedule"])
+    options: dict[str, Any] = {
+        "recall": config["recall"],
+        "averages": config["averages"],
+        "algorithm": schedule,
+        "linear_seconds": config["linear_seconds"],
+        "discount_every": int(config["discount_every"]),
+        "regret_pruning": bool(config["prune"]),
+        "prune_threshold": float(config["prune_threshold"]),
+        "prune_probability": float(config["prune_probability"]),
+        "min_regret": config["min_regret"],
+        "snapshot_every": config.get("snapshot_every"),
+        "snapshot_after": int(config.get("snapshot_after", 0)),
+        "regrets": config.get("regrets", "float32"),
+        "lazy": bool(config.get("lazy", False)),
+    }
+    if "regret_pruning" in overrides and "min_regret" not in overrides:
+        options["min_regret"] = None  # the floor follows the new pruning setting
+    options.update(overrides)
+    solver = BlueprintSolver(game, abstraction, **options)  # type: ignore[arg-type]
+    if overrides:
+        state = {**state, "config": solver._config()}
+    solver.load_state_dict(state)
+    return solver
+
+
+def lossless_abstraction(ranks: int) -> CardAbstraction:
+    """One bucket per suit-isomorphism class of each round (hole cards and board up to a
+    permutation of the suits, :func:`pokerlab.abstraction.isomorphism.round_indexer`): the
+    abstraction that loses nothing, for exact checks on small decks (method ``"lossless"``)."""
+    from pokerlab.abstraction.isomorphism import round_indexer
+
+    sizes = tuple(int(round_indexer(r, ranks).size) for r in range(4))
+    labels = [np.arange(n, dtype=np.int32) for n in sizes]
+    return CardAbstraction(ranks, "lossless", sizes, labels)  # type: ignore[arg-type]
