@@ -236,14 +236,8 @@ class BlueprintAgent(NoLimitAgent):
         dealt differ, the actions do not; each as long as the view's), float64 ``(A, B, H)``:
         the line read once and the buckets of every board looked up together (a projection
         reads one line under every river card)."""
-        hands = np.asarray(hands, dtype=np.int64)
-        memo = {} if memo is None else memo
-        boards = [tuple(b) for b in boards]
-        ok = self._live(memo, hands, boards)  # (B, H)
+        hands, memo, boards, ok, plan = self._read(view, boards, hands, actions, memo)
         out = np.zeros((len(actions), len(boards), len(hands)), dtype=np.float64)
-        plan = memo.get(("plan", view.history, tuple(actions)))
-        if plan is None:
-            plan = memo[("plan", view.history, tuple(actions))] = self._plan(view, hands, actions)
         probs = self.strategy.probs  # type: ignore[attr-defined]
         # every hand's entries are written, the dead ones (state -1) zeroed at the end: the
         # same numbers as masking each term (probabilities are finite and non-negative)
@@ -276,13 +270,7 @@ class BlueprintAgent(NoLimitAgent):
         block of ``(A, H)`` starts at ``offsets[b]``, the layout of a spot's decision node (a
         projection writes one line's nodes under every card at once; the same numbers as
         normalising :meth:`belief_boards` in float64 and copying it there)."""
-        hands = np.asarray(hands, dtype=np.int64)
-        memo = {} if memo is None else memo
-        boards = [tuple(b) for b in boards]
-        ok = self._live(memo, hands, boards)
-        plan = memo.get(("plan", view.history, tuple(actions)))
-        if plan is None:
-            plan = memo[("plan", view.history, tuple(actions))] = self._plan(view, hands, actions)
+        hands, memo, boards, ok, plan = self._read(view, boards, hands, actions, memo)
         n_a = len(actions)
         width = max((len(split) for entry in plan for split in entry[5] if not entry[1]), default=1)
         entry_of = np.zeros(len(hands), dtype=np.int64)
@@ -310,6 +298,22 @@ class BlueprintAgent(NoLimitAgent):
         probs = np.asarray(self.strategy.probs, dtype=np.float64)  # type: ignore[attr-defined]
         offsets = np.asarray(offsets, dtype=np.int64)
         write_line(probs, states, ok, entry_of, base, ns, split_j, split_w, lost, offsets, out)
+
+    def _read(
+        self, view: PublicView, boards: Sequence[tuple[int, ...]], hands: np.ndarray,
+        actions: Sequence[Action], memo: dict[Any, Any] | None,
+    ) -> tuple[np.ndarray, dict[Any, Any], list[Any], np.ndarray, list[Any]]:  # fmt: skip
+        """What both belief readers start from: the hands (int64), the memo, the boards as
+        tuples, which hands are live on each board (``(B, H)``) and the line's plan
+        (:meth:`_plan`, kept in the memo)."""
+        hands = np.asarray(hands, dtype=np.int64)
+        memo = {} if memo is None else memo
+        boards = [tuple(b) for b in boards]
+        ok = self._live(memo, hands, boards)  # (B, H)
+        plan = memo.get(("plan", view.history, tuple(actions)))
+        if plan is None:
+            plan = memo[("plan", view.history, tuple(actions))] = self._plan(view, hands, actions)
+        return hands, memo, boards, ok, plan
 
     def _plan(
         self, view: PublicView, hands: np.ndarray, actions: Sequence[Action]

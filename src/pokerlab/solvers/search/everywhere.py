@@ -207,7 +207,8 @@ def depth_limited_solve(
     added = 0
     taken = None  # what the last best response took, chips per arrival
     # the joint reach at the node: the opponent's own times what each hand faces
-    arrive = float(np.sum(ranges.reach[o] * faced_reach(passes_tree, o, ranges.reach_c[p])))
+    if self_rounds:
+        arrive = float(np.sum(ranges.reach[o] * faced_reach(passes_tree, o, ranges.reach_c[p])))
     while added < self_rounds:
         br, values = subgame_best_response(
             passes, node, assembled, o, ranges.reach_c[p], ranges.reach[o]

@@ -55,13 +55,15 @@ __all__ = [
     "solve_safe",
     "safe_solve",
     "opponent_gain",
+    "root_ranges",
+    "ITERATION_CEILING",
 ]
 
 #: the gadgets the table offers (reach-maxmargin on the river alone: its gifts come from the
 #: turn's spot, :mod:`~pokerlab.solvers.search.table_gifts`)
 TABLE_GADGETS = ("unsafe", "resolve", "maxmargin", "reach-maxmargin")
-#: the most iterations a time-budgeted safe solve runs
-_CEILING = 1_000_000
+#: the most iterations a time-budgeted solve at the table runs
+ITERATION_CEILING = 1_000_000
 
 
 def blueprint_sizes(abstraction: ActionAbstraction, street: int) -> tuple[str, str, int]:
@@ -197,12 +199,8 @@ def solve_safe(
     if solver.compressed:
         raise PokerlabError("safe search runs on float32 subgames")
     tree = solver.tree
-    weight = tree.hands.weight.astype(np.float64)
-    cbvs = np.zeros_like(weight)
-    cbvs[1 - player] = cbv
-    ranges = SubgameRanges(
-        0, weight.copy(), weight.copy(), cbvs, _possible(tree, solver.spot.node_board[0])
-    )
+    ranges = root_ranges(solver)
+    ranges.cbv[1 - player] = cbv
     assembled = np.full(tree.size, 0.5, dtype=np.float32)
     sol = solve_subgame(
         solver.passes, ranges, player, gadget, iterations, postflop_schedule("dcfr"),
@@ -211,6 +209,18 @@ def solve_safe(
     )  # fmt: skip
     solver.iterations += sol.iterations
     return sol.gain
+
+
+def root_ranges(solver: Any) -> SubgameRanges:
+    """The ranges of a subgame at the root of ``solver``'s spot (a table search's: the round's
+    start): both reaches the range weights, no chance above, CBVs 0 (a safe gadget sets the
+    opponent's), the hands each player can hold on the spot's board."""
+    tree = solver.tree
+    weight = tree.hands.weight.astype(np.float64)
+    return SubgameRanges(
+        0, weight.copy(), weight.copy(), np.zeros_like(weight),
+        _possible(tree, solver.spot.node_board[0]),
+    )  # fmt: skip
 
 
 def safe_solve(
@@ -248,7 +258,7 @@ def safe_solve(
         solve_safe(solver, agent.gadget, player, cbv, agent.iterations, gift=gift)
     else:  # what steps 1-3 left of the budget (a positive remainder: one iteration at least)
         left = max(deadline - time.perf_counter(), 1e-9)
-        solve_safe(solver, agent.gadget, player, cbv, _CEILING, seconds=left, gift=gift)
+        solve_safe(solver, agent.gadget, player, cbv, ITERATION_CEILING, seconds=left, gift=gift)
 
 
 def opponent_gain(solver: Any, player: int, cbv: np.ndarray) -> float:

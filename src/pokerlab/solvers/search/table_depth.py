@@ -21,14 +21,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import numpy as np
-
 from pokerlab.evaluate.nolimit.agents import PublicView
 from pokerlab.solvers.postflop import postflop_schedule
 from pokerlab.solvers.search.continuations import continuation_profiles
 from pokerlab.solvers.search.everywhere import depth_limited_solve
-from pokerlab.solvers.search.safe import projected_blueprint
-from pokerlab.solvers.search.subgames import SubgameRanges, _possible
+from pokerlab.solvers.search.safe import ITERATION_CEILING, projected_blueprint, root_ranges
 
 __all__ = ["DEPTHS", "table_depth_solve"]
 
@@ -58,16 +55,12 @@ def table_depth_solve(
     profile[lo:hi] = other[lo:hi]
     k = agent.continuations
     profiles = continuation_profiles(game, profile, 1 - player, k, agent.bias)
-    weight = tree.hands.weight.astype(np.float64)
-    ranges = SubgameRanges(
-        0, weight.copy(), weight.copy(), np.zeros_like(weight),
-        _possible(tree, solver.spot.node_board[0]),
-    )  # fmt: skip
+    ranges = root_ranges(solver)
     rounds = agent.self_rounds if k == "self" else 0
     seconds = None
     if deadline is not None:  # what the projection left, shared by the solves
         seconds = max(deadline - time.perf_counter(), 1e-9) / (rounds + 1)
-    ceiling = agent.iterations if deadline is None else 1_000_000  # by time: iterations uncapped
+    ceiling = agent.iterations if deadline is None else ITERATION_CEILING
     sol, added = depth_limited_solve(
         solver.passes, ranges, player, "unsafe", ceiling, postflop_schedule("dcfr"),
         (solver.regrets, solver.strat_sum), profile, profiles, None, rounds,
