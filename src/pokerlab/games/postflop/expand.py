@@ -127,6 +127,8 @@ def expand_spot(
     isomorphism: bool = True,
     symmetric_pairs: list[bool] | None = None,
     deck: tuple[int, ...] | None = None,
+    deal_sample: tuple[int, ...] | None = None,
+    deal_seed: int = 0,
 ) -> ExpandedSpot:
     """Deal the remaining streets into ``root`` and lay out the solver arrays.
 
@@ -144,7 +146,23 @@ def expand_spot(
     ``deck``: the card ids that can come (None: all 52), holding the board and every combo of
     ``weights`` with positive weight; a chance node deals each of its cards left, with
     probability 1 / (``len(deck)`` - the board so far - 4). A small deck of the top ranks keeps
-    all four suits, so the suit swaps stay symmetries of the game."""
+    all four suits, so the suit swaps stay symmetries of the game.
+
+    ``deal_sample``: public chance sampling of the later deals (the leaves of a depth-limited
+    search, :mod:`pokerlab.solvers.search.table_depth`): the chance nodes of the ``i``-th card
+    dealt after ``board`` deal only ``deal_sample[i]`` cards (at least 5) drawn uniformly from
+    the cards left, by a generator seeded with ``deal_seed``, in tree order (every chance node
+    its own draw); a count at or above the cards left deals them all. A sampled node's weight is
+    stored negated: the passes renormalise its values per hand so that each hand's chance
+    probability still sums to one (:func:`~pokerlab.tree.vector._chance_kernels.
+    sampled_renormalise`). No suit isomorphism then."""
+    if deal_sample is not None:
+        if any(int(m) < 5 for m in deal_sample):
+            raise PokerlabError(
+                f"a sampled deal needs at least 5 cards (a hand pair blocks 4), got {deal_sample}"
+            )
+        isomorphism = False
+    rng = np.random.default_rng(deal_seed)
     deck_cards = range(52) if deck is None else tuple(sorted(int(c) for c in deck))
     deck_size = len(deck_cards)
     combos = tuple(np.flatnonzero(w > 0) for w in weights)
@@ -234,6 +252,13 @@ def expand_spot(
             return nid
         # chance: one child per card that can come, isomorphic cards folded onto a source
         chance_weight[nid] = 1.0 / (deck_size - len(cards) - 4)
+        dealt_here = [c for c in deck_cards if c not in cards]
+        later = len(cards) - len(board)
+        if deal_sample is not None and later < len(deal_sample):
+            if int(deal_sample[later]) < len(dealt_here):
+                picks = rng.choice(len(dealt_here), size=int(deal_sample[later]), replace=False)
+                dealt_here = [dealt_here[i] for i in sorted(picks.tolist())]
+                chance_weight[nid] = -chance_weight[nid]  # sampled: renormalised per hand
         template = n.children[0]
         # below the last deal every card's subtree has the same shape: the first is walked,
         # the others copied from it (a turn spot's 48 river subtrees, the flop's ~2,000)
@@ -242,9 +267,7 @@ def expand_spot(
         shows: list[int] = []  # the first block's showdowns, relative to its root
         slots: dict[int, int] = {}
         pairs = _iso_pairs(cards, sym) if isomorphism else []
-        for card in deck_cards:
-            if card in cards:
-                continue
+        for card in dealt_here:
             src = _iso_source(card, pairs) if pairs else None
             if src is not None and src[0] in slots:
                 iso[nid].append((slots[src[0]], card, src[1]))

@@ -67,14 +67,21 @@ class PostflopGame(HistoryGame):
     num_players = 2
 
     def __init__(
-        self, config: SpotConfig | None = None, *, isomorphism: bool = True, **params: Any
-    ) -> None:
+        self, config: SpotConfig | None = None, *, isomorphism: bool = True,
+        deal_sample: tuple[int, ...] | None = None, deal_seed: int = 0, **params: Any,
+    ) -> None:  # fmt: skip
         super().__init__()
         self.config = config if config is not None else spot_from_params(**params)
-        self.isomorphism = bool(isomorphism)
+        #: public chance sampling of the later deals (:func:`expand_spot`): a search's leaves
+        self.deal_sample = None if deal_sample is None else tuple(int(m) for m in deal_sample)
+        self.deal_seed = int(deal_seed)
+        self.isomorphism = bool(isomorphism) and self.deal_sample is None
         self.params = self.config.to_dict()
         if not self.isomorphism:
             self.params["isomorphism"] = False  # another tree layout: saved files must say so
+        if self.deal_sample is not None:  # another game: its saved files must say so
+            self.params["deal_sample"] = list(self.deal_sample)
+            self.params["deal_seed"] = self.deal_seed
         self.zero_sum = self.config.rake_rate == 0.0
         if any(float(x) != int(x) for x in (self.config.pot, self.config.stack)):
             raise PokerlabError(
@@ -186,6 +193,8 @@ class PostflopGame(HistoryGame):
             rake_cap=c.rake_cap,
             isomorphism=self.isomorphism,
             deck=None if c.ranks == 13 else c.deck,
+            deal_sample=self.deal_sample,
+            deal_seed=self.deal_seed,
         )
 
     def with_action_tree(self, root: ActionNode) -> PostflopGame:
@@ -193,7 +202,10 @@ class PostflopGame(HistoryGame):
         a reader walks, the others cut short (a reader of part of the tree builds only that
         part; :mod:`~pokerlab.solvers.search.table_gifts`). For reading, not for solving or
         saving: the spot's parameters still describe the whole tree."""
-        game = PostflopGame(self.config, isomorphism=self.isomorphism)
+        game = PostflopGame(
+            self.config, isomorphism=self.isomorphism, deal_sample=self.deal_sample,
+            deal_seed=self.deal_seed,
+        )  # fmt: skip
         game.__dict__["action_tree"] = game.__dict__["betting_tree"] = root
         return game
 

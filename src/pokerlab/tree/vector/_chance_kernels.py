@@ -10,7 +10,10 @@ here recompiles it (:mod:`pokerlab._kernel_cache`).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
+
+from pokerlab.tree._showdown import FM_C0, FM_C1, fold_values
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -33,7 +36,7 @@ def collect_items(t, cs_o, ch_o, cs_t, ch_t, n, ro, rp, nh_o, nh_t, items_ro, it
     """At a split chance node ``n``: the reaches entering each dealt card's subtree into its
     work item's rows (``t.item_first[n]`` onwards, in edge order)."""
     first = t.item_first[n]
-    inv = t.chance_weight[n]
+    inv = abs(t.chance_weight[n])  # negative at a sampled deal (sampled_renormalise)
     for e in range(t.child_start[n], t.child_start[n + 1]):
         it = first + e - t.child_start[n]
         card = t.edge_card[e]
@@ -67,3 +70,39 @@ def chance_values(t, hands, cs_t, ch_t, n, trav, na, nh_t, val, d, acc64, dst):
             acc64[h] += val[d, src, perm[h]]
     for h in range(nh_t):
         dst[h] = acc64[h]
+
+
+@njit(cache=True, error_model="numpy")
+def sampled_renormalise(t, n, ro, nh_o, nh_t, fm_o, fm_t, cards_sum, dst):
+    """At a chance node ``n`` that deals a sample S of the cards left (``chance_weight`` < 0,
+    :func:`~pokerlab.games.postflop.expand.expand_spot`'s ``deal_sample``): ``dst`` (the sum of
+    its children's values, each dealt with weight w = -``chance_weight``) times R(h) / M(h),
+    so that every traverser hand h meets the opponent's reach ``ro`` at the node with its whole
+    chance probability, as in the full deal.
+
+    R(h) = sum of ro(s) over the opponent hands s disjoint from h (the full deal gives each such
+    pair probability one over the cards it leaves); M(h) = w x sum of ro(s) (m - a_h - a_s),
+    the sample's mass for h, where m = |S| and a_x = |x & S| (the sampled cards a pair leaves).
+    The result is the ratio estimator of the chance expectation: unbiased in the limit, exact
+    when S is every card left (then M = R), and free of the sample's bias toward a larger or
+    smaller total weight per pair (a sample that blocks none of a pair's cards would otherwise
+    weigh it by (cards left) / (cards left - 4)). Public chance sampling: Johanson, Bard,
+    Lanctot, Gibson and Bowling, AAMAS 2012; Pluribus sampled its leaves' rollouts (Brown and
+    Sandholm, Science 2019)."""
+    w = -t.chance_weight[n]
+    inside = np.zeros(52, dtype=np.int64)
+    m = 0
+    for e in range(t.child_start[n], t.child_start[n + 1]):
+        inside[t.edge_card[e]] = 1
+        m += 1
+    weighted = np.zeros(ro.shape[0])  # ro(s) a_s, the zero pad slot kept
+    for g in range(nh_o):
+        weighted[g] = ro[g] * (inside[fm_o[g, FM_C0]] + inside[fm_o[g, FM_C1]])
+    total = np.empty(nh_t)
+    blocked = np.empty(nh_t)
+    fold_values(1.0, ro, nh_o, nh_t, fm_o, fm_t, cards_sum, total)
+    fold_values(1.0, weighted, nh_o, nh_t, fm_o, fm_t, cards_sum, blocked)
+    for h in range(nh_t):
+        a_h = inside[fm_t[h, FM_C0]] + inside[fm_t[h, FM_C1]]
+        mass = w * ((m - a_h) * total[h] - blocked[h])
+        dst[h] = dst[h] * (total[h] / mass) if mass > 0.0 else 0.0

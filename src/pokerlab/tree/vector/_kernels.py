@@ -35,7 +35,12 @@ from numba import njit
 from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN, discount_factors, unowned
 from pokerlab.tree._showdown import any_reach, fold_from_sums, fold_values, showdown_values
 from pokerlab.tree.vector._bundles import Discounts, Items, RootRows, Roots, Storage
-from pokerlab.tree.vector._chance_kernels import chance_values, collect_items, deal_reaches
+from pokerlab.tree.vector._chance_kernels import (
+    chance_values,
+    collect_items,
+    deal_reaches,
+    sampled_renormalise,
+)
 from pokerlab.tree.vector._node_kernels import (
     best_values,
     expected_values,
@@ -281,7 +286,7 @@ def walk(
                     card = t.edge_card[t.child_start[n] + i]
                     ro = ro_buf[ro_at[d]]
                     rp = rp_buf[rp_at[d]]
-                    inv = t.chance_weight[n]
+                    inv = abs(t.chance_weight[n])  # negative: a sampled deal
                     nro = ro_buf[d1]
                     nrp = rp_buf[d1]
                     deal_reaches(cs_o, ch_o, cs_t, ch_t, card, inv, ro, rp, nh_o, nh_t, nro, nrp)
@@ -306,6 +311,9 @@ def walk(
             else:
                 # chance: summed in float64 (snap is free: no showdown runs while a node combines)
                 chance_values(t, hands, cs_t, ch_t, n, trav, na, nh_t, val, d, snap[:nh_t], dst)
+                if t.chance_weight[n] < 0.0:  # a sampled deal: each hand's mass made whole
+                    ro = ro_buf[ro_at[d]]
+                    sampled_renormalise(t, n, ro, nh_o, nh_t, fm_o, fm_t, cards_sum, dst)
             if n == rec_node:
                 for h in range(nh_t):
                     rec[2, h] = dst[h]

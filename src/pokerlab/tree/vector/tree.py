@@ -63,7 +63,7 @@ class VectorArrays(NamedTuple):
     child_start: np.ndarray  # int64 (N+1,)
     children: np.ndarray  # int64 (E,)
     edge_card: np.ndarray  # int64 (E,): card dealt on a chance edge, -1 on action edges
-    chance_weight: np.ndarray  # float64 (N,): 1 / cards that can come at a chance node
+    chance_weight: np.ndarray  # float64 (N,): 1 / (cards left - 4) at a chance node (< 0: sampled)
     iso_start: np.ndarray  # int64 (N+1,)
     iso_child: np.ndarray  # int64 (I,): child slot whose values an isomorphic card reuses
     iso_card: np.ndarray  # int64 (I,): the isomorphic card
