@@ -72,7 +72,7 @@ from pokerlab.solvers.search.menu import (
 )
 from pokerlab.solvers.search.round_subgames import RANGE_FLOOR, RoundSubgames
 from pokerlab.solvers.search.safe import TABLE_GADGETS, safe_solve
-from pokerlab.solvers.search.table_depth import DEPTHS, table_depth_solve
+from pokerlab.solvers.search.table_depth import DEPTHS, check_deal_sample, table_depth_solve
 from pokerlab.solvers.search.table_gifts import check_table_gadget, river_gifts
 
 __all__ = ["RANGE_FLOOR", "SEARCH_STREETS", "SearchAgent", "SearchMenu", "SearchRecord"]
@@ -127,6 +127,13 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
     gadget:
         ``"unsafe"`` (default), ``"resolve"``, ``"maxmargin"`` (:mod:`.safe`) or
         ``"reach-maxmargin"`` (the river alone; :mod:`.table_gifts`).
+    depth, continuations, bias, self_rounds, self_tolerance:
+        Where a flop or turn subgame ends and what the opponent picks among there
+        (:mod:`.table_depth`).
+    deal_sample:
+        With ``depth="round"``: ``(turn, river)``, the cards each deal below the leaves draws
+        (at least 5 each; public chance sampling, drawn once per subgame from its public state,
+        each hand's chance mass renormalised: :mod:`.table_depth`); None deals every card.
     """
 
     def __init__(
@@ -148,6 +155,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         bias: float = 5.0,
         self_rounds: int = 3,
         self_tolerance: float | None = None,
+        deal_sample: tuple[int, int] | None = None,
     ) -> None:
         if not isinstance(blueprint, BlueprintAgent):
             raise PokerlabError(f"SearchAgent refines a BlueprintAgent, got {blueprint!r}")
@@ -165,7 +173,12 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
             raise PokerlabError(
                 f"search needs the four rounds of hold'em; this game has {self.rules.rounds}"
             )
-        warn_full_deck_flop(self.rules, self.streets)
+        if deal_sample is not None:
+            deal_sample = check_deal_sample(deal_sample, depth)
+        #: cards dealt on the turn and the river below a depth-limited subgame's leaves (None:
+        #: every card; :mod:`.table_depth`)
+        self.deal_sample = deal_sample
+        warn_full_deck_flop(self.rules, self.streets, depth == "round" and deal_sample is not None)
         if ranges not in ("search", "blueprint"):
             raise PokerlabError(f"ranges: unknown {ranges!r}; choose search or blueprint")
         #: where the ranges of earlier rounds come from: the searches played there, or always

@@ -58,16 +58,20 @@ def street_budgets(seconds: Any, streets: tuple[int, ...]) -> dict[int, float]:
     return out
 
 
-def warn_full_deck_flop(rules: Any, streets: tuple[int, ...]) -> None:
+def warn_full_deck_flop(rules: Any, streets: tuple[int, ...], sampled: bool = False) -> None:
     """Warn (:class:`~pokerlab.errors.PokerlabWarning`) that a flop search of the full deck
     solves the whole rest of the game per subgame: measured at the default menu with full
     ranges (docs/search.md), 16.6 GiB of regrets and sums, about 27 s to build and 4.4 s an
-    iteration on 2 threads, so minutes per flop decision; small decks are quick."""
+    iteration on 2 threads, so minutes per flop decision; small decks are quick, and so is a
+    depth-limited flop with sampled deals below its leaves (``sampled``: no warning)."""
+    if sampled:
+        return
     if SEARCH_STREETS["flop"] in streets and rules.ranks == 13 and rules.players == 2:
         warnings.warn(
             "flop search on the full deck solves the whole rest of the game per subgame (at the "
             "default menu about 16 GiB and 30 s to build, 4 s an iteration on 2 threads): "
-            "minutes per flop decision; search the turn and river for play at the table",
+            "minutes per flop decision; search the turn and river for play at the table, or the "
+            "flop depth-limited with sampled deals (deal_sample)",
             PokerlabWarning,
             stacklevel=3,
         )

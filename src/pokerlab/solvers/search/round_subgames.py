@@ -11,6 +11,7 @@ size and, for ranges after searched rounds, the agent's own :meth:`_probability`
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import numpy as np
@@ -200,7 +201,11 @@ class RoundSubgames:
 
             abstraction = self.blueprint.strategy.game.abstraction
             later = blueprint_later(abstraction, view.state.street)
-        key = (prefix, view.board, sizes, later, self._seat if self.gadget != "unsafe" else -1)
+        sample = None
+        if self.depth == "round" and self.deal_sample is not None and view.state.street < 3:
+            sample = self.deal_sample[view.state.street - 1 :]  # the streets below the leaves
+        seat = self._seat if self.gadget != "unsafe" else -1
+        key = (prefix, view.board, sizes, later, seat, sample)
         if key in self._games:
             return self._games[key]
         state = view.state
@@ -225,5 +230,10 @@ class RoundSubgames:
         )
         if len(self._games) > 8:  # each may hold a whole tree: a few rounds are enough
             self._games.clear()
-        game = self._games[key] = PostflopGame(spot)
+        if sample is None:
+            game = PostflopGame(spot)
+        else:  # the draw is a function of the public state: matches repeat
+            seed = int.from_bytes(hashlib.blake2b(repr(key).encode(), digest_size=8).digest())
+            game = PostflopGame(spot, deal_sample=sample, deal_seed=seed)
+        self._games[key] = game
         return game

@@ -21,16 +21,43 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.nolimit.agents import PublicView
 from pokerlab.solvers.postflop import postflop_schedule
 from pokerlab.solvers.search.continuations import continuation_profiles
 from pokerlab.solvers.search.everywhere import depth_limited_solve
 from pokerlab.solvers.search.safe import ITERATION_CEILING, projected_blueprint, root_ranges
 
-__all__ = ["DEPTHS", "table_depth_solve"]
+__all__ = ["DEPTHS", "check_deal_sample", "table_depth_solve"]
 
 #: where a table search's subgame ends: the end of the game, or of the round (flop and turn)
 DEPTHS = ("end", "round")
+
+
+def check_deal_sample(deal_sample: Any, depth: str) -> tuple[int, int]:
+    """``deal_sample`` as ``(turn, river)`` card counts, each at least 5 (a hand pair blocks
+    four cards: five leave every pair a card), refused by name otherwise or without
+    ``depth="round"`` (a subgame to the end of the game deals every card exactly)."""
+    if depth != "round":
+        raise PokerlabError(
+            f"deal_sample samples a depth-limited search's leaves: depth 'round', not {depth!r}"
+        )
+    try:
+        counts = tuple(int(m) for m in deal_sample)
+    except (TypeError, ValueError):
+        raise PokerlabError(
+            f"deal_sample is (turn cards, river cards), got {deal_sample!r}"
+        ) from None
+    if (
+        len(counts) != 2
+        or any(m < 5 for m in counts)
+        or any(float(m) != float(x) for m, x in zip(counts, deal_sample, strict=False))
+    ):
+        raise PokerlabError(
+            "deal_sample is (turn cards, river cards), whole numbers of at least 5, got "
+            f"{deal_sample!r}"
+        )
+    return counts  # type: ignore[return-value]
 
 
 def table_depth_solve(
