@@ -277,6 +277,14 @@ def test_cli_match_and_lbr_take_a_search_agent(checkpoint, capsys) -> None:
         duplicate_match(game.rules, limited, agent, 3, 0).mbb_per_game, abs=1e-9
     )
     assert any(r.street == 2 for r in limited.records)
+    # and with the river below the turn's leaves sampled (5 of its 8 cards)
+    sample = ["--search-depth", "round", "--search-deal-sample", "5,5", "--json"]
+    assert main([*args, *sample]) == 0
+    got = json.loads(capsys.readouterr().out)
+    sampled = SearchAgent(agent, "turn,river", iterations=20, depth="round", deal_sample=(5, 5))
+    assert got["mbb_per_game"] == pytest.approx(
+        duplicate_match(game.rules, sampled, agent, 3, 0).mbb_per_game, abs=1e-9
+    )
     args = ["blueprint", "lbr", f"search:{checkpoint}", "--pairs", "2", "--actions", "fc"]
     assert main([*args, "--search-iterations", "20", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["pairs"] == 2
@@ -331,6 +339,15 @@ def test_cli_play_limit_refuses_the_no_limit_options(capsys, args, message) -> N
         (["--search-seconds", "0"], "--search-seconds must be > 0"),
         (["--search-depth", "leaf"], "--search-depth: end or round, not 'leaf'"),
         (["--search-continuations", "3"], "--search-continuations: 1, 4 or self, not '3'"),
+        (["--search-deal-sample", "6,6"], "--search-deal-sample: deal_sample samples a depth"),
+        (
+            ["--search-depth", "round", "--search-deal-sample", "4,x"],
+            "--search-deal-sample: deal_sample is (turn cards, river cards), got ['4', 'x']",
+        ),
+        (
+            ["--search-depth", "round", "--search-deal-sample", "4,6"],
+            "--search-deal-sample: deal_sample is (turn cards, river cards), whole numbers",
+        ),
         (
             ["--search-depth", "round", "--search-gadget", "resolve"],
             "--search-depth round searches with the unsafe gadget",

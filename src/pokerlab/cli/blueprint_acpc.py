@@ -36,6 +36,7 @@ from pokerlab.cli.blueprint import (
 from pokerlab.cli.blueprint_search import (
     BetsOption,
     ContinuationsOption,
+    DealSampleOption,
     DepthOption,
     FreezeOption,
     GadgetOption,
@@ -87,6 +88,7 @@ def acpc(
     search_gadget: GadgetOption = SearchSettings.gadget,
     search_depth: DepthOption = SearchSettings.depth,
     search_continuations: ContinuationsOption = SearchSettings.continuations,
+    search_deal_sample: DealSampleOption = SearchSettings.deal_sample,
     search_threads: ThreadsOption = SearchSettings.threads,
 ) -> None:
     """Play AGENT in an ACPC match: connect to the dealer's port and play until it closes.
@@ -107,6 +109,7 @@ def acpc(
         search_threads,
         search_depth,
         search_continuations,
+        search_deal_sample,
     )
     the_agent, game = load_agent(agent, "AGENT", settings)
     if game is not None and config is not None:

@@ -41,6 +41,7 @@ from pokerlab.cli.blueprint_search import (
     SEARCH_PREFIX,
     BetsOption,
     ContinuationsOption,
+    DealSampleOption,
     DepthOption,
     FreezeOption,
     GadgetOption,
@@ -153,6 +154,7 @@ def match(
     search_gadget: GadgetOption = SearchSettings.gadget,
     search_depth: DepthOption = SearchSettings.depth,
     search_continuations: ContinuationsOption = SearchSettings.continuations,
+    search_deal_sample: DealSampleOption = SearchSettings.deal_sample,
     workers: WorkersOption = 1,
     ray: RayOption = False,
     address: AddressOption = None,
@@ -173,6 +175,7 @@ def match(
         search_gadget,
         depth=search_depth,
         continuations=search_continuations,
+        deal_sample=search_deal_sample,
     )
     hero_agent, hero_game = load_agent(hero, "HERO", settings)
     opp_agent, opp_game = load_agent(opponent, "OPPONENT", settings)
@@ -226,6 +229,7 @@ def lbr(
     search_gadget: GadgetOption = SearchSettings.gadget,
     search_depth: DepthOption = SearchSettings.depth,
     search_continuations: ContinuationsOption = SearchSettings.continuations,
+    search_deal_sample: DealSampleOption = SearchSettings.deal_sample,
     workers: WorkersOption = 1,
     ray: RayOption = False,
     address: AddressOption = None,
@@ -253,6 +257,7 @@ def lbr(
         search_gadget,
         depth=search_depth,
         continuations=search_continuations,
+        deal_sample=search_deal_sample,
     )
     judged = [(agent, "AGENT", *load_agent(agent, "AGENT", settings))]
     if against is not None:

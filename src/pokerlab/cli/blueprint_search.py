@@ -11,7 +11,8 @@ leaves the agent's own earlier actions in the round free; frozen for its hand by
 ``--search-threads`` (threads of each subgame's solve, where one agent plays: ``play``, ACPC),
 ``--search-depth`` (``end`` of the game, or of the ``round`` for flop and turn subgames:
 depth-limited, :mod:`pokerlab.solvers.search.table_depth`) with ``--search-continuations``
-(1, 4 or self).
+(1, 4 or self) and ``--search-deal-sample`` (``6,6``: the turn and river cards dealt below the
+leaves, the full deck's flop within its budget).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ __all__ = [
     "ThreadsOption",
     "DepthOption",
     "ContinuationsOption",
+    "DealSampleOption",
     "parse_seconds",
     "with_search",
 ]
@@ -98,6 +100,15 @@ ContinuationsOption = Annotated[
     ),
 ]
 
+DealSampleOption = Annotated[
+    str | None,
+    typer.Option(
+        "--search-deal-sample",
+        help="with --search-depth round: TURN,RIVER cards dealt below the leaves (at least 5 "
+        "each, e.g. 6,6; public chance sampling, drawn per subgame; default every card)",
+    ),
+]
+
 
 @dataclass(frozen=True)
 class SearchSettings:
@@ -113,6 +124,7 @@ class SearchSettings:
     threads: int = 1
     depth: str = "end"
     continuations: str = "1"
+    deal_sample: str | None = None
 
 
 def with_search(blueprint: Any, settings: SearchSettings, name: str | None = None) -> Any:
@@ -141,6 +153,14 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
             f"--search-depth round searches with the unsafe gadget, not {settings.gadget!r}"
         )
     k = settings.continuations
+    sample = None
+    if settings.deal_sample is not None:
+        from pokerlab.solvers.search.table_depth import check_deal_sample
+
+        try:
+            sample = check_deal_sample(settings.deal_sample.split(","), settings.depth)
+        except PokerlabError as exc:
+            raise PokerlabError(f"--search-deal-sample: {exc}") from None
     try:
         return SearchAgent(
             blueprint,
@@ -154,6 +174,7 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
             threads=settings.threads,
             depth=settings.depth,
             continuations=k if k == "self" else int(k),
+            deal_sample=sample,
         )
     except PokerlabError as exc:
         raise PokerlabError(f"--search-streets: {exc}") from None
