@@ -1,7 +1,8 @@
 """Public chance sampling of a spot's later deals (``deal_sample``): the leaves of a depth-limited
 search on the full deck (issue 25). A sampled chance node deals a few of the cards left and the
 passes renormalise each hand's chance mass (``sampled_renormalise``): exact when the sample is
-every card, each hand's whole mass for any sample, and the full deal's values on average."""
+every card, each hand's whole mass for any sample, and the full deal's values on average. And
+the depth limit's leaves valued on two threads, the one thread's numbers."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import test_search_agent
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.nolimit.matches import duplicate_match
 from pokerlab.games.postflop.game import PostflopGame
+from pokerlab.solvers.search import search_everywhere
 from pokerlab.solvers.search.agent import SearchAgent
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector.passes import Passes
@@ -149,3 +151,35 @@ def test_a_sampled_depth_limited_agent_plays_repeatably(blueprint) -> None:
                 assert np.all(a.chance_weight[chance] < 0)
     assert runs[0] == runs[1]
     assert runs[2] == runs[3]
+
+
+def test_a_depth_limited_solve_on_two_threads_is_the_one_threads(blueprint) -> None:
+    """The leaves' subtrees shared out to two threads (whole leaves per worker, summed in the
+    same order) give the one-thread solve's numbers exactly, sampled or not."""
+    rules = blueprint.strategy.game.rules
+    for sample in ((5, 5), None):
+        runs = []
+        for threads in (1, 2):
+            agent = SearchAgent(blueprint, "flop,turn,river", iterations=10, depth="round",
+                                continuations=4, deal_sample=sample, threads=threads)  # fmt: skip
+            result = duplicate_match(rules, agent, blueprint, 2, 3)
+            runs.append((result.mbb_per_game, [r.iterations for r in agent.records]))
+            assert any(r.street == 1 for r in agent.records)
+        assert runs[0] == runs[1], sample
+    # the exact table's depth-limited search (search_everywhere) on two threads too
+    game = PostflopGame(**SPOT)
+    profile = game.public_tree().uniform()
+    one, two = (
+        search_everywhere(
+            game,
+            profile,
+            "unsafe",
+            street="turn",
+            iterations=15,
+            depth="round",
+            continuations=4,
+            threads=threads,
+        )  # fmt: skip
+        for threads in (1, 2)
+    )
+    np.testing.assert_array_equal(one.profile, two.profile)

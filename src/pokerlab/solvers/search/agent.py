@@ -247,7 +247,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         if self.gadget != "unsafe" or self.depth == "round":  # and the blueprint's projection
             from pokerlab.evaluate.nolimit._projection_kernels import warm_projection
 
-            warm_search()
+            warm_search(self.threads)
             warm_projection()
         self._warm = True
         return time.perf_counter() - start

@@ -86,6 +86,7 @@ def search_everywhere(
     bias: float = 5.0,
     self_rounds: int = 3,
     self_tolerance: float | None = None,
+    threads: int = 1,
 ) -> SearchReport:
     """Search with ``gadget`` at every public state starting ``street`` of the postflop spot
     ``game`` for both seats, from the ``blueprint`` profile (probabilities, the tree's layout),
@@ -99,7 +100,8 @@ def search_everywhere(
     response added gains less than that: the opponent's best response to the new solution wins
     less than ``self_tolerance`` x pot less from it (chips per arrival at the subgame, the
     hands weighted by both players' reach there) than the response to the solution before did.
-    A subgame's row says how many it added (``"self_rounds"``)."""
+    A subgame's row says how many it added (``"self_rounds"``). ``threads``: the depth-limited
+    solves value their leaves' subtrees on that many threads (the same numbers)."""
     if gadget not in GADGETS:
         raise PokerlabError(f"unknown gadget {gadget!r}; choose one of {', '.join(GADGETS)}")
     if depth not in ("end", "round"):
@@ -118,7 +120,7 @@ def search_everywhere(
     if blueprint.shape != (tree.size,):
         raise PokerlabError(f"a blueprint of {blueprint.shape} for a tree of {tree.size} numbers")
     start = time.perf_counter()
-    passes = Passes(tree, 1)
+    passes = Passes(tree, threads)
     bp32 = np.ascontiguousarray(blueprint, dtype=np.float32)
     roots = round_roots(spot.parent, spot.node_board, tree, street)
     if not roots:
@@ -226,12 +228,13 @@ def depth_limited_solve(
     return sol, added
 
 
-def warm_search() -> float:
+def warm_search(threads: int = 1) -> float:
     """Compile or load every kernel :func:`search_everywhere` calls, on a turn spot of two hands
     a side (every gadget at the river; the turn to the end of the game and to the end of its
     round with 4 and self-generated continuations), so that timed searches measure solving
     rather than compiling; returns the seconds it took. The kernels specialise on argument types,
-    not sizes: a flop spot's depth-limited search then runs without compiling."""
+    not sizes: a flop spot's depth-limited search then runs without compiling (on ``threads``
+    threads: the leaves' shared-out steps too)."""
     from pokerlab.games.postflop.game import PostflopGame
 
     start = time.perf_counter()
@@ -245,6 +248,6 @@ def warm_search() -> float:
     for k in (4, "self"):
         search_everywhere(
             game, profile, "maxmargin", street="turn", iterations=2, depth="round",
-            continuations=k, self_rounds=1,
+            continuations=k, self_rounds=1, threads=threads,
         )  # fmt: skip
     return time.perf_counter() - start

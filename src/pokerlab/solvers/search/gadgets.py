@@ -33,8 +33,14 @@ import numpy as np
 from pokerlab.errors import PokerlabError
 from pokerlab.solvers.loop import run_loop
 from pokerlab.solvers.search.continuations import no_limit
-from pokerlab.solvers.search.subgames import SubgameRanges, faced_reach, subtree_blocks
+from pokerlab.solvers.search.subgames import (
+    SubgameRanges,
+    faced_reach,
+    subtree_blocks,
+    subtree_end,
+)
 from pokerlab.tree._primitives import discount_factors
+from pokerlab.tree.executors import chunks, share_out
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector._search_kernels import (
     GADGET_CODES,
@@ -44,6 +50,10 @@ from pokerlab.tree.vector._search_kernels import (
     gadget_learn,
     gadget_live,
     gadget_row,
+    leaf_collect,
+    leaf_items,
+    leaf_use,
+    update_picks,
 )
 from pokerlab.tree.vector.passes import Passes
 
@@ -137,6 +147,9 @@ def solve_subgame(
     # from the root of a tree with split points, to the end of the game, on several threads:
     # the passes' own split (the dealt cards' subtrees as parallel work items)
     threaded = passes.threads > 1 and node == 0 and leaves is None and tree.num_items > 0
+    # a depth limit on several threads: the leaves' subtrees shared out, a leaf's to one worker
+    leaf_threads = passes.threads > 1 and leaves is not None and leaves.item_leaf.shape[0] > 1
+    pieces = _leaf_pieces(passes, leaves) if leaf_threads else []
     if seconds is not None and not seconds > 0:
         raise PokerlabError(f"a search's time budget must be > 0 seconds, got {seconds!r}")
     ran = [0]  # iterations run
@@ -145,6 +158,10 @@ def solve_subgame(
     def step(count: int) -> None:  # iterations numbered on, the gadget's regrets in rows
         if threaded:
             _threaded_iterations(passes, p, code, ran[0] + 1, count, params, work, rows, lock)
+        elif leaf_threads:
+            _leaf_threaded_iterations(
+                passes, int(node), p, code, ran[0] + 1, count, params, store, rows, limit, pieces
+            )  # fmt: skip
         else:
             gadget_iterations(
                 tree.arrays, tree.hands, tree.sweep, int(node), p, code, ran[0] + 1, count,
@@ -212,6 +229,62 @@ def _threaded_iterations(
         out, _ = passes.pass_(
             1 - p, K.MODE_CFR, regrets, sums, fa, fb, fg, floor, lock, root=(rows.reach_pc, own)
         )
+        gadget_learn(code, rows, live, enter, row, out)
+
+
+def _leaf_pieces(passes: Passes, leaves: Leaves) -> list[np.ndarray]:
+    """The work items of a depth limit in runs of whole leaves of about equal cost (nodes
+    below them), four runs per thread (the workers take the next run as they finish)."""
+    tree = passes.tree
+    nodes = leaves.arrays.item_node
+    which = leaves.item_leaf
+    cost = np.array([subtree_end(tree, int(c)) - int(c) for c in nodes], dtype=np.float64)
+    n_leaves = int(which.max()) + 1
+    per_leaf = np.bincount(which, weights=cost, minlength=n_leaves)
+    first = np.searchsorted(which, np.arange(n_leaves + 1))  # items of a leaf are neighbours
+    return [
+        np.arange(first[run[0]], first[run[-1] + 1], dtype=np.int64)
+        for run in chunks(per_leaf, 4 * passes.threads)
+    ]
+
+
+def _leaf_threaded_iterations(
+    passes: Passes, node: int, p: int, code: int, first: int, count: int, params: np.ndarray,
+    store: K.Storage, rows: SubgameRows, leaves: Leaves, pieces: list[np.ndarray],
+) -> None:  # fmt: skip
+    """:func:`gadget_iterations` to a depth limit with the leaves' subtrees valued on the
+    passes' threads (:func:`leaf_items` per run of ``pieces``, each worker on its own
+    scratch): the same numbers as the one-thread call, each leaf's items summed in the same
+    order by one worker. The round's part above the leaves, small beside them, runs here."""
+    tree = passes.tree
+    t, hands, sw = tree.arrays, tree.hands, tree.sweep
+    floor = bool(params[3] != 0.0)
+    h = rows.cbv.shape[0]
+    row = np.zeros(h)
+    enter = np.ones(h)
+    live = np.zeros(h)
+    n_live = gadget_live(rows, live)
+    sc0, out = passes.scratch_w32[0], passes.out32
+    hw = leaves.row.shape[0]
+    bufs = [(np.zeros(hw, np.float32), np.zeros(hw, np.float32)) for _ in range(passes.threads)]
+    for it in range(first, first + count):
+        fa, fb, fg = discount_factors(params, it)
+        disc = K.Discounts(fa, fb, fg, floor, 1.0, 1.0, True)
+        gadget_row(code, rows, live, n_live, enter, row)
+        own = rows.reach_o if code == 0 else row
+        for trav, ro, rp in ((p, row, rows.reach_p), (1 - p, rows.reach_pc, own)):
+            leaf_collect(t, hands, sw, node, trav, store, disc, ro, rp, sc0, out, leaves)
+
+            def run(w: int, ids: np.ndarray, trav: int = trav, disc: K.Discounts = disc) -> int:
+                scratch = passes.scratch_w32[w]
+                lo, hi = int(ids[0]), int(ids[-1]) + 1
+                return int(
+                    leaf_items(t, hands, sw, trav, p, disc, scratch, leaves, *bufs[w], lo, hi)
+                )
+
+            share_out(passes.pool, pieces, run)
+            leaf_use(t, hands, sw, node, trav, store, disc, ro, rp, sc0, out, leaves)
+        update_picks(leaves)
         gadget_learn(code, rows, live, enter, row, out)
 
 

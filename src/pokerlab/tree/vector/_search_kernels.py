@@ -38,6 +38,10 @@ __all__ = [
     "gadget_learn",
     "gadget_live",
     "gadget_row",
+    "leaf_collect",
+    "leaf_items",
+    "leaf_use",
+    "update_picks",
 ]
 
 #: gadget names to the kernel's codes
@@ -95,7 +99,9 @@ class Leaves(NamedTuple):
 def _subgame_pass(t, hands, sw, node, trav, searcher, store, disc, ro, rp, sc, out, leaves):
     """One CFR pass of the subgame for ``trav``: to the end of the game, or, with leaves, the
     round's part with each leaf's cards valued by the continuation profiles under the
-    opponent's current picks (its values of each pick are recorded on its own pass)."""
+    opponent's current picks (its values of each pick are recorded on its own pass): the
+    three steps of :func:`leaf_collect`, :func:`leaf_items` over every item and
+    :func:`leaf_use` in one call."""
     items = leaves.items
     n_items = leaves.item_leaf.shape[0]
     if n_items == 0:
@@ -103,15 +109,49 @@ def _subgame_pass(t, hands, sw, node, trav, searcher, store, disc, ro, rp, sc, o
             t, hands, sw, node, trav, MODE_CFR, SPLIT_NONE, store, disc,
             RootRows(ro, rp, out), sc, items, -1, items.val,
         )  # fmt: skip
-    la = leaves.arrays
-    visited = traverse(
-        la, hands, sw, node, trav, MODE_CFR, SPLIT_COLLECT, store, disc,
+    visited = leaf_collect(t, hands, sw, node, trav, store, disc, ro, rp, sc, out, leaves)
+    visited += leaf_items(
+        t, hands, sw, trav, searcher, disc, sc, leaves, leaves.row, leaves.col, 0, n_items
+    )  # fmt: skip
+    visited += leaf_use(t, hands, sw, node, trav, store, disc, ro, rp, sc, out, leaves)
+    return visited
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def leaf_collect(t, hands, sw, node, trav, store, disc, ro, rp, sc, out, leaves):
+    """The round's part of a depth-limited pass down to the leaves: the reaches entering each
+    leaf card's subtree into ``leaves.items``."""
+    items = leaves.items
+    return traverse(
+        leaves.arrays, hands, sw, node, trav, MODE_CFR, SPLIT_COLLECT, store, disc,
         RootRows(ro, rp, out), sc, items, -1, items.val,
     )  # fmt: skip
-    h = leaves.row.shape[0]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def leaf_use(t, hands, sw, node, trav, store, disc, ro, rp, sc, out, leaves):
+    """The round's part of a depth-limited pass with the leaf cards' values of
+    :func:`leaf_items`: regrets and strategy sums updated, the root's values into ``out``."""
+    items = leaves.items
+    return traverse(
+        leaves.arrays, hands, sw, node, trav, MODE_CFR, SPLIT_USE, store, disc,
+        RootRows(ro, rp, out), sc, items, -1, items.val,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def leaf_items(t, hands, sw, trav, searcher, disc, sc, leaves, row, col, lo, hi):
+    """The values of the leaf cards' subtrees ``lo .. hi - 1`` (work items) for ``trav``
+    under every continuation profile, weighted by the opponent's picks (``row``, ``col``:
+    scratch of the hand count; ``sc``: a worker's scratch). Items of one leaf must stay in one
+    call (the opponent's values of its picks are summed per leaf)."""
+    items = leaves.items
+    la = leaves.arrays
+    h = row.shape[0]
     k = leaves.profiles.shape[0]
     no = leaves.empty
-    for i in range(n_items):
+    visited = 0
+    for i in range(lo, hi):
         leaf = leaves.item_leaf[i]
         child = la.item_node[i]
         for g in range(h):
@@ -120,30 +160,26 @@ def _subgame_pass(t, hands, sw, node, trav, searcher, store, disc, ro, rp, sc, o
             ev_store = Storage(leaves.zeros, leaves.profiles[j], no, no, no, no)
             if trav == searcher:
                 for g in range(h):
-                    leaves.row[g] = items.ro[i, g] * leaves.pick[leaf, g, j]
+                    row[g] = items.ro[i, g] * leaves.pick[leaf, g, j]
                 visited += traverse(
                     t, hands, sw, child, trav, MODE_EV, SPLIT_NONE, ev_store, disc,
-                    RootRows(leaves.row, items.rp[i], leaves.col), sc, items, -1, items.val,
+                    RootRows(row, items.rp[i], col), sc, items, -1, items.val,
                 )  # fmt: skip
                 for g in range(h):
-                    items.val[i, g] += leaves.col[g]
+                    items.val[i, g] += col[g]
             else:
                 visited += traverse(
                     t, hands, sw, child, trav, MODE_EV, SPLIT_NONE, ev_store, disc,
-                    RootRows(items.ro[i], items.rp[i], leaves.col), sc, items, -1, items.val,
+                    RootRows(items.ro[i], items.rp[i], col), sc, items, -1, items.val,
                 )  # fmt: skip
                 for g in range(h):
-                    items.val[i, g] += leaves.pick[leaf, g, j] * leaves.col[g]
-                    leaves.values[leaf, g, j] += leaves.col[g]
-    visited += traverse(
-        la, hands, sw, node, trav, MODE_CFR, SPLIT_USE, store, disc,
-        RootRows(ro, rp, out), sc, items, -1, items.val,
-    )  # fmt: skip
+                    items.val[i, g] += leaves.pick[leaf, g, j] * col[g]
+                    leaves.values[leaf, g, j] += col[g]
     return visited
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _update_picks(leaves):
+def update_picks(leaves):
     """Regret matching+ on the opponent's picks at every leaf from this iteration's values."""
     n_leaves, h, k = leaves.choice.shape
     for leaf in range(n_leaves):
@@ -272,6 +308,6 @@ def gadget_iterations(
             t, hands, sw, node, opp, player, store, disc, rows.reach_pc, own, sc, out, leaves
         )  # fmt: skip
         if leaves.item_leaf.shape[0] > 0:
-            _update_picks(leaves)
+            update_picks(leaves)
         gadget_learn(gadget, rows, live, enter, row, out)
     return visited
