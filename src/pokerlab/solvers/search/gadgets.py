@@ -53,6 +53,7 @@ from pokerlab.tree.vector._search_kernels import (
     leaf_collect,
     leaf_items,
     leaf_use,
+    sum_item_values,
     update_picks,
 )
 from pokerlab.tree.vector.passes import Passes
@@ -147,7 +148,7 @@ def solve_subgame(
     # from the root of a tree with split points, to the end of the game, on several threads:
     # the passes' own split (the dealt cards' subtrees as parallel work items)
     threaded = passes.threads > 1 and node == 0 and leaves is None and tree.num_items > 0
-    # a depth limit on several threads: the leaves' subtrees shared out, a leaf's to one worker
+    # a depth limit on several threads: the leaves' subtrees shared out
     leaf_threads = passes.threads > 1 and leaves is not None and leaves.item_leaf.shape[0] > 1
     pieces = _leaf_pieces(passes, leaves) if leaf_threads else []
     if seconds is not None and not seconds > 0:
@@ -233,19 +234,11 @@ def _threaded_iterations(
 
 
 def _leaf_pieces(passes: Passes, leaves: Leaves) -> list[np.ndarray]:
-    """The work items of a depth limit in runs of whole leaves of about equal cost (nodes
-    below them), four runs per thread (the workers take the next run as they finish)."""
+    """The work items of a depth limit in runs of about equal cost (nodes below them), four
+    runs per thread (the workers take the next run as they finish)."""
     tree = passes.tree
-    nodes = leaves.arrays.item_node
-    which = leaves.item_leaf
-    cost = np.array([subtree_end(tree, int(c)) - int(c) for c in nodes], dtype=np.float64)
-    n_leaves = int(which.max()) + 1
-    per_leaf = np.bincount(which, weights=cost, minlength=n_leaves)
-    first = np.searchsorted(which, np.arange(n_leaves + 1))  # items of a leaf are neighbours
-    return [
-        np.arange(first[run[0]], first[run[-1] + 1], dtype=np.int64)
-        for run in chunks(per_leaf, 4 * passes.threads)
-    ]
+    cost = [subtree_end(tree, int(c)) - int(c) for c in leaves.arrays.item_node]
+    return chunks(np.asarray(cost, dtype=np.float64), 4 * passes.threads)
 
 
 def _leaf_threaded_iterations(
@@ -254,8 +247,9 @@ def _leaf_threaded_iterations(
 ) -> None:  # fmt: skip
     """:func:`gadget_iterations` to a depth limit with the leaves' subtrees valued on the
     passes' threads (:func:`leaf_items` per run of ``pieces``, each worker on its own
-    scratch): the same numbers as the one-thread call, each leaf's items summed in the same
-    order by one worker. The round's part above the leaves, small beside them, runs here."""
+    scratch, the opponent's values of its picks one row per item, summed per leaf in item
+    order afterwards): the same numbers as the one-thread call. The round's part above the
+    leaves, small beside them, runs here."""
     tree = passes.tree
     t, hands, sw = tree.arrays, tree.hands, tree.sweep
     floor = bool(params[3] != 0.0)
@@ -267,6 +261,7 @@ def _leaf_threaded_iterations(
     sc0, out = passes.scratch_w32[0], passes.out32
     hw = leaves.row.shape[0]
     bufs = [(np.zeros(hw, np.float32), np.zeros(hw, np.float32)) for _ in range(passes.threads)]
+    per_item = np.zeros((leaves.item_leaf.shape[0], *leaves.values.shape[1:]))
     for it in range(first, first + count):
         fa, fb, fg = discount_factors(params, it)
         disc = K.Discounts(fa, fb, fg, floor, 1.0, 1.0, True)
@@ -279,10 +274,15 @@ def _leaf_threaded_iterations(
                 scratch = passes.scratch_w32[w]
                 lo, hi = int(ids[0]), int(ids[-1]) + 1
                 return int(
-                    leaf_items(t, hands, sw, trav, p, disc, scratch, leaves, *bufs[w], lo, hi)
-                )
+                    leaf_items(
+                        t, hands, sw, trav, p, disc, scratch, leaves, *bufs[w], lo, hi, per_item,
+                        True,
+                    )
+                )  # fmt: skip
 
             share_out(passes.pool, pieces, run)
+            if trav != p:
+                sum_item_values(leaves, per_item)
             leaf_use(t, hands, sw, node, trav, store, disc, ro, rp, sc0, out, leaves)
         update_picks(leaves)
         gadget_learn(code, rows, live, enter, row, out)

@@ -41,6 +41,7 @@ __all__ = [
     "leaf_collect",
     "leaf_items",
     "leaf_use",
+    "sum_item_values",
     "update_picks",
 ]
 
@@ -111,7 +112,8 @@ def _subgame_pass(t, hands, sw, node, trav, searcher, store, disc, ro, rp, sc, o
         )  # fmt: skip
     visited = leaf_collect(t, hands, sw, node, trav, store, disc, ro, rp, sc, out, leaves)
     visited += leaf_items(
-        t, hands, sw, trav, searcher, disc, sc, leaves, leaves.row, leaves.col, 0, n_items
+        t, hands, sw, trav, searcher, disc, sc, leaves, leaves.row, leaves.col, 0, n_items,
+        leaves.values, False,
     )  # fmt: skip
     visited += leaf_use(t, hands, sw, node, trav, store, disc, ro, rp, sc, out, leaves)
     return visited
@@ -140,11 +142,13 @@ def leaf_use(t, hands, sw, node, trav, store, disc, ro, rp, sc, out, leaves):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def leaf_items(t, hands, sw, trav, searcher, disc, sc, leaves, row, col, lo, hi):
+def leaf_items(t, hands, sw, trav, searcher, disc, sc, leaves, row, col, lo, hi, values, per_item):
     """The values of the leaf cards' subtrees ``lo .. hi - 1`` (work items) for ``trav``
     under every continuation profile, weighted by the opponent's picks (``row``, ``col``:
-    scratch of the hand count; ``sc``: a worker's scratch). Items of one leaf must stay in one
-    call (the opponent's values of its picks are summed per leaf)."""
+    scratch of the hand count; ``sc``: a worker's scratch). On the opponent's pass its values
+    of each pick go to ``values``: added per leaf (``leaves.values``), or with ``per_item`` one
+    row per item (float64 ``(items, H, k)``, summed per leaf by :func:`sum_item_values`: calls
+    on other threads then share no row)."""
     items = leaves.items
     la = leaves.arrays
     h = row.shape[0]
@@ -174,8 +178,23 @@ def leaf_items(t, hands, sw, trav, searcher, disc, sc, leaves, row, col, lo, hi)
                 )  # fmt: skip
                 for g in range(h):
                     items.val[i, g] += leaves.pick[leaf, g, j] * col[g]
-                    leaves.values[leaf, g, j] += col[g]
+                    if per_item:
+                        values[i, g, j] = col[g]
+                    else:
+                        values[leaf, g, j] += col[g]
     return visited
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def sum_item_values(leaves, item_values):
+    """``leaves.values`` += the per-item rows of :func:`leaf_items`, in item order (the
+    one-call order, so the same float64 sums)."""
+    n_items, h, k = item_values.shape
+    for i in range(n_items):
+        leaf = leaves.item_leaf[i]
+        for g in range(h):
+            for j in range(k):
+                leaves.values[leaf, g, j] += item_values[i, g, j]
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
