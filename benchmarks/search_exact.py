@@ -20,7 +20,9 @@ bites (Brown and Sandholm 2017; BLUEPRINT.md 3.5 C5).
 
 Depth-limited agents (``--streets "turn,river:4"``): the flop and turn subgames stop at the end of
 their round, the opponent picking among k continuations of the blueprint there
-(:mod:`~pokerlab.solvers.search.table_depth`), the river searched to the end.
+(:mod:`~pokerlab.solvers.search.table_depth`), the river searched to the end; ``":4@5,5"``
+deals 5 of the 9 turn cards and 5 of the 8 river cards below the leaves (public chance
+sampling, the full deck's way to the flop's budget), which measures what the sample costs.
 
 Usage: ``python benchmarks/search_exact.py [--stack 1000] [--iterations 20000]
 [--search-iterations 100] [--streets "river;turn,river;turn,river:4"] [--save]``.
@@ -53,7 +55,8 @@ def main() -> None:
         "--streets",
         default="river;turn,river",
         help="';'-separated agents; a suffix ':1', ':4' or ':self' makes the flop and turn "
-        "searches depth-limited with those continuations (e.g. 'flop,turn,river:self')",
+        "searches depth-limited with those continuations (e.g. 'flop,turn,river:self'), and "
+        "'@T,R' after it deals T turn and R river cards below the leaves (e.g. ':4@5,5')",
     )
     add_save_option(parser)
     args = parser.parse_args()
@@ -70,8 +73,12 @@ def main() -> None:
         limited: dict[str, Any] = {}
         name = None
         if k:
+            k, _, sample = k.partition("@")
             limited = {"depth": "round", "continuations": k if k == "self" else int(k)}
             name = f"search({streets}; depth-limited, k={k})"
+            if sample:
+                limited["deal_sample"] = tuple(sample.split(","))
+                name = f"search({streets}; depth-limited, k={k}, deals {sample})"
         agents.append(
             SearchAgent(
                 blueprint,

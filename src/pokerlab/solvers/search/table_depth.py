@@ -11,9 +11,15 @@ biased copies made (:func:`~pokerlab.solvers.search.continuations.continuation_p
 4, or Modicum's self-generative set) and the round solved by the unsafe gadget with those leaves
 (:func:`~pokerlab.solvers.search.everywhere.depth_limited_solve`, the exact table's own solve),
 its average strategy left in the solver's strategy sums where the agent reads its decisions.
-Each leaf is valued exactly every iteration by expected-value passes of the tree below it: a
-turn subgame's rivers, on this machine; a full-deck flop's turn and river trees are the cost
-docs/search.md measures.
+Each leaf is valued every iteration by expected-value passes of the tree below it, on the
+solver's threads (whole leaves per worker): exactly, every card dealt, by default (a turn
+subgame's rivers fit this machine's budget); or with ``deal_sample=(turn, river)`` the deals
+below the leaves draw that many cards (public chance sampling, Johanson et al. AAMAS 2012,
+where Pluribus rolled out; drawn once per subgame from its public state, so matches repeat),
+each hand's chance mass renormalised at every sampled deal
+(:func:`~pokerlab.tree.vector._chance_kernels.sampled_renormalise`). That is how a full-deck
+flop fits its 10 s: 6 turn and 6 river cards make 36 boards below a leaf instead of 2,352
+(docs/search.md has the figures, and T4's exact cost of the sample).
 """
 
 from __future__ import annotations
