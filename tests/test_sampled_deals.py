@@ -117,6 +117,11 @@ def test_a_sample_is_a_function_of_its_seed_and_refused_below_five_cards(bluepri
 
     assert cards(3) == cards(3)
     assert cards(3) != cards(4)
+    # the memory bound counts the sampled deals (both players at the larger range's hands)
+    game = PostflopGame(deal_sample=(7,), **SPOT)
+    bound = game.tree_summary()["memory_upper_bound_bytes"]
+    assert 8 * game.expanded.tree.size <= bound < 2 * 8 * game.expanded.tree.size
+    assert PostflopGame(**SPOT).tree_summary()["memory_upper_bound_bytes"] > 6 * bound
     with pytest.raises(PokerlabError, match="at least 5 cards"):
         PostflopGame(deal_sample=(4,), **SPOT).expanded  # noqa: B018
     for bad, message in [

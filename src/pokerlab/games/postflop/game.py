@@ -142,7 +142,7 @@ class PostflopGame(HistoryGame):
             c = self.config
             shared = build_action_tree(self._tree_options(), StateBudget(c), share=True)
             cached = self.__dict__["_counted"] = count_betting_tree(
-                shared, len(c.board), len(c.deck)
+                shared, len(c.board), len(c.deck), self.deal_sample
             )
         counts = {k: list(v) for k, v in cached["action_tree"].items()}
         dealt = cached["dealt"]

@@ -95,13 +95,19 @@ class StateBudget:
         )
 
 
-def count_betting_tree(root: ActionNode, board_cards: int, deck_size: int = 52) -> dict[str, Any]:
+def count_betting_tree(
+    root: ActionNode,
+    board_cards: int,
+    deck_size: int = 52,
+    deal_sample: tuple[int, ...] | None = None,
+) -> dict[str, Any]:
     """Nodes of the betting tree rooted at ``root`` by kind and street (``{kind: [flop, turn,
     river]}``, as :func:`count_action_nodes`) and the dealt tree's upper bound (as
     :func:`count_expanded`: ``decision``, ``chance``, ``terminal``, ``action_slots``), in Python
     integers, on a deck of ``deck_size`` cards (the board's among them). ``root`` may be the
     shared graph of ``build_action_tree(..., share=True)``: every node is visited once and its
-    counts reused, so the cost is the graph's size, not the tree's."""
+    counts reused, so the cost is the graph's size, not the tree's. ``deal_sample``: the cards
+    each later deal draws (:func:`~pokerlab.games.postflop.expand.expand_spot`'s), at most."""
     first = None
     memo: dict[int, tuple[list[int], list[int]]] = {}
 
@@ -117,6 +123,8 @@ def count_betting_tree(root: ActionNode, board_cards: int, deck_size: int = 52) 
             dealt[3] += len(n.children)
         # below a chance node every card left can come (no isomorphism: an upper bound)
         mult = deck_size - board_cards - (n.street - first) if n.kind == "chance" else 1
+        if n.kind == "chance" and deal_sample is not None and n.street - first < len(deal_sample):
+            mult = min(mult, int(deal_sample[n.street - first]))
         for c in n.children:
             ck, cd = visit(c)
             for i in range(12):
