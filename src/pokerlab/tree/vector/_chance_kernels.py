@@ -31,10 +31,39 @@ def deal_reaches(cs_o, ch_o, cs_t, ch_t, card, inv, ro, rp, nh_o, nh_t, nro, nrp
         nrp[ch_t[q]] = 0.0
 
 
+@njit(cache=True, error_model="numpy")
+def _sample_mask(t, n, inside):
+    """``inside[c]`` = 1 for the cards chance node ``n`` deals (its sample), else 0; returns
+    how many it deals."""
+    for c in range(52):
+        inside[c] = 0
+    m = 0
+    for e in range(t.child_start[n], t.child_start[n + 1]):
+        inside[t.edge_card[e]] = 1
+        m += 1
+    return m
+
+
+@njit(cache=True, error_model="numpy")
+def sampled_spread(t, n, nro, nh_o, fm_o):
+    """Below a sampled deal of chance node ``n`` (``chance_weight`` < 0): the opponent's dealt
+    reach ``nro`` times m / (m - a_s) per hand s, a_s = the sampled cards s holds, m = the
+    sample's size. A pair leaves m - a_h - a_s of the sampled cards; with a_h = 0 (most hands)
+    every opponent hand then meets the traverser's with the same total weight, as in the full
+    deal, and for the others the tilt is at most (m - 3)(m) / ((m - 1)(m - 2)); the rest is
+    :func:`sampled_renormalise`'s."""
+    inside = np.zeros(52, dtype=np.int64)
+    m = _sample_mask(t, n, inside)
+    for g in range(nh_o):
+        a = inside[fm_o[g, FM_C0]] + inside[fm_o[g, FM_C1]]
+        nro[g] = nro[g] * (m / (m - a))
+
+
 @njit(cache=True, inline="always", error_model="numpy")
-def collect_items(t, cs_o, ch_o, cs_t, ch_t, n, ro, rp, nh_o, nh_t, items_ro, items_rp):
+def collect_items(t, cs_o, ch_o, cs_t, ch_t, n, ro, rp, nh_o, nh_t, items_ro, items_rp, fm_o):
     """At a split chance node ``n``: the reaches entering each dealt card's subtree into its
-    work item's rows (``t.item_first[n]`` onwards, in edge order)."""
+    work item's rows (``t.item_first[n]`` onwards, in edge order; a sampled deal's spread by
+    :func:`sampled_spread`)."""
     first = t.item_first[n]
     inv = abs(t.chance_weight[n])  # negative at a sampled deal (sampled_renormalise)
     for e in range(t.child_start[n], t.child_start[n + 1]):
@@ -43,6 +72,8 @@ def collect_items(t, cs_o, ch_o, cs_t, ch_t, n, ro, rp, nh_o, nh_t, items_ro, it
         iro = items_ro[it]
         irp = items_rp[it]
         deal_reaches(cs_o, ch_o, cs_t, ch_t, card, inv, ro, rp, nh_o, nh_t, iro, irp)
+        if t.chance_weight[n] < 0.0:
+            sampled_spread(t, n, iro, nh_o, fm_o)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -81,8 +112,9 @@ def sampled_renormalise(t, n, ro, nh_o, nh_t, fm_o, fm_t, cards_sum, dst):
     chance probability, as in the full deal.
 
     R(h) = sum of ro(s) over the opponent hands s disjoint from h (the full deal gives each such
-    pair probability one over the cards it leaves); M(h) = w x sum of ro(s) (m - a_h - a_s),
-    the sample's mass for h, where m = |S| and a_x = |x & S| (the sampled cards a pair leaves).
+    pair probability one over the cards it leaves); M(h) = w x sum of ro(s) b(s) (m - a_h -
+    a_s), the sample's mass for h, where m = |S|, a_x = |x & S| (m - a_h - a_s: the sampled
+    cards a pair leaves) and b(s) = m / (m - a_s), the spread of :func:`sampled_spread`.
     The result is the ratio estimator of the chance expectation: unbiased in the limit, exact
     when S is every card left (then M = R), and free of the sample's bias toward a larger or
     smaller total weight per pair (a sample that blocks none of a pair's cards would otherwise
@@ -91,18 +123,20 @@ def sampled_renormalise(t, n, ro, nh_o, nh_t, fm_o, fm_t, cards_sum, dst):
     Sandholm, Science 2019)."""
     w = -t.chance_weight[n]
     inside = np.zeros(52, dtype=np.int64)
-    m = 0
-    for e in range(t.child_start[n], t.child_start[n + 1]):
-        inside[t.edge_card[e]] = 1
-        m += 1
-    weighted = np.zeros(ro.shape[0])  # ro(s) a_s, the zero pad slot kept
+    m = _sample_mask(t, n, inside)
+    spread = np.zeros(ro.shape[0])  # ro(s) b(s), the zero pad slot kept
+    held = np.zeros(ro.shape[0])  # ro(s) b(s) a_s
     for g in range(nh_o):
-        weighted[g] = ro[g] * (inside[fm_o[g, FM_C0]] + inside[fm_o[g, FM_C1]])
+        a = inside[fm_o[g, FM_C0]] + inside[fm_o[g, FM_C1]]
+        spread[g] = ro[g] * (m / (m - a))
+        held[g] = spread[g] * a
     total = np.empty(nh_t)
-    blocked = np.empty(nh_t)
+    spread_sum = np.empty(nh_t)
+    held_sum = np.empty(nh_t)
     fold_values(1.0, ro, nh_o, nh_t, fm_o, fm_t, cards_sum, total)
-    fold_values(1.0, weighted, nh_o, nh_t, fm_o, fm_t, cards_sum, blocked)
+    fold_values(1.0, spread, nh_o, nh_t, fm_o, fm_t, cards_sum, spread_sum)
+    fold_values(1.0, held, nh_o, nh_t, fm_o, fm_t, cards_sum, held_sum)
     for h in range(nh_t):
         a_h = inside[fm_t[h, FM_C0]] + inside[fm_t[h, FM_C1]]
-        mass = w * ((m - a_h) * total[h] - blocked[h])
+        mass = w * ((m - a_h) * spread_sum[h] - held_sum[h])
         dst[h] = dst[h] * (total[h] / mass) if mass > 0.0 else 0.0

@@ -40,6 +40,7 @@ from pokerlab.tree.vector._chance_kernels import (
     collect_items,
     deal_reaches,
     sampled_renormalise,
+    sampled_spread,
 )
 from pokerlab.tree.vector._node_kernels import (
     best_values,
@@ -235,7 +236,7 @@ def walk(
                     ro = ro_buf[ro_at[d]]
                     rp = rp_buf[rp_at[d]]
                     iro, irp = items.ro, items.rp
-                    collect_items(t, cs_o, ch_o, cs_t, ch_t, n, ro, rp, nh_o, nh_t, iro, irp)
+                    collect_items(t, cs_o, ch_o, cs_t, ch_t, n, ro, rp, nh_o, nh_t, iro, irp, fm_o)
                     dst = out if d == 0 else val[d - 1, st_slot[d]]
                     for h in range(nh_t):
                         dst[h] = 0.0
@@ -290,6 +291,8 @@ def walk(
                     nro = ro_buf[d1]
                     nrp = rp_buf[d1]
                     deal_reaches(cs_o, ch_o, cs_t, ch_t, card, inv, ro, rp, nh_o, nh_t, nro, nrp)
+                    if t.chance_weight[n] < 0.0:  # a sampled deal: the opponent's reach spread
+                        sampled_spread(t, n, nro, nh_o, fm_o)
                     ro_at[d1] = d1
                     rp_at[d1] = d1
                 d = d1
