@@ -21,6 +21,7 @@ from itertools import chain
 
 import numpy as np
 
+from pokerlab._rng import generator
 from pokerlab.cards.deck import COMBO_CARDS
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.actions import ActionNode
@@ -162,7 +163,7 @@ def expand_spot(
                 f"a sampled deal needs at least 5 cards (a hand pair blocks 4), got {deal_sample}"
             )
         isomorphism = False
-    rng = np.random.default_rng(deal_seed)
+    rng = generator(deal_seed)  # the package's seeding (pokerlab._rng)
     deck_cards = range(52) if deck is None else tuple(sorted(int(c) for c in deck))
     deck_size = len(deck_cards)
     combos = tuple(np.flatnonzero(w > 0) for w in weights)
