@@ -164,6 +164,9 @@ def main() -> None:
         help="with --depth round: TURN,RIVER cards dealt below the leaves (public chance "
         "sampling, at least 5 each; default every card)",
     )
+    parser.add_argument(
+        "--deal-draws", type=int, default=1, help="with --deal-sample: draws solved in turn"
+    )
     parser.add_argument("--seed", type=int, default=1)
     add_save_option(parser)
     args = parser.parse_args()
@@ -176,6 +179,7 @@ def main() -> None:
     solver.step(args.small_iterations)
     bp = BlueprintAgent(solver.average_strategy(), abstraction)
 
+    parser_draws = args.deal_draws
     k = args.continuations
     continuations = k if k == "self" else int(k)
     sample = None if args.deal_sample is None else tuple(args.deal_sample.split(","))
@@ -184,7 +188,8 @@ def main() -> None:
         agent = SearchAgent(blueprint, streets, iterations=args.search_iterations,
                             seconds=parse_seconds(args.search_seconds), threads=args.threads,
                             gadget=args.gadget, depth=args.depth,
-                            continuations=continuations, deal_sample=sample)  # fmt: skip
+                            continuations=continuations, deal_sample=sample,
+                            deal_draws=parser_draws)  # fmt: skip
         # untimed: numba compiles or loads the kernels here, not in the first decision
         payload.setdefault("warmup_seconds", []).append(agent.warmup())
         return agent

@@ -16,7 +16,11 @@ blueprint on T3 (``search.py`` table 3: the bucketed river meets ranges it was n
 the question here is the sample's gap, which should shrink as the sample grows and stay small
 beside the continuation set's effect.
 
-Usage: ``python benchmarks/search_sampled.py [--deal-sample 6,6] [--samples 3] [--save]``.
+``--draws K``: each solve rotates K sampled trees of other draws, iteration i on tree i mod K
+(``SearchAgent(deal_draws=K)``), so that its iterations see K draws at one draw's cost.
+
+Usage: ``python benchmarks/search_sampled.py [--deal-sample 6,6] [--samples 3] [--draws 4]
+[--save]``.
 """
 
 from __future__ import annotations
@@ -52,10 +56,27 @@ def _blocks(game: PostflopGame) -> dict[str, tuple[int, int]]:
     return out
 
 
+def _mapped(
+    game: PostflopGame, blocks: dict[str, tuple[int, int]], profile: np.ndarray,
+    full_blocks: dict[str, tuple[int, int]],
+) -> np.ndarray:  # fmt: skip
+    """``profile`` (the full tree's layout) on ``game``'s tree, block by block through the
+    nodes' keys."""
+    out = np.empty(game.expanded.tree.size)
+    for key, (lo, width) in blocks.items():
+        flo, fwidth = full_blocks[key]
+        assert fwidth == width, key
+        out[lo : lo + width] = profile[flo : flo + fwidth]
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deal-sample", default="6,6", help="TURN,RIVER cards below the leaves")
     parser.add_argument("--samples", type=int, default=3, help="seeds of the sampled deals")
+    parser.add_argument(
+        "--draws", type=int, default=1, help="sampled trees rotated per iteration of a solve"
+    )
     parser.add_argument("--buckets", type=int, default=5, help="river classes of the blueprint")
     parser.add_argument("--blueprint-iterations", type=int, default=100)
     parser.add_argument("--iterations", type=int, default=30, help="the flop search's")
@@ -85,16 +106,17 @@ def main() -> None:
         got = []
         for seed in range(args.samples):
             start = time.perf_counter()
-            sampled = PostflopGame(deal_sample=sample, deal_seed=seed, **T3_SPOT)
+            draws = [
+                PostflopGame(deal_sample=sample, deal_seed=seed * args.draws + i, **T3_SPOT)
+                for i in range(args.draws)
+            ]
+            sampled = draws[0]
             blocks = _blocks(sampled)
-            mapped = np.empty(sampled.expanded.tree.size)
-            for key, (lo, width) in blocks.items():
-                flo, fwidth = full_blocks[key]
-                assert fwidth == width, key
-                mapped[lo : lo + width] = profile[flo : flo + fwidth]
+            others = [(g, _mapped(g, _blocks(g), profile, full_blocks)) for g in draws[1:]]
             rep = search_everywhere(
-                sampled, mapped, args.gadget, street="flop", iterations=args.iterations,
-                depth="round", continuations=k,
+                sampled, _mapped(sampled, blocks, profile, full_blocks), args.gadget,
+                street="flop", iterations=args.iterations, depth="round", continuations=k,
+                rotation=others or None,
             )  # fmt: skip
             played = profile.copy()
             nb = sampled.expanded.node_board
@@ -107,9 +129,11 @@ def main() -> None:
                     played[flo : flo + width] = rep.profile[lo : lo + width]
             pct = 100 * profile_exploitability(passes, played, pot) / pot
             got.append(pct)
-            rows.append({"config": f"deals {args.deal_sample}, seed {seed}", "k": token,
-                         "pct": pct, "seconds": time.perf_counter() - start})  # fmt: skip
-        rows.append({"config": f"deals {args.deal_sample}, mean of {args.samples}", "k": token,
+            label = f"deals {args.deal_sample} x{args.draws}"
+            rows.append({"config": f"{label}, seed {seed}", "k": token, "pct": pct,
+                         "seconds": time.perf_counter() - start})  # fmt: skip
+        rows.append({"config": f"deals {args.deal_sample} x{args.draws}, mean of {args.samples}",
+                     "k": token,
                      "pct": float(np.mean(got)), "seconds": 0.0})  # fmt: skip
         print(f"k={token}: exact {exact:.3f}%, sampled {np.mean(got):.3f}% ({got})", flush=True)
     print_table(

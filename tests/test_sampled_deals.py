@@ -130,6 +130,12 @@ def test_a_sample_is_a_function_of_its_seed_and_refused_below_five_cards(bluepri
         ({"deal_sample": (4, 6), "depth": "round"}, "at least 5"),
         ({"deal_sample": (5.5, 6), "depth": "round"}, "whole numbers"),
         ({"deal_sample": "six", "depth": "round"}, r"\(turn cards, river cards\)"),
+        ({"deal_draws": 2, "depth": "round"}, "deal_draws rotates sampled deals"),
+        ({"deal_draws": 0}, "deal_draws must be an integer >= 1"),
+        (
+            {"deal_draws": 2, "depth": "round", "deal_sample": (6, 6), "continuations": "self"},
+            "with 1 or 4 continuations",
+        ),
     ]:
         with pytest.raises(PokerlabError, match=message):
             SearchAgent(blueprint, "turn,river", **bad)
@@ -142,13 +148,13 @@ def test_a_sampled_depth_limited_agent_plays_repeatably(blueprint) -> None:
     numbers exactly."""
     rules = blueprint.strategy.game.rules
     runs = []
-    for sample in ((5, 5), (5, 5), (9, 9), None):
+    for sample, draws in (((5, 5), 1), ((5, 5), 1), ((9, 9), 1), (None, 1), ((5, 5), 2)):
         agent = SearchAgent(blueprint, "flop,turn,river", iterations=10, depth="round",
-                            continuations=4, deal_sample=sample)  # fmt: skip
+                            continuations=4, deal_sample=sample, deal_draws=draws)  # fmt: skip
         result = duplicate_match(rules, agent, blueprint, 2, 1)
         runs.append(result.mbb_per_game)
         assert any(r.street == 1 for r in agent.records)
-        if sample == (5, 5):
+        if sample == (5, 5) and draws == 1:
             for game in agent._games.values():
                 a = game.expanded.tree.arrays
                 chance = a.kind == CHANCE
@@ -156,6 +162,10 @@ def test_a_sampled_depth_limited_agent_plays_repeatably(blueprint) -> None:
                 assert np.all(a.chance_weight[chance] < 0)
     assert runs[0] == runs[1]
     assert runs[2] == runs[3]
+    # two draws in turn: another solve, repeatable
+    again = SearchAgent(blueprint, "flop,turn,river", iterations=10, depth="round",
+                        continuations=4, deal_sample=(5, 5), deal_draws=2)  # fmt: skip
+    assert duplicate_match(rules, again, blueprint, 2, 1).mbb_per_game == runs[4]
 
 
 def test_a_depth_limited_solve_on_two_threads_is_the_one_threads(blueprint) -> None:
@@ -188,3 +198,27 @@ def test_a_depth_limited_solve_on_two_threads_is_the_one_threads(blueprint) -> N
         for threads in (1, 2)
     )
     np.testing.assert_array_equal(one.profile, two.profile)
+
+
+def test_a_rotation_of_draws_shares_one_solve() -> None:
+    """``rotation``: two copies of the same draw solved in turn are the single tree's solve to
+    the bit (the regrets, sums and the opponent's picks shared, iterations numbered on); two
+    other draws change it, and stay within the layout the first fixed."""
+    game = PostflopGame(deal_sample=(6,), deal_seed=5, **SPOT)
+    profile = game.public_tree().uniform()
+
+    def run(rotation: list | None) -> np.ndarray:
+        return search_everywhere(
+            game, profile, "unsafe", street="turn", iterations=12, depth="round",
+            continuations=4, rotation=rotation,
+        ).profile  # fmt: skip
+
+    alone = run(None)
+    twin = PostflopGame(deal_sample=(6,), deal_seed=5, **SPOT)
+    np.testing.assert_array_equal(run([(twin, twin.public_tree().uniform())]), alone)
+    other = PostflopGame(deal_sample=(6,), deal_seed=6, **SPOT)
+    rotated = run([(other, other.public_tree().uniform())])
+    assert rotated.shape == alone.shape and not np.array_equal(rotated, alone)
+    wider = PostflopGame(deal_sample=(7,), deal_seed=6, **SPOT)
+    with pytest.raises(PokerlabError, match="share their layout"):
+        run([(wider, wider.public_tree().uniform())])

@@ -349,6 +349,10 @@ def test_cli_play_limit_refuses_the_no_limit_options(capsys, args, message) -> N
             "--search-deal-sample: deal_sample is (turn cards, river cards), whole numbers",
         ),
         (
+            ["--search-depth", "round", "--search-deal-draws", "2"],
+            "--search-deal-draws: draws of sampled deals need --search-deal-sample",
+        ),
+        (
             ["--search-depth", "round", "--search-gadget", "resolve"],
             "--search-depth round searches with the unsafe gadget",
         ),

@@ -36,6 +36,7 @@ from pokerlab.cli.blueprint import (
 from pokerlab.cli.blueprint_search import (
     BetsOption,
     ContinuationsOption,
+    DealDrawsOption,
     DealSampleOption,
     DepthOption,
     FreezeOption,
@@ -89,6 +90,7 @@ def acpc(
     search_depth: DepthOption = SearchSettings.depth,
     search_continuations: ContinuationsOption = SearchSettings.continuations,
     search_deal_sample: DealSampleOption = SearchSettings.deal_sample,
+    search_deal_draws: DealDrawsOption = SearchSettings.deal_draws,
     search_threads: ThreadsOption = SearchSettings.threads,
 ) -> None:
     """Play AGENT in an ACPC match: connect to the dealer's port and play until it closes.
@@ -110,6 +112,7 @@ def acpc(
         search_depth,
         search_continuations,
         search_deal_sample,
+        search_deal_draws,
     )
     the_agent, game = load_agent(agent, "AGENT", settings)
     if game is not None and config is not None:

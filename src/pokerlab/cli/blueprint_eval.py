@@ -41,6 +41,7 @@ from pokerlab.cli.blueprint_search import (
     SEARCH_PREFIX,
     BetsOption,
     ContinuationsOption,
+    DealDrawsOption,
     DealSampleOption,
     DepthOption,
     FreezeOption,
@@ -155,6 +156,7 @@ def match(
     search_depth: DepthOption = SearchSettings.depth,
     search_continuations: ContinuationsOption = SearchSettings.continuations,
     search_deal_sample: DealSampleOption = SearchSettings.deal_sample,
+    search_deal_draws: DealDrawsOption = SearchSettings.deal_draws,
     workers: WorkersOption = 1,
     ray: RayOption = False,
     address: AddressOption = None,
@@ -176,6 +178,7 @@ def match(
         depth=search_depth,
         continuations=search_continuations,
         deal_sample=search_deal_sample,
+        deal_draws=search_deal_draws,
     )
     hero_agent, hero_game = load_agent(hero, "HERO", settings)
     opp_agent, opp_game = load_agent(opponent, "OPPONENT", settings)
@@ -230,6 +233,7 @@ def lbr(
     search_depth: DepthOption = SearchSettings.depth,
     search_continuations: ContinuationsOption = SearchSettings.continuations,
     search_deal_sample: DealSampleOption = SearchSettings.deal_sample,
+    search_deal_draws: DealDrawsOption = SearchSettings.deal_draws,
     workers: WorkersOption = 1,
     ray: RayOption = False,
     address: AddressOption = None,
@@ -258,6 +262,7 @@ def lbr(
         depth=search_depth,
         continuations=search_continuations,
         deal_sample=search_deal_sample,
+        deal_draws=search_deal_draws,
     )
     judged = [(agent, "AGENT", *load_agent(agent, "AGENT", settings))]
     if against is not None:

@@ -40,6 +40,7 @@ import typer
 from pokerlab.cli.blueprint import blueprint_app
 from pokerlab.cli.blueprint_search import (
     ContinuationsOption,
+    DealDrawsOption,
     DealSampleOption,
     DepthOption,
     GadgetOption,
@@ -276,13 +277,14 @@ def play(
     search_depth: DepthOption = SearchSettings.depth,
     search_continuations: ContinuationsOption = SearchSettings.continuations,
     search_deal_sample: DealSampleOption = SearchSettings.deal_sample,
+    search_deal_draws: DealDrawsOption = SearchSettings.deal_draws,
     search_threads: ThreadsOption = SearchSettings.threads,
 ) -> None:
     """Play heads-up no-limit hold'em against a blueprint in the terminal, any bet size."""
     settings = SearchSettings(
         search_streets, search_iterations, search_seconds, gadget=search_gadget,
         threads=search_threads, depth=search_depth, continuations=search_continuations,
-        deal_sample=search_deal_sample,
+        deal_sample=search_deal_sample, deal_draws=search_deal_draws,
     )  # fmt: skip
     run_play(checkpoint, hands=hands, seat=seat, seed=seed, search=settings if search else None)
 

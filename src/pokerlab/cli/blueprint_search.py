@@ -12,7 +12,7 @@ leaves the agent's own earlier actions in the round free; frozen for its hand by
 ``--search-depth`` (``end`` of the game, or of the ``round`` for flop and turn subgames:
 depth-limited, :mod:`pokerlab.solvers.search.table_depth`) with ``--search-continuations``
 (1, 4 or self) and ``--search-deal-sample`` (``6,6``: the turn and river cards dealt below the
-leaves, the full deck's flop within its budget).
+leaves, the full deck's flop within its budget) with ``--search-deal-draws`` (draws in turn).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ __all__ = [
     "DepthOption",
     "ContinuationsOption",
     "DealSampleOption",
+    "DealDrawsOption",
     "parse_seconds",
     "with_search",
 ]
@@ -109,6 +110,16 @@ DealSampleOption = Annotated[
     ),
 ]
 
+DealDrawsOption = Annotated[
+    int,
+    typer.Option(
+        "--search-deal-draws",
+        min=1,
+        help="with --search-deal-sample: sampled spots of other draws that take a solve's "
+        "iterations in turn (K draws at one draw's cost per iteration)",
+    ),
+]
+
 
 @dataclass(frozen=True)
 class SearchSettings:
@@ -125,6 +136,7 @@ class SearchSettings:
     depth: str = "end"
     continuations: str = "1"
     deal_sample: str | None = None
+    deal_draws: int = 1
 
 
 def with_search(blueprint: Any, settings: SearchSettings, name: str | None = None) -> Any:
@@ -153,6 +165,11 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
             f"--search-depth round searches with the unsafe gadget, not {settings.gadget!r}"
         )
     k = settings.continuations
+    if settings.deal_draws > 1 and (settings.deal_sample is None or k == "self"):
+        raise PokerlabError(
+            "--search-deal-draws: draws of sampled deals need --search-deal-sample and "
+            "--search-continuations 1 or 4"
+        )
     sample = None
     if settings.deal_sample is not None:
         from pokerlab.solvers.search.table_depth import check_deal_sample
@@ -175,6 +192,7 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
             depth=settings.depth,
             continuations=k if k == "self" else int(k),
             deal_sample=sample,
+            deal_draws=settings.deal_draws,
         )
     except PokerlabError as exc:
         raise PokerlabError(f"--search-streets: {exc}") from None

@@ -134,6 +134,9 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         With ``depth="round"``: ``(turn, river)``, the cards each deal below the leaves draws
         (at least 5 each; public chance sampling, drawn once per subgame from its public state,
         each hand's chance mass renormalised: :mod:`.table_depth`); None deals every card.
+    deal_draws:
+        With ``deal_sample``: that many sampled spots of other draws take a solve's iterations
+        in turn (K draws seen at one draw's cost per iteration; 1, or 4 continuations).
     """
 
     def __init__(
@@ -156,6 +159,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         self_rounds: int = 3,
         self_tolerance: float | None = None,
         deal_sample: tuple[int, int] | None = None,
+        deal_draws: int = 1,
     ) -> None:
         if not isinstance(blueprint, BlueprintAgent):
             raise PokerlabError(f"SearchAgent refines a BlueprintAgent, got {blueprint!r}")
@@ -178,6 +182,14 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         #: cards dealt on the turn and the river below a depth-limited subgame's leaves (None:
         #: every card; :mod:`.table_depth`)
         self.deal_sample = deal_sample
+        if isinstance(deal_draws, bool) or not isinstance(deal_draws, int) or deal_draws < 1:
+            raise PokerlabError(f"deal_draws must be an integer >= 1, got {deal_draws!r}")
+        if deal_draws > 1 and (deal_sample is None or continuations == "self"):
+            raise PokerlabError(
+                "deal_draws rotates sampled deals (deal_sample) with 1 or 4 continuations"
+            )
+        #: sampled spots of other draws solved in turn per subgame (:mod:`.table_depth`)
+        self.deal_draws = int(deal_draws)
         warn_full_deck_flop(self.rules, self.streets, depth == "round" and deal_sample is not None)
         if ranges not in ("search", "blueprint"):
             raise PokerlabError(f"ranges: unknown {ranges!r}; choose search or blueprint")

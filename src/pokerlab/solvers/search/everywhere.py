@@ -87,6 +87,7 @@ def search_everywhere(
     self_rounds: int = 3,
     self_tolerance: float | None = None,
     threads: int = 1,
+    rotation: list[tuple[Any, np.ndarray]] | None = None,
 ) -> SearchReport:
     """Search with ``gadget`` at every public state starting ``street`` of the postflop spot
     ``game`` for both seats, from the ``blueprint`` profile (probabilities, the tree's layout),
@@ -101,7 +102,10 @@ def search_everywhere(
     less than ``self_tolerance`` x pot less from it (chips per arrival at the subgame, the
     hands weighted by both players' reach there) than the response to the solution before did.
     A subgame's row says how many it added (``"self_rounds"``). ``threads``: the depth-limited
-    solves value their leaves' subtrees on that many threads (the same numbers)."""
+    solves value their leaves' subtrees on that many threads (the same numbers). ``rotation``
+    (depth-limited): other spots of ``game``'s layout, each with the blueprint on its tree (the
+    same spot with sampled deals of other draws), solved in turn with ``game``
+    (:func:`depth_limited_solve`)."""
     if gadget not in GADGETS:
         raise PokerlabError(f"unknown gadget {gadget!r}; choose one of {', '.join(GADGETS)}")
     if depth not in ("end", "round"):
@@ -130,6 +134,13 @@ def search_everywhere(
         if depth == "round"
         else None
     )
+    turns: dict[int, list[tuple[Passes, np.ndarray]]] = {0: [], 1: []}
+    for other, other_bp in rotation or []:
+        if depth != "round":
+            raise PokerlabError("a rotation of sampled spots is for depth 'round'")
+        q = Passes(other.expanded.tree, threads)
+        for o in (0, 1):
+            turns[o].append((q, continuation_profiles(other, other_bp, o, continuations, bias)))
     seats = (0,) if gadget == "unsafe" else (0, 1)
     work = {p: (np.zeros(tree.size, np.float32), np.zeros(tree.size, np.float32)) for p in seats}
     assembled = {p: bp32.copy() for p in seats}
@@ -157,7 +168,7 @@ def search_everywhere(
                 sol, added = depth_limited_solve(
                     passes, ranges, p, gadget, iterations, params, work[p], assembled[p],
                     profiles[o], gift, self_rounds if continuations == "self" else 0,
-                    self_tolerance, float(game.config.pot),
+                    self_tolerance, float(game.config.pot), rotation=turns[o] or None,
                 )  # fmt: skip
             took = time.perf_counter() - began
             gains[0] += sol.gain[0]
@@ -185,6 +196,7 @@ def depth_limited_solve(
     work: tuple[np.ndarray, np.ndarray], assembled: np.ndarray, profiles: np.ndarray,
     gift: np.ndarray | None = None, self_rounds: int = 0, self_tolerance: float | None = None,
     pot: float = 1.0, seconds: float | None = None, lock: np.ndarray | None = None,
+    rotation: list[tuple[Passes, np.ndarray]] | None = None,
 ) -> tuple[Any, int]:  # fmt: skip
     """:func:`~pokerlab.solvers.search.gadgets.solve_subgame` of the subgame at ``ranges.node``
     stopped at the end of its round, the opponent of ``p`` picking among ``profiles`` there
@@ -193,15 +205,26 @@ def depth_limited_solve(
     them and the subgame solved again (Modicum's self-generative set), stopping sooner once the
     last response added gains less than ``self_tolerance`` x ``pot`` (:func:`search_everywhere`).
     Returns the last solution (its ``iterations``: every solve's together) and the responses
-    added."""
+    added. ``rotation``: other trees of the same layout (sampled deals of other draws) with
+    their continuation profiles, solved in turn with this one
+    (:func:`~pokerlab.solvers.search.gadgets.solve_subgame`'s rotation; not with
+    ``self_rounds``, whose responses are one tree's)."""
     passes_tree = passes.tree
     node, o = ranges.node, 1 - p
     found = profiles
+    if rotation and self_rounds:
+        raise PokerlabError("a rotation of sampled trees takes k = 1 or 4, not self-generated")
 
     def solve() -> Any:
+        limit = depth_limit(passes, node, found)
+        others = [
+            (q, depth_limit(q, node, prof)._replace(
+                choice=limit.choice, pick=limit.pick, values=limit.values))
+            for q, prof in rotation or []
+        ]  # fmt: skip
         return solve_subgame(
-            passes, ranges, p, gadget, iterations, params, work, assembled,
-            depth_limit(passes, node, found), gift, seconds=seconds, lock=lock,
+            passes, ranges, p, gadget, iterations, params, work, assembled, limit, gift,
+            seconds=seconds, lock=lock, rotation=others or None,
         )  # fmt: skip
 
     sol = solve()

@@ -92,6 +92,7 @@ def solve_subgame(
     gift: np.ndarray | None = None,
     seconds: float | None = None,
     lock: np.ndarray | None = None,
+    rotation: list[tuple[Passes, Leaves]] | None = None,
 ) -> SubgameSolution:
     """Solve the subgame at ``ranges.node`` for searcher ``player`` with ``gadget`` (one of
     :data:`GADGETS`) for ``iterations`` CFR iterations of the schedule ``params`` (a
@@ -115,7 +116,13 @@ def solve_subgame(
 
     ``lock`` (float32, the tree's layout, -1 where free; :meth:`PostflopSolver.lock
     <pokerlab.solvers.postflop.PostflopSolver.lock>`'s array): rows that play fixed
-    probabilities in every pass (the search agent's frozen decisions)."""
+    probabilities in every pass (the search agent's frozen decisions).
+
+    ``rotation`` (with ``leaves``): other trees of the same layout, each with its depth limit
+    (sharing ``leaves``' picks): iteration i runs on tree i mod (1 + len(rotation)), the first
+    being ``passes``' own, the work arrays shared. Spots with sampled deals of other draws
+    (:func:`~pokerlab.games.postflop.expand.expand_spot`'s ``deal_seed``) so see every draw in
+    turn, as Pluribus resampled chance on each iteration of its subgame solves."""
     if gadget not in GADGETS:
         raise PokerlabError(f"unknown gadget {gadget!r}; choose one of {', '.join(GADGETS)}")
     if iterations < 1:
@@ -150,24 +157,39 @@ def solve_subgame(
     threaded = passes.threads > 1 and node == 0 and leaves is None and tree.num_items > 0
     # a depth limit on several threads: the leaves' subtrees shared out
     leaf_threads = passes.threads > 1 and leaves is not None and leaves.item_leaf.shape[0] > 1
-    pieces = _leaf_pieces(passes, leaves) if leaf_threads else []
+    trees = [(passes, limit), *(rotation or [])]
+    if rotation and leaves is None:
+        raise PokerlabError("a rotation of trees needs a depth limit")
+    for other, _ in trees[1:]:
+        if other.tree.size != tree.size or other.tree.num_nodes != tree.num_nodes:
+            raise PokerlabError("the trees of a rotation must share their layout")
+    pieces = [_leaf_pieces(q, lv) if leaf_threads else [] for q, lv in trees]
     if seconds is not None and not seconds > 0:
         raise PokerlabError(f"a search's time budget must be > 0 seconds, got {seconds!r}")
     ran = [0]  # iterations run
     start = time.perf_counter()
 
-    def step(count: int) -> None:  # iterations numbered on, the gadget's regrets in rows
+    def run(which: int, first: int, count: int) -> None:  # on tree ``which`` of the rotation
+        q, lv = trees[which]
+        tq = q.tree
         if threaded:
-            _threaded_iterations(passes, p, code, ran[0] + 1, count, params, work, rows, lock)
+            _threaded_iterations(passes, p, code, first, count, params, work, rows, lock)
         elif leaf_threads:
             _leaf_threaded_iterations(
-                passes, int(node), p, code, ran[0] + 1, count, params, store, rows, limit, pieces
+                q, int(node), p, code, first, count, params, store, rows, lv, pieces[which]
             )  # fmt: skip
         else:
             gadget_iterations(
-                tree.arrays, tree.hands, tree.sweep, int(node), p, code, ran[0] + 1, count,
-                params, store, rows, passes.scratch_one32, passes.out32, limit,
+                tq.arrays, tq.hands, tq.sweep, int(node), p, code, first, count, params, store,
+                rows, q.scratch_one32, q.out32, lv,
             )  # fmt: skip
+
+    def step(count: int) -> None:  # iterations numbered on, the gadget's regrets in rows
+        if len(trees) == 1:
+            run(0, ran[0] + 1, count)
+        else:
+            for it in range(ran[0] + 1, ran[0] + 1 + count):
+                run((it - 1) % len(trees), it, 1)
         ran[0] += count
 
     def next_chunk(default: int) -> int:

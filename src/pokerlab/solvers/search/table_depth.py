@@ -17,7 +17,10 @@ subgame's rivers fit this machine's budget); or with ``deal_sample=(turn, river)
 below the leaves draw that many cards (public chance sampling, Johanson et al. AAMAS 2012,
 where Pluribus rolled out; drawn once per subgame from its public state, so matches repeat),
 each hand's chance mass renormalised at every sampled deal
-(:func:`~pokerlab.tree.vector._chance_kernels.sampled_renormalise`). That is how a full-deck
+(:func:`~pokerlab.tree.vector._chance_kernels.sampled_renormalise`); with ``deal_draws=K``, K
+spots of other draws (the same layout) take the solve's iterations in turn, as Pluribus
+resampled chance every iteration, so that a solve sees K draws at one draw's cost per
+iteration. That is how a full-deck
 flop fits its 10 s: 6 turn and 6 river cards make 36 boards below a leaf instead of 2,352
 (docs/search.md has the figures, and T4's exact cost of the sample).
 """
@@ -29,10 +32,12 @@ from typing import Any
 
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.nolimit.agents import PublicView
+from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.solvers.postflop import postflop_schedule
 from pokerlab.solvers.search.continuations import continuation_profiles
 from pokerlab.solvers.search.everywhere import depth_limited_solve
 from pokerlab.solvers.search.safe import ITERATION_CEILING, projected_blueprint, root_ranges
+from pokerlab.tree.vector.passes import Passes
 
 __all__ = ["DEPTHS", "check_deal_sample", "table_depth_solve"]
 
@@ -88,6 +93,17 @@ def table_depth_solve(
     profile[lo:hi] = other[lo:hi]
     k = agent.continuations
     profiles = continuation_profiles(game, profile, 1 - player, k, agent.bias)
+    rotation = []  # the same spot with the sampled deals of other draws, solved in turn
+    for draw in range(1, agent.deal_draws if game.deal_sample is not None else 1):
+        drawn = PostflopGame(
+            game.config, deal_sample=game.deal_sample, deal_seed=game.deal_seed + draw
+        )
+        mine = projected_blueprint(agent.blueprint, rules, drawn, start, tuple(prefix), seat)
+        theirs = projected_blueprint(agent.blueprint, rules, drawn, start, tuple(prefix), 1 - seat)
+        mine[lo:hi] = theirs[lo:hi]
+        passes = Passes(drawn.expanded.tree, 1)
+        passes.set_threads(solver.passes.threads, pool=solver.passes.pool)
+        rotation.append((passes, continuation_profiles(drawn, mine, 1 - player, k, agent.bias)))
     ranges = root_ranges(solver)
     rounds = agent.self_rounds if k == "self" else 0
     seconds = None
@@ -98,6 +114,7 @@ def table_depth_solve(
         solver.passes, ranges, player, "unsafe", ceiling, postflop_schedule("dcfr"),
         (solver.regrets, solver.strat_sum), profile, profiles, None, rounds,
         agent.self_tolerance, float(game.config.pot), seconds, solver.lock_probs,
+        rotation or None,
     )  # fmt: skip
     solver.iterations += sol.iterations
     return added
