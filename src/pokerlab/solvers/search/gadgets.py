@@ -50,9 +50,8 @@ from pokerlab.tree.vector._search_kernels import (
     gadget_learn,
     gadget_live,
     gadget_row,
-    leaf_collect,
     leaf_items,
-    leaf_use,
+    leaf_round,
     sum_item_values,
     update_picks,
 )
@@ -236,12 +235,7 @@ def _threaded_iterations(
     gadget's own in the same compiled helpers; a Python loop (about 0.1 ms an iteration of
     dispatch, small beside a pass that splits)."""
     regrets, sums = work
-    floor = bool(params[3] != 0.0)
-    h = rows.cbv.shape[0]
-    row = np.zeros(h)
-    enter = np.ones(h)
-    live = np.zeros(h)
-    n_live = gadget_live(rows, live)
+    floor, row, enter, live, n_live = _gadget_state(params, rows)
     for it in range(first, first + count):
         fa, fb, fg = discount_factors(params, it)
         gadget_row(code, rows, live, n_live, enter, row)
@@ -253,6 +247,17 @@ def _threaded_iterations(
             1 - p, K.MODE_CFR, regrets, sums, fa, fb, fg, floor, lock, root=(rows.reach_pc, own)
         )
         gadget_learn(code, rows, live, enter, row, out)
+
+
+def _gadget_state(
+    params: np.ndarray, rows: SubgameRows
+) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray, float]:
+    """What a Python loop of :func:`gadget_iterations` keeps between iterations, as it does:
+    CFR+'s floor, the opponent's root row, resolve's entering probabilities, maxmargin's live
+    hands and their count."""
+    h = rows.cbv.shape[0]
+    row, enter, live = np.zeros(h), np.ones(h), np.zeros(h)
+    return bool(params[3] != 0.0), row, enter, live, float(gadget_live(rows, live))
 
 
 def _leaf_pieces(passes: Passes, leaves: Leaves) -> list[np.ndarray]:
@@ -274,12 +279,7 @@ def _leaf_threaded_iterations(
     leaves, small beside them, runs here."""
     tree = passes.tree
     t, hands, sw = tree.arrays, tree.hands, tree.sweep
-    floor = bool(params[3] != 0.0)
-    h = rows.cbv.shape[0]
-    row = np.zeros(h)
-    enter = np.ones(h)
-    live = np.zeros(h)
-    n_live = gadget_live(rows, live)
+    floor, row, enter, live, n_live = _gadget_state(params, rows)
     sc0, out = passes.scratch_w32[0], passes.out32
     hw = leaves.row.shape[0]
     bufs = [(np.zeros(hw, np.float32), np.zeros(hw, np.float32)) for _ in range(passes.threads)]
@@ -290,7 +290,8 @@ def _leaf_threaded_iterations(
         gadget_row(code, rows, live, n_live, enter, row)
         own = rows.reach_o if code == 0 else row
         for trav, ro, rp in ((p, row, rows.reach_p), (1 - p, rows.reach_pc, own)):
-            leaf_collect(t, hands, sw, node, trav, store, disc, ro, rp, sc0, out, leaves)
+            top = (t, hands, sw, node, trav, store, disc, ro, rp, sc0, out, leaves)
+            leaf_round(*top, K.SPLIT_COLLECT)
 
             def run(w: int, ids: np.ndarray, trav: int = trav, disc: K.Discounts = disc) -> int:
                 scratch = passes.scratch_w32[w]
@@ -305,7 +306,7 @@ def _leaf_threaded_iterations(
             share_out(passes.pool, pieces, run)
             if trav != p:
                 sum_item_values(leaves, per_item)
-            leaf_use(t, hands, sw, node, trav, store, disc, ro, rp, sc0, out, leaves)
+            leaf_round(*top, K.SPLIT_USE)
         update_picks(leaves)
         gadget_learn(code, rows, live, enter, row, out)
 

@@ -38,9 +38,8 @@ __all__ = [
     "gadget_learn",
     "gadget_live",
     "gadget_row",
-    "leaf_collect",
     "leaf_items",
-    "leaf_use",
+    "leaf_round",
     "sum_item_values",
     "update_picks",
 ]
@@ -101,8 +100,8 @@ def _subgame_pass(t, hands, sw, node, trav, searcher, store, disc, ro, rp, sc, o
     """One CFR pass of the subgame for ``trav``: to the end of the game, or, with leaves, the
     round's part with each leaf's cards valued by the continuation profiles under the
     opponent's current picks (its values of each pick are recorded on its own pass): the
-    three steps of :func:`leaf_collect`, :func:`leaf_items` over every item and
-    :func:`leaf_use` in one call."""
+    three steps of :func:`leaf_round` (collecting), :func:`leaf_items` over every item and
+    :func:`leaf_round` (using) in one call."""
     items = leaves.items
     n_items = leaves.item_leaf.shape[0]
     if n_items == 0:
@@ -110,33 +109,26 @@ def _subgame_pass(t, hands, sw, node, trav, searcher, store, disc, ro, rp, sc, o
             t, hands, sw, node, trav, MODE_CFR, SPLIT_NONE, store, disc,
             RootRows(ro, rp, out), sc, items, -1, items.val,
         )  # fmt: skip
-    visited = leaf_collect(t, hands, sw, node, trav, store, disc, ro, rp, sc, out, leaves)
+    visited = leaf_round(
+        t, hands, sw, node, trav, store, disc, ro, rp, sc, out, leaves, SPLIT_COLLECT
+    )  # fmt: skip
     visited += leaf_items(
         t, hands, sw, trav, searcher, disc, sc, leaves, leaves.row, leaves.col, 0, n_items,
         leaves.values, False,
     )  # fmt: skip
-    visited += leaf_use(t, hands, sw, node, trav, store, disc, ro, rp, sc, out, leaves)
+    visited += leaf_round(t, hands, sw, node, trav, store, disc, ro, rp, sc, out, leaves, SPLIT_USE)
     return visited
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def leaf_collect(t, hands, sw, node, trav, store, disc, ro, rp, sc, out, leaves):
-    """The round's part of a depth-limited pass down to the leaves: the reaches entering each
-    leaf card's subtree into ``leaves.items``."""
+def leaf_round(t, hands, sw, node, trav, store, disc, ro, rp, sc, out, leaves, split):
+    """The round's part of a depth-limited pass: with ``split`` = ``SPLIT_COLLECT`` down to the
+    leaves, the reaches entering each leaf card's subtree into ``leaves.items``; with
+    ``SPLIT_USE`` from the leaf cards' values of :func:`leaf_items`, regrets and strategy sums
+    updated and the root's values into ``out``."""
     items = leaves.items
     return traverse(
-        leaves.arrays, hands, sw, node, trav, MODE_CFR, SPLIT_COLLECT, store, disc,
-        RootRows(ro, rp, out), sc, items, -1, items.val,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
-def leaf_use(t, hands, sw, node, trav, store, disc, ro, rp, sc, out, leaves):
-    """The round's part of a depth-limited pass with the leaf cards' values of
-    :func:`leaf_items`: regrets and strategy sums updated, the root's values into ``out``."""
-    items = leaves.items
-    return traverse(
-        leaves.arrays, hands, sw, node, trav, MODE_CFR, SPLIT_USE, store, disc,
+        leaves.arrays, hands, sw, node, trav, MODE_CFR, split, store, disc,
         RootRows(ro, rp, out), sc, items, -1, items.val,
     )  # fmt: skip
 
