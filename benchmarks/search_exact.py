@@ -56,7 +56,8 @@ def main() -> None:
         default="river;turn,river",
         help="';'-separated agents; a suffix ':1', ':4' or ':self' makes the flop and turn "
         "searches depth-limited with those continuations (e.g. 'flop,turn,river:self'), and "
-        "'@T,R' after it deals T turn and R river cards below the leaves (e.g. ':4@5,5')",
+        "'@T,R' after it deals T turn and R river cards below the leaves (e.g. ':4@5,5'), "
+        "'xK' after that solves K draws in turn (':4@5,5x4')",
     )
     add_save_option(parser)
     args = parser.parse_args()
@@ -77,8 +78,12 @@ def main() -> None:
             limited = {"depth": "round", "continuations": k if k == "self" else int(k)}
             name = f"search({streets}; depth-limited, k={k})"
             if sample:
+                sample, _, draws = sample.partition("x")
                 limited["deal_sample"] = tuple(sample.split(","))
-                name = f"search({streets}; depth-limited, k={k}, deals {sample})"
+                limited["deal_draws"] = int(draws or 1)
+                name = f"search({streets}; depth-limited, k={k}, deals {sample}" + (
+                    f" x{draws} draws)" if draws else ")"
+                )
         agents.append(
             SearchAgent(
                 blueprint,
