@@ -179,7 +179,6 @@ def main() -> None:
     solver.step(args.small_iterations)
     bp = BlueprintAgent(solver.average_strategy(), abstraction)
 
-    parser_draws = args.deal_draws
     k = args.continuations
     continuations = k if k == "self" else int(k)
     sample = None if args.deal_sample is None else tuple(args.deal_sample.split(","))
@@ -189,7 +188,7 @@ def main() -> None:
                             seconds=parse_seconds(args.search_seconds), threads=args.threads,
                             gadget=args.gadget, depth=args.depth,
                             continuations=continuations, deal_sample=sample,
-                            deal_draws=parser_draws)  # fmt: skip
+                            deal_draws=args.deal_draws)  # fmt: skip
         # untimed: numba compiles or loads the kernels here, not in the first decision
         payload.setdefault("warmup_seconds", []).append(agent.warmup())
         return agent

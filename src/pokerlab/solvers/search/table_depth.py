@@ -12,7 +12,7 @@ biased copies made (:func:`~pokerlab.solvers.search.continuations.continuation_p
 (:func:`~pokerlab.solvers.search.everywhere.depth_limited_solve`, the exact table's own solve),
 its average strategy left in the solver's strategy sums where the agent reads its decisions.
 Each leaf is valued every iteration by expected-value passes of the tree below it, on the
-solver's threads (whole leaves per worker): exactly, every card dealt, by default (a turn
+solver's threads: exactly, every card dealt, by default (a turn
 subgame's rivers fit this machine's budget); or with ``deal_sample=(turn, river)`` the deals
 below the leaves draw that many cards (public chance sampling, Johanson et al. AAMAS 2012,
 where Pluribus rolled out; drawn once per subgame from its public state, so matches repeat),
@@ -20,9 +20,9 @@ each hand's chance mass renormalised at every sampled deal
 (:func:`~pokerlab.tree.vector._chance_kernels.sampled_renormalise`); with ``deal_draws=K``, K
 spots of other draws (the same layout) take the solve's iterations in turn, as Pluribus
 resampled chance every iteration, so that a solve sees K draws at one draw's cost per
-iteration. That is how a full-deck
-flop fits its 10 s: 6 turn and 6 river cards make 36 boards below a leaf instead of 2,352
-(docs/search.md has the figures, and T4's exact cost of the sample).
+iteration. That is how a full-deck flop fits its 10 s: 6 turn and 6 river cards make 36
+boards below a leaf instead of 2,352 (docs/search.md has the figures, and the sample's exact
+cost on T3 and T4).
 """
 
 from __future__ import annotations
@@ -87,10 +87,15 @@ def table_depth_solve(
     tree = solver.tree
     start = moves[0][3] if moves else view.state
     player = 0 if seat == rules.first_to_act(view.state.street) else 1
-    profile = projected_blueprint(agent.blueprint, rules, game, start, tuple(prefix), seat)
-    other = projected_blueprint(agent.blueprint, rules, game, start, tuple(prefix), 1 - seat)
     lo, hi = tree.player_ranges[1 - player]
-    profile[lo:hi] = other[lo:hi]
+
+    def projected(spot: Any) -> Any:  # both seats' blueprint on the spot's tree
+        mine = projected_blueprint(agent.blueprint, rules, spot, start, tuple(prefix), seat)
+        theirs = projected_blueprint(agent.blueprint, rules, spot, start, tuple(prefix), 1 - seat)
+        mine[lo:hi] = theirs[lo:hi]
+        return mine
+
+    profile = projected(game)
     k = agent.continuations
     profiles = continuation_profiles(game, profile, 1 - player, k, agent.bias)
     rotation = []  # the same spot with the sampled deals of other draws, solved in turn
@@ -98,12 +103,10 @@ def table_depth_solve(
         drawn = PostflopGame(
             game.config, deal_sample=game.deal_sample, deal_seed=game.deal_seed + draw
         )
-        mine = projected_blueprint(agent.blueprint, rules, drawn, start, tuple(prefix), seat)
-        theirs = projected_blueprint(agent.blueprint, rules, drawn, start, tuple(prefix), 1 - seat)
-        mine[lo:hi] = theirs[lo:hi]
         passes = Passes(drawn.expanded.tree, 1)
         passes.set_threads(solver.passes.threads, pool=solver.passes.pool)
-        rotation.append((passes, continuation_profiles(drawn, mine, 1 - player, k, agent.bias)))
+        drawn_profiles = continuation_profiles(drawn, projected(drawn), 1 - player, k, agent.bias)
+        rotation.append((passes, drawn_profiles))
     ranges = root_ranges(solver)
     rounds = agent.self_rounds if k == "self" else 0
     seconds = None
