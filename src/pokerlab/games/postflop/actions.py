@@ -62,6 +62,13 @@ FOLD, CHECK, CALL, BET, RAISE, ALLIN = range(6)
 _NAMES = {FOLD: "fold", CHECK: "check", CALL: "call", BET: "bet", RAISE: "raise", ALLIN: "allin"}
 _BY_NAME = {v: k for k, v in _NAMES.items()}
 STREET_NAMES = ("flop", "turn", "river")
+#: street index -1: the betting before the flop of a spot that starts there (``blinds``)
+PREFLOP = -1
+
+
+def board_size(street: int) -> int:
+    """Board cards showing during ``street`` (-1 preflop, 0 flop, 1 turn, 2 river)."""
+    return (0, 3, 4, 5)[street + 1]
 
 
 def action_label(kind: int, amount: int) -> str:
@@ -96,9 +103,11 @@ class ActionNode:
 
     ``kind`` is ``"decision"``, ``"chance"`` (the next street's card), ``"fold"`` or
     ``"showdown"``. ``player`` is the actor (decision) or the folder (fold), else -1.
-    ``street`` is 0, 1, 2 for flop, turn, river. ``commit`` is what each player has put into
-    the pot during the spot at this node (chips; for a fold, the folder's commitment is
-    ``commit[player]``). ``actions[i]`` = (kind, amount) leads to ``children[i]``.
+    ``street`` is 0, 1, 2 for flop, turn, river (-1 before the flop). ``commit`` is what each
+    player has put into the pot during the spot at this node (chips, the blinds included; for a
+    fold, the folder's commitment is ``commit[player]``). ``actions[i]`` = (kind, amount) leads
+    to ``children[i]``. ``deal``: at a chance node, which card of the next street's it deals
+    (the flop's three come from three chance nodes in a row: 0, 1, 2; else 0).
     """
 
     kind: str
@@ -107,6 +116,7 @@ class ActionNode:
     commit: tuple[int, int]
     actions: list[tuple[int, int]] = field(default_factory=list)
     children: list[ActionNode] = field(default_factory=list)
+    deal: int = 0
 
     def labels(self) -> list[str]:
         return [action_label(k, a) for k, a in self.actions]
@@ -118,6 +128,14 @@ class ActionTreeOptions:
 
     ``sizes[(street, player)]`` is an object with ``bet``, ``raise_`` and ``donk`` sequences of
     bet sizes (see :mod:`pokerlab.games.postflop.betsizes`; ``donk`` may be None).
+
+    ``blinds``: (OOP's, IP's) chips posted, the big blind and the small blind: the tree starts
+    with the betting before the flop (``first_street`` -1, IP the small blind acting first, the
+    amounts "raise to" with the blinds included, a raise at least the big blind over the bet
+    faced, and after a call of the big blind OOP's option to check or raise; the preflop
+    sizes are ``raise_`` sizes, the blinds counting as the first bet), then the flop's three
+    cards as three chance nodes in a row. ``stack`` is then each player's chips before the
+    blinds, ``pot`` the dead money (antes), which may be 0.
     """
 
     pot: int
@@ -128,6 +146,7 @@ class ActionTreeOptions:
     force_allin_threshold: float = 0.15
     merging_threshold: float = 0.1
     raise_limit: int | None = 3
+    blinds: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -223,7 +242,16 @@ def build_action_tree(
     a graph whose paths are the tree's, small even where the tree is huge, for counting it
     before it is built (:mod:`pokerlab.games.postflop.game`); not for solving."""
     memo: dict[tuple[Any, ...], ActionNode] | None = {} if share else None
-    if opts.pot <= 0:
+    blinds = opts.blinds
+    if (blinds is not None) != (opts.first_street == PREFLOP):
+        raise PokerlabError("a tree starts before the flop exactly when it has blinds")
+    if blinds is not None:
+        if not 0 < blinds[1] <= blinds[0] <= opts.stack or opts.pot < 0:
+            raise PokerlabError(
+                f"blinds {blinds[1]}/{blinds[0]} need 0 < small <= big <= the stack "
+                f"({opts.stack}) and a pot >= 0 (got {opts.pot})"
+            )
+    elif opts.pot <= 0:
         raise PokerlabError(f"the pot must be positive, got {opts.pot}")
     if opts.stack < 0:
         raise PokerlabError(f"the stack must be >= 0, got {opts.stack}")
@@ -235,16 +263,18 @@ def build_action_tree(
         commit = (matched, matched)
         if street == 2:
             return ActionNode("showdown", -1, street, commit)
-        chance = ActionNode("chance", -1, street, commit)
         nxt = street + 1
         if allin or matched >= opts.stack:
             child = node_after_street(nxt, matched, True, False)
         else:
             info = _Info(-1, True, False, oop_called, (0, 0), 0)
             child = decision(nxt, 0, matched, info)
-        chance.actions = [(-1, 0)]
-        chance.children = [child]
-        return chance
+        for deal in reversed(range(board_size(nxt) - board_size(street))):  # the flop: 3 in a row
+            chance = ActionNode("chance", -1, street, commit, deal=deal)
+            chance.actions = [(-1, 0)]
+            chance.children = [child]
+            child = chance
+        return child
 
     def decision(street: int, player: int, matched: int, info: _Info) -> ActionNode:
         """``matched``: chips each player had in before this street (equal)."""
@@ -258,13 +288,20 @@ def build_action_tree(
         node = ActionNode("decision", player, street, commit)
         pot = opts.pot + 2 * (matched + ob)
         max_amount = opts.stack - matched
-        min_amount = min(max(ob + (ob - pb), 1), max_amount)
+        # a raise is at least the last increment; before the flop at least the big blind
+        increment = max(ob - pb, blinds[0] if street == PREFLOP and blinds else 1)
+        min_amount = min(ob + increment, max_amount)
         spr = (opts.stack - matched - ob) / pot
         sizes = opts.sizes[(street, player)]
         left = streets_left(street)
         actions: list[tuple[int, int]] = []
         facing = ob > pb
-        if not facing:
+        preflop = street == PREFLOP
+        if preflop:  # the blinds are the bet: fold, call or raise; the big blind's option
+            actions.append((FOLD, 0) if facing else (CHECK, 0))  # after a call: check or raise
+            if facing:
+                actions.append((CALL, 0))
+        if not facing and not preflop:
             actions.append((CHECK, 0))
             cand = sizes.bet
             if info.chance_start and info.oop_called and player == 0 and sizes.donk is not None:
@@ -283,8 +320,9 @@ def build_action_tree(
             if max_amount <= round_half_away(pot * opts.add_allin_threshold):
                 actions.append((ALLIN, max_amount))
         else:
-            actions.append((FOLD, 0))
-            actions.append((CALL, 0))
+            if not preflop:
+                actions.append((FOLD, 0))
+                actions.append((CALL, 0))
             limit = opts.raise_limit
             if not info.allin and (limit is None or info.raises < limit) and ob < max_amount:
                 bets = info.raises + 1  # the first bet and the raises so far
@@ -328,17 +366,20 @@ def build_action_tree(
             if kind == FOLD:
                 child = ActionNode("fold", player, street, commit)
             elif kind == CHECK:
-                if player == 0:
+                if player == 0 and not preflop:
                     nxt = _Info(CHECK, False, info.allin, False, info.bet, info.raises)
                     child = decision(street, opp, matched, nxt)
-                else:
-                    child = node_after_street(street, matched, False, False)
+                else:  # (a check faces no bet; before the flop it matches the big blind)
+                    child = node_after_street(street, matched + ob, False, False)
+            elif kind == CALL and preflop and info.last == -1:  # the small blind completes
+                nxt = _Info(CALL, False, False, False, (ob, ob), 0)
+                child = decision(street, opp, matched, nxt)
             elif kind == CALL:
                 new_matched = matched + ob
                 child = node_after_street(street, new_matched, info.allin, player == 0)
             else:
                 bets = (amt, ob) if player == 0 else (ob, amt)
-                raises = info.raises + (1 if facing else 0)
+                raises = info.raises + (1 if facing or preflop else 0)
                 nxt = _Info(kind, False, kind == ALLIN or info.allin, False, bets, raises)
                 child = decision(street, opp, matched, nxt)
             node.children.append(child)
@@ -348,6 +389,8 @@ def build_action_tree(
             memo[key] = node
         return node
 
+    if blinds is not None:  # the small blind (IP) acts first, facing the big blind
+        return decision(PREFLOP, 1, 0, _Info(-1, True, False, False, (blinds[0], blinds[1]), 0))
     root_info = _Info(-1, True, False, False, (0, 0), 0)
     if opts.stack == 0:
         # No chips behind: the cards run out to a showdown.
@@ -366,14 +409,16 @@ def _runout(street: int) -> ActionNode:
 
 
 def count_action_nodes(root: ActionNode) -> dict[str, list[int]]:
-    """Action-tree nodes by kind and street (no cards dealt): ``{kind: [flop, turn, river]}``."""
+    """Action-tree nodes by kind and street (no cards dealt): ``{kind: [flop, turn, river]}``,
+    ``[preflop, flop, turn, river]`` for a tree that starts before the flop."""
+    first = min(root.street, 0)
     counts: dict[str, list[int]] = {
-        k: [0, 0, 0] for k in ("decision", "chance", "fold", "showdown")
+        k: [0] * (3 - first) for k in ("decision", "chance", "fold", "showdown")
     }
     stack = [root]
     while stack:
         n = stack.pop()
-        counts[n.kind][n.street] += 1
+        counts[n.kind][n.street - first] += 1
         stack.extend(n.children)
     return counts
 

@@ -267,7 +267,11 @@ def expand_spot(
         block: tuple[int, int] | None = None
         shows: list[int] = []  # the first block's showdowns, relative to its root
         slots: dict[int, int] = {}
-        pairs = _iso_pairs(cards, sym) if isomorphism else []
+        # a spot from before the flop folds no river card: there the fold disagreed with the
+        # exact best response of pokerlab.evaluate.nolimit.exact (tests/test_preflop_spot.py;
+        # its cause not found yet), while the flop's and turn's folds agree with it exactly
+        fold_here = isomorphism and (len(board) > 0 or len(cards) < 4)
+        pairs = _iso_pairs(cards, sym) if fold_here else []
         for card in dealt_here:
             src = _iso_source(card, pairs) if pairs else None
             if src is not None and src[0] in slots:

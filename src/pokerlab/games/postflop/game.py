@@ -40,7 +40,8 @@ from pokerlab.games.postflop.sizing import (
     gib,
     process_bytes_estimate,
 )
-from pokerlab.games.postflop.spot import STREETS, SpotConfig, spot_from_params
+from pokerlab.games.postflop.spot import SpotConfig, spot_from_params
+from pokerlab.games.postflop.spot_fields import ALL_STREETS
 from pokerlab.tree.vector.backend import VectorBackend
 
 __all__ = [
@@ -117,13 +118,14 @@ class PostflopGame(HistoryGame):
         return build_action_tree(self._tree_options())
 
     def _tree_options(self) -> ActionTreeOptions:
-        """The builder's options from the spot (whole chips; streets as 0, 1, 2)."""
+        """The builder's options from the spot (whole chips; streets as -1, 0, 1, 2)."""
         c = self.config
-        sizes = {(STREETS.index(s), p): v for (s, p), v in c.sizes.items()}
+        sizes = {(ALL_STREETS.index(s) - 1, p): v for (s, p), v in c.sizes.items()}
         opts = ActionTreeOptions(
             pot=int(c.pot),
             stack=int(c.stack),
-            first_street=len(c.board) - 3,
+            first_street=ALL_STREETS.index(c.street) - 1,
+            blinds=None if c.blinds is None else (c.blinds[1], c.blinds[0]),  # (OOP, IP)
             sizes=sizes,
             add_allin_threshold=c.tree.add_allin_threshold,
             force_allin_threshold=c.tree.force_allin_threshold,

@@ -10,8 +10,9 @@ import numpy as np
 
 from pokerlab._system import memory_available_or_physical
 from pokerlab.errors import PokerlabError
-from pokerlab.games.postflop.actions import ActionNode
-from pokerlab.games.postflop.spot import STREETS, SpotConfig
+from pokerlab.games.postflop.actions import ActionNode, board_size
+from pokerlab.games.postflop.spot import SpotConfig
+from pokerlab.games.postflop.spot_fields import ALL_STREETS
 
 __all__ = [
     "MAX_BETTING_STATES",
@@ -68,22 +69,24 @@ class StateBudget:
     above it."""
 
     def __init__(self, config: SpotConfig) -> None:
-        self.first = len(config.board) - 3
-        self.deals = [1, 1, 1]  # boards below a node of each street (no isomorphism)
-        for street in range(self.first + 1, 3):
-            left = 4 * config.ranks - len(config.board) - (street - self.first - 1)
-            self.deals[street] = self.deals[street - 1] * left
+        # streets as ALL_STREETS' indices: 0 preflop, 1 flop, 2 turn, 3 river
+        self.first = ALL_STREETS.index(config.street)
+        self.deals = [1, 1, 1, 1]  # boards below a node of each street (no isomorphism)
+        for street in range(self.first + 1, 4):
+            self.deals[street] = self.deals[street - 1]
+            for card in range(board_size(street - 2), board_size(street - 1)):
+                self.deals[street] *= 4 * config.ranks - card
         self.hands = max(int(np.count_nonzero(w)) for w in config.weights())
-        self.nodes = [0, 0, 0]
+        self.nodes = [0, 0, 0, 0]
         self.bytes = 0
 
     def __call__(self, node: ActionNode) -> None:
-        self.nodes[node.street] += 1
-        self.bytes += 8 * len(node.actions) * self.hands * self.deals[node.street]
+        self.nodes[node.street + 1] += 1
+        self.bytes += 8 * len(node.actions) * self.hands * self.deals[node.street + 1]
         if sum(self.nodes) <= MAX_BETTING_STATES:
             return
         by_street = ", ".join(
-            f"{STREETS[k]} {self.nodes[k]:,}" for k in range(self.first, 3) if self.nodes[k]
+            f"{ALL_STREETS[k]} {self.nodes[k]:,}" for k in range(self.first, 4) if self.nodes[k]
         )
         available = available_memory_bytes()
         room = "" if available is None else f" ({gib(available)} available)"
@@ -108,36 +111,41 @@ def count_betting_tree(
     shared graph of ``build_action_tree(..., share=True)``: every node is visited once and its
     counts reused, so the cost is the graph's size, not the tree's. ``deal_sample``: the cards
     each later deal draws (:func:`~pokerlab.games.postflop.expand.expand_spot`'s), at most."""
-    first = None
+    first = min(root.street, 0)  # a tree from before the flop counts four streets
+    width = 3 - first
     memo: dict[int, tuple[list[int], list[int]]] = {}
 
     def visit(n: ActionNode) -> tuple[list[int], list[int]]:
         got = memo.get(id(n))
         if got is not None:
             return got
-        kinds = [0] * 12  # decision, chance, fold, showdown x flop, turn, river
+        kinds = [0] * (4 * width)  # decision, chance, fold, showdown x the streets
         dealt = [0, 0, 0, 0]  # decision, chance, terminal, action slots
-        kinds[("decision", "chance", "fold", "showdown").index(n.kind) * 3 + n.street] += 1
+        row = ("decision", "chance", "fold", "showdown").index(n.kind)
+        kinds[row * width + n.street - first] += 1
         dealt[{"decision": 0, "chance": 1}.get(n.kind, 2)] += 1
         if n.kind == "decision":
             dealt[3] += len(n.children)
         # below a chance node every card left can come (no isomorphism: an upper bound)
-        mult = deck_size - board_cards - (n.street - first) if n.kind == "chance" else 1
-        if n.kind == "chance" and deal_sample is not None and n.street - first < len(deal_sample):
-            mult = min(mult, int(deal_sample[n.street - first]))
+        mult = 1
+        if n.kind == "chance":
+            showing = board_size(n.street) + n.deal  # the cards out when it deals
+            mult = deck_size - showing
+            later = showing - board_cards
+            if deal_sample is not None and later < len(deal_sample):
+                mult = min(mult, int(deal_sample[later]))
         for c in n.children:
             ck, cd = visit(c)
-            for i in range(12):
+            for i in range(4 * width):
                 kinds[i] += ck[i]
             for i in range(4):
                 dealt[i] += mult * cd[i]
         memo[id(n)] = (kinds, dealt)
         return kinds, dealt
 
-    first = root.street
     kinds, dealt = visit(root)
     names = ("decision", "chance", "fold", "showdown")
     return {
-        "action_tree": {k: kinds[3 * i : 3 * i + 3] for i, k in enumerate(names)},
+        "action_tree": {k: kinds[width * i : width * (i + 1)] for i, k in enumerate(names)},
         "dealt": dict(zip(("decision", "chance", "terminal", "action_slots"), dealt, strict=True)),
     }

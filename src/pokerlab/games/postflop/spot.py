@@ -28,6 +28,7 @@ from pokerlab.games.postflop.spot_config import SpotConfig
 from pokerlab.games.postflop.spot_fields import (
     _REQUIRED,
     _TREE_KEYS,
+    ALL_STREETS,
     DEFAULT_SIZES,
     MAX_CHIPS,
     MAX_SPOT_BYTES,
@@ -176,6 +177,7 @@ _PARAMS = (
     "rake_cap",
     "ranks",
     "deck",
+    "blinds",
 )
 
 
@@ -212,12 +214,15 @@ def spot_from_params(**params: Any) -> SpotConfig:
         default 13: the full deck), or ``deck`` a name (``"full"``, ``"small"`` 6 ranks,
         ``"tiny"`` 4, ``"micro"`` 3) or a number of ranks; the board must lie in it and range
         combos outside it are dropped (:attr:`SpotConfig.ranks`).
+    blinds:
+        ``(small, big)`` with ``board=""``: the spot starts before the flop
+        (:attr:`SpotConfig.blinds`; ``bets`` may then name ``"preflop"``).
 
     The file layout (:meth:`SpotConfig.to_dict`: street tables ``flop``, ``turn``, ``river`` and
     ``tree``) is accepted too: it is what a postflop game's ``params`` hold, so
     ``load_game("postflop", **game.params)`` rebuilds the game (saved strategies do this).
     """
-    if any(key in params for key in (*STREETS, "tree")):
+    if any(key in params for key in (*ALL_STREETS, "tree")):
         # the file layout (SpotConfig.to_dict(), what a game's params hold; saved files carry it)
         return SpotConfig.from_dict(params)
     for key in params:
@@ -229,7 +234,7 @@ def spot_from_params(**params: Any) -> SpotConfig:
             raise PokerlabError(f"spot= is a whole spot file; drop {', '.join(others)}")
         return load_spot(params["spot"])
     data: dict[str, Any] = {}
-    for key in ("board", "pot", "stack", "rake_rate", "rake_cap", "ranks", "deck"):
+    for key in ("board", "pot", "stack", "rake_rate", "rake_cap", "ranks", "deck", "blinds"):
         if params.get(key) is not None:
             data[key] = params[key]
     if "ranges" in params:
@@ -251,9 +256,9 @@ def spot_from_params(**params: Any) -> SpotConfig:
     if bets is not None and not isinstance(bets, str | Mapping):
         raise PokerlabError(f"bets must be a bet-size string or a dict of streets, got {bets!r}")
     if isinstance(bets, Mapping):
-        _check_keys(bets, STREETS, "bets")
+        _check_keys(bets, STREETS if board else ALL_STREETS, "bets")
     raises, donks = params.get("raises"), params.get("donks")
-    for street in STREETS[len(board) - 3 :]:
+    for street in STREETS[len(board) - 3 :] if board else ALL_STREETS:
         if isinstance(bets, Mapping):
             table = bets.get(street, {})
             if not isinstance(table, Mapping):
@@ -263,7 +268,7 @@ def spot_from_params(**params: Any) -> SpotConfig:
             table = {} if bets is None else {"bet": bets}
         if raises is not None:
             table.setdefault("raise", raises)
-        if donks is not None and street != "flop":
+        if donks is not None and street not in ("preflop", "flop"):
             table.setdefault("donk", donks)
         if table:
             data[street] = table

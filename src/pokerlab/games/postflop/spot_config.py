@@ -20,6 +20,7 @@ from pokerlab.games.postflop.spot_fields import (
     _STREET_KEYS,
     _TOP_KEYS,
     _TREE_KEYS,
+    ALL_STREETS,
     DEFAULT_SIZES,
     MAX_CHIPS,
     PLAYERS,
@@ -48,11 +49,17 @@ class SpotConfig:
     ----------
     board:
         3, 4 or 5 distinct card ids (:mod:`pokerlab.cards`); the spot starts on the flop, turn or
-        river.
+        river. Empty with ``blinds``: the spot starts before the flop.
     pot:
-        Chips in the pot at the start of the spot, > 0.
+        Chips in the pot at the start of the spot, > 0 (>= 0 before the flop: dead money).
     stack:
-        Effective stack behind, chips, >= 0.
+        Effective stack behind, chips, >= 0; before the flop each player's chips before the
+        blinds, at least the big blind.
+    blinds:
+        ``(small, big)`` blinds in chips, only with an empty board: the spot is the whole hand
+        from the deal, IP (player 1) posting the small blind and acting first before the flop,
+        OOP the big blind (:func:`~pokerlab.games.postflop.actions.build_action_tree`); its
+        ``"preflop"`` sizes are raise sizes (the blinds are the first bet).
     oop_range, ip_range:
         Range text (:func:`pokerlab.cards.parse_range` syntax, weights allowed) of the player out
         of position (acts first) and in position; neither may be empty once the board's cards are
@@ -91,11 +98,16 @@ class SpotConfig:
     rake_rate: float = 0.0
     rake_cap: float | None = None
     ranks: int = 13
+    blinds: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         board = tuple(self.board)
-        if not 3 <= len(board) <= 5:
-            raise PokerlabError(f"a board has 3, 4 or 5 cards, got {len(board)}")
+        blinds = self._checked_blinds()
+        if not (3 <= len(board) <= 5 if blinds is None else len(board) == 0):
+            raise PokerlabError(
+                f"a board has 3, 4 or 5 cards, got {len(board)}" if blinds is None
+                else f"a spot with blinds starts before the flop: no board, got {len(board)} cards"
+            )  # fmt: skip
         for card in board:
             if isinstance(card, bool) or not isinstance(card, int | np.integer):
                 raise PokerlabError(f"board cards are card ids, got {card!r}")
@@ -119,11 +131,16 @@ class SpotConfig:
                     f"board card {format_card(card)!r} is not in {self.deck_text()}"
                 )
         pot = _finite("pot", self.pot)
-        if pot <= 0.0:
-            raise PokerlabError(f"pot must be > 0 chips, got {self.pot!r}")
+        if pot <= 0.0 and (blinds is None or pot < 0.0):
+            raise PokerlabError(
+                f"pot must be {'> 0' if blinds is None else '>= 0'} chips, got {self.pot!r}"
+            )
         stack = _finite("stack", self.stack)
-        if stack < 0.0:
-            raise PokerlabError(f"stack must be >= 0 chips, got {self.stack!r}")
+        if stack < (0.0 if blinds is None else blinds[1]):
+            raise PokerlabError(
+                f"stack must be >= {0 if blinds is None else blinds[1]} chips"
+                f"{'' if blinds is None else ' (the big blind)'}, got {self.stack!r}"
+            )
         rate = _finite("rake_rate", self.rake_rate)
         if not 0.0 <= rate < 1.0:
             raise PokerlabError(f"rake_rate must be in [0, 1), got {self.rake_rate!r}")
@@ -171,6 +188,23 @@ class SpotConfig:
             parsed.append(in_deck)
         object.__setattr__(self, "_weights", (parsed[0], parsed[1]))  # what weights() returns
 
+    def _checked_blinds(self) -> tuple[int, int] | None:
+        """``blinds`` as two whole chip counts, 0 < small <= big (set back on the spot)."""
+        if self.blinds is None:
+            return None
+        b = self.blinds
+        if (
+            isinstance(b, str | bytes)
+            or not isinstance(b, tuple | list)
+            or len(b) != 2
+            or any(isinstance(x, bool) or not isinstance(x, int | np.integer) for x in b)
+            or not 0 < b[0] <= b[1] <= MAX_CHIPS
+        ):
+            raise PokerlabError(f"blinds must be two whole chip counts 0 < small <= big, got {b!r}")
+        blinds = (int(b[0]), int(b[1]))
+        object.__setattr__(self, "blinds", blinds)
+        return blinds
+
     def _checked_sizes(self) -> dict[tuple[str, int], StreetSizes]:
         """The sizes dict with its keys checked and missing streets filled with defaults."""
         if not isinstance(self.sizes, Mapping):
@@ -207,13 +241,13 @@ class SpotConfig:
 
     @property
     def street(self) -> str:
-        """The street the spot starts on: ``"flop"``, ``"turn"`` or ``"river"``."""
-        return STREETS[len(self.board) - 3]
+        """The street the spot starts on: ``"preflop"``, ``"flop"``, ``"turn"`` or ``"river"``."""
+        return self.streets[0]
 
     @property
     def streets(self) -> tuple[str, ...]:
         """The streets played in this spot, from :attr:`street` to the river."""
-        return STREETS[len(self.board) - 3 :]
+        return ALL_STREETS if not self.board else STREETS[len(self.board) - 3 :]
 
     @property
     def deck(self) -> tuple[int, ...]:
@@ -252,6 +286,8 @@ class SpotConfig:
             out["rake_cap"] = self.rake_cap
         if self.ranks != 13:  # absent: the full deck (full-deck spots' files stay as they were)
             out["ranks"] = self.ranks
+        if self.blinds is not None:  # absent: a spot that starts on the flop or later
+            out["blinds"] = list(self.blinds)
         for street in self.streets:
             oop, ip = self.sizes[(street, 0)], self.sizes[(street, 1)]
             table: dict[str, Any] = {}
@@ -290,7 +326,14 @@ class SpotConfig:
             if key not in data:
                 raise PokerlabError(f"the spot has no {key!r} (required: {', '.join(_REQUIRED)})")
         board = _board(data["board"])
+        blinds = data.get("blinds")
         streets = STREETS[len(board) - 3 :] if 3 <= len(board) <= 5 else ()
+        if blinds is not None and not board:
+            streets = ALL_STREETS
+        elif "preflop" in data:
+            raise PokerlabError(
+                "a [preflop] table needs a spot from before the flop (blinds, no board)"
+            )
         sizes = {}
         for street in streets:
             table = data.get(street, {})
@@ -322,4 +365,5 @@ class SpotConfig:
             if data.get("rake_cap") is None
             else _finite("rake_cap", data["rake_cap"]),
             ranks=_deck_ranks(data.get("ranks"), data.get("deck")),
+            blinds=None if blinds is None else tuple(blinds),
         )

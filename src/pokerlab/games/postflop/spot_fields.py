@@ -23,12 +23,16 @@ __all__ = [
     "MAX_CHIPS",
     "PLAYERS",
     "STREETS",
+    "ALL_STREETS",
     "StreetSizes",
     "TreeOptions",
 ]
 
 STREETS = ("flop", "turn", "river")
 """Street names in order; a board of 3, 4 or 5 cards starts on ``STREETS[len(board) - 3]``."""
+
+ALL_STREETS = ("preflop", *STREETS)
+"""With the betting before the flop: a spot with ``blinds`` and no board starts there."""
 
 PLAYERS = ("oop", "ip")
 """Player names in the file; index 0 (out of position, acts first) and 1 (in position)."""
@@ -43,7 +47,8 @@ _TOP_KEYS = (
     "rake_cap",
     "ranks",
     "deck",
-    *STREETS,
+    "blinds",
+    *ALL_STREETS,
     "tree",
 )
 _REQUIRED = ("board", "pot", "stack", "oop_range", "ip_range")
@@ -262,7 +267,7 @@ def _board(value: Any) -> tuple[int, ...]:
             raise ParseError("board card given twice", text[i : i + 2], i)
         cards.append(card)
         i += 2
-    if not 3 <= len(cards) <= 5:
+    if not 3 <= len(cards) <= 5 and cards:
         raise PokerlabError(f"a board has 3, 4 or 5 cards, got {len(cards)} in {text!r}")
     return tuple(cards)
 

@@ -112,7 +112,7 @@ def projected_blueprint(
     spot = game.expanded
     tree = spot.tree
     a = tree.arrays
-    oop = rules.first_to_act(start.street)
+    oop = rules.first_to_act(max(start.street, 1))  # the spot's player 0 acts first after the flop
     player = 0 if seat == oop else 1
     hands = np.sort(COMBO_CARDS[spot.combos[player]].astype(np.int64), axis=1)
     # a turn spot's 2-5 M numbers are mostly blocks a partial read never touches: writing a
