@@ -261,17 +261,13 @@ def expand_spot(
                 dealt_here = [dealt_here[i] for i in sorted(picks.tolist())]
                 chance_weight[nid] = -chance_weight[nid]  # sampled: renormalised per hand
         template = n.children[0]
-        # below the last deal every card's subtree has the same shape: the first is walked,
-        # the others copied from it (a turn spot's 48 river subtrees, the flop's ~2,000)
+        # below the last deal every subtree has one shape: the first walked, the rest copied
         flat = not _deals_below(template, below)
         block: tuple[int, int] | None = None
         shows: list[int] = []  # the first block's showdowns, relative to its root
         slots: dict[int, int] = {}
-        # a spot from before the flop folds no river card: there the fold disagreed with the
-        # exact best response of pokerlab.evaluate.nolimit.exact (tests/test_preflop_spot.py;
-        # its cause not found yet), while the flop's and turn's folds agree with it exactly
-        fold_here = isomorphism and (len(board) > 0 or len(cards) < 4)
-        pairs = _iso_pairs(cards, sym) if fold_here else []
+        # no river fold in a spot from before the flop: it disagreed with the exact best response
+        pairs = _iso_pairs(cards, sym) if isomorphism and (board or len(cards) < 4) else []
         for card in dealt_here:
             src = _iso_source(card, pairs) if pairs else None
             if src is not None and src[0] in slots:
