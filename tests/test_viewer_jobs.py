@@ -362,6 +362,9 @@ def test_limits_answer_409_and_429_with_the_reason(folder) -> None:
     d.get("/")
     first = a.post("/api/lock", json={"path": "t0.npz", **TURN_LOCK})
     assert first.status_code == 202, first.text
+    # until the worker takes it, the first job fills the one queue slot (and the bad lock below
+    # would meet "queue is full" before its own check): wait for it to run, as under load it may not
+    wait_for(lambda: job_of(a, first.json()["id"])["state"] == "running", what="the first job")
     # bad locks are refused at once, not queued
     bad = d.post("/api/lock", json={"path": "r2.npz", **LOCK, "hands": "XX"})
     assert bad.status_code == 400 and "XX" in bad.json()["error"]
@@ -599,4 +602,9 @@ def test_one_slow_client_does_not_slow_the_fast_ones(folder) -> None:
     page = [s for url, _, s in results if url == "/"]
     assert statistics.median(page) < 0.1, page
     assert statistics.median(seconds) < 0.1, sorted(seconds)[-10:]
-    assert percentile(seconds, 0.95) < 0.5, sorted(seconds)[-10:]
+    # The first fast requests, made as the trickle starts, would wait out its 3.1 s (31 bytes,
+    # 0.1 s apart) if the server served them behind it; behind a re-solve, seconds more. The
+    # bounds sit below that and above what two busy cores give (two re-solves here and a test
+    # in the other xdist worker: p95 0.76 s and a slowest request of over 1 s seen once in CI).
+    assert percentile(seconds, 0.95) < 1.0, sorted(seconds)[-10:]
+    assert max(seconds) < 2.5, sorted(seconds)[-10:]
