@@ -224,8 +224,8 @@ def test_search_agent_plays_matches_and_lbr(blueprint) -> None:
 
 
 def test_errors_name_the_bad_input(blueprint) -> None:
-    with pytest.raises(PokerlabError, match="'preflop'"):
-        SearchAgent(blueprint, "preflop")
+    with pytest.raises(PokerlabError, match="'showdown'"):
+        SearchAgent(blueprint, "showdown")
     with pytest.raises(PokerlabError, match="BlueprintAgent"):
         SearchAgent("bp", "river")  # type: ignore[arg-type]
     with pytest.raises(PokerlabError, match="iterations"):
@@ -325,7 +325,11 @@ def test_cli_play_limit_refuses_the_no_limit_options(capsys, args, message) -> N
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--search-streets", "preflop"], "'preflop'"),
+        (["--search-streets", "showdown"], "'showdown'"),
+        (
+            ["--search-streets", "preflop,river", "--search-depth", "round"],
+            "preflop search solves to the end of the game, not depth 'round'",
+        ),
         (["--search-bets", "50%, x"], "'x'"),
         (["--search-iterations", "0"], "--search-iterations"),
         (["--search-gadget", "safe"], "--search-gadget: unknown 'safe'"),
@@ -464,8 +468,8 @@ def test_a_time_budget_for_one_street(blueprint) -> None:
     assert turns and rivers and all(r.iterations == 30 for r in rivers)
     assert agent.seconds == {2: 0.02}
     assert SearchAgent(blueprint, "turn,river", seconds=0.5).seconds == {2: 0.5, 3: 0.5}
-    with pytest.raises(PokerlabError, match="unknown street 'preflop'"):
-        SearchAgent(blueprint, "river", seconds={"preflop": 1.0})
+    with pytest.raises(PokerlabError, match="unknown street 'showdown'"):
+        SearchAgent(blueprint, "river", seconds={"showdown": 1.0})
     with pytest.raises(PokerlabError, match="seconds must be > 0, got 0"):
         SearchAgent(blueprint, "river", seconds={"river": 0})
 

@@ -48,7 +48,10 @@ SEARCH_PREFIX = "search:"
 
 StreetsOption = Annotated[
     str,
-    typer.Option("--search-streets", help="where to search: river or turn,river"),
+    typer.Option(
+        "--search-streets",
+        help="where to search: river, turn,river, flop,turn,river; preflop too on small decks",
+    ),
 ]
 IterationsOption = Annotated[
     int, typer.Option("--search-iterations", min=1, help="DCFR iterations per subgame")
@@ -218,7 +221,7 @@ def parse_seconds(text: str | None) -> float | dict[str, float] | None:
     out = {}
     for part in text.split(","):
         name, _, value = part.partition("=")
-        if name.strip() not in ("flop", "turn", "river"):
+        if name.strip() not in ("preflop", "flop", "turn", "river"):
             raise PokerlabError(f"--search-seconds: unknown street {name.strip()!r} in {text!r}")
         out[name.strip()] = number(value.strip())
     return out

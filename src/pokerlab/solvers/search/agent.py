@@ -67,6 +67,8 @@ from pokerlab.solvers.search.menu import (
     SEARCH_STREETS,
     SPOT_STREETS,
     SearchMenu,
+    check_preflop,
+    spot_oop,
     street_budgets,
     warn_full_deck_flop,
 )
@@ -191,6 +193,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         #: sampled spots of other draws solved in turn per subgame (:mod:`.table_depth`)
         self.deal_draws = int(deal_draws)
         warn_full_deck_flop(self.rules, self.streets, depth == "round" and deal_sample is not None)
+        check_preflop(self.rules, self.streets, depth)
         if ranges not in ("search", "blueprint"):
             raise PokerlabError(f"ranges: unknown {ranges!r}; choose search or blueprint")
         #: where the ranges of earlier rounds come from: the searches played there, or always
@@ -232,7 +235,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         #: the time budget per street number (streets absent: ``iterations``)
         self.seconds = street_budgets(seconds, self.streets)
         self.threads = int(threads)
-        self.name = name or f"search({','.join(SPOT_STREETS[s - 1] for s in self.streets)})"
+        self.name = name or f"search({','.join(SPOT_STREETS[s] for s in self.streets)})"
         self._cache = SubgameCache(cache, cache_bytes)
         self._ranges: dict[tuple[Any, ...], np.ndarray] = {}
         self._lines: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[str, str, int]]] = {}
@@ -317,7 +320,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
                 view.state.to_act, moves, lambda i: self._subgame(view, prefix, moves[:i])[0][1]
             )
         key: tuple[Any, ...] = (prefix, view.board, sizes, self._seat, self.gadget)
-        if self.gadget == "unsafe" and not self._limited(view.state.street):
+        if self._plain(view.state.street):
             key = key[:3]
         if frozen:  # one solve per hand held and actions frozen
             key += (tuple(sorted(hole or ())), tuple((i, *moves[i][1:3]) for i in frozen))
@@ -346,7 +349,13 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
 
     def _limited(self, street: int) -> bool:
         """Whether a subgame starting on ``street`` stops at the end of its round."""
-        return self.depth == "round" and street < 3
+        return self.depth == "round" and 0 < street < 3
+
+    def _plain(self, street: int) -> bool:
+        """Whether a subgame starting on ``street`` is solved as it is, to the end of the game,
+        the same for both seats: unsafe search, and every preflop search (the whole hand: no
+        history to be safe against, nothing below a leaf to estimate)."""
+        return street == 0 or (self.gadget == "unsafe" and not self._limited(street))
 
     def _solve(
         self, view: PublicView, game: Any, inserted: tuple[int, ...], line: tuple[Any, Any],
@@ -363,13 +372,13 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         self._warm = True  # the kernels are compiled: later subgames skip the warm-up passes
         locked = freeze_hand(solver, moves, frozen, hole) if frozen and hole else []
         budget = self.seconds.get(view.state.street)
-        if self.gadget != "unsafe":  # the budget counts the blueprint's CBVs too
-            deadline = None if budget is None else t0 + budget
-            safe_solve(self, solver, view, prefix, moves, deadline, river_gifts)
-        elif self._limited(view.state.street):  # and the continuations' projection
-            deadline = None if budget is None else t0 + budget
-            table_depth_solve(self, solver, view, prefix, moves, deadline)
-        elif view.state.street not in self.seconds:
+        deadline = None if budget is None else t0 + budget
+        if not self._plain(view.state.street):  # the budget counts the CBVs or continuations
+            if self.gadget != "unsafe":
+                safe_solve(self, solver, view, prefix, moves, deadline, river_gifts)
+            else:
+                table_depth_solve(self, solver, view, prefix, moves, deadline)
+        elif budget is None:
             solver.step(self.iterations)
         else:
             solver.solve(seconds=budget)
@@ -384,4 +393,4 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
                 frozen=tuple(locked),
             )
         )
-        return Solved(solver, solver.spot, self.rules.first_to_act(view.state.street))
+        return Solved(solver, solver.spot, spot_oop(self.rules))

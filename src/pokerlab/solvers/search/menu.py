@@ -11,23 +11,38 @@ from typing import Any
 from pokerlab.errors import PokerlabError, PokerlabWarning
 from pokerlab.games.postflop import parse_bet_sizes
 
-__all__ = ["SEARCH_STREETS", "SPOT_STREETS", "SearchMenu", "street_budgets", "warn_full_deck_flop"]
+__all__ = [
+    "SEARCH_STREETS",
+    "SPOT_STREETS",
+    "SearchMenu",
+    "check_preflop",
+    "spot_oop",
+    "street_budgets",
+    "warn_full_deck_flop",
+]
 
 #: streets by name (the rules' numbering)
-SEARCH_STREETS = {"flop": 1, "turn": 2, "river": 3}
-#: the postflop streets in order (street number - 1)
-SPOT_STREETS = ("flop", "turn", "river")
+SEARCH_STREETS = {"preflop": 0, "flop": 1, "turn": 2, "river": 3}
+#: the spot's street names by the rules' street number
+SPOT_STREETS = ("preflop", "flop", "turn", "river")
+
+
+def spot_oop(rules: Any) -> int:
+    """The seat that is the spot's player 0 (out of position): the first to act after the
+    flop, on every street of a heads-up subgame (before the flop the other seat acts first)."""
+    return int(rules.first_to_act(1))
 
 
 @dataclass(frozen=True)
 class SearchMenu:
     """The search's bet sizes per street, in the postflop bet-size syntax
     (:mod:`pokerlab.games.postflop.betsizes`): ``bets`` for the first bet of a street, ``raises``
-    facing one; ``raise_limit`` raises per street at most (the actual line's raises are always
-    allowed). Defaults: half and one pot and all-in; raises all-in; two raises. On full-deck
-    rivers of the hunl-100 blueprint this tree costs 0.9 ms an iteration against 3.8 ms for
-    33%, 75%, 150%, all-in with pot raises and three raises, at the same exploitability after
-    100 iterations (2.3% of the pot; ``benchmarks/search_play.py``'s notes)."""
+    facing one (before the flop ``raises`` alone: the blinds are the first bet, so the small
+    blind's open is a raise); ``raise_limit`` raises per street at most (the actual line's
+    raises are always allowed). Defaults: half and one pot and all-in; raises all-in; two
+    raises. On full-deck rivers of the hunl-100 blueprint this tree costs 0.9 ms an iteration
+    against 3.8 ms for 33%, 75%, 150%, all-in with pot raises and three raises, at the same
+    exploitability after 100 iterations (2.3% of the pot; ``benchmarks/search_play.py``'s notes)."""
 
     bets: str = "50%, 100%, a"
     raises: str = "a"
@@ -46,12 +61,14 @@ def street_budgets(seconds: Any, streets: tuple[int, ...]) -> dict[int, float]:
     """``seconds`` (None, a number, or street name -> number) as street number -> seconds."""
     if seconds is None:
         return {}
-    names = [SPOT_STREETS[s - 1] for s in streets]
+    names = [SPOT_STREETS[s] for s in streets]
     table = seconds if isinstance(seconds, dict) else dict.fromkeys(names, seconds)
     out = {}
     for name, value in table.items():
         if name not in SEARCH_STREETS:
-            raise PokerlabError(f"seconds: unknown street {name!r}; choose among flop, turn, river")
+            raise PokerlabError(
+                f"seconds: unknown street {name!r}; choose among {', '.join(SEARCH_STREETS)}"
+            )
         if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
             raise PokerlabError(f"seconds must be > 0, got {value!r}")
         out[SEARCH_STREETS[name]] = float(value)
@@ -74,4 +91,23 @@ def warn_full_deck_flop(rules: Any, streets: tuple[int, ...], sampled: bool = Fa
             "flop depth-limited with sampled deals (deal_sample)",
             PokerlabWarning,
             stacklevel=3,
+        )
+
+
+def check_preflop(rules: Any, streets: tuple[int, ...], depth: str) -> None:
+    """Refuse, by name, preflop search where it cannot run: a preflop subgame is the whole hand
+    (its root has no history, both ranges are every hand), solved to the end of the game, so it
+    needs a small deck (the full deck's whole game does not fit: docs/search.md) and is never
+    depth-limited (a preflop leaf would need value tables of the flop)."""
+    if SEARCH_STREETS["preflop"] not in streets:
+        return
+    if rules.ranks == 13:
+        raise PokerlabError(
+            "preflop search solves the whole hand per subgame: small decks only (ranks < 13); "
+            "on the full deck search the flop, turn and river"
+        )
+    if depth != "end":
+        raise PokerlabError(
+            f"preflop search solves to the end of the game, not depth {depth!r} (a preflop leaf "
+            "would need flop value tables); search the preflop with depth='end'"
         )

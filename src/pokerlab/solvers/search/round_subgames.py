@@ -21,7 +21,7 @@ from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.nolimit.agents import PublicView, deck_combos
 from pokerlab.games.nolimit.rules import ALLIN, BET, RAISE, BettingState
 from pokerlab.solvers.search.lines import range_text, tree_child
-from pokerlab.solvers.search.menu import SPOT_STREETS
+from pokerlab.solvers.search.menu import SPOT_STREETS, spot_oop
 
 __all__ = ["RANGE_FLOOR", "RoundSubgames"]
 
@@ -156,7 +156,7 @@ class RoundSubgames:
             top = weights[seat].max()
             floor = RANGE_FLOOR * top if top > 0 else 1.0
             weights[seat, free] = np.maximum(weights[seat, free], floor)
-        oop = rules.first_to_act(view.state.street)
+        oop = spot_oop(rules)
         if len(self._texts) > 4 * self._cache.size:
             self._texts.clear()
         texts = self._texts[key] = [range_text(hands, weights[s]) for s in (oop, 1 - oop)]
@@ -195,14 +195,14 @@ class RoundSubgames:
         from pokerlab.games.postflop.game import PostflopGame
         from pokerlab.games.postflop.spot import spot_from_params
 
-        if later is None and self.depth == "round" and view.state.street < 3:
+        if later is None and self.depth == "round" and 0 < view.state.street < 3:
             # a depth-limited subgame: the blueprint's own sizes below the leaves (table_depth)
             from pokerlab.solvers.search.safe import blueprint_later
 
             abstraction = self.blueprint.strategy.game.abstraction
             later = blueprint_later(abstraction, view.state.street)
         sample = None
-        if self.depth == "round" and self.deal_sample is not None and view.state.street < 3:
+        if self.depth == "round" and self.deal_sample is not None and 0 < view.state.street < 3:
             sample = self.deal_sample[view.state.street - 1 :]  # the streets below the leaves
         seat = self._seat if self.gadget != "unsafe" else -1
         key = (prefix, view.board, sizes, later, seat, sample)
@@ -212,12 +212,13 @@ class RoundSubgames:
         rules = self.rules
         texts = texts or self._range_texts(view, prefix)
         behind = min(rules.stacks[s] - (state.contrib[s] - state.bets[s]) for s in (0, 1))
-        streets = SPOT_STREETS[state.street - 1 :]
+        streets = SPOT_STREETS[state.street :]
         tables = [(sizes[0], sizes[1]), *(later or [(sizes[0], sizes[1])] * (len(streets) - 1))]
         if len(tables) != len(streets):
             raise PokerlabError(f"{len(streets) - 1} later streets, {len(tables) - 1} sizes given")
         spot = spot_from_params(
             board="".join(format_card(c) for c in view.board),
+            blinds=(rules.small_blind, rules.big_blind) if state.street == 0 else None,
             ranges=(texts[0], texts[1]),
             pot=int(state.pot() - sum(state.bets)),
             stack=int(behind),

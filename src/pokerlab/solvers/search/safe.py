@@ -42,6 +42,7 @@ from pokerlab.games.nolimit.rules import BettingState, NoLimitRules
 from pokerlab.solvers.postflop import postflop_schedule
 from pokerlab.solvers.search.gadgets import solve_subgame
 from pokerlab.solvers.search.lines import real_action
+from pokerlab.solvers.search.menu import spot_oop
 from pokerlab.solvers.search.subgames import SubgameRanges, _possible
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector.tree import DECISION
@@ -112,7 +113,7 @@ def projected_blueprint(
     spot = game.expanded
     tree = spot.tree
     a = tree.arrays
-    oop = rules.first_to_act(max(start.street, 1))  # the spot's player 0 acts first after the flop
+    oop = spot_oop(rules)
     player = 0 if seat == oop else 1
     hands = np.sort(COMBO_CARDS[spot.combos[player]].astype(np.int64), axis=1)
     # a turn spot's 2-5 M numbers are mostly blocks a partial read never touches: writing a
@@ -247,7 +248,7 @@ def safe_solve(
         raise PokerlabError("the blueprint's subgame holds other hands than the search's")
     start = moves[0][3] if moves else view.state
     profile = projected_blueprint(agent.blueprint, rules, bp_game, start, tuple(prefix), seat)
-    player = 0 if seat == rules.first_to_act(view.state.street) else 1
+    player = 0 if seat == spot_oop(rules) else 1
     cbv = opponent_cbv(bp_game, profile, 1 - player)
     gift = None
     if agent.gadget == "reach-maxmargin":  # the opponent's turn gifts (once per turn line)

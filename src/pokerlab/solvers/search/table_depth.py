@@ -36,6 +36,7 @@ from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.solvers.postflop import postflop_schedule
 from pokerlab.solvers.search.continuations import continuation_profiles
 from pokerlab.solvers.search.everywhere import depth_limited_solve
+from pokerlab.solvers.search.menu import spot_oop
 from pokerlab.solvers.search.safe import ITERATION_CEILING, projected_blueprint, root_ranges
 from pokerlab.tree.vector.passes import Passes
 
@@ -86,7 +87,7 @@ def table_depth_solve(
     game = solver.game
     tree = solver.tree
     start = moves[0][3] if moves else view.state
-    player = 0 if seat == rules.first_to_act(view.state.street) else 1
+    player = 0 if seat == spot_oop(rules) else 1
     lo, hi = tree.player_ranges[1 - player]
 
     def projected(spot: Any) -> Any:  # both seats' blueprint on the spot's tree

@@ -37,6 +37,7 @@ from pokerlab.evaluate.nolimit.agents import PublicView
 from pokerlab.games.nolimit.rules import BettingState
 from pokerlab.games.postflop.actions import ActionNode
 from pokerlab.solvers.search.lines import line_labels, line_node
+from pokerlab.solvers.search.menu import spot_oop
 from pokerlab.solvers.search.safe import blueprint_later, blueprint_sizes, projected_blueprint
 from pokerlab.solvers.search.subgames import (
     ancestors,
@@ -99,7 +100,7 @@ def river_gifts(agent: Any, view: PublicView, prefix: tuple[Any, ...], spot: Any
     if view.state.street != _RIVER:
         raise PokerlabError("reach-maxmargin searches the river alone")
     board = tuple(view.board[: rules.board_size(_TURN)])
-    player = 0 if seat == rules.first_to_act(_RIVER) else 1
+    player = 0 if seat == spot_oop(rules) else 1
     key = (tuple(prefix), board, seat)
     cache: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = agent._gifts
     got = cache.get(key)
