@@ -269,12 +269,11 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
 
     # --- the agent interface (the round's subgame: RoundSubgames) ---------------------------
     def searches(self, view: PublicView) -> bool:
-        """Whether the agent searches at ``view`` (else the blueprint plays)."""
-        return (
-            self.rules.players == 2
-            and view.state.street in self.streets
-            and all(b < self.rules.stacks[s] for s, b in enumerate(view.state.contrib))
-        )
+        """Whether the agent searches at ``view`` (else the blueprint plays): heads-up, on a
+        search street; facing an all-in too (the round's subgame has that line; leaving it to
+        the blueprint, as the agent once did, answered the search's ranges with the
+        blueprint's calls: T4 at 3 bb, flop to river search, 88.2 mbb/g against 28.9)."""
+        return self.rules.players == 2 and view.state.street in self.streets
 
     def policy(self, view: PublicView, hole: tuple[int, int]) -> dict[Action, float]:
         if not self.searches(view):
