@@ -247,7 +247,7 @@ def pokerlab_game(spot: dict[str, Any]) -> Any:
 
 def action_decisions(spot: dict[str, Any]) -> int:
     """Decision nodes of pokerlab's action tree (before cards are dealt)."""
-    from pokerlab.games.postflop.actions import count_action_nodes
+    from pokerlab.games.postflop.action_walk import count_action_nodes
 
     return sum(count_action_nodes(pokerlab_game(spot).action_tree)["decision"])
 

@@ -384,7 +384,7 @@ def test_chip_raises_stop_at_their_cap_in_the_tree() -> None:
 
 
 def test_raise_limit_none_reproduces_postflop_solver_trees() -> None:
-    from pokerlab.games.postflop.actions import count_action_nodes
+    from pokerlab.games.postflop.action_walk import count_action_nodes
 
     # a river with 2x raises and a stack of 20 pots: postflop-solver builds 14 decision nodes
     # (its README); pokerlab's default limit of 3 raises cuts the tree to 10

@@ -234,7 +234,7 @@ def test_stack_zero_prints_the_showdown_instead_of_crashing(capsys, as_json) -> 
     ids=["river", "turn", "flop", "flop-sizes", "flop-stack0", "turn-donk"],
 )
 def test_the_count_of_the_shared_graph_equals_the_built_tree(params) -> None:
-    from pokerlab.games.postflop.actions import count_action_nodes
+    from pokerlab.games.postflop.action_walk import count_action_nodes
     from pokerlab.games.postflop.expand import count_expanded
 
     game = PostflopGame(spot_from_params(**params))

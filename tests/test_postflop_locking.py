@@ -13,7 +13,7 @@ import pokerlab
 from pokerlab.cards.deck import COMBO_INDEX, format_combo, parse_card
 from pokerlab.cards.ranges import parse_range
 from pokerlab.errors import PokerlabError
-from pokerlab.games.postflop.actions import walk
+from pokerlab.games.postflop.action_walk import walk
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.solvers.postflop import PostflopSolver, load_spot_solution, save_spot_solution
 from pokerlab.strategy import Strategy

@@ -105,7 +105,7 @@ def count_betting_tree(
     deal_sample: tuple[int, ...] | None = None,
 ) -> dict[str, Any]:
     """Nodes of the betting tree rooted at ``root`` by kind and street (``{kind: [flop, turn,
-    river]}``, as :func:`count_action_nodes`) and the dealt tree's upper bound (as
+    river]}``, as :func:`.action_walk.count_action_nodes`) and the dealt tree's upper bound (as
     :func:`count_expanded`: ``decision``, ``chance``, ``terminal``, ``action_slots``), in Python
     integers, on a deck of ``deck_size`` cards (the board's among them). ``root`` may be the
     shared graph of ``build_action_tree(..., share=True)``: every node is visited once and its
