@@ -113,3 +113,26 @@ def test_spot_file_round_trip_and_refusals() -> None:
         spot_from_params(board="", blinds=(50, 100), ranges=(FULL, FULL), pot=0, stack=60)
     with pytest.raises(PokerlabError, match="3, 4 or 5 cards"):
         spot_from_params(board="", ranges=(FULL, FULL), pot=100, stack=1000)
+
+
+def test_a_river_fold_needs_a_swap_that_keeps_the_flop() -> None:
+    """Flop Ks Qd Ac, turn Kh: swapping spades and hearts keeps the four cards but trades the
+    turn with a flop card (the flop becomes Kh Qd Ac, whose strategies differ), so no river card
+    is folded under it; swaps that keep the flop and the turn each, and before the turn those
+    that keep the flop, still fold."""
+    from pokerlab.cards.deck import SUITS, parse_cards
+    from pokerlab.games.postflop.hand_lists import iso_pairs, street_pairs
+    from pokerlab.tree.vector.tree import SUIT_PAIRS
+
+    every = [True] * len(SUIT_PAIRS)
+    spades_hearts = SUIT_PAIRS.index((SUITS.index("h"), SUITS.index("s")))
+    board = parse_cards("KsQdAcKh")
+    assert [p[0] for p in iso_pairs(board, every)] == [spades_hearts]  # the four cards allow it
+    assert street_pairs(board, every) == []  # the flop does not
+    # Ks Kh Qd, turn Qc: spades-hearts keeps flop and turn, clubs-diamonds trades Qd and Qc
+    paired = parse_cards("KsKhQdQc")
+    clubs_diamonds = SUIT_PAIRS.index((SUITS.index("c"), SUITS.index("d")))
+    assert sorted(p[0] for p in iso_pairs(paired, every)) == [clubs_diamonds, spades_hearts]
+    assert [p[0] for p in street_pairs(paired, every)] == [spades_hearts]
+    flop = parse_cards("KsKhQd")
+    assert street_pairs(flop, every) == iso_pairs(flop, every) != []

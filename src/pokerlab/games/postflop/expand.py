@@ -28,6 +28,8 @@ from pokerlab.games.postflop.actions import ActionNode
 from pokerlab.games.postflop.hand_lists import (
     deal_weight,
     hand_arrays,
+    iso_source,
+    street_pairs,
     suit_swap_combo,
     symmetric_suit_pairs,
 )
@@ -58,30 +60,6 @@ class ExpandedSpot:
     node_board: np.ndarray  # int8 (N, 5): board cards at each node, -1 padded
     boards: np.ndarray  # int64 (B, 5): the final boards
     deck: tuple[int, ...] = tuple(range(52))  # the card ids the spot's cards come from
-
-
-def _iso_pairs(board: list[int], sym: list[bool]) -> list[tuple[int, int, int]]:
-    """The suit pairs ``(id, s1, s2)``, ``s1 < s2``, under which a card dealt on ``board`` of
-    suit ``s2`` is isomorphic to the same rank of suit ``s1``: the ranges are symmetric under
-    the swap (``sym``) and the board holds the same ranks in both suits."""
-    if not any(sym):
-        return []
-    ranks = [frozenset(c >> 2 for c in board if c & 3 == s) for s in range(4)]
-    return [
-        (pid, s1, s2)
-        for pid, (s1, s2) in enumerate(SUIT_PAIRS)
-        if sym[pid] and ranks[s1] == ranks[s2]
-    ]
-
-
-def _iso_source(card: int, pairs: list[tuple[int, int, int]]) -> tuple[int, int] | None:
-    """(source card, swap id) when ``card`` is isomorphic to a lower card (``pairs``: the
-    board's :func:`_iso_pairs`)."""
-    suit = card & 3
-    for pid, s1, s2 in pairs:
-        if s2 == suit:
-            return (card & ~3) | s1, pid
-    return None
 
 
 def _deals_below(n: ActionNode, memo: dict[int, bool]) -> bool:
@@ -266,10 +244,9 @@ def expand_spot(
         block: tuple[int, int] | None = None
         shows: list[int] = []  # the first block's showdowns, relative to its root
         slots: dict[int, int] = {}
-        # no river fold in a spot from before the flop: it disagreed with the exact best response
-        pairs = _iso_pairs(cards, sym) if isomorphism and (board or len(cards) < 4) else []
+        pairs = street_pairs(cards, sym) if isomorphism else []
         for card in dealt_here:
-            src = _iso_source(card, pairs) if pairs else None
+            src = iso_source(card, pairs) if pairs else None
             if src is not None and src[0] in slots:
                 iso[nid].append((slots[src[0]], card, src[1]))
                 continue

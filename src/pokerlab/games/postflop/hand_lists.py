@@ -1,7 +1,7 @@
 """Each player's hand list of a postflop spot and what the vector tree needs of it: showdown
 strengths and orders on every final board, the suit-swap permutations, the total weight of the
 deals (:class:`~pokerlab.tree.vector.tree.HandArrays`). :mod:`~pokerlab.games.postflop.expand`
-deals the tree and calls these."""
+deals the tree and calls these, and the suit swaps under which a dealt card folds onto another."""
 
 from __future__ import annotations
 
@@ -13,7 +13,15 @@ from pokerlab.cards.deck import COMBO_CARDS, COMBO_INDEX
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.tree.vector.tree import SUIT_PAIRS, HandArrays
 
-__all__ = ["suit_swap_combo", "symmetric_suit_pairs", "deal_weight", "hand_arrays"]
+__all__ = [
+    "suit_swap_combo",
+    "symmetric_suit_pairs",
+    "iso_pairs",
+    "street_pairs",
+    "iso_source",
+    "deal_weight",
+    "hand_arrays",
+]
 
 
 def _swap_card(card: int, s1: int, s2: int) -> int:
@@ -42,6 +50,42 @@ def _swap_perms() -> np.ndarray:
 
 def symmetric_suit_pairs(weights: tuple[np.ndarray, np.ndarray]) -> list[bool]:
     return [all(np.array_equal(w, w[perm]) for w in weights) for perm in _swap_perms()]
+
+
+def iso_pairs(board: list[int], sym: list[bool]) -> list[tuple[int, int, int]]:
+    """The suit pairs ``(id, s1, s2)``, ``s1 < s2``, under which a card dealt on ``board`` of
+    suit ``s2`` is isomorphic to the same rank of suit ``s1``: the ranges are symmetric under
+    the swap (``sym``) and the board holds the same ranks in both suits."""
+    if not any(sym):
+        return []
+    ranks = [frozenset(c >> 2 for c in board if c & 3 == s) for s in range(4)]
+    return [
+        (pid, s1, s2)
+        for pid, (s1, s2) in enumerate(SUIT_PAIRS)
+        if sym[pid] and ranks[s1] == ranks[s2]
+    ]
+
+
+def street_pairs(cards: list[int], sym: list[bool]) -> list[tuple[int, int, int]]:
+    """The :func:`iso_pairs` of a chance node whose board so far is ``cards`` (in deal order)
+    under which the swap also fixes the flop alone: strategies before the turn saw the flop, so
+    a swap that maps the flop plus turn onto itself but trades the turn with a flop card (flop
+    Ks Qd Ac, turn Kh, spades and hearts) leads to another flop's subtree, not a mirror image.
+    Spots from a board have it fixed by the ranges; a spot from before the flop did not."""
+    pairs = iso_pairs(cards, sym)
+    if len(cards) > 3 and pairs:
+        pairs = [p for p in pairs if p in iso_pairs(cards[:3], sym)]
+    return pairs
+
+
+def iso_source(card: int, pairs: list[tuple[int, int, int]]) -> tuple[int, int] | None:
+    """(source card, swap id) when ``card`` is isomorphic to a lower card (``pairs``: the
+    board's :func:`iso_pairs`)."""
+    suit = card & 3
+    for pid, s1, s2 in pairs:
+        if s2 == suit:
+            return (card & ~3) | s1, pid
+    return None
 
 
 def deal_weight(combos: tuple[np.ndarray, ...], weights: tuple[np.ndarray, ...]) -> float:

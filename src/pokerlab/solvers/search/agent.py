@@ -34,8 +34,9 @@ earlier actions in the round for the hand it holds (``freeze=True``, as Pluribus
 :mod:`pokerlab.solvers.search.freeze`), so it is one solve per hand held; the ranges and
 :meth:`SearchAgent.action_probability` (a range at once, as LBR and the exact best response
 ask) read the subgame solved without the freeze. The budget is a number of CFR iterations per
-subgame (deterministic) or wall seconds. Outside the search streets, preflop and at tables of
-more than two players the blueprint plays.
+subgame (deterministic) or wall seconds. Outside the search streets and at tables of more than
+two players the blueprint plays. Preflop search (small decks) solves the whole hand, a spot
+from before the flop, to the end of the game.
 """
 
 from __future__ import annotations
