@@ -5,6 +5,8 @@ the exact best response of the whole pipeline (T4 of ``benchmarks/search_exact.p
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -151,3 +153,33 @@ def test_preflop_search_is_refused_where_it_cannot_run(blueprint) -> None:
     check_preflop(full, (1, 2, 3), "end")  # no preflop: nothing to refuse
     with pytest.raises(PokerlabError, match="not depth 'round'"):
         SearchAgent(blueprint, "preflop,flop", depth="round")
+
+
+def test_the_cli_plays_a_preflop_searching_agent(tmp_path, capsys) -> None:
+    """``blueprint match search:F --search-streets preflop,flop,turn,river`` on a checkpoint of a
+    12-card game trained by ``blueprint train``: the match's numbers equal the API's."""
+    from pokerlab.cli.blueprint_eval import load_agent
+    from pokerlab.cli.main import main
+    from pokerlab.evaluate.nolimit.matches import duplicate_match
+
+    config = tmp_path / "t4.toml"
+    config.write_text(
+        'ranks = 3\nrounds = 4\nstack = 300\n[actions]\npreflop = "100%"\nflop = "100%"\n'
+        'turn = "100%"\nriver = "100%"\n'
+    )
+    path = tmp_path / "bp.npz"
+    train = ["blueprint", "train", str(config), "--bucketing", "lossless", "-n", "2000"]
+    assert main([*train, "--checkpoint", str(path), "--json"]) == 0
+    capsys.readouterr()
+    streets = "preflop,flop,turn,river"
+    args = ["blueprint", "match", f"search:{path}", str(path), "--pairs", "3", "--seed", "4"]
+    assert main([*args, "--search-streets", streets, "--search-iterations", "20", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    agent, game = load_agent(str(path), "X")
+    search = SearchAgent(agent, streets, iterations=20)
+    want = duplicate_match(game.rules, search, agent, 3, 4)
+    assert got["mbb_per_game"] == pytest.approx(want.mbb_per_game, abs=1e-9)
+    assert any(r.street == 0 for r in search.records)
+    bad = ["--search-streets", "preflop", "--search-depth", "round", "--json"]
+    assert main([*args, *bad]) == 2
+    assert "not depth 'round'" in capsys.readouterr().err
