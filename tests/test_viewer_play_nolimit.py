@@ -299,7 +299,7 @@ def test_the_bot_searches_within_a_time_budget(client, rules) -> None:
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        ({"search": True, "search_streets": "preflop"}, ["search_streets", "'preflop'"]),
+        ({"search": True, "search_streets": "showdown"}, ["search_streets", "'showdown'"]),
         ({"search": True, "search_iterations": 0}, ["search_iterations", "1..2000", "0"]),
         ({"search": "yes"}, ["search must be true or false", "'yes'"]),
         ({"search_streets": "river"}, ["need search: true"]),

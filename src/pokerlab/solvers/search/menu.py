@@ -104,7 +104,7 @@ def check_preflop(rules: Any, streets: tuple[int, ...], depth: str) -> None:
     if rules.ranks == 13:
         raise PokerlabError(
             "preflop search solves the whole hand per subgame: small decks only (ranks < 13); "
-            "on the full deck search the flop, turn and river"
+            "on the full deck choose search streets among the flop, turn and river"
         )
     if depth != "end":
         raise PokerlabError(
