@@ -128,11 +128,11 @@ def test_a_river_fold_needs_a_swap_that_keeps_the_flop() -> None:
     spades_hearts = SUIT_PAIRS.index((SUITS.index("h"), SUITS.index("s")))
     board = parse_cards("KsQdAcKh")
     assert [p[0] for p in iso_pairs(board, every)] == [spades_hearts]  # the four cards allow it
-    assert street_pairs(board, every) == []  # the flop does not
+    assert street_pairs(board, every, 0) == []  # the flop does not
     # Ks Kh Qd, turn Qc: spades-hearts keeps flop and turn, clubs-diamonds trades Qd and Qc
     paired = parse_cards("KsKhQdQc")
     clubs_diamonds = SUIT_PAIRS.index((SUITS.index("c"), SUITS.index("d")))
     assert sorted(p[0] for p in iso_pairs(paired, every)) == [clubs_diamonds, spades_hearts]
-    assert [p[0] for p in street_pairs(paired, every)] == [spades_hearts]
+    assert [p[0] for p in street_pairs(paired, every, 0)] == [spades_hearts]
     flop = parse_cards("KsKhQd")
-    assert street_pairs(flop, every) == iso_pairs(flop, every) != []
+    assert street_pairs(flop, every, 0) == iso_pairs(flop, every) != []

@@ -244,7 +244,7 @@ def expand_spot(
         block: tuple[int, int] | None = None
         shows: list[int] = []  # the first block's showdowns, relative to its root
         slots: dict[int, int] = {}
-        pairs = street_pairs(cards, sym) if isomorphism else []
+        pairs = street_pairs(cards, sym, len(board)) if isomorphism else []
         for card in dealt_here:
             src = iso_source(card, pairs) if pairs else None
             if src is not None and src[0] in slots:

@@ -66,14 +66,15 @@ def iso_pairs(board: list[int], sym: list[bool]) -> list[tuple[int, int, int]]:
     ]
 
 
-def street_pairs(cards: list[int], sym: list[bool]) -> list[tuple[int, int, int]]:
-    """The :func:`iso_pairs` of a chance node whose board so far is ``cards`` (in deal order)
-    under which the swap also fixes the flop alone: strategies before the turn saw the flop, so
-    a swap that maps the flop plus turn onto itself but trades the turn with a flop card (flop
-    Ks Qd Ac, turn Kh, spades and hearts) leads to another flop's subtree, not a mirror image.
-    Spots from a board have it fixed by the ranges; a spot from before the flop did not."""
+def street_pairs(cards: list[int], sym: list[bool], first: int) -> list[tuple[int, int, int]]:
+    """The :func:`iso_pairs` of a chance node whose board so far is ``cards`` (in deal order;
+    ``first``: the spot's own board cards) under which the swap also fixes the flop alone when
+    the turn was dealt in the tree: strategies before the turn saw the flop, so a swap that maps
+    the flop plus turn onto itself but trades the turn with a flop card (flop Ks Qd Ac, turn Kh,
+    spades and hearts) leads to another flop's subtree, not a mirror image. postflop-solver's
+    rule on flop spots (card.rs); a turn spot's board is one public state, no condition."""
     pairs = iso_pairs(cards, sym)
-    if len(cards) > 3 and pairs:
+    if len(cards) > 3 and first < 4 and pairs:
         pairs = [p for p in pairs if p in iso_pairs(cards[:3], sym)]
     return pairs
 
