@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import pokerlab
+from _checkpoints import train_checkpoint
 from pokerlab._rng import generator
 from pokerlab.cards.deck import COMBO_INDEX, format_combo
 from pokerlab.cli.blueprint_eval import load_agent
@@ -237,16 +238,11 @@ def test_errors_name_the_bad_input(blueprint) -> None:
 @pytest.fixture(scope="module")
 def checkpoint(tmp_path_factory) -> Path:
     """The module's game trained by ``pokerlab blueprint train`` (lossless, 20,000 it.)."""
-    folder = tmp_path_factory.mktemp("search-cli")
-    config = folder / "micro.toml"
-    config.write_text(
+    config = (
         'ranks = 3\nrounds = 4\nstack = 5000\n[actions]\npreflop = "100%"\nflop = "50%"\n'
         'turn = "50%"\nriver = "50%"\nraise_cap = 1\n'
     )
-    path = folder / "bp.npz"
-    args = ["blueprint", "train", str(config), "--bucketing", "lossless", "-n", "20000"]
-    assert main([*args, "--checkpoint", str(path), "--json"]) == 0
-    return path
+    return train_checkpoint(tmp_path_factory.mktemp("search-cli"), config, 20_000)
 
 
 def test_cli_match_and_lbr_take_a_search_agent(checkpoint, capsys) -> None:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import pokerlab
+from _checkpoints import train_checkpoint
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.nolimit.agents import PublicView, deck_combos
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
@@ -162,14 +163,11 @@ def test_the_cli_plays_a_preflop_searching_agent(tmp_path, capsys) -> None:
     from pokerlab.cli.main import main
     from pokerlab.evaluate.nolimit.matches import duplicate_match
 
-    config = tmp_path / "t4.toml"
-    config.write_text(
+    config = (
         'ranks = 3\nrounds = 4\nstack = 300\n[actions]\npreflop = "100%"\nflop = "100%"\n'
         'turn = "100%"\nriver = "100%"\n'
     )
-    path = tmp_path / "bp.npz"
-    train = ["blueprint", "train", str(config), "--bucketing", "lossless", "-n", "2000"]
-    assert main([*train, "--checkpoint", str(path), "--json"]) == 0
+    path = train_checkpoint(tmp_path, config, 2000)
     capsys.readouterr()
     streets = "preflop,flop,turn,river"
     args = ["blueprint", "match", f"search:{path}", str(path), "--pairs", "3", "--seed", "4"]
