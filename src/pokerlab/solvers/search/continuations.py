@@ -19,11 +19,12 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import PokerlabError
+from pokerlab.games.postflop.actions import action_label
 from pokerlab.solvers.search.subgames import round_leaves, subtree_blocks, subtree_end
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector._kernels import Items
 from pokerlab.tree.vector._lock_kernels import improve_policy
-from pokerlab.tree.vector._search_kernels import Leaves
+from pokerlab.tree.vector._search_kernels import Leaves, bias_blocks
 from pokerlab.tree.vector.passes import Passes
 from pokerlab.tree.vector.tree import DECISION
 
@@ -68,24 +69,30 @@ def continuation_profiles(
         raise PokerlabError(f"the continuation bias must be above 1, got {bias!r}")
     tree = game.expanded.tree
     a = tree.arrays
-    naming = game.public_tree().naming
     out = np.empty((k, tree.size), dtype=np.float32)
     out[:] = blueprint.astype(np.float32)
     if k == 1:
         return out
     nh = int(tree.hands.num[player])
-    for m in np.flatnonzero((a.kind == DECISION) & (a.player == player)):
-        labels = naming.action_labels(int(m))
-        cls = np.array([action_classes(x) for x in labels])
-        lo = int(a.offset[m])
-        block = blueprint[lo : lo + len(labels) * nh].reshape(len(labels), nh)
-        for j in range(3):
-            if not np.any(cls == j):
-                continue
-            w = np.where(cls == j, bias, 1.0)[:, None] * block
-            total = w.sum(axis=0)
-            w = np.where(total > 0, w / np.where(total > 0, total, 1.0), block)
-            out[j + 1, lo : lo + w.size] = w.reshape(-1)
+    nodes = np.flatnonzero((a.kind == DECISION) & (a.player == player))
+    # a node's classes are its action-tree node's: found once per action node
+    anodes = game.expanded.action_node
+    by_action: dict[int, int] = {}
+    rows: list[list[int]] = []
+    which = np.empty(nodes.size, dtype=np.int64)
+    for i, m in enumerate(nodes.tolist()):
+        n = anodes[m]
+        r = by_action.get(id(n))
+        if r is None:
+            r = by_action[id(n)] = len(rows)
+            rows.append([action_classes(action_label(kind, amt)) for kind, amt in n.actions])
+        which[i] = r
+    width = max((len(r) for r in rows), default=1)
+    table = np.full((max(len(rows), 1), width), -1, dtype=np.int8)
+    for r, cls in enumerate(rows):
+        table[r, : len(cls)] = cls
+    bias_blocks(out, blueprint.astype(np.float32, copy=False), a.offset[nodes], table[which], nh,
+                float(bias))  # fmt: skip
     return out
 
 

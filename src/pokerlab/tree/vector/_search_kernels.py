@@ -322,3 +322,38 @@ def gadget_iterations(
             update_picks(leaves)
         gadget_learn(gadget, rows, live, enter, row, out)
     return visited
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def bias_blocks(out, blueprint, offsets, classes, nh, bias):
+    """The biased continuations of :func:`~pokerlab.solvers.search.continuations.
+    continuation_profiles`: for each decision block at ``offsets[i]`` (its actions' classes
+    ``classes[i]``, -1 padded: 0 fold, 1 check or call, 2 bet or raise; ``nh`` hands a row of
+    ``blueprint``), ``out[j + 1]``'s block is the blueprint with class ``j``'s actions weighted
+    by ``bias`` and each hand renormalised (left as it is where its total is 0 or the block has
+    no class ``j`` action)."""
+    for i in range(offsets.shape[0]):
+        lo = offsets[i]
+        na = 0
+        while na < classes.shape[1] and classes[i, na] >= 0:
+            na += 1
+        for j in range(3):
+            has = False
+            for q in range(na):
+                if classes[i, q] == j:
+                    has = True
+            if not has:
+                continue
+            for h in range(nh):
+                total = 0.0
+                for q in range(na):
+                    p = blueprint[lo + q * nh + h]
+                    total += p * bias if classes[i, q] == j else p
+                for q in range(na):
+                    p = blueprint[lo + q * nh + h]
+                    if total > 0.0:
+                        out[j + 1, lo + q * nh + h] = (
+                            p * bias if classes[i, q] == j else p
+                        ) / total
+                    else:
+                        out[j + 1, lo + q * nh + h] = p
