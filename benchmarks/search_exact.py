@@ -24,8 +24,16 @@ their round, the opponent picking among k continuations of the blueprint there
 deals 5 of the 9 turn cards and 5 of the 8 river cards below the leaves (public chance
 sampling, the full deck's way to the flop's budget), which measures what the sample costs.
 
+Preflop search (``"preflop,..."``): to the end of the game, or depth-limited with the flop too
+(``":4"``; ``"@F,T,R"`` samples F cards at each of the flop's three deals). Off-tree preflop
+sizes (``--blueprint-preflop "50%, a"``): the blueprint is trained with that preflop menu while
+the responder plays the game's, which adds those sizes (here the pot raise) to it; the blueprint
+reads them by translation, and ``--preflop-far F`` makes the preflop-searching agents search only
+once the opponent's size lies more than F big blinds from every blueprint size (Pluribus' rule).
+
 Usage: ``python benchmarks/search_exact.py [--stack 1000] [--iterations 20000]
-[--search-iterations 100] [--streets "river;turn,river;turn,river:4"] [--save]``.
+[--search-iterations 100] [--streets "river;turn,river;turn,river:4"]
+[--blueprint-preflop SIZES --preflop-far F] [--save]``.
 """
 
 from __future__ import annotations
@@ -59,12 +67,32 @@ def main() -> None:
         "'@T,R' after it deals T turn and R river cards below the leaves (e.g. ':4@5,5'), "
         "'xK' after that solves K draws in turn (':4@5,5x4')",
     )
+    parser.add_argument(
+        "--blueprint-preflop",
+        default=None,
+        help="the blueprint's preflop raises (e.g. '50%%, a'); the game then offers them and "
+        "the pot raise, so the pot raise is off the blueprint's tree",
+    )
+    parser.add_argument(
+        "--preflop-far", type=float, default=None, help="preflop_far of the preflop searches"
+    )
     add_save_option(parser)
     args = parser.parse_args()
     load_before = load_average()
     game = pokerlab.load_game("nolimit-holdem", actions="fcpa", ranks=3, rounds=4, stack=args.stack)
+    trained = game
+    if args.blueprint_preflop is not None:
+        actions = dict(game.abstraction.to_dict())
+        actions["preflop"] = args.blueprint_preflop
+        trained = pokerlab.load_game(
+            "nolimit-holdem", actions=actions, ranks=3, rounds=4, stack=args.stack
+        )
+        actions = dict(actions, preflop=f"{args.blueprint_preflop}, 100%")
+        game = pokerlab.load_game(
+            "nolimit-holdem", actions=actions, ranks=3, rounds=4, stack=args.stack
+        )
     abstraction = lossless_abstraction(3)
-    solver = BlueprintSolver(game, abstraction, seed=1)
+    solver = BlueprintSolver(trained, abstraction, seed=1)
     solver.step(args.iterations)
     blueprint = BlueprintAgent(solver.average_strategy(), abstraction)
     menu = SearchMenu("100%, a", "100%, a", raise_limit=8)
@@ -84,6 +112,9 @@ def main() -> None:
                 name = f"search({streets}; depth-limited, k={k}, deals {sample}" + (
                     f" x{draws} draws)" if draws else ")"
                 )
+        if "preflop" in streets and args.preflop_far is not None:
+            limited["preflop_far"] = args.preflop_far
+            name = f"{name or f'search({streets})'} far {args.preflop_far:g} bb"
         agents.append(
             SearchAgent(
                 blueprint,

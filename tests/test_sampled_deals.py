@@ -122,12 +122,13 @@ def test_a_sample_is_a_function_of_its_seed_and_refused_below_five_cards(bluepri
     bound = game.tree_summary()["memory_upper_bound_bytes"]
     assert 8 * game.expanded.tree.size <= bound < 2 * 8 * game.expanded.tree.size
     assert PostflopGame(**SPOT).tree_summary()["memory_upper_bound_bytes"] > 6 * bound
-    with pytest.raises(PokerlabError, match="at least 5 cards"):
-        PostflopGame(deal_sample=(4,), **SPOT).expanded  # noqa: B018
+    with pytest.raises(PokerlabError, match="at least 3 cards"):
+        PostflopGame(deal_sample=(2,), **SPOT).expanded  # noqa: B018
     for bad, message in [
         ({"deal_sample": (6, 6)}, "depth 'round'"),
         ({"deal_sample": (6,), "depth": "round"}, r"\(turn cards, river cards\)"),
-        ({"deal_sample": (4, 6), "depth": "round"}, "at least 5"),
+        ({"deal_sample": (2, 6), "depth": "round"}, "at least 3"),
+        ({"deal_sample": (3, 3, 3, 3), "depth": "round"}, r"\(flop cards, turn cards"),
         ({"deal_sample": (5.5, 6), "depth": "round"}, "whole numbers"),
         ({"deal_sample": "six", "depth": "round"}, r"\(turn cards, river cards\)"),
         ({"deal_draws": 2, "depth": "round"}, "deal_draws rotates sampled deals"),

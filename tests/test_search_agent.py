@@ -323,8 +323,8 @@ def test_cli_play_limit_refuses_the_no_limit_options(capsys, args, message) -> N
     [
         (["--search-streets", "showdown"], "'showdown'"),
         (
-            ["--search-streets", "preflop,river", "--search-depth", "round"],
-            "preflop search solves to the end of the game, not depth 'round'",
+            ["--search-streets", "preflop,river", "--search-preflop-far", "-1"],
+            "--search-preflop-far",
         ),
         (["--search-bets", "50%, x"], "'x'"),
         (["--search-iterations", "0"], "--search-iterations"),
@@ -342,11 +342,12 @@ def test_cli_play_limit_refuses_the_no_limit_options(capsys, args, message) -> N
         (["--search-deal-sample", "6,6"], "--search-deal-sample: deal_sample samples a depth"),
         (
             ["--search-depth", "round", "--search-deal-sample", "4,x"],
-            "--search-deal-sample: deal_sample is (turn cards, river cards), got ['4', 'x']",
+            "--search-deal-sample: deal_sample is (turn cards, river cards) or (flop cards, turn "
+            "cards, river cards), got ['4', 'x']",
         ),
         (
-            ["--search-depth", "round", "--search-deal-sample", "4,6"],
-            "--search-deal-sample: deal_sample is (turn cards, river cards), whole numbers",
+            ["--search-depth", "round", "--search-deal-sample", "2,6"],
+            "river cards), whole numbers of at least 3",
         ),
         (
             ["--search-depth", "round", "--search-deal-draws", "2"],

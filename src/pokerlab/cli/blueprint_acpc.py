@@ -42,6 +42,7 @@ from pokerlab.cli.blueprint_search import (
     FreezeOption,
     GadgetOption,
     IterationsOption,
+    PreflopFarOption,
     RaisesOption,
     SearchSettings,
     SecondsOption,
@@ -91,6 +92,7 @@ def acpc(
     search_continuations: ContinuationsOption = SearchSettings.continuations,
     search_deal_sample: DealSampleOption = SearchSettings.deal_sample,
     search_deal_draws: DealDrawsOption = SearchSettings.deal_draws,
+    search_preflop_far: PreflopFarOption = SearchSettings.preflop_far,
     search_threads: ThreadsOption = SearchSettings.threads,
 ) -> None:
     """Play AGENT in an ACPC match: connect to the dealer's port and play until it closes.
@@ -113,6 +115,7 @@ def acpc(
         search_continuations,
         search_deal_sample,
         search_deal_draws,
+        search_preflop_far,
     )
     the_agent, game = load_agent(agent, "AGENT", settings)
     if game is not None and config is not None:

@@ -47,6 +47,7 @@ from pokerlab.cli.blueprint_search import (
     FreezeOption,
     GadgetOption,
     IterationsOption,
+    PreflopFarOption,
     RaisesOption,
     SearchSettings,
     SecondsOption,
@@ -157,6 +158,7 @@ def match(
     search_continuations: ContinuationsOption = SearchSettings.continuations,
     search_deal_sample: DealSampleOption = SearchSettings.deal_sample,
     search_deal_draws: DealDrawsOption = SearchSettings.deal_draws,
+    search_preflop_far: PreflopFarOption = SearchSettings.preflop_far,
     workers: WorkersOption = 1,
     ray: RayOption = False,
     address: AddressOption = None,
@@ -179,6 +181,7 @@ def match(
         continuations=search_continuations,
         deal_sample=search_deal_sample,
         deal_draws=search_deal_draws,
+        preflop_far=search_preflop_far,
     )
     hero_agent, hero_game = load_agent(hero, "HERO", settings)
     opp_agent, opp_game = load_agent(opponent, "OPPONENT", settings)
@@ -234,6 +237,7 @@ def lbr(
     search_continuations: ContinuationsOption = SearchSettings.continuations,
     search_deal_sample: DealSampleOption = SearchSettings.deal_sample,
     search_deal_draws: DealDrawsOption = SearchSettings.deal_draws,
+    search_preflop_far: PreflopFarOption = SearchSettings.preflop_far,
     workers: WorkersOption = 1,
     ray: RayOption = False,
     address: AddressOption = None,
@@ -263,6 +267,7 @@ def lbr(
         continuations=search_continuations,
         deal_sample=search_deal_sample,
         deal_draws=search_deal_draws,
+        preflop_far=search_preflop_far,
     )
     judged = [(agent, "AGENT", *load_agent(agent, "AGENT", settings))]
     if against is not None:

@@ -108,8 +108,10 @@ DealSampleOption = Annotated[
     str | None,
     typer.Option(
         "--search-deal-sample",
-        help="with --search-depth round: TURN,RIVER cards dealt below the leaves (at least 5 "
-        "each, e.g. 6,6; public chance sampling, drawn per subgame; default every card)",
+        help="with --search-depth round: TURN,RIVER cards dealt below the leaves, or "
+        "FLOP,TURN,RIVER (a preflop search's: FLOP cards at each of the flop's three deals), "
+        "at least 3 each, e.g. 6,6 or 3,3,3; public chance sampling, drawn per subgame; default "
+        "every card",
     ),
 ]
 
@@ -120,6 +122,18 @@ DealDrawsOption = Annotated[
         min=1,
         help="with --search-deal-sample: sampled spots of other draws that take a solve's "
         "iterations in turn (K draws at one draw's cost per iteration)",
+    ),
+]
+
+
+PreflopFarOption = Annotated[
+    float | None,
+    typer.Option(
+        "--search-preflop-far",
+        min=0.0,
+        help="with preflop in --search-streets: search a preflop decision only once the "
+        "opponent's size lies more than this many big blinds from every blueprint size (as "
+        "Pluribus: 1); default every preflop decision",
     ),
 ]
 
@@ -140,6 +154,7 @@ class SearchSettings:
     continuations: str = "1"
     deal_sample: str | None = None
     deal_draws: int = 1
+    preflop_far: float | None = None
 
 
 def with_search(blueprint: Any, settings: SearchSettings, name: str | None = None) -> Any:
@@ -196,6 +211,7 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
             continuations=k if k == "self" else int(k),
             deal_sample=sample,
             deal_draws=settings.deal_draws,
+            preflop_far=settings.preflop_far,
         )
     except PokerlabError as exc:
         raise PokerlabError(f"--search-streets: {exc}") from None

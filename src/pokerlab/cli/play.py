@@ -27,6 +27,7 @@ from pokerlab.cli.blueprint_search import (
     DepthOption,
     GadgetOption,
     IterationsOption,
+    PreflopFarOption,
     SearchSettings,
     SecondsOption,
     StreetsOption,
@@ -202,6 +203,7 @@ def play(
     search_continuations: ContinuationsOption = SearchSettings.continuations,
     search_deal_sample: DealSampleOption = SearchSettings.deal_sample,
     search_deal_draws: DealDrawsOption = SearchSettings.deal_draws,
+    search_preflop_far: PreflopFarOption = SearchSettings.preflop_far,
     search_threads: ThreadsOption = SearchSettings.threads,
 ) -> None:
     """Play heads-up limit (or no-limit) hold'em hands against a trained strategy in the
@@ -221,6 +223,7 @@ def play(
             threads=search_threads, depth=search_depth,
             continuations=search_continuations, deal_sample=search_deal_sample,
             deal_draws=search_deal_draws,
+        preflop_far=search_preflop_far,
         )  # fmt: skip
         run_play(
             checkpoint, hands=hands, seat=seat, seed=seed, search=settings if search else None,

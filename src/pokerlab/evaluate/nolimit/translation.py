@@ -49,7 +49,15 @@ from pokerlab.games.nolimit.rules import (
 from pokerlab.tree._primitives import DEAL, DECISION
 from pokerlab.tree.betting.tree import BettingTree
 
-__all__ = ["ReadLine", "read_line", "read_lines", "read_split", "play_back", "pot_after_call"]
+__all__ = [
+    "ReadLine",
+    "off_tree_gap",
+    "read_line",
+    "read_lines",
+    "read_split",
+    "play_back",
+    "pot_after_call",
+]
 
 Move = tuple[int, int, int]
 
@@ -195,6 +203,52 @@ def read_line(
     ):
         return ReadLine(-1, None, translated)
     return ReadLine(node, abstract, translated)
+
+
+def off_tree_gap(
+    tree: BettingTree,
+    rules: NoLimitRules,
+    abstraction: ActionAbstraction,
+    history: Sequence[Move],
+    seat: int | None = None,
+) -> float:
+    """How far the bets and raises of ``history`` (by ``seat`` only, unless None) lie from the
+    tree's sizes: the largest, over those actions, of the distance in chips from the real size
+    to the nearest of the tree's raises where the line stands (sizes compared as fractions of
+    the pot after the call, :func:`read_split`'s measure, times the real pot after the call);
+    0 when every such action is on the tree or is an all-in read as the tree's (a raise where
+    the tree has none: all of its size). The line is walked as
+    :func:`read_line` walks it, a split read as its more likely side; a lost line stops the
+    walk. Pluribus searched the first round only when an opponent's bet was this far (more
+    than $100) from every blueprint size (Brown and Sandholm, Science 2019, supplement)."""
+    real = abstract = rules.initial_state()
+    node = 0
+    gap = 0.0
+    for who, kind, amount in history:
+        if (
+            node < 0
+            or tree.kind[node] != DECISION
+            or int(tree.player[node]) != who
+            or abstract.street != real.street
+            or abstract.to_act != who
+        ):
+            break
+        acts = abstract_actions(rules, abstraction, abstract)
+        split = read_split(rules, acts, abstract, real, kind, amount)
+        on_tree = abstract == real and (kind, amount) in acts
+        raises = [j for j, (k, _) in enumerate(acts) if k not in (FOLD, CHECK, CALL)]
+        if (seat is None or who == seat) and not on_tree and kind not in (FOLD, CHECK, CALL):
+            if not (raises and kind == ALLIN and acts[raises[-1]][0] == ALLIN):
+                x = _fraction(rules, real, amount)  # no raise on the tree: all of it is off
+                sizes = [_fraction(rules, abstract, acts[j][1]) for j in raises] or [0.0]
+                gap = max(gap, min(abs(x - y) for y in sizes) * pot_after_call(rules, real))
+        j = max(split, key=lambda part: part[1])[0]
+        node = int(tree.children[tree.child_start[node] + j])
+        if tree.kind[node] == DEAL:
+            node = int(tree.children[tree.child_start[node]])
+        abstract = abstract.apply(rules, *acts[j])
+        real = real.apply(rules, kind, amount)
+    return gap
 
 
 def read_lines(

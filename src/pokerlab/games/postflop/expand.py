@@ -129,16 +129,18 @@ def expand_spot(
 
     ``deal_sample``: public chance sampling of the later deals (the leaves of a depth-limited
     search, :mod:`pokerlab.solvers.search.table_depth`): the chance nodes of the ``i``-th card
-    dealt after ``board`` deal only ``deal_sample[i]`` cards (at least 5) drawn uniformly from
+    dealt after ``board`` deal only ``deal_sample[i]`` cards (at least 3: a hand holds two, so
+    every hand keeps a sampled card, :func:`~pokerlab.tree.vector._chance_kernels.sampled_spread`
+    stays finite; the search agent asks 5 on the turn and river) drawn uniformly from
     the cards left, by a generator seeded with ``deal_seed``, in tree order (every chance node
     its own draw); a count at or above the cards left deals them all. A sampled node's weight is
     stored negated: the passes renormalise its values per hand so that each hand's chance
     probability still sums to one (:func:`~pokerlab.tree.vector._chance_kernels.
     sampled_renormalise`). No suit isomorphism then."""
     if deal_sample is not None:
-        if any(int(m) < 5 for m in deal_sample):
+        if any(int(m) < 3 for m in deal_sample):
             raise PokerlabError(
-                f"a sampled deal needs at least 5 cards (a hand pair blocks 4), got {deal_sample}"
+                f"a sampled deal needs at least 3 cards (a hand blocks 2), got {deal_sample}"
             )
         isomorphism = False
     rng = generator(deal_seed)  # the package's seeding (pokerlab._rng)

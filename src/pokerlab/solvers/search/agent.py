@@ -75,7 +75,12 @@ from pokerlab.solvers.search.menu import (
 )
 from pokerlab.solvers.search.round_subgames import RANGE_FLOOR, RoundSubgames
 from pokerlab.solvers.search.safe import TABLE_GADGETS, safe_solve
-from pokerlab.solvers.search.table_depth import DEPTHS, check_deal_sample, table_depth_solve
+from pokerlab.solvers.search.table_depth import (
+    DEPTHS,
+    check_deal_sample,
+    depth_limited_bytes,
+    table_depth_solve,
+)
 from pokerlab.solvers.search.table_gifts import check_table_gadget, river_gifts
 
 __all__ = ["RANGE_FLOOR", "SEARCH_STREETS", "SearchAgent", "SearchMenu", "SearchRecord"]
@@ -140,6 +145,12 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
     deal_draws:
         With ``deal_sample``: that many sampled spots of other draws take a solve's iterations
         in turn (K draws seen at one draw's cost per iteration; 1, or 4 continuations).
+    preflop_far:
+        With ``"preflop"`` in ``streets``: search a preflop decision only once the opponent has
+        bet or raised more than this many big blinds away from every blueprint size at its node
+        (:func:`~pokerlab.evaluate.nolimit.translation.off_tree_gap`; Pluribus: $100, one big
+        blind), the blueprint playing the other preflop decisions; None (default): search every
+        preflop decision.
     """
 
     def __init__(
@@ -161,8 +172,9 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         bias: float = 5.0,
         self_rounds: int = 3,
         self_tolerance: float | None = None,
-        deal_sample: tuple[int, int] | None = None,
+        deal_sample: tuple[int, ...] | None = None,
         deal_draws: int = 1,
+        preflop_far: float | None = None,
     ) -> None:
         if not isinstance(blueprint, BlueprintAgent):
             raise PokerlabError(f"SearchAgent refines a BlueprintAgent, got {blueprint!r}")
@@ -194,7 +206,18 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         #: sampled spots of other draws solved in turn per subgame (:mod:`.table_depth`)
         self.deal_draws = int(deal_draws)
         warn_full_deck_flop(self.rules, self.streets, depth == "round" and deal_sample is not None)
-        check_preflop(self.rules, self.streets, depth)
+        if preflop_far is not None and (
+            isinstance(preflop_far, bool)
+            or not isinstance(preflop_far, int | float)
+            or not preflop_far >= 0
+        ):
+            raise PokerlabError(
+                f"preflop_far must be a number of big blinds >= 0, got {preflop_far!r}"
+            )
+        check_preflop(self.rules, self.streets, depth, deal_sample, preflop_far)
+        #: big blinds an opponent's preflop size must lie from the blueprint's for a preflop
+        #: search (None: every preflop decision is searched)
+        self.preflop_far = None if preflop_far is None else float(preflop_far)
         if ranges not in ("search", "blueprint"):
             raise PokerlabError(f"ranges: unknown {ranges!r}; choose search or blueprint")
         #: where the ranges of earlier rounds come from: the searches played there, or always
@@ -274,7 +297,24 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         search street; facing an all-in too (the round's subgame has that line; leaving it to
         the blueprint, as the agent once did, answered the search's ranges with the
         blueprint's calls: T4 at 3 bb, flop to river search, 88.2 mbb/g against 28.9)."""
-        return self.rules.players == 2 and view.state.street in self.streets
+        if self.rules.players != 2 or view.state.street not in self.streets:
+            return False
+        if view.state.street == 0 and self.preflop_far is not None:
+            return self._far(view)
+        return True
+
+    def _far(self, view: PublicView) -> bool:
+        """Whether the opponent of the seat on move has bet or raised before the flop more than
+        :attr:`preflop_far` big blinds from every blueprint size (the preflop search's trigger;
+        a function of the public line, so every later decision of the round searches too)."""
+        from pokerlab.evaluate.nolimit.translation import off_tree_gap
+
+        strategy = self.blueprint.strategy
+        gap = off_tree_gap(
+            strategy.layout.tree, self.rules, strategy.game.abstraction, view.history,
+            1 - view.state.to_act,
+        )  # fmt: skip
+        return gap > self.preflop_far * self.rules.big_blind  # type: ignore[operator]
 
     def policy(self, view: PublicView, hole: tuple[int, int]) -> dict[Action, float]:
         if not self.searches(view):
@@ -328,8 +368,12 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         if solved is None:
             if game is None:
                 game = self._game(view, prefix, sizes)
-            if self._cache.make_room(estimated_bytes(game)):  # built games hold trees too
+            need = self._bytes(game, view.state.street)
+            if self._cache.make_room(need):  # built games hold trees too
                 self._games.clear()
+            if not self._plain(view.state.street):  # an estimate of what is resident
+                street = SPOT_STREETS[view.state.street]
+                self._cache.check_fits(need, f"{self.name}: the depth-limited {street} subgame")
             solved = self._solve(view, game, inserted, (prefix, moves), frozen, hole)
             solved.nbytes = held_bytes(solved.solver)
             self._cache.put(key, solved)
@@ -347,15 +391,24 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         acts = [real_action(self.rules, view.state, kind, a) for kind, a in spot_acts]
         return probs_by_combo[rows], acts
 
+    def _bytes(self, game: Any, street: int) -> int:
+        """The bytes the subgame ``game`` starting on ``street`` is expected to hold
+        (:func:`~pokerlab.solvers.search.cache.estimated_bytes`; a depth-limited one's profiles
+        below the leaves too, :func:`~pokerlab.solvers.search.table_depth.depth_limited_bytes`)."""
+        if self._plain(street) or self.gadget != "unsafe":
+            return estimated_bytes(game)
+        draws = self.deal_draws if game.deal_sample is not None else 1
+        return depth_limited_bytes(game, self.continuations, self.self_rounds, draws)
+
     def _limited(self, street: int) -> bool:
         """Whether a subgame starting on ``street`` stops at the end of its round."""
-        return self.depth == "round" and 0 < street < 3
+        return self.depth == "round" and street < 3
 
     def _plain(self, street: int) -> bool:
         """Whether a subgame starting on ``street`` is solved as it is, to the end of the game,
-        the same for both seats: unsafe search, and every preflop search (the whole hand: no
-        history to be safe against, nothing below a leaf to estimate)."""
-        return street == 0 or (self.gadget == "unsafe" and not self._limited(street))
+        the same for both seats: unsafe search, and a preflop search to the end (the whole
+        hand: no history to be safe against)."""
+        return not self._limited(street) and (street == 0 or self.gadget == "unsafe")
 
     def _solve(
         self, view: PublicView, game: Any, inserted: tuple[int, ...], line: tuple[Any, Any],

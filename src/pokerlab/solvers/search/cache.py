@@ -138,6 +138,19 @@ class SubgameCache:
             gc.collect()  # a solver's thread pool and passes refer to each other
         return dropped
 
+    def check_fits(self, nbytes: int, what: str) -> None:
+        """After :meth:`make_room`: refuse, by name, a subgame of ``nbytes`` that the memory
+        available still cannot hold (built, it would be killed for memory; nothing is refused
+        when the memory available is unknown, or under a fixed ``max_bytes``, which bounds
+        only what is kept)."""
+        available = available_memory_bytes() if self.max_bytes is None else None
+        if available is not None and nbytes > available:
+            raise PokerlabError(
+                f"{what} needs about {nbytes / 2**30:.1f} GiB and {available / 2**30:.1f} GiB "
+                "is available: sample fewer cards below its leaves (deal_sample), use fewer "
+                "continuations or bet sizes, or search later streets"
+            )
+
     def put(self, key: tuple[Any, ...], solved: Solved) -> None:
         """Keep ``solved`` at ``key`` as the most recently used; the least recently used go
         past :attr:`size`."""

@@ -94,20 +94,30 @@ def warn_full_deck_flop(rules: Any, streets: tuple[int, ...], sampled: bool = Fa
         )
 
 
-def check_preflop(rules: Any, streets: tuple[int, ...], depth: str) -> None:
-    """Refuse, by name, preflop search where it cannot run: a preflop subgame is the whole hand
-    (its root has no history, both ranges are every hand), solved to the end of the game, so it
-    needs a small deck (the full deck's whole game does not fit: docs/search.md) and is never
-    depth-limited (a preflop leaf would need value tables of the flop)."""
-    if SEARCH_STREETS["preflop"] not in streets:
+def check_preflop(
+    rules: Any, streets: tuple[int, ...], depth: str, deal_sample: tuple[int, ...] | None = None,
+    far: float | None = None,
+) -> None:  # fmt: skip
+    """Refuse, by name, preflop search where it cannot run. A preflop subgame's root is the
+    hand's (no history, every hand in both ranges): to the end of the game it is the whole hand,
+    which only a small deck fits; on the full deck it must stop at the end of the preflop
+    (``depth="round"``) with the flop drawn below its leaves (``deal_sample`` with a flop count,
+    :func:`~pokerlab.solvers.search.table_depth.check_deal_sample`), and without a trigger
+    (``far``, the agent's ``preflop_far``) it warns that every preflop decision pays for one."""
+    if SEARCH_STREETS["preflop"] not in streets or rules.ranks < 13:
         return
-    if rules.ranks == 13:
+    if depth != "round" or deal_sample is None or len(deal_sample) != 3:
         raise PokerlabError(
-            "preflop search solves the whole hand per subgame: small decks only (ranks < 13); "
-            "on the full deck choose search streets among the flop, turn and river"
+            "preflop search on the full deck stops at the end of the preflop with sampled "
+            "deals below: depth='round' and deal_sample=(flop, turn, river) (e.g. 3,4,4); "
+            "the whole hand does not fit"
         )
-    if depth != "end":
-        raise PokerlabError(
-            f"preflop search solves to the end of the game, not depth {depth!r} (a preflop leaf "
-            "would need flop value tables); search the preflop with depth='end'"
+    if far is None:
+        warnings.warn(
+            "preflop search on the full deck at every preflop decision: each solve takes about "
+            "a minute here (docs/search.md); preflop_far=1 (--search-preflop-far 1) searches "
+            "only when the opponent's size is a big blind or more from the blueprint's, as "
+            "Pluribus did",
+            PokerlabWarning,
+            stacklevel=3,
         )

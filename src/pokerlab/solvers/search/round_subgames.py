@@ -190,20 +190,24 @@ class RoundSubgames:
         ``sizes`` of :meth:`_sizes` in the round (``texts``: the ranges, else
         :meth:`_range_texts`) and ``later``'s first-bet and raise sizes on the streets after
         it, in order (None: the round's, or with :attr:`depth` ``"round"`` the blueprint's below
-        a flop or turn subgame's leaves; the raise limit is the round's on every street); kept
-        per round start, board, sizes and (safe gadgets) seat: the ranges and sizes make it."""
+        a preflop, flop or turn subgame's leaves; the raise limit is the round's on every
+        street); kept per round start, board, sizes and (safe gadgets) seat: the ranges and
+        sizes make it."""
         from pokerlab.games.postflop.game import PostflopGame
         from pokerlab.games.postflop.spot import spot_from_params
 
-        if later is None and self.depth == "round" and 0 < view.state.street < 3:
+        limited = self.depth == "round" and view.state.street < 3
+        if later is None and limited:
             # a depth-limited subgame: the blueprint's own sizes below the leaves (table_depth)
             from pokerlab.solvers.search.safe import blueprint_later
 
             abstraction = self.blueprint.strategy.game.abstraction
             later = blueprint_later(abstraction, view.state.street)
         sample = None
-        if self.depth == "round" and self.deal_sample is not None and 0 < view.state.street < 3:
-            sample = self.deal_sample[view.state.street - 1 :]  # the streets below the leaves
+        if limited:  # the deals below the leaves
+            from pokerlab.solvers.search.table_depth import leaf_sample
+
+            sample = leaf_sample(self.deal_sample, view.state.street)
         seat = self._seat if self.gadget != "unsafe" else -1
         key = (prefix, view.board, sizes, later, seat, sample)
         if key in self._games:
