@@ -337,7 +337,7 @@ def test_cli_play_limit_refuses_the_no_limit_options(capsys, args, message) -> N
         (["--search-seconds", "turn=x"], "--search-seconds: 'x' is not a number"),
         (["--search-seconds", "pre=1"], "--search-seconds: unknown street 'pre'"),
         (["--search-seconds", "0"], "--search-seconds must be > 0"),
-        (["--search-depth", "leaf"], "--search-depth: end or round, not 'leaf'"),
+        (["--search-depth", "leaf"], "--search-depth: depth: 'end', 'round' or streets among"),
         (["--search-continuations", "3"], "--search-continuations: 1, 4 or self, not '3'"),
         (["--search-deal-sample", "6,6"], "--search-deal-sample: deal_sample samples a depth"),
         (

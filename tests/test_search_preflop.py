@@ -26,7 +26,7 @@ from pokerlab.solvers.postflop import PostflopSolver
 from pokerlab.solvers.search.agent import SearchAgent, SearchMenu
 from pokerlab.solvers.search.lines import line_node, node_strategy, real_action
 from pokerlab.solvers.search.menu import check_preflop
-from pokerlab.solvers.search.table_depth import leaf_sample
+from pokerlab.solvers.search.table_depth import leaf_sample, limited_streets
 
 #: the game's own sizes (fold, call, pot, all-in): the search's tree is the responder's game
 MENU = SearchMenu("100%, a", "100%, a", raise_limit=8)
@@ -155,16 +155,21 @@ def test_preflop_search_is_refused_where_it_cannot_run(blueprint) -> None:
     flop count in its sample, and without ``preflop_far`` warns that every preflop decision
     pays a solve; small decks search the preflop either way."""
     full = NoLimitRules(players=2, stacks=(10000, 10000), small_blind=50, big_blind=100)
-    for depth, sample in (("end", None), ("round", None), ("round", (6, 6))):
-        with pytest.raises(PokerlabError, match=r"depth='round' and deal_sample=\(flop"):
-            check_preflop(full, (0, 3), depth, sample, 1.0)
-    check_preflop(full, (1, 2, 3), "end")  # no preflop: nothing to refuse
+    cases = (("end", None), ("round", None), ("round", (6, 6)), ("flop", (3, 3, 3)))
+    for depth, sample in cases:
+        with pytest.raises(PokerlabError, match=r"depth='round' \(or naming the preflop\)"):
+            check_preflop(full, (0, 3), limited_streets(depth), sample, 1.0)
+    check_preflop(full, (1, 2, 3), frozenset())  # no preflop: nothing to refuse
     with pytest.warns(PokerlabWarning, match="every preflop decision"):
-        check_preflop(full, (0, 3), "round", (3, 3, 3))
+        check_preflop(full, (0, 3), limited_streets("round"), (3, 3, 3))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        check_preflop(full, (0, 3), "round", (3, 3, 3), 1.0)
+        check_preflop(full, (0, 3), limited_streets("preflop"), (3, 3, 3), 1.0)
     SearchAgent(blueprint, "preflop,flop", depth="round")  # small deck: exact leaves
+    per_street = SearchAgent(blueprint, "preflop,flop,turn,river", depth="preflop, turn")
+    assert [per_street._limited(s) for s in range(4)] == [True, False, True, False]
+    with pytest.raises(PokerlabError, match="not 'river'"):
+        SearchAgent(blueprint, "preflop", depth="preflop,river")
     with pytest.raises(PokerlabError, match="preflop_far must be a number of big blinds"):
         SearchAgent(blueprint, "preflop", preflop_far=-1)
     with pytest.raises(PokerlabError, match="at least 3"):

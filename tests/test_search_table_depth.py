@@ -43,7 +43,10 @@ def _turn_view(blueprint: BlueprintAgent, oop: bool) -> PublicView:
 
 def test_bad_settings_are_refused_by_name(blueprint) -> None:
     for kwargs, message in [
-        ({"depth": "leaf"}, "depth: 'end' or 'round'"),
+        (
+            {"depth": "leaf"},
+            "depth: 'end', 'round' or streets among preflop, flop, turn, not 'leaf'",
+        ),
         ({"depth": "round", "gadget": "resolve"}, "depth-limited search at the table is unsafe"),
         ({"continuations": 3}, "continuations: 1, 4 or 'self'"),
         ({"bias": 1.0}, "bias must be above 1"),

@@ -91,8 +91,9 @@ DepthOption = Annotated[
     str,
     typer.Option(
         "--search-depth",
-        help="end (of the game) or round: flop and turn subgames stop at the round's end, the "
-        "opponent picking among --search-continuations of the blueprint there",
+        help="end (of the game), round (preflop, flop and turn subgames stop at the round's "
+        "end, the opponent picking among --search-continuations of the blueprint there), or "
+        "the streets to stop so, e.g. preflop,flop",
     ),
 ]
 ContinuationsOption = Annotated[
@@ -174,11 +175,15 @@ def with_search(blueprint: Any, settings: SearchSettings, name: str | None = Non
         raise PokerlabError(
             f"--search-gadget: unknown {settings.gadget!r}; choose {', '.join(TABLE_GADGETS)}"
         )
-    if settings.depth not in ("end", "round"):
-        raise PokerlabError(f"--search-depth: end or round, not {settings.depth!r}")
+    from pokerlab.solvers.search.table_depth import limited_streets
+
+    try:
+        limited = limited_streets(settings.depth)
+    except PokerlabError as exc:
+        raise PokerlabError(f"--search-depth: {exc}") from None
     if settings.continuations not in ("1", "4", "self"):
         raise PokerlabError(f"--search-continuations: 1, 4 or self, not {settings.continuations!r}")
-    if settings.depth == "round" and settings.gadget != "unsafe":
+    if limited and settings.gadget != "unsafe":
         raise PokerlabError(
             f"--search-depth round searches with the unsafe gadget, not {settings.gadget!r}"
         )

@@ -76,9 +76,9 @@ from pokerlab.solvers.search.menu import (
 from pokerlab.solvers.search.round_subgames import RANGE_FLOOR, RoundSubgames
 from pokerlab.solvers.search.safe import TABLE_GADGETS, safe_solve
 from pokerlab.solvers.search.table_depth import (
-    DEPTHS,
     check_deal_sample,
     depth_limited_bytes,
+    limited_streets,
     table_depth_solve,
 )
 from pokerlab.solvers.search.table_gifts import check_table_gadget, river_gifts
@@ -205,7 +205,11 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
             )
         #: sampled spots of other draws solved in turn per subgame (:mod:`.table_depth`)
         self.deal_draws = int(deal_draws)
-        warn_full_deck_flop(self.rules, self.streets, depth == "round" and deal_sample is not None)
+        #: the streets whose subgames stop at the end of their round (:attr:`depth`)
+        self._depth_streets = limited_streets(depth)
+        warn_full_deck_flop(
+            self.rules, self.streets, 1 in self._depth_streets and deal_sample is not None
+        )
         if preflop_far is not None and (
             isinstance(preflop_far, bool)
             or not isinstance(preflop_far, int | float)
@@ -214,7 +218,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
             raise PokerlabError(
                 f"preflop_far must be a number of big blinds >= 0, got {preflop_far!r}"
             )
-        check_preflop(self.rules, self.streets, depth, deal_sample, preflop_far)
+        check_preflop(self.rules, self.streets, self._depth_streets, deal_sample, preflop_far)
         #: big blinds an opponent's preflop size must lie from the blueprint's for a preflop
         #: search (None: every preflop decision is searched)
         self.preflop_far = None if preflop_far is None else float(preflop_far)
@@ -229,9 +233,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         self.freeze = freeze
         check_table_gadget(gadget, self.streets, TABLE_GADGETS)
         self.gadget = gadget
-        if depth not in DEPTHS:
-            raise PokerlabError(f"depth: 'end' or 'round', not {depth!r}")
-        if depth == "round" and gadget != "unsafe":
+        if self._depth_streets and gadget != "unsafe":
             raise PokerlabError(f"depth-limited search at the table is unsafe, not {gadget!r}")
         if continuations not in CONTINUATIONS:
             raise PokerlabError(f"continuations: 1, 4 or 'self', not {continuations!r}")
@@ -283,7 +285,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
 
         start = time.perf_counter()
         warm_kernels(self.threads, False, postflop_schedule("dcfr-ps"))
-        if self.gadget != "unsafe" or self.depth == "round":  # and the blueprint's projection
+        if self.gadget != "unsafe" or self._depth_streets:  # and the blueprint's projection
             from pokerlab.evaluate.nolimit._projection_kernels import warm_projection
 
             warm_search(self.threads)
@@ -402,7 +404,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
 
     def _limited(self, street: int) -> bool:
         """Whether a subgame starting on ``street`` stops at the end of its round."""
-        return self.depth == "round" and street < 3
+        return street in self._depth_streets
 
     def _plain(self, street: int) -> bool:
         """Whether a subgame starting on ``street`` is solved as it is, to the end of the game,

@@ -95,22 +95,23 @@ def warn_full_deck_flop(rules: Any, streets: tuple[int, ...], sampled: bool = Fa
 
 
 def check_preflop(
-    rules: Any, streets: tuple[int, ...], depth: str, deal_sample: tuple[int, ...] | None = None,
+    rules: Any, streets: tuple[int, ...], limited: Any, deal_sample: tuple[int, ...] | None = None,
     far: float | None = None,
 ) -> None:  # fmt: skip
     """Refuse, by name, preflop search where it cannot run. A preflop subgame's root is the
     hand's (no history, every hand in both ranges): to the end of the game it is the whole hand,
     which only a small deck fits; on the full deck it must stop at the end of the preflop
-    (``depth="round"``) with the flop drawn below its leaves (``deal_sample`` with a flop count,
+    (``limited``, the streets whose subgames do, holds 0: ``depth="round"`` or
+    ``"preflop"``) with the flop drawn below its leaves (``deal_sample`` with a flop count,
     :func:`~pokerlab.solvers.search.table_depth.check_deal_sample`), and without a trigger
     (``far``, the agent's ``preflop_far``) it warns that every preflop decision pays for one."""
     if SEARCH_STREETS["preflop"] not in streets or rules.ranks < 13:
         return
-    if depth != "round" or deal_sample is None or len(deal_sample) != 3:
+    if 0 not in limited or deal_sample is None or len(deal_sample) != 3:
         raise PokerlabError(
             "preflop search on the full deck stops at the end of the preflop with sampled "
-            "deals below: depth='round' and deal_sample=(flop, turn, river) (e.g. 3,4,4); "
-            "the whole hand does not fit"
+            "deals below: depth='round' (or naming the preflop) and deal_sample=(flop, turn, "
+            "river) (e.g. 3,3,3); the whole hand does not fit"
         )
     if far is None:
         warnings.warn(

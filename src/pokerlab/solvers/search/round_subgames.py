@@ -49,6 +49,9 @@ class RoundSubgames:
     def searches(self, view: PublicView) -> bool:  # pragma: no cover - the agent's
         raise NotImplementedError
 
+    def _limited(self, street: int) -> bool:  # pragma: no cover - the agent's
+        raise NotImplementedError
+
     def _probability(
         self, view: PublicView, hands: np.ndarray, action: Any
     ) -> np.ndarray:  # pragma: no cover - the agent's
@@ -196,7 +199,7 @@ class RoundSubgames:
         from pokerlab.games.postflop.game import PostflopGame
         from pokerlab.games.postflop.spot import spot_from_params
 
-        limited = self.depth == "round" and view.state.street < 3
+        limited = self._limited(view.state.street)
         if later is None and limited:
             # a depth-limited subgame: the blueprint's own sizes below the leaves (table_depth)
             from pokerlab.solvers.search.safe import blueprint_later

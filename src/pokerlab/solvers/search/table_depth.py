@@ -45,11 +45,36 @@ __all__ = [
     "check_deal_sample",
     "depth_limited_bytes",
     "leaf_sample",
+    "limited_streets",
     "table_depth_solve",
 ]
 
-#: where a table search's subgame ends: the end of the game, or of the round (flop and turn)
+#: where a table search's subgame ends: the end of the game, or of the round (preflop, flop
+#: and turn); or a list of the streets whose subgames end with their round (``"preflop,flop"``)
 DEPTHS = ("end", "round")
+#: the streets a subgame may stop at the end of (the river's round ends the game)
+LIMITABLE = {"preflop": 0, "flop": 1, "turn": 2}
+
+
+def limited_streets(depth: str) -> frozenset[int]:
+    """The street numbers whose subgames stop at the end of their round under ``depth``:
+    none for ``"end"``, the preflop, flop and turn for ``"round"``, else the streets named
+    (comma-separated among preflop, flop and turn: Pluribus stopped its first two rounds' searches
+    at the round's end and searched the last two to the end of the game); refused by name
+    otherwise."""
+    if depth == "end":
+        return frozenset()
+    if depth == "round":
+        return frozenset(LIMITABLE.values())
+    names = [s.strip() for s in str(depth).split(",") if s.strip()]
+    for name in names:
+        if name not in LIMITABLE:
+            raise PokerlabError(
+                f"depth: 'end', 'round' or streets among {', '.join(LIMITABLE)}, not {name!r}"
+            )
+    if not names:
+        raise PokerlabError(f"depth: 'end', 'round' or streets among {', '.join(LIMITABLE)}")
+    return frozenset(LIMITABLE[n] for n in names)
 
 
 def check_deal_sample(deal_sample: Any, depth: str) -> tuple[int, ...]:
@@ -58,7 +83,7 @@ def check_deal_sample(deal_sample: Any, depth: str) -> tuple[int, ...]:
     flops), each at least 3 (a hand holds two cards: three leave every hand one; five leave
     every hand pair one); refused by name otherwise or
     without ``depth="round"`` (a subgame to the end of the game deals every card exactly)."""
-    if depth != "round":
+    if not limited_streets(depth):
         raise PokerlabError(
             f"deal_sample samples a depth-limited search's leaves: depth 'round', not {depth!r}"
         )
