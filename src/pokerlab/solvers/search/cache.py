@@ -30,6 +30,8 @@ __all__ = ["SubgameCache", "Solved", "estimated_bytes", "held_bytes"]
 
 #: the cache's bound in bytes where the memory available cannot be read
 FALLBACK_BYTES = 2 * 2**30
+#: a dropped subgame holding this many bytes is collected before the next check
+COLLECT_BYTES = 64 * 2**20
 
 
 @dataclass
@@ -132,10 +134,17 @@ class SubgameCache:
         something was dropped, its memory then given back before the build."""
         dropped = False
         while self._entries and not self._fits(nbytes):
-            self._entries.popitem(last=False)
+            _, solved = self._entries.popitem(last=False)
             self.evicted_for_bytes += 1
             dropped = True
-            gc.collect()  # a solver's thread pool and passes refer to each other
+            # a solver's thread pool and passes refer to each other: a large one's memory comes
+            # back only after a collection, which the next check must see; small ones are
+            # collected once at the end (one collection per drop made an exact best response
+            # with thousands of river subgames cached spend minutes here)
+            if solved.nbytes >= COLLECT_BYTES:
+                gc.collect()
+        if dropped:
+            gc.collect()
         return dropped
 
     def check_fits(self, nbytes: int, what: str) -> None:
