@@ -118,6 +118,20 @@ def _uniforms(seed: int, holes: np.ndarray, line: Sequence[Move]) -> np.ndarray:
     return (z >> np.uint64(11)).astype(np.float64) / 2.0**53
 
 
+def _parted(
+    tree: BettingTree, node: int, abstract: BettingState, real: BettingState, seat: int
+) -> bool:
+    """Whether the tree's line at ``node`` (state ``abstract``) has parted from the real one at
+    ``real`` before ``seat`` acts: no decision of ``seat`` there, or another street."""
+    return (
+        node < 0
+        or tree.kind[node] != DECISION
+        or int(tree.player[node]) != seat
+        or abstract.street != real.street
+        or abstract.to_act != seat
+    )
+
+
 def read_split(
     rules: NoLimitRules,
     acts: list[tuple[int, int]],
@@ -179,13 +193,7 @@ def read_line(
     node = 0
     translated = 0
     for i, (seat, kind, amount) in enumerate(history):
-        if (
-            node < 0
-            or tree.kind[node] != DECISION
-            or int(tree.player[node]) != seat
-            or abstract.street != real.street
-            or abstract.to_act != seat
-        ):
+        if _parted(tree, node, abstract, real, seat):
             return ReadLine(-1, None, translated)
         acts = abstract_actions(rules, abstraction, abstract)
         u = _uniform(seed, hole, history[: i + 1])
@@ -225,13 +233,7 @@ def off_tree_gap(
     node = 0
     gap = 0.0
     for who, kind, amount in history:
-        if (
-            node < 0
-            or tree.kind[node] != DECISION
-            or int(tree.player[node]) != who
-            or abstract.street != real.street
-            or abstract.to_act != who
-        ):
+        if _parted(tree, node, abstract, real, who):
             break
         acts = abstract_actions(rules, abstraction, abstract)
         split = read_split(rules, acts, abstract, real, kind, amount)

@@ -21,8 +21,9 @@ solves it on the engine's vector tree (:class:`~pokerlab.solvers.postflop.Postfl
   opponent's off-tree size to the subgame); no merging of close sizes and no forced all-ins, so
   the actual line is always in the tree; the raise cap grows to the line's raises;
 - **depth**: to the end of the game (the river spot has no chance node; a turn spot deals the
-  river exactly), or with ``depth="round"`` a flop or turn subgame to the end of its round, the
-  opponent picking among continuations of the blueprint there (:mod:`.table_depth`);
+  river exactly), or with ``depth="round"`` (or naming streets) a preflop, flop or turn subgame
+  to the end of its round, the opponent picking among continuations of the blueprint there
+  (:mod:`.table_depth`);
 - **gadget**: unsafe (both ranges as Bayes' rule says, the subgame solved as it is; the
   default), or resolve / maxmargin / reach-maxmargin (river only: gifts from the turn) for the
   seat on move against the opponent's CBVs under the blueprint (:mod:`.safe`, :mod:`.table_gifts`).
@@ -35,8 +36,10 @@ earlier actions in the round for the hand it holds (``freeze=True``, as Pluribus
 :meth:`SearchAgent.action_probability` (a range at once, as LBR and the exact best response
 ask) read the subgame solved without the freeze. The budget is a number of CFR iterations per
 subgame (deterministic) or wall seconds. Outside the search streets and at tables of more than
-two players the blueprint plays. Preflop search (small decks) solves the whole hand, a spot
-from before the flop, to the end of the game.
+two players the blueprint plays. A preflop subgame starts at the hand's root: to the end of the
+game it is the whole hand (small decks); depth-limited, its leaves are the flops, drawn on the
+full deck (``deal_sample`` with a flop count); with ``preflop_far`` it is searched only once the
+opponent's size is that far from the blueprint's (Pluribus' rule).
 """
 
 from __future__ import annotations
@@ -136,7 +139,8 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         ``"unsafe"`` (default), ``"resolve"``, ``"maxmargin"`` (:mod:`.safe`) or
         ``"reach-maxmargin"`` (the river alone; :mod:`.table_gifts`).
     depth, continuations, bias, self_rounds, self_tolerance:
-        Where a flop or turn subgame ends and what the opponent picks among there
+        Where a subgame ends (``"end"``, ``"round"`` for the preflop, flop and turn, or the
+        streets named, ``"preflop,flop"``) and what the opponent picks among there
         (:mod:`.table_depth`).
     deal_sample:
         With ``depth="round"``: ``(turn, river)``, the cards each deal below the leaves draws
@@ -243,7 +247,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
             raise PokerlabError(f"self_rounds must be an integer >= 0, got {self_rounds!r}")
         if self_tolerance is not None and not self_tolerance >= 0:
             raise PokerlabError(f"self_tolerance must be >= 0, got {self_tolerance!r}")
-        #: where a flop or turn subgame ends (:mod:`.table_depth`): ``"end"`` of the game or
+        #: where a subgame ends (:mod:`.table_depth`): ``"end"`` of the game or
         #: of the ``"round"``, the opponent then picking among ``continuations`` (1, 4 biased
         #: by ``bias``, or ``"self"``: up to ``self_rounds`` best responses, ``self_tolerance``)
         self.depth = depth

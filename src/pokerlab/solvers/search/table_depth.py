@@ -1,7 +1,8 @@
 """Depth-limited search at the table (issue 25; Brown, Sandholm and Amos, NeurIPS 2018, as
-Pluribus searched the flop and turn): the search agent's subgame of a flop or turn stops at the
-end of the round, where the opponent picks, per hand, one of ``k`` continuations of the
-blueprint for the rest of the game and the searcher keeps its blueprint.
+Pluribus searched its first rounds): the search agent's subgame of a preflop, flop or turn
+(``depth="round"``, or the streets named) stops at the end of the round, where the opponent
+picks, per hand, one of ``k`` continuations of the blueprint for the rest of the game and the
+searcher keeps its blueprint.
 
 The subgame's spot offers the search menu in the round and the blueprint's own sizes on the
 streets after it (:meth:`~pokerlab.solvers.search.round_subgames.RoundSubgames._game`'s
