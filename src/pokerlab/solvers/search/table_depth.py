@@ -121,13 +121,15 @@ def depth_limited_bytes(game: Any, continuations: int | str, self_rounds: int, d
     dealt tree's size (the spot's bound before dealing ignores the suit isomorphism, 30 times
     too large on a small deck's preflop): below the leaves every profile is written whole, the
     blueprint's projection, its two seats' parts while it is made, and the opponent's ``k``
-    continuations (1, 4, or with ``"self"`` 1 + ``self_rounds``), per draw of sampled deals,
-    with the solver's arrays and work beside them. Measured on a full-deck preflop subgame (264
+    continuations (1, 4, or with ``"self"`` 1 + ``self_rounds``), with the solver's arrays and
+    work beside them, and each further draw of sampled deals its own passes and profiles
+    (``4 * (k + 2)`` bytes a number, an estimate). Measured on a full-deck preflop subgame (264
     M numbers, k = 4): 10.6 GB resident, 40 bytes a number, which this gives as ``4 * (k + 6)``
     bytes a number (k = 1: 8.2 GB measured, 7.4 estimated)."""
     numbers = int(game.expanded.tree.size)
     k = 1 + self_rounds if continuations == "self" else int(continuations)
-    return int(numbers * 4 * (k + 6) * max(draws, 1))
+    # each further draw: its tree's passes, projection and continuations (no regrets or sums)
+    return int(numbers * 4 * ((k + 6) + (max(draws, 1) - 1) * (k + 2)))
 
 
 def table_depth_solve(
