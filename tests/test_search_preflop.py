@@ -18,7 +18,7 @@ from pokerlab.evaluate.nolimit.agents import PublicView, deck_combos
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
 from pokerlab.evaluate.nolimit.exact import exact_best_response
 from pokerlab.evaluate.nolimit.translation import off_tree_gap
-from pokerlab.games.nolimit.rules import ALLIN, CALL, RAISE, NoLimitRules
+from pokerlab.games.nolimit.rules import ALLIN, CALL, CHECK, RAISE, NoLimitRules
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.games.postflop.spot import spot_from_params
 from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction
@@ -273,15 +273,28 @@ def test_a_depth_limited_preflop_search_lowers_exact_exploitability(blueprint) -
 
 def test_a_depth_limited_search_too_large_for_memory_is_refused(blueprint, monkeypatch) -> None:
     """Before it is built, a depth-limited subgame whose profiles would not fit in the memory
-    available is refused by name (built, it would be killed for memory)."""
+    available is refused by name (built, it would be killed for memory): the agent warns and
+    the blueprint plays the rest of that round, so a match goes on; the next round searches."""
     import pokerlab.solvers.search.cache as cache
 
     monkeypatch.setattr(cache, "available_memory_bytes", lambda: 1000)
-    agent = SearchAgent(blueprint, "preflop", depth="round", iterations=5)
+    agent = SearchAgent(blueprint, "preflop,river", depth="round", iterations=5)
     rules = blueprint.strategy.game.rules
     view = PublicView(rules, rules.initial_state(), (), ())
-    with pytest.raises(PokerlabError, match="depth-limited preflop subgame needs about"):
-        agent.policy(view, tuple(int(c) for c in deck_combos(rules)[0]))
+    hole = tuple(int(c) for c in deck_combos(rules)[0])
+    with pytest.warns(PokerlabWarning, match="depth-limited preflop subgame needs about"):
+        assert agent.policy(view, hole) == blueprint.policy(view, hole)
+    assert agent.refusals == [((), 0)] and agent.records == []
+    later = view.state.apply(rules, CALL, 100)
+    after = PublicView(rules, later, (), ((0, CALL, 100),))
+    assert not agent.searches(after)  # the rest of the round: the blueprint
+    hands = deck_combos(rules)
+    np.testing.assert_array_equal(
+        agent.action_probability(after, hands, (CHECK, 100)),
+        blueprint.action_probability(after, hands, (CHECK, 100)),
+    )
+    with pytest.raises(cache.SubgameTooLarge):
+        cache.SubgameCache(4).check_fits(2000, "a subgame")
 
 
 def test_the_cli_plays_a_preflop_searching_agent(tmp_path, capsys) -> None:

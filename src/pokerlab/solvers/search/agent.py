@@ -45,13 +45,14 @@ opponent's size is that far from the blueprint's (Pluribus' rule).
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from pokerlab.cards.deck import COMBO_INDEX, format_card
-from pokerlab.errors import PokerlabError
+from pokerlab.errors import PokerlabError, PokerlabWarning
 from pokerlab.evaluate.nolimit.agents import (
     Action,
     NoLimitAgent,
@@ -59,7 +60,13 @@ from pokerlab.evaluate.nolimit.agents import (
     normalize_action,
 )
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
-from pokerlab.solvers.search.cache import Solved, SubgameCache, estimated_bytes, held_bytes
+from pokerlab.solvers.search.cache import (
+    Solved,
+    SubgameCache,
+    SubgameTooLarge,
+    estimated_bytes,
+    held_bytes,
+)
 from pokerlab.solvers.search.continuations import CONTINUATIONS
 from pokerlab.solvers.search.freeze import freeze_hand, frozen_decisions
 from pokerlab.solvers.search.lines import (
@@ -273,6 +280,9 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         self._texts: dict[tuple[Any, ...], list[str]] = {}
         #: one record per subgame solved, in order
         self.records: list[SearchRecord] = []
+        #: (line, street) where a subgame did not fit in memory: the blueprint played the rest
+        #: of that round
+        self.refusals: list[tuple[tuple[tuple[int, int, int], ...], int]] = []
         #: per decision at the table (:meth:`policy`): street, wall seconds end to end (ranges,
         #: subgame, solve), whether it solved a new subgame
         self.decisions: list[tuple[int, float, bool]] = []
@@ -305,6 +315,8 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         blueprint's calls: T4 at 3 bb, flop to river search, 88.2 mbb/g against 28.9)."""
         if self.rules.players != 2 or view.state.street not in self.streets:
             return False
+        if self.refusals and self._refused_here(view):
+            return False
         if view.state.street == 0 and self.preflop_far is not None:
             return self._far(view)
         return True
@@ -322,11 +334,31 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         )  # fmt: skip
         return gap > self.preflop_far * self.rules.big_blind  # type: ignore[operator]
 
+    def _refused_here(self, view: PublicView) -> bool:
+        """Whether a subgame of this round was refused for memory at ``view``'s line or before
+        it (the blueprint then plays the rest of the round: :meth:`_refuse`)."""
+        history, street = view.history, view.state.street
+        return any(
+            s == street and history[: len(line)] == line for line, s in self.refusals
+        )  # fmt: skip
+
+    def _refuse(self, view: PublicView, exc: SubgameTooLarge) -> None:
+        """A subgame at ``view`` did not fit in memory: warn, and let the blueprint play the
+        rest of the round (:attr:`refusals`; a match goes on, the strategy stays one strategy:
+        the ranges of later rounds read the blueprint there too)."""
+        self.refusals.append((view.history, view.state.street))
+        warnings.warn(f"{exc}; the blueprint plays the rest of this round", PokerlabWarning,
+                      stacklevel=3)  # fmt: skip
+
     def policy(self, view: PublicView, hole: tuple[int, int]) -> dict[Action, float]:
         if not self.searches(view):
             return self.blueprint.policy(view, hole)
         t0, solves, self._seat = time.perf_counter(), len(self.records), view.state.to_act
-        probs, acts = self._decision(view, np.asarray([hole], dtype=np.int64), hole)
+        try:
+            probs, acts = self._decision(view, np.asarray([hole], dtype=np.int64), hole)
+        except SubgameTooLarge as exc:
+            self._refuse(view, exc)
+            return self.blueprint.policy(view, hole)
         self.decisions.append(
             (view.state.street, time.perf_counter() - t0, len(self.records) > solves)
         )
@@ -347,7 +379,11 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
             return self.blueprint.action_probability(view, hands, action)
         key = normalize_action(view, action, self.name)
         hands = np.asarray(hands, dtype=np.int64)
-        probs, acts = self._decision(view, hands)
+        try:
+            probs, acts = self._decision(view, hands)
+        except SubgameTooLarge as exc:
+            self._refuse(view, exc)
+            return self.blueprint.action_probability(view, hands, action)
         cols = [i for i, a in enumerate(acts) if a == key]
         return probs[:, cols].sum(axis=1) if cols else np.zeros(len(hands))
 

@@ -26,12 +26,16 @@ import numpy as np
 from pokerlab.errors import PokerlabError
 from pokerlab.games.postflop.sizing import available_memory_bytes
 
-__all__ = ["SubgameCache", "Solved", "estimated_bytes", "held_bytes"]
+__all__ = ["SubgameCache", "SubgameTooLarge", "Solved", "estimated_bytes", "held_bytes"]
 
 #: the cache's bound in bytes where the memory available cannot be read
 FALLBACK_BYTES = 2 * 2**30
 #: a dropped subgame holding this many bytes is collected before the next check
 COLLECT_BYTES = 64 * 2**20
+
+
+class SubgameTooLarge(PokerlabError):
+    """A subgame that the memory available cannot hold (:meth:`SubgameCache.check_fits`)."""
 
 
 @dataclass
@@ -154,7 +158,7 @@ class SubgameCache:
         only what is kept)."""
         available = available_memory_bytes() if self.max_bytes is None else None
         if available is not None and nbytes > available:
-            raise PokerlabError(
+            raise SubgameTooLarge(
                 f"{what} needs about {nbytes / 2**30:.1f} GiB and {available / 2**30:.1f} GiB "
                 "is available: sample fewer cards below its leaves (deal_sample), use fewer "
                 "continuations or bet sizes, or search later streets"
