@@ -244,6 +244,7 @@ def test_the_searching_bot_reports_its_thinking_time(client, rules) -> None:
         "iterations": 30,
         "gadget": "unsafe",
         "seconds": None,
+        "options": None,
     }
     assert first["bot"] == "search:bp.npz"
     state = play(client, first, "passive")  # checked and called down: the river is reached
@@ -274,6 +275,7 @@ def test_the_bot_searches_with_a_safe_gadget(client, rules) -> None:
         "iterations": 20,
         "gadget": "maxmargin",
         "seconds": None,
+        "options": None,
     }
     state = play(client, first, "passive")
     assert state["done"] and state["result"] == float(replay(rules, state))
@@ -296,6 +298,20 @@ def test_the_bot_searches_within_a_time_budget(client, rules) -> None:
     assert got["search"]["seconds"] == {"turn": 0.1} and got["search"]["iterations"] == 100
 
 
+def test_the_bot_searches_with_the_agents_other_settings(client, rules) -> None:
+    """``search_options``: the search agent's other settings by name, here the preflop
+    depth-limited with one continuation and searched only far from the blueprint's sizes, the
+    turn and river to the end; echoed in the state, and the hand replays."""
+    options = {"depth": "preflop", "continuations": 1, "preflop_far": 0.5}
+    body = {"path": "bp.npz", "seat": 0, "seed": 2, "search": True, "search_iterations": 10,
+            "search_streets": "preflop,turn,river", "search_options": options}  # fmt: skip
+    first = client.post("/api/play", json=body).json()
+    assert first["search"]["options"] == options
+    assert first["search"]["streets"] == ["preflop", "turn", "river"]
+    state = play(client, first, "passive")
+    assert state["done"] and state["result"] == float(replay(rules, state))
+
+
 @pytest.mark.parametrize(
     ("body", "words"),
     [
@@ -314,6 +330,17 @@ def test_the_bot_searches_within_a_time_budget(client, rules) -> None:
         ({"search": True, "search_seconds": {"pre": 1}}, ["search_seconds", "'pre'"]),
         ({"search": True, "search_seconds": "1s"}, ["search_seconds", "'1s'"]),
         ({"search_seconds": 1}, ["need search: true"]),
+        ({"search": True, "search_options": {"depht": "round"}}, ["search_options", "'depht'"]),
+        ({"search": True, "search_options": 3}, ["search_options must be an object", "3"]),
+        (
+            {"search": True, "search_options": {"preflop_far": -1}},
+            ["search_options", "preflop_far"],
+        ),
+        ({"search_options": {"depth": "round"}}, ["need search: true"]),
+        (
+            {"search": True, "search_options": {"deal_sample": [5, 5]}, "search_streets": "turn"},
+            ["search_options", "depth 'round'"],
+        ),
     ],
 )
 def test_bad_search_options_are_refused_by_name(client, body, words) -> None:

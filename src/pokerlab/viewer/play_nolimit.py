@@ -37,6 +37,19 @@ __all__ = ["MAX_SEARCH_ITERATIONS", "NoLimitPlay"]
 
 #: Most DCFR iterations per subgame a play session may ask its bot to search.
 MAX_SEARCH_ITERATIONS = 2000
+#: The search agent's settings a play session may set by name (``search_options``)
+SEARCH_OPTIONS = (
+    "depth",
+    "continuations",
+    "bias",
+    "self_rounds",
+    "self_tolerance",
+    "deal_sample",
+    "deal_draws",
+    "preflop_far",
+    "menu_bets",
+    "menu_raises",
+)
 
 
 def _cards(cards: list[int] | tuple[int, ...]) -> list[str]:
@@ -53,7 +66,9 @@ class NoLimitPlay(PlaySession):
     ``search_gadget`` (unsafe, resolve, maxmargin or reach-maxmargin, the river alone;
     :mod:`pokerlab.solvers.search.safe`);
     ``search_seconds``: a time budget per subgame instead (seconds for every searched street, or
-    street name to seconds; :class:`~pokerlab.solvers.search.agent.SearchAgent`'s ``seconds``).
+    street name to seconds; :class:`~pokerlab.solvers.search.agent.SearchAgent`'s ``seconds``);
+    ``search_options``: more of the agent's settings by name (:data:`SEARCH_OPTIONS`: depth
+    limits, continuations, sampled deals, ``preflop_far``).
     """
 
     game_name = "nolimit-holdem"
@@ -68,6 +83,7 @@ class NoLimitPlay(PlaySession):
         search_iterations: int = 100,
         search_gadget: str = "unsafe",
         search_seconds: float | dict[str, float] | None = None,
+        search_options: dict[str, Any] | None = None,
     ) -> None:
         from pokerlab._rng import child_seeds, generator, seed_int
         from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
@@ -89,17 +105,37 @@ class NoLimitPlay(PlaySession):
         self.search: dict[str, Any] | None = None
         if search:
             agent = self._searching(
-                agent, name, search_streets, search_iterations, search_gadget, search_seconds
-            )
+                agent, name, search_streets, search_iterations, search_gadget, search_seconds,
+                search_options,
+            )  # fmt: skip
         self.agent = agent
         self.deal()
 
     def _searching(
         self, blueprint: Any, name: str, streets: str, iterations: int, gadget: str = "unsafe",
-        seconds: float | dict[str, float] | None = None,
+        seconds: float | dict[str, float] | None = None, options: dict[str, Any] | None = None,
     ) -> Any:  # fmt: skip
         """``blueprint`` with search (errors name the request's field)."""
         from pokerlab.solvers.search.agent import SearchAgent
+
+        options = dict(options or {})
+        for key in options:
+            if key not in SEARCH_OPTIONS:
+                raise PokerlabError(
+                    f"search_options: unknown {key!r}; known: {', '.join(SEARCH_OPTIONS)}"
+                )
+        settings = {k: v for k, v in options.items() if not k.startswith("menu_")}
+        if "menu_bets" in options or "menu_raises" in options:
+            from pokerlab.solvers.search.menu import SearchMenu
+
+            default = SearchMenu()
+            try:
+                settings["menu"] = SearchMenu(
+                    options.get("menu_bets", default.bets),
+                    options.get("menu_raises", default.raises),
+                )
+            except (PokerlabError, TypeError) as exc:
+                raise PokerlabError(f"search_options: {exc}") from None
 
         if not isinstance(streets, str) or not streets.strip():
             raise PokerlabError(f"search_streets: give streets such as 'river', got {streets!r}")
@@ -115,12 +151,14 @@ class NoLimitPlay(PlaySession):
         try:
             agent = SearchAgent(
                 blueprint, streets, iterations=iterations, seconds=seconds,
-                name=f"search:{name}", gadget=gadget,
+                name=f"search:{name}", gadget=gadget, **settings,
             )  # fmt: skip
-        except PokerlabError as exc:
+        except (PokerlabError, TypeError) as exc:
             text = str(exc)
             field = (
-                "search_seconds"
+                "search_options"
+                if any(key in text for key in options)
+                else "search_seconds"
                 if text.startswith("seconds")
                 else "search_gadget"
                 if "gadget" in text
@@ -136,6 +174,7 @@ class NoLimitPlay(PlaySession):
             "iterations": agent.iterations,
             "gadget": agent.gadget,
             "seconds": {STREETS[s]: b for s, b in agent.seconds.items()} or None,
+            "options": options or None,
         }
         return agent
 

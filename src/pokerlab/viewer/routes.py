@@ -31,8 +31,9 @@ def add_play_routes(app: FastAPI, viewer: Any) -> None:
     ``/api/play/{sid}/next`` on ``app``, for the files of ``viewer``. ``/api/play`` takes
     ``{path, seat, seed}`` and, for a no-limit blueprint checkpoint, ``search`` (true: the bot
     searches in play) with optional ``search_streets``, ``search_iterations``,
-    ``search_seconds`` (a time budget per decision: seconds, or street name to seconds) and
-    ``search_gadget``."""
+    ``search_seconds`` (a time budget per decision: seconds, or street name to seconds),
+    ``search_gadget`` and ``search_options`` (the agent's other settings by name:
+    :data:`~pokerlab.viewer.play_nolimit.SEARCH_OPTIONS`)."""
 
     @app.post("/api/play")
     def play_new(request: Request, body: dict[str, Any] = Body(...)) -> Response:
@@ -49,6 +50,12 @@ def add_play_routes(app: FastAPI, viewer: Any) -> None:
         streets, iterations = body.get("search_streets"), body.get("search_iterations")
         gadget = body.get("search_gadget")
         seconds = body.get("search_seconds")
+        options = body.get("search_options")
+        if options is not None and not isinstance(options, dict):
+            raise PokerlabError(
+                f'search_options must be an object of settings such as {{"depth": '
+                f'"round"}}, got {options!r}'
+            )
         if not isinstance(search, bool):
             raise PokerlabError(f"search must be true or false, got {search!r}")
         if streets is not None and not isinstance(streets, str):
@@ -65,13 +72,15 @@ def add_play_routes(app: FastAPI, viewer: Any) -> None:
             raise PokerlabError(
                 f"search_seconds must be seconds or {{street: seconds}}, got {seconds!r}"
             )
-        if not search and any(x is not None for x in (streets, iterations, gadget, seconds)):
+        if not search and any(
+            x is not None for x in (streets, iterations, gadget, seconds, options)
+        ):
             raise PokerlabError(
-                "search_streets, search_iterations, search_seconds and search_gadget need "
-                "search: true"
+                "search_streets, search_iterations, search_seconds, search_gadget and "
+                "search_options need search: true"
             )
         session = new_session(
-            viewer.model(path), seat, seed, search, streets, iterations, gadget, seconds
+            viewer.model(path), seat, seed, search, streets, iterations, gadget, seconds, options
         )
         viewer.sessions.add(session, client_key(request))
         with session.lock:

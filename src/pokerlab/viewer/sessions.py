@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from typing import Any
 
 from pokerlab.errors import PokerlabError
 from pokerlab.viewer.models import BlueprintModel, Model, PostflopModel, PushFoldModel, TableModel
@@ -25,12 +26,14 @@ def new_session(
     search_iterations: int | None = None,
     search_gadget: str | None = None,
     search_seconds: float | dict[str, float] | None = None,
+    search_options: dict[str, Any] | None = None,
 ) -> PlaySession:
     """A play session for ``model`` (push/fold, a two-player history game, a postflop spot, a
     heads-up no-limit blueprint checkpoint). ``search``: the blueprint's bot searches in play
     (:class:`~pokerlab.viewer.play_nolimit.NoLimitPlay`; ``search_streets``,
     ``search_iterations`` and ``search_gadget`` default to ``"river"``, 100 and ``"unsafe"``;
-    ``search_seconds``, a time budget instead of iterations, to none);
+    ``search_seconds``, a time budget instead of iterations, and ``search_options``, the
+    agent's other settings by name, to none);
     other files refuse it."""
     if isinstance(model, BlueprintModel):
         return NoLimitPlay(
@@ -42,6 +45,7 @@ def new_session(
             search_iterations=100 if search_iterations is None else search_iterations,
             search_gadget="unsafe" if search_gadget is None else search_gadget,
             search_seconds=search_seconds,
+            search_options=search_options,
         )
     if search:
         raise PokerlabError(

@@ -844,6 +844,13 @@ async function renderPlay(main, params, token) {
     if (params.iterations !== undefined) body.search_iterations = Number(params.iterations);
     if (params.gadget) body.search_gadget = params.gadget;
     if (params.seconds !== undefined) body.search_seconds = Number(params.seconds);
+    const opts = {};  // the agent's other settings (docs/search.md): #/play?...&depth=preflop
+    if (params.depth) opts.depth = params.depth;
+    if (params.continuations) opts.continuations = params.continuations === "self" ? "self" : Number(params.continuations);
+    if (params.deal_sample) opts.deal_sample = params.deal_sample.split(",").map(Number);
+    if (params.deal_draws !== undefined) opts.deal_draws = Number(params.deal_draws);
+    if (params.preflop_far !== undefined) opts.preflop_far = Number(params.preflop_far);
+    if (Object.keys(opts).length) body.search_options = opts;
   }
   const state = await api("/api/play", body);
   if (token !== renderToken) return;
