@@ -65,7 +65,8 @@ def main() -> None:
         help="';'-separated agents; a suffix ':1', ':4' or ':self' makes the flop and turn "
         "searches depth-limited with those continuations (e.g. 'flop,turn,river:self'), and "
         "'@T,R' after it deals T turn and R river cards below the leaves (e.g. ':4@5,5'), "
-        "'xK' after that solves K draws in turn (':4@5,5x4')",
+        "'xK' after that solves K draws in turn (':4@5,5x4'); ':4=preflop' limits the "
+        "preflop's subgames alone (the streets named)",
     )
     parser.add_argument(
         "--blueprint-preflop",
@@ -103,8 +104,9 @@ def main() -> None:
         name = None
         if k:
             k, _, sample = k.partition("@")
-            limited = {"depth": "round", "continuations": k if k == "self" else int(k)}
-            name = f"search({streets}; depth-limited, k={k})"
+            k, _, depth = k.partition("=")
+            limited = {"depth": depth or "round", "continuations": k if k == "self" else int(k)}
+            name = f"search({streets}; depth-limited{f' {depth}' if depth else ''}, k={k})"
             if sample:
                 sample, _, draws = sample.partition("x")
                 limited["deal_sample"] = tuple(sample.split(","))
@@ -154,7 +156,8 @@ def main() -> None:
     load_after = load_average()
     print(f"\nload average before {load_before}, after {load_after}")
     payload = {"args": vars(args), "rows": rows, "load_average": [load_before, load_after]}
-    path = write_results("search-exact", payload, save=args.save)
+    stem = "search-exact" if args.blueprint_preflop is None else "search-exact-offtree"
+    path = write_results(stem, payload, save=args.save)
     print(f"results: {path}")
 
 

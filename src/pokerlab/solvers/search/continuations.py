@@ -70,7 +70,7 @@ def continuation_profiles(
     tree = game.expanded.tree
     a = tree.arrays
     out = np.empty((k, tree.size), dtype=np.float32)
-    out[:] = blueprint.astype(np.float32)
+    out[:] = blueprint  # cast on assignment: no temporary copy of the tree
     if k == 1:
         return out
     nh = int(tree.hands.num[player])
