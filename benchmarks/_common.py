@@ -138,6 +138,19 @@ def write_results(name: str, payload: dict[str, Any], save: bool = False) -> Pat
     return path
 
 
+def finish_run(
+    name: str, args: argparse.Namespace, rows: list[dict[str, Any]], load_before: Any
+) -> Path:
+    """The end of a benchmark run: print the load averages, write ``<name>.json`` with the
+    arguments, the rows and both loads (:func:`write_results`, ``args.save``), print its path."""
+    load_after = load_average()
+    print(f"\nload average before {load_before}, after {load_after}")
+    payload = {"args": vars(args), "rows": rows, "load_average": [load_before, load_after]}
+    path = write_results(name, payload, save=args.save)
+    print(f"results: {path}")
+    return path
+
+
 def print_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     """A plain fixed-width table on stdout."""
     cells = [[str(h) for h in headers]] + [[_fmt(c) for c in row] for row in rows]

@@ -47,7 +47,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pokerlab  # noqa: E402
-from _common import add_save_option, load_average, print_table, write_results  # noqa: E402
+from _common import add_save_option, finish_run, load_average, print_table  # noqa: E402
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent  # noqa: E402
 from pokerlab.evaluate.nolimit.exact import exact_best_response  # noqa: E402
 from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction  # noqa: E402
@@ -153,12 +153,8 @@ def main() -> None:
         [[r["agent"], r["exploitability_mbb"], r["subgames"], r["search_mean_ms"], r["seconds"]]
          for r in rows],
     )  # fmt: skip
-    load_after = load_average()
-    print(f"\nload average before {load_before}, after {load_after}")
-    payload = {"args": vars(args), "rows": rows, "load_average": [load_before, load_after]}
     stem = "search-exact" if args.blueprint_preflop is None else "search-exact-offtree"
-    path = write_results(stem, payload, save=args.save)
-    print(f"results: {path}")
+    finish_run(stem, args, rows, load_before)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import add_save_option, load_average, print_table, write_results  # noqa: E402
+from _common import add_save_option, finish_run, load_average, print_table  # noqa: E402
 from pokerlab.cli.blueprint_eval import load_agent  # noqa: E402
 from pokerlab.evaluate.nolimit.agents import PublicView  # noqa: E402
 from pokerlab.games.nolimit.rules import RAISE  # noqa: E402
@@ -95,10 +95,7 @@ def main() -> None:
         [[r["continuations"], r["open"], r["seconds"], r["iterations"], r["nodes"], r["refused"],
           r["peak_rss_gb"]] for r in rows],
     )  # fmt: skip
-    load_after = load_average()
-    print(f"\nload average before {load_before}, after {load_after}")
-    payload = {"args": vars(args), "rows": rows, "load_average": [load_before, load_after]}
-    print(f"results: {write_results('search-preflop', payload, save=args.save)}")
+    finish_run("search-preflop", args, rows, load_before)
 
 
 if __name__ == "__main__":

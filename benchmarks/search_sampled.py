@@ -35,7 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import add_save_option, load_average, print_table, write_results  # noqa: E402
+from _common import add_save_option, finish_run, load_average, print_table  # noqa: E402
 from pokerlab.games.postflop.game import PostflopGame  # noqa: E402
 from pokerlab.solvers.search import profile_exploitability, search_everywhere  # noqa: E402
 from pokerlab.solvers.search.blueprints import bucketed_blueprint  # noqa: E402
@@ -142,10 +142,7 @@ def main() -> None:
         ["leaves", "k", "% of pot", "seconds"],
         [[r["config"], r["k"], r["pct"], r["seconds"]] for r in rows],
     )
-    load_after = load_average()
-    print(f"\nload average before {load_before}, after {load_after}")
-    payload = {"args": vars(args), "rows": rows, "load_average": [load_before, load_after]}
-    print(f"results: {write_results('search-sampled', payload, save=args.save)}")
+    finish_run("search-sampled", args, rows, load_before)
 
 
 if __name__ == "__main__":
