@@ -129,9 +129,15 @@ def main() -> None:
             )  # fmt: skip
         )
     rows = []
-    for agent in agents:
+    judged = [(agent, game) for agent in agents]
+    if trained is not game:  # the translation's cost: the blueprint judged in its own game too
+        judged.insert(
+            1,
+            (BlueprintAgent(blueprint.strategy, abstraction, name="blueprint, own game"), trained),
+        )
+    for agent, responder_game in judged:
         t0 = time.perf_counter()
-        result = exact_best_response(game, agent, suit_isomorphism=True)
+        result = exact_best_response(responder_game, agent, suit_isomorphism=True)
         seconds = time.perf_counter() - t0
         records = getattr(agent, "records", [])
         rows.append(
