@@ -150,9 +150,10 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         streets named, ``"preflop,flop"``) and what the opponent picks among there
         (:mod:`.table_depth`).
     deal_sample:
-        With ``depth="round"``: ``(turn, river)``, the cards each deal below the leaves draws
-        (at least 5 each; public chance sampling, drawn once per subgame from its public state,
-        each hand's chance mass renormalised: :mod:`.table_depth`); None deals every card.
+        With a depth limit: ``(turn, river)`` or ``(flop, turn, river)``, the cards each deal
+        below the leaves draws (the flop's count at each of its three deals; at least 3 each;
+        public chance sampling, drawn once per subgame from its public state, each hand's
+        chance mass renormalised: :mod:`.table_depth`); None deals every card.
     deal_draws:
         With ``deal_sample``: that many sampled spots of other draws take a solve's iterations
         in turn (K draws seen at one draw's cost per iteration; 1, or 4 continuations).
