@@ -79,6 +79,7 @@ from pokerlab.solvers.search.menu import (
     SPOT_STREETS,
     SearchMenu,
     check_preflop,
+    far_off_tree,
     spot_oop,
     street_budgets,
     warn_full_deck_flop,
@@ -319,21 +320,8 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         if self.refusals and self._refused_here(view):
             return False
         if view.state.street == 0 and self.preflop_far is not None:
-            return self._far(view)
+            return far_off_tree(self.blueprint, view, self.preflop_far)
         return True
-
-    def _far(self, view: PublicView) -> bool:
-        """Whether the opponent of the seat on move has bet or raised before the flop more than
-        :attr:`preflop_far` big blinds from every blueprint size (the preflop search's trigger;
-        a function of the public line, so every later decision of the round searches too)."""
-        from pokerlab.evaluate.nolimit.translation import off_tree_gap
-
-        strategy = self.blueprint.strategy
-        gap = off_tree_gap(
-            strategy.layout.tree, self.rules, strategy.game.abstraction, view.history,
-            1 - view.state.to_act,
-        )  # fmt: skip
-        return gap > self.preflop_far * self.rules.big_blind  # type: ignore[operator]
 
     def _refused_here(self, view: PublicView) -> bool:
         """Whether a subgame of this round was refused for memory at ``view``'s line or before

@@ -16,6 +16,7 @@ __all__ = [
     "SPOT_STREETS",
     "SearchMenu",
     "check_preflop",
+    "far_off_tree",
     "spot_oop",
     "street_budgets",
     "warn_full_deck_flop",
@@ -122,3 +123,20 @@ def check_preflop(
             PokerlabWarning,
             stacklevel=3,
         )
+
+
+def far_off_tree(blueprint: Any, view: Any, far: float) -> bool:
+    """Whether the opponent of the seat on move at ``view`` has bet or raised, before the flop,
+    more than ``far`` big blinds from every size of ``blueprint`` (a
+    :class:`~pokerlab.evaluate.nolimit.blueprint.BlueprintAgent`) at its node: the preflop
+    search's trigger (:func:`~pokerlab.evaluate.nolimit.translation.off_tree_gap`); a function
+    of the public line, so every later decision of the round searches too."""
+    from pokerlab.evaluate.nolimit.translation import off_tree_gap
+
+    strategy = blueprint.strategy
+    rules = strategy.game.rules
+    gap = off_tree_gap(
+        strategy.layout.tree, rules, strategy.game.abstraction, view.history,
+        1 - view.state.to_act,
+    )  # fmt: skip
+    return gap > far * rules.big_blind
