@@ -60,9 +60,8 @@ LIMITABLE = {"preflop": 0, "flop": 1, "turn": 2}
 def limited_streets(depth: str) -> frozenset[int]:
     """The street numbers whose subgames stop at the end of their round under ``depth``:
     none for ``"end"``, the preflop, flop and turn for ``"round"``, else the streets named
-    (comma-separated among preflop, flop and turn: Pluribus stopped its first two rounds' searches
-    at the round's end and searched the last two to the end of the game); refused by name
-    otherwise."""
+    (comma-separated among preflop, flop and turn: Pluribus stopped the subgames of its early
+    rounds at the round's end); refused by name otherwise."""
     if depth == "end":
         return frozenset()
     if depth == "round":
