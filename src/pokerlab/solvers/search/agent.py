@@ -45,71 +45,38 @@ opponent's size is that far from the blueprint's (Pluribus' rule).
 from __future__ import annotations
 
 import time
-import warnings
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from pokerlab.cards.deck import COMBO_INDEX, format_card
-from pokerlab.errors import PokerlabError, PokerlabWarning
-from pokerlab.evaluate.nolimit.agents import (
-    Action,
-    NoLimitAgent,
-    PublicView,
-    normalize_action,
-)
+from pokerlab.errors import PokerlabError
+from pokerlab.evaluate.nolimit.agents import Action, NoLimitAgent, PublicView, normalize_action
 from pokerlab.evaluate.nolimit.blueprint import BlueprintAgent
 from pokerlab.solvers.search.cache import (
+    Refusals,
+    SearchRecord,
     Solved,
     SubgameCache,
     SubgameTooLarge,
-    estimated_bytes,
     held_bytes,
 )
-from pokerlab.solvers.search.continuations import CONTINUATIONS
 from pokerlab.solvers.search.freeze import freeze_hand, frozen_decisions
-from pokerlab.solvers.search.lines import (
-    line_node,
-    node_strategy,
-    real_action,
-)
+from pokerlab.solvers.search.lines import line_node, node_strategy, real_action
 from pokerlab.solvers.search.menu import (
     SEARCH_STREETS,
     SPOT_STREETS,
     SearchMenu,
-    check_preflop,
     far_off_tree,
     spot_oop,
     street_budgets,
-    warn_full_deck_flop,
 )
 from pokerlab.solvers.search.round_subgames import RANGE_FLOOR, RoundSubgames
-from pokerlab.solvers.search.safe import TABLE_GADGETS, safe_solve
-from pokerlab.solvers.search.table_depth import (
-    check_deal_sample,
-    depth_limited_bytes,
-    limited_streets,
-    table_depth_solve,
-)
-from pokerlab.solvers.search.table_gifts import check_table_gadget, river_gifts
+from pokerlab.solvers.search.safe import safe_solve
+from pokerlab.solvers.search.table_depth import check_depth_settings, table_bytes, table_depth_solve
+from pokerlab.solvers.search.table_gifts import river_gifts
 
 __all__ = ["RANGE_FLOOR", "SEARCH_STREETS", "SearchAgent", "SearchMenu", "SearchRecord"]
-
-
-@dataclass
-class SearchRecord:
-    """One subgame solved: its key, street, the board, iterations, wall seconds (spot built,
-    ranges and solve), the sizes inserted (chips, street totals) and the agent's own earlier
-    decisions of the round frozen for its hand (``"line: action"``; empty when none)."""
-
-    street: int
-    board: tuple[int, ...]
-    iterations: int
-    seconds: float
-    inserted: tuple[int, ...]
-    nodes: int
-    frozen: tuple[str, ...] = ()
 
 
 class SearchAgent(NoLimitAgent, RoundSubgames):
@@ -205,36 +172,14 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
             raise PokerlabError(
                 f"search needs the four rounds of hold'em; this game has {self.rules.rounds}"
             )
-        if deal_sample is not None:
-            deal_sample = check_deal_sample(deal_sample, depth)
-        #: cards dealt on the turn and the river below a depth-limited subgame's leaves (None:
-        #: every card; :mod:`.table_depth`)
-        self.deal_sample = deal_sample
-        if isinstance(deal_draws, bool) or not isinstance(deal_draws, int) or deal_draws < 1:
-            raise PokerlabError(f"deal_draws must be an integer >= 1, got {deal_draws!r}")
-        if deal_draws > 1 and (deal_sample is None or continuations == "self"):
-            raise PokerlabError(
-                "deal_draws rotates sampled deals (deal_sample) with 1 or 4 continuations"
-            )
+        #: the streets whose subgames stop at the end of their round (:attr:`depth`); the cards
+        #: drawn below a depth-limited subgame's leaves (None: every card; :mod:`.table_depth`)
+        self._depth_streets, self.deal_sample, self.preflop_far = check_depth_settings(
+            self.rules, self.streets, gadget, depth, continuations, bias, self_rounds,
+            self_tolerance, deal_sample, deal_draws, preflop_far,
+        )  # fmt: skip
         #: sampled spots of other draws solved in turn per subgame (:mod:`.table_depth`)
         self.deal_draws = int(deal_draws)
-        #: the streets whose subgames stop at the end of their round (:attr:`depth`)
-        self._depth_streets = limited_streets(depth)
-        warn_full_deck_flop(
-            self.rules, self.streets, 1 in self._depth_streets and deal_sample is not None
-        )
-        if preflop_far is not None and (
-            isinstance(preflop_far, bool)
-            or not isinstance(preflop_far, int | float)
-            or not preflop_far >= 0
-        ):
-            raise PokerlabError(
-                f"preflop_far must be a number of big blinds >= 0, got {preflop_far!r}"
-            )
-        check_preflop(self.rules, self.streets, self._depth_streets, deal_sample, preflop_far)
-        #: big blinds an opponent's preflop size must lie from the blueprint's for a preflop
-        #: search (None: every preflop decision is searched)
-        self.preflop_far = None if preflop_far is None else float(preflop_far)
         if ranges not in ("search", "blueprint"):
             raise PokerlabError(f"ranges: unknown {ranges!r}; choose search or blueprint")
         #: where the ranges of earlier rounds come from: the searches played there, or always
@@ -244,18 +189,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
             raise PokerlabError(f"freeze must be True or False, got {freeze!r}")
         #: whether a re-solve locks the agent's earlier actions in the round for its hand
         self.freeze = freeze
-        check_table_gadget(gadget, self.streets, TABLE_GADGETS)
         self.gadget = gadget
-        if self._depth_streets and gadget != "unsafe":
-            raise PokerlabError(f"depth-limited search at the table is unsafe, not {gadget!r}")
-        if continuations not in CONTINUATIONS:
-            raise PokerlabError(f"continuations: 1, 4 or 'self', not {continuations!r}")
-        if not bias > 1.0:
-            raise PokerlabError(f"the continuation bias must be above 1, got {bias!r}")
-        if isinstance(self_rounds, bool) or not isinstance(self_rounds, int) or self_rounds < 0:
-            raise PokerlabError(f"self_rounds must be an integer >= 0, got {self_rounds!r}")
-        if self_tolerance is not None and not self_tolerance >= 0:
-            raise PokerlabError(f"self_tolerance must be >= 0, got {self_tolerance!r}")
         #: where a subgame ends (:mod:`.table_depth`): ``"end"`` of the game or
         #: of the ``"round"``, the opponent then picking among ``continuations`` (1, 4 biased
         #: by ``bias``, or ``"self"``: up to ``self_rounds`` best responses, ``self_tolerance``)
@@ -284,7 +218,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         self.records: list[SearchRecord] = []
         #: (line, street) where a subgame did not fit in memory: the blueprint played the rest
         #: of that round
-        self.refusals: list[tuple[tuple[tuple[int, int, int], ...], int]] = []
+        self.refusals = Refusals()
         #: per decision at the table (:meth:`policy`): street, wall seconds end to end (ranges,
         #: subgame, solve), whether it solved a new subgame
         self.decisions: list[tuple[int, float, bool]] = []
@@ -317,27 +251,11 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         blueprint's calls: T4 at 3 bb, flop to river search, 88.2 mbb/g against 28.9)."""
         if self.rules.players != 2 or view.state.street not in self.streets:
             return False
-        if self.refusals and self._refused_here(view):
+        if self.refusals.covers(view):
             return False
         if view.state.street == 0 and self.preflop_far is not None:
             return far_off_tree(self.blueprint, view, self.preflop_far)
         return True
-
-    def _refused_here(self, view: PublicView) -> bool:
-        """Whether a subgame of this round was refused for memory at ``view``'s line or before
-        it (the blueprint then plays the rest of the round: :meth:`_refuse`)."""
-        history, street = view.history, view.state.street
-        return any(
-            s == street and history[: len(line)] == line for line, s in self.refusals
-        )  # fmt: skip
-
-    def _refuse(self, view: PublicView, exc: SubgameTooLarge) -> None:
-        """A subgame at ``view`` did not fit in memory: warn, and let the blueprint play the
-        rest of the round (:attr:`refusals`; a match goes on, the strategy stays one strategy:
-        the ranges of later rounds read the blueprint there too)."""
-        self.refusals.append((view.history, view.state.street))
-        warnings.warn(f"{exc}; the blueprint plays the rest of this round", PokerlabWarning,
-                      stacklevel=3)  # fmt: skip
 
     def policy(self, view: PublicView, hole: tuple[int, int]) -> dict[Action, float]:
         if not self.searches(view):
@@ -346,7 +264,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         try:
             probs, acts = self._decision(view, np.asarray([hole], dtype=np.int64), hole)
         except SubgameTooLarge as exc:
-            self._refuse(view, exc)
+            self.refusals.add(view, exc)
             return self.blueprint.policy(view, hole)
         self.decisions.append(
             (view.state.street, time.perf_counter() - t0, len(self.records) > solves)
@@ -371,7 +289,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         try:
             probs, acts = self._decision(view, hands)
         except SubgameTooLarge as exc:
-            self._refuse(view, exc)
+            self.refusals.add(view, exc)
             return self.blueprint.action_probability(view, hands, action)
         cols = [i for i, a in enumerate(acts) if a == key]
         return probs[:, cols].sum(axis=1) if cols else np.zeros(len(hands))
@@ -399,7 +317,7 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
         if solved is None:
             if game is None:
                 game = self._game(view, prefix, sizes)
-            need = self._bytes(game, view.state.street)
+            need = table_bytes(self, game, view.state.street)
             if self._cache.make_room(need):  # built games hold trees too
                 self._games.clear()
             if not self._plain(view.state.street):  # an estimate of what is resident
@@ -421,15 +339,6 @@ class SearchAgent(NoLimitAgent, RoundSubgames):
             )
         acts = [real_action(self.rules, view.state, kind, a) for kind, a in spot_acts]
         return probs_by_combo[rows], acts
-
-    def _bytes(self, game: Any, street: int) -> int:
-        """The bytes the subgame ``game`` starting on ``street`` is expected to hold
-        (:func:`~pokerlab.solvers.search.cache.estimated_bytes`; a depth-limited one's profiles
-        below the leaves too, :func:`~pokerlab.solvers.search.table_depth.depth_limited_bytes`)."""
-        if self._plain(street) or self.gadget != "unsafe":
-            return estimated_bytes(game)
-        draws = self.deal_draws if game.deal_sample is not None else 1
-        return depth_limited_bytes(game, self.continuations, self.self_rounds, draws)
 
     def _limited(self, street: int) -> bool:
         """Whether a subgame starting on ``street`` stops at the end of its round."""

@@ -16,6 +16,7 @@ river subgames (whose ranges read it again) and goes before the next flop's is b
 from __future__ import annotations
 
 import gc
+import warnings
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,10 +24,18 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import PokerlabError
+from pokerlab.errors import PokerlabError, PokerlabWarning
 from pokerlab.games.postflop.sizing import available_memory_bytes
 
-__all__ = ["SubgameCache", "SubgameTooLarge", "Solved", "estimated_bytes", "held_bytes"]
+__all__ = [
+    "Refusals",
+    "SearchRecord",
+    "SubgameCache",
+    "SubgameTooLarge",
+    "Solved",
+    "estimated_bytes",
+    "held_bytes",
+]
 
 #: the cache's bound in bytes where the memory available cannot be read
 FALLBACK_BYTES = 2 * 2**30
@@ -36,6 +45,40 @@ COLLECT_BYTES = 64 * 2**20
 
 class SubgameTooLarge(PokerlabError):
     """A subgame that the memory available cannot hold (:meth:`SubgameCache.check_fits`)."""
+
+
+class Refusals(list):  # type: ignore[type-arg]
+    """Where a subgame did not fit in memory: ``(line, street)`` pairs, the hand's actions up
+    to the decision and its street; the blueprint plays the rest of that round (a match goes
+    on, and the strategy stays one strategy: the ranges of later rounds read the blueprint
+    there too)."""
+
+    def covers(self, view: Any) -> bool:
+        """Whether a subgame of ``view``'s round was refused at its line or before it."""
+        history, street = view.history, view.state.street
+        return any(s == street and history[: len(line)] == line for line, s in self)
+
+    def add(self, view: Any, exc: SubgameTooLarge) -> None:
+        """Record the refusal at ``view`` and warn (:class:`~pokerlab.errors.PokerlabWarning`)."""
+        self.append((view.history, view.state.street))
+        warnings.warn(
+            f"{exc}; the blueprint plays the rest of this round", PokerlabWarning, stacklevel=4
+        )
+
+
+@dataclass
+class SearchRecord:
+    """One subgame solved: its key, street, the board, iterations, wall seconds (spot built,
+    ranges and solve), the sizes inserted (chips, street totals) and the agent's own earlier
+    decisions of the round frozen for its hand (``"line: action"``; empty when none)."""
+
+    street: int
+    board: tuple[int, ...]
+    iterations: int
+    seconds: float
+    inserted: tuple[int, ...]
+    nodes: int
+    frozen: tuple[str, ...] = ()
 
 
 @dataclass

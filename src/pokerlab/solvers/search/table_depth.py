@@ -35,24 +35,29 @@ from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.nolimit.agents import PublicView
 from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.solvers.postflop import postflop_schedule
-from pokerlab.solvers.search.continuations import continuation_profiles
+from pokerlab.solvers.search.cache import estimated_bytes
+from pokerlab.solvers.search.continuations import CONTINUATIONS, continuation_profiles
 from pokerlab.solvers.search.everywhere import depth_limited_solve
-from pokerlab.solvers.search.menu import spot_oop
-from pokerlab.solvers.search.safe import ITERATION_CEILING, projected_blueprint, root_ranges
+from pokerlab.solvers.search.menu import check_preflop, spot_oop, warn_full_deck_flop
+from pokerlab.solvers.search.safe import (
+    ITERATION_CEILING,
+    TABLE_GADGETS,
+    projected_blueprint,
+    root_ranges,
+)
+from pokerlab.solvers.search.table_gifts import check_table_gadget
 from pokerlab.tree.vector.passes import Passes
 
 __all__ = [
-    "DEPTHS",
+    "check_depth_settings",
     "check_deal_sample",
     "depth_limited_bytes",
     "leaf_sample",
     "limited_streets",
+    "table_bytes",
     "table_depth_solve",
 ]
 
-#: where a table search's subgame ends: the end of the game, or of the round (preflop, flop
-#: and turn); or a list of the streets whose subgames end with their round (``"preflop,flop"``)
-DEPTHS = ("end", "round")
 #: the streets a subgame may stop at the end of (the river's round ends the game)
 LIMITABLE = {"preflop": 0, "flop": 1, "turn": 2}
 
@@ -103,6 +108,47 @@ def check_deal_sample(deal_sample: Any, depth: str) -> tuple[int, ...]:
     return counts
 
 
+def check_depth_settings(
+    rules: Any, streets: tuple[int, ...], gadget: str, depth: str, continuations: Any,
+    bias: float, self_rounds: Any, self_tolerance: Any, deal_sample: Any, deal_draws: Any,
+    preflop_far: Any,
+) -> tuple[frozenset[int], tuple[int, ...] | None, float | None]:  # fmt: skip
+    """Check the search agent's depth-limit settings (:class:`~pokerlab.solvers.search.agent.
+    SearchAgent`'s parameters of those names; ``streets`` as street numbers), each refused by
+    name, and warn where a full-deck flop or preflop search costs minutes. Returns the streets
+    whose subgames stop at their round's end, ``deal_sample`` as counts, and ``preflop_far`` in
+    big blinds (None: every preflop decision is searched)."""
+    if deal_sample is not None:
+        deal_sample = check_deal_sample(deal_sample, depth)
+    if isinstance(deal_draws, bool) or not isinstance(deal_draws, int) or deal_draws < 1:
+        raise PokerlabError(f"deal_draws must be an integer >= 1, got {deal_draws!r}")
+    if deal_draws > 1 and (deal_sample is None or continuations == "self"):
+        raise PokerlabError(
+            "deal_draws rotates sampled deals (deal_sample) with 1 or 4 continuations"
+        )
+    limited = limited_streets(depth)
+    warn_full_deck_flop(rules, streets, 1 in limited and deal_sample is not None)
+    if preflop_far is not None and (
+        isinstance(preflop_far, bool)
+        or not isinstance(preflop_far, int | float)
+        or not preflop_far >= 0
+    ):
+        raise PokerlabError(f"preflop_far must be a number of big blinds >= 0, got {preflop_far!r}")
+    check_preflop(rules, streets, limited, deal_sample, preflop_far)
+    check_table_gadget(gadget, streets, TABLE_GADGETS)
+    if limited and gadget != "unsafe":
+        raise PokerlabError(f"depth-limited search at the table is unsafe, not {gadget!r}")
+    if continuations not in CONTINUATIONS:
+        raise PokerlabError(f"continuations: 1, 4 or 'self', not {continuations!r}")
+    if not bias > 1.0:
+        raise PokerlabError(f"the continuation bias must be above 1, got {bias!r}")
+    if isinstance(self_rounds, bool) or not isinstance(self_rounds, int) or self_rounds < 0:
+        raise PokerlabError(f"self_rounds must be an integer >= 0, got {self_rounds!r}")
+    if self_tolerance is not None and not self_tolerance >= 0:
+        raise PokerlabError(f"self_tolerance must be >= 0, got {self_tolerance!r}")
+    return limited, deal_sample, None if preflop_far is None else float(preflop_far)
+
+
 def leaf_sample(deal_sample: tuple[int, ...] | None, street: int) -> tuple[int, ...] | None:
     """The cards each deal below a depth-limited subgame's leaves draws, for a subgame that
     starts on ``street`` (rules' numbering), one count per card dealt after its board (the
@@ -129,6 +175,16 @@ def depth_limited_bytes(game: Any, continuations: int | str, self_rounds: int, d
     k = 1 + self_rounds if continuations == "self" else int(continuations)
     # each further draw: its tree's passes, projection and continuations (no regrets or sums)
     return int(numbers * 4 * ((k + 6) + (max(draws, 1) - 1) * (k + 2)))
+
+
+def table_bytes(agent: Any, game: Any, street: int) -> int:
+    """The bytes the search agent ``agent``'s subgame ``game`` starting on ``street`` is
+    expected to hold: the spot's bound (:func:`~pokerlab.solvers.search.cache.estimated_bytes`),
+    or for a depth-limited one its profiles below the leaves (:func:`depth_limited_bytes`)."""
+    if agent._plain(street) or agent.gadget != "unsafe":
+        return estimated_bytes(game)
+    draws = agent.deal_draws if game.deal_sample is not None else 1
+    return depth_limited_bytes(game, agent.continuations, agent.self_rounds, draws)
 
 
 def table_depth_solve(
