@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import pytest
@@ -299,9 +300,9 @@ def test_grammar_alphabet_text_raises_only_pokerlab_errors(text: str, raises: bo
 def test_module_docstring_examples_run() -> None:
     import doctest
 
-    from pokerlab.games.postflop import betsizes, spot
+    from pokerlab.games.postflop import bet_amounts, betsizes, spot
 
-    for module in (betsizes, spot):
+    for module in (bet_amounts, betsizes, spot):
         result = doctest.testmod(module)
         assert result.attempted >= 1
         assert result.failed == 0
@@ -400,3 +401,77 @@ def test_raise_cap_refusals_name_the_token() -> None:
     assert parse_bet_sizes("20c003r", raise_sizes=True)[0].raise_cap == 3
     with pytest.raises(PokerlabError, match="bet sizes cannot have a raise cap"):
         StreetSizes((BetSize("chips", 20.0, raise_cap=2),), ())
+
+
+# --- Nc@M: a raise size at one depth (issue 25: the search inserts an actual size at its node) ---
+
+
+def test_chips_at_one_raise_depth_parse_and_format() -> None:
+    (size,) = parse_bet_sizes("20C@2", raise_sizes=True)
+    assert size == BetSize("chips", 20.0, at_raise=2)
+    assert format_bet_sizes((size,)) == "20c@2"
+    assert parse_bet_sizes("a, 20c@002", raise_sizes=True)[1].at_raise == 2
+    for text, needle in (
+        ("20c@2", "raise depth ('Nc@M') is only allowed for raises"),  # in a bet list
+        ("20c@0", "raise depth ('Nc@M') is a whole number from 1 to 100: '20c@0'"),
+        ("20c@101", "from 1 to 100"),
+        ("20c@" + "9" * 5000, "from 1 to 100"),
+        ("20c@", "bad bet size"),
+        ("20c3r@1", "bad bet size"),
+        ("20%@1", "bad bet size"),
+    ):
+        with pytest.raises(ParseError, match=re.escape(needle[:60])):
+            parse_bet_sizes(text, raise_sizes=text != "20c@2")
+    with pytest.raises(PokerlabError, match="only chip sizes have a raise depth"):
+        BetSize("pot", 0.5, at_raise=2)
+    with pytest.raises(PokerlabError, match="not both"):
+        BetSize("chips", 5.0, raise_cap=2, at_raise=2)
+    with pytest.raises(PokerlabError, match="bet sizes cannot have a raise depth"):
+        StreetSizes((BetSize("chips", 20.0, at_raise=2),), ())
+
+
+def test_chip_raises_at_one_depth_appear_only_there_in_the_tree() -> None:
+    # 10c@2: only facing the first raise (2 bets made). Bet 50; facing it, only the 2x raise to
+    # 100; facing that, 10c -> to 150 (the minimum raise) beside 2x's 200; facing either, 2x
+    root = _river_tree("2x, 10c@2", stack=10_000, raise_limit=3)
+    assert _raise_amounts(root) == [[(3, 50)], [(4, 100)], [(4, 150), (4, 200)], [(4, 300)]]
+    # at every depth (10c): facing 150 too, clamped to the minimum raise, to 200
+    with_all = _river_tree("2x, 10c", stack=10_000, raise_limit=3)
+    assert _raise_amounts(with_all) == [
+        [(3, 50)],
+        [(4, 100)],
+        [(4, 150), (4, 200)],
+        [(4, 200), (4, 300)],
+    ]
+
+
+def test_nolimit_menus_count_the_raises_as_postflop_spots_do() -> None:
+    """The blueprint's menus (games/nolimit) read NcMr and Nc@M with a spot's count: bets and
+    raises made on the street, the one faced included (the blinds before the flop)."""
+    from pokerlab.games.nolimit.actions import ActionAbstraction, abstract_actions
+    from pokerlab.games.nolimit.rules import ALLIN, BET, CALL, CHECK, RAISE, NoLimitRules
+
+    rules = NoLimitRules(2, (10_000, 10_000), 50, 100)
+    abstraction = ActionAbstraction.from_dict(
+        {
+            "preflop": ["2.5bb", "300c@2, 400c1r"],
+            "flop": ["100%", "600c@1, 800c1r, 1200c@2"],
+            "merging_threshold": 0.0,
+        }
+    )
+
+    def sizes(state: Any) -> list[int]:
+        acts = abstract_actions(rules, abstraction, state)
+        return [a for k, a in acts if k in (BET, RAISE, ALLIN)]
+
+    state = rules.initial_state()
+    assert sizes(state) == [250]  # the open: the blinds made, depth 0's list
+    state = state.apply(rules, RAISE, 250)
+    assert sizes(state) == [550]  # 2 made: 300c@2 (to 250 + 300); 400c1r is past its cap
+    state = state.apply(rules, CALL, 0)
+    assert sizes(state) == [500]  # the flop's first bet: the pot
+    state = state.apply(rules, BET, 500)
+    assert sizes(state) == [1100, 1300]  # facing it, 1 made: 600c@1, 800c1r; not 1200c@2
+    state = state.apply(rules, RAISE, 1100)
+    assert sizes(state) == [2300]  # 2 made: 1200c@2 alone
+    assert CHECK not in [k for k, _ in abstract_actions(rules, abstraction, state)]

@@ -8,7 +8,7 @@ bets): depth 0 is the first bet (preflop: the open raise), depth 1 the first rai
 3-bet), and so on; the last list given serves every deeper raise. A raise cap per street stops
 the raising (fold, check and call stay).
 
-Amounts follow :func:`~pokerlab.games.postflop.betsizes.resolve_bet` with the pot counting every
+Amounts follow :func:`~pokerlab.games.postflop.bet_amounts.resolve_bet` with the pot counting every
 chip in the middle (antes and blinds included), then the tree thresholds of postflop spots
 (:class:`~pokerlab.games.postflop.actions.ActionTreeOptions`, same meaning and defaults): amounts
 are rounded to whole chips (halves away from zero) and clamped to [minimum raise, all-in]; an
@@ -41,11 +41,11 @@ from pokerlab.games.postflop.actions import (
     merge_close_sizes,
     round_half_away,
 )
+from pokerlab.games.postflop.bet_amounts import resolve_bet
 from pokerlab.games.postflop.betsizes import (
     BetSize,
     format_bet_sizes,
     parse_bet_sizes,
-    resolve_bet,
     size_tokens,
 )
 
@@ -234,10 +234,13 @@ def abstract_actions(
     low, allin = bounds
     pot_after_call = state.pot() + (min(top, allin) - state.bets[p])
     candidates: set[int] = set()
+    made = state.raises + (state.street == 0)  # bets and raises, the one faced (the blinds) in
     for size in abstraction.sizes_at(state.street, state.raises):
-        if isinstance(size, BetSize) and size.kind == "chips" and size.raise_cap:
-            if state.raises + 1 > size.raise_cap:
+        if isinstance(size, BetSize) and size.kind == "chips":
+            if size.raise_cap and made > size.raise_cap:
                 continue  # NcMr: offered while at most M bets and raises have been made
+            if size.at_raise not in (0, made):
+                continue  # Nc@M: offered where exactly M have been made
         if isinstance(size, BetSize) and size.kind == "prev" and top == 0:
             continue  # Nx needs a bet to multiply
         amount = min(max(raise_to(size, rules, state), low), allin)

@@ -8,11 +8,11 @@ per street and player, tree options, rake). The file format is described in
 
 from __future__ import annotations
 
+from pokerlab.games.postflop.bet_amounts import resolve_bet
 from pokerlab.games.postflop.betsizes import (
     BetSize,
     format_bet_sizes,
     parse_bet_sizes,
-    resolve_bet,
 )
 from pokerlab.games.postflop.spot import (
     SpotConfig,

@@ -14,6 +14,9 @@ token          meaning
 ``NcMr``       raises only: ``Nc`` offered while at most M bets and raises have been made
                on the street (the one faced included; M a positive integer, at most
                100), postflop-solver's fixed-limit raise cap.
+``Nc@M``       raises only: ``Nc`` offered only where exactly M bets and raises have been
+               made on the street (pokerlab's own: a size at one depth of the raises, as
+               real-time search inserts an opponent's actual size).
 ``e``          geometric: the fraction of the pot that, bet on every street left
                (this one included) and called, puts both players all-in on the last one.
 ``Ke``         the same over K streets (K a positive integer, at most 100). As a raise,
@@ -27,15 +30,13 @@ Digits are ASCII (``٣٣%`` is refused). Every number is at most :data:`MAX_SIZE
 fractions and caps as fractions: ``100000000000%``; a size past the stack is all-in anyway).
 
 The empty spec (or only whitespace) is the empty list: the player may only check or call.
-Errors are :class:`~pokerlab.errors.ParseError` naming the token and its character offset.
+Errors are :class:`~pokerlab.errors.ParseError` naming the token and its character offset. What a
+size means in chips at a node: :func:`~pokerlab.games.postflop.bet_amounts.resolve_bet`.
 
 >>> parse_bet_sizes("33%, 2.5x, a", raise_sizes=True)[1]
-BetSize(kind='prev', value=2.5, streets=0, raise_cap=0)
+BetSize(kind='prev', value=2.5, streets=0, raise_cap=0, at_raise=0)
 >>> format_bet_sizes(parse_bet_sizes(" 50% ,100C, 3E200%,A "))
 '50%, 100c, 3e200%, a'
->>> resolve_bet(BetSize("pot", 0.6), pot=350.0, prev_bet=150.0, to_call=150.0, stack=900.0,
-...             streets_left=1)
-300.0
 """
 
 from __future__ import annotations
@@ -55,7 +56,6 @@ __all__ = [
     "parse_bet_sizes",
     "size_tokens",
     "format_bet_sizes",
-    "resolve_bet",
     "MAX_STREETS",
     "MAX_SIZE_VALUE",
 ]
@@ -65,7 +65,7 @@ BetKind = Literal["pot", "prev", "chips", "geometric", "allin"]
 MAX_STREETS = 100
 """Largest street count ``K`` a geometric token ``Ke`` may name (as in postflop-solver)."""
 
-_MAX_RAISE_CAP = 100  # largest M of an ``NcMr`` token (as in postflop-solver)
+_MAX_RAISE_CAP = 100  # largest M of an ``NcMr`` (as in postflop-solver) or ``Nc@M`` token
 
 MAX_SIZE_VALUE = 1e9
 """Largest number a size may hold: a pot fraction (1e9 = 100,000,000,000%), a multiple of the
@@ -76,7 +76,7 @@ previous bet, a chip amount, a geometric cap. Times the largest pot
 _NUM = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
 _POT = re.compile(rf"^({_NUM})%$")
 _PREV = re.compile(rf"^({_NUM})x$")
-_CHIPS = re.compile(rf"^({_NUM})c(?:([0-9]+)r)?$")
+_CHIPS = re.compile(rf"^({_NUM})c(?:([0-9]+)r|@([0-9]+))?$")
 _GEOM = re.compile(rf"^([0-9]*)e(?:({_NUM})%)?$")
 _ALLIN = ("a", "allin", "all-in")
 
@@ -99,12 +99,16 @@ class BetSize:
     raise_cap:
         Chips only (``NcMr``, raises): offered while at most this many bets and raises have
         been made on the street; 0 means no cap.
+    at_raise:
+        Chips only (``Nc@M``, raises): offered only where exactly this many bets and raises
+        have been made on the street; 0 means at every depth.
     """
 
     kind: BetKind
     value: float = 0.0
     streets: int = 0
     raise_cap: int = 0
+    at_raise: int = 0
 
     def __post_init__(self) -> None:
         if self.kind not in ("pot", "prev", "chips", "geometric", "allin"):
@@ -115,10 +119,19 @@ class BetSize:
             raise PokerlabError(f"geometric street count must be an integer, got {self.streets!r}")
         object.__setattr__(self, "value", float(self.value))
         object.__setattr__(self, "streets", int(self.streets))
-        cap = self.raise_cap
-        if isinstance(cap, bool) or not isinstance(cap, numbers.Integral):
-            raise PokerlabError(f"raise cap must be an integer, got {cap!r}")
-        object.__setattr__(self, "raise_cap", int(cap))
+        for field, what in (("raise_cap", "raise cap (NcMr)"), ("at_raise", "raise depth (Nc@M)")):
+            cap = getattr(self, field)
+            if isinstance(cap, bool) or not isinstance(cap, numbers.Integral):
+                raise PokerlabError(f"{what} must be an integer, got {cap!r}")
+            if cap != 0 and self.kind != "chips":
+                raise PokerlabError(f"only chip sizes have a {what}")
+            if not 0 <= cap <= _MAX_RAISE_CAP:
+                raise PokerlabError(f"{what} {cap} is not in 0..{_MAX_RAISE_CAP}")
+            object.__setattr__(self, field, int(cap))
+        if self.raise_cap and self.at_raise:
+            raise PokerlabError(
+                "a chip size has a raise cap (NcMr) or a raise depth (Nc@M), not both"
+            )
         if math.isnan(self.value) or self.value < 0:
             raise PokerlabError(f"bet size {self.value!r} must be a non-negative number")
         if self.kind != "geometric" and math.isinf(self.value):
@@ -131,10 +144,6 @@ class BetSize:
             raise PokerlabError("only geometric sizes have a street count")
         if not 0 <= self.streets <= MAX_STREETS:
             raise PokerlabError(f"geometric street count {self.streets} is not in 0..{MAX_STREETS}")
-        if self.raise_cap != 0 and self.kind != "chips":
-            raise PokerlabError("only chip sizes (NcMr) have a raise cap")
-        if not 0 <= self.raise_cap <= _MAX_RAISE_CAP:
-            raise PokerlabError(f"raise cap {self.raise_cap} is not in 0..{_MAX_RAISE_CAP}")
 
     def __str__(self) -> str:
         return _format_one(self)
@@ -200,17 +209,22 @@ def _parse_one(token: str, position: int, raise_sizes: bool) -> BetSize:
             raise ParseError("a raise must be more than 1x the previous bet", token, position)
         return BetSize("prev", multiple)
     if m := _CHIPS.match(low):
-        cap = 0
-        if m.group(2) is not None:
+        caps = [0, 0]  # NcMr, Nc@M
+        for i, what in enumerate(("a raise cap ('NcMr')", "a raise depth ('Nc@M')")):
+            if m.group(2 + i) is None:
+                continue
             if not raise_sizes:
-                raise ParseError("a raise cap ('NcMr') is only allowed for raises", token, position)
-            digits = m.group(2).lstrip("0") or "0"
-            cap = int(digits) if len(digits) <= 3 else _MAX_RAISE_CAP + 1  # no int() of a huge text
-            if not 1 <= cap <= _MAX_RAISE_CAP:
+                raise ParseError(f"{what} is only allowed for raises", token, position)
+            digits = m.group(2 + i).lstrip("0") or "0"
+            caps[i] = (
+                int(digits) if len(digits) <= 3 else _MAX_RAISE_CAP + 1
+            )  # no int() of a huge text
+            if not 1 <= caps[i] <= _MAX_RAISE_CAP:
                 raise ParseError(
-                    f"a raise cap is a whole number from 1 to {_MAX_RAISE_CAP}", token, position
+                    f"{what[2:]} is a whole number from 1 to {_MAX_RAISE_CAP}", token, position
                 )
-        return BetSize("chips", _number(m.group(1), token, position), raise_cap=cap)
+        value = _number(m.group(1), token, position)
+        return BetSize("chips", value, raise_cap=caps[0], at_raise=caps[1])
     if m := _GEOM.match(low):
         digits = m.group(1).lstrip("0")
         if len(digits) > len(str(MAX_STREETS)):  # before int(): thousands of digits raise
@@ -281,7 +295,9 @@ def _format_one(size: BetSize) -> str:
     if size.kind == "prev":
         return f"{_plain(size.value)}x"
     if size.kind == "chips":
-        cap = f"{size.raise_cap}r" if size.raise_cap else ""
+        cap = (
+            f"{size.raise_cap}r" if size.raise_cap else f"@{size.at_raise}" if size.at_raise else ""
+        )
         return f"{_plain(size.value)}c{cap}"
     if size.kind == "geometric":
         streets = str(size.streets) if size.streets else ""
@@ -297,101 +313,3 @@ def format_bet_sizes(sizes: Sequence[BetSize]) -> str:
     back exactly (``BetSize("pot", 0.33)`` -> ``"33%"``). No sizes -> ``""``.
     """
     return ", ".join(_format_one(size) for size in sizes)
-
-
-def resolve_bet(
-    size: BetSize,
-    *,
-    pot: float,
-    prev_bet: float,
-    to_call: float,
-    stack: float,
-    streets_left: int,
-    bets: int | None = None,
-) -> float:
-    """Chips the actor adds on top of matching the previous bet (for a bet: the bet itself).
-
-    Amounts are not rounded, and the thresholds of the tree (add all-in, force all-in, merging)
-    are not applied here; the only limit is the stack: the result is capped at the all-in
-    increment ``stack - to_call``.
-
-    Parameters
-    ----------
-    size:
-        The option.
-    pot:
-        Chips in the middle now, every bet of this street included (the bet being faced too).
-    prev_bet:
-        The previous bet or raise on this street as the opponent's street total, in chips
-        (0 when nobody has bet on this street).
-    to_call:
-        Chips the actor must add to match ``prev_bet`` (0 for a bet).
-    stack:
-        The actor's chips behind, before this action (effective stack).
-    streets_left:
-        Streets still to be dealt or played, this one included (river = 1, turn = 2, flop = 3).
-    bets:
-        Bets and raises already made on this street, the one faced included (0 for a bet, 1
-        facing the first bet, 2 facing a raise, ...); default: 1 when ``prev_bet > 0``, else 0.
-        Only geometric sizes read it.
-
-    Returns
-    -------
-    float
-        With ``p = pot + to_call`` (the pot after calling) and ``s = stack - to_call`` (the stack
-        after calling), the increment ``d`` over the call is
-
-        - ``N%``: ``d = N/100 * p`` (a raise of X% is a call, then X% of the new pot);
-        - ``Nx``: ``d = (N - 1) * prev_bet`` (the raise is *to* ``N * prev_bet``);
-        - ``Nc``: ``d = N``;
-        - geometric over ``n`` streets: ``d = f * p`` with ``f`` solving
-          ``p * (1 + 2 f)^n = p + 2 s``, i.e. ``f = ((1 + 2 s / p)^(1/n) - 1) / 2``, then
-          ``f = min(f, cap)``: bet ``f`` of the pot on each of n streets, called every time, and
-          both players are all-in at the end. With ``K`` the spec's street count
-          (``streets_left`` when it names none), ``n = K`` for a bet and
-          ``n = max(K - bets + 1, 1)`` for a raise (postflop-solver's rule, ``action_tree.rs``:
-          each bet or raise already made on the street uses up one of the K "streets");
-        - all-in: ``d = s``;
-
-        each then capped at ``s``.
-
-    Raises
-    ------
-    PokerlabError
-        For negative chip counts, ``streets_left < 1`` with a geometric size that names no
-        street count, or an ``Nx`` size when there is no previous bet.
-    """
-    chips = (("pot", pot), ("prev_bet", prev_bet), ("to_call", to_call), ("stack", stack))
-    for name, amount in chips:
-        if not amount >= 0.0:
-            raise PokerlabError(f"{name} must be >= 0 chips, got {amount!r}")
-    if bets is None:
-        bets = 1 if prev_bet > 0.0 else 0
-    if isinstance(bets, bool) or not isinstance(bets, numbers.Integral) or bets < 0:
-        raise PokerlabError(f"bets must be a non-negative integer, got {bets!r}")
-    behind = max(stack - to_call, 0.0)
-    after_call = pot + to_call
-    if size.kind == "pot":
-        add = size.value * after_call
-    elif size.kind == "prev":
-        if prev_bet <= 0.0:
-            raise PokerlabError(f"{_format_one(size)!r} needs a previous bet to multiply")
-        add = (size.value - 1.0) * prev_bet
-    elif size.kind == "chips":
-        add = size.value
-    elif size.kind == "geometric":
-        streets = size.streets or streets_left
-        if streets < 1:
-            raise PokerlabError(
-                f"{_format_one(size)!r} needs at least one street left, got {streets_left}"
-            )
-        if bets > 0:  # a raise: each bet made on this street uses up one street
-            streets = max(streets - bets + 1, 1)
-        if after_call <= 0.0:
-            add = behind
-        else:
-            fraction = ((1.0 + 2.0 * behind / after_call) ** (1.0 / streets) - 1.0) / 2.0
-            add = min(fraction, size.value) * after_call
-    else:
-        add = behind
-    return min(add, behind)

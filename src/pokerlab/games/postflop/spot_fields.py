@@ -92,6 +92,8 @@ class StreetSizes:
                     raise PokerlabError(f"{name} sizes cannot be multiples of a previous bet")
                 if size.raise_cap and name != "raise_":
                     raise PokerlabError(f"{name} sizes cannot have a raise cap (NcMr)")
+                if size.at_raise and name != "raise_":
+                    raise PokerlabError(f"{name} sizes cannot have a raise depth (Nc@M)")
             object.__setattr__(self, name, sizes)
 
 
