@@ -6,6 +6,7 @@ the exact best response of the whole pipeline (T4 of ``benchmarks/search_exact.p
 from __future__ import annotations
 
 import json
+import re
 import warnings
 
 import numpy as np
@@ -245,6 +246,37 @@ def test_preflop_far_searches_only_far_sizes() -> None:
     assert sum(policy.values()) == pytest.approx(1.0)
     assert [(r.street, r.inserted) for r in search.records] == [(0, (300,))]
     assert search.decisions[-1][0] == 0 and search.decisions[-1][2]
+
+
+def test_inserted_raises_grow_the_tree_at_their_own_depth_only() -> None:
+    """An open to 300 and a 3-bet to 700, both off the blueprint's sizes (50% and all-in):
+    the small blind's preflop subgame holds each at the depth where it was played (``Nc@M``,
+    the blinds counting as the first bet), not at every raise, so its tree is smaller than with
+    the sizes at every depth, and the line is still in it and searched."""
+    from pokerlab.games.postflop.action_walk import count_action_nodes
+
+    agent = _coarse_blueprint(200)
+    rules = agent.strategy.game.rules
+    search = SearchAgent(agent, "preflop", depth="round", continuations=1, iterations=20,
+                         preflop_far=0.5)  # fmt: skip
+    history = ((0, RAISE, 300), (1, RAISE, 700))
+    state = rules.initial_state()
+    for _, kind, amount in history:
+        state = state.apply(rules, kind, amount)
+    view = PublicView(rules, state, (), history)
+    prefix, moves = search._round_start(view)
+    (inserted, sizes), game = search._subgame(view, prefix, moves)
+    assert inserted == (300, 700)
+    assert re.findall(r"(\d+)c(@\d+)?", sizes[1]) == [("200", "@1"), ("400", "@2")]
+    everywhere = (sizes[0], re.sub(r"@\d+", "", sizes[1]), sizes[2])
+    decisions = [
+        sum(count_action_nodes(g.action_tree)["decision"])
+        for g in (game, search._game(view, prefix, everywhere))
+    ]
+    assert decisions[0] < decisions[1], decisions
+    policy = search.policy(view, tuple(int(c) for c in deck_combos(rules)[0]))
+    assert sum(policy.values()) == pytest.approx(1.0)
+    assert [(r.street, r.inserted) for r in search.records] == [(0, (300, 700))]
 
 
 def test_a_depth_limited_preflop_search_lowers_exact_exploitability(blueprint) -> None:

@@ -170,17 +170,20 @@ class RoundSubgames:
         menu: tuple[str, str, int] | None = None,
     ) -> tuple[str, str, int]:  # fmt: skip
         """The subgame's first-bet and raise sizes (bet-size syntax) and raise limit: the
-        menu's, each inserted size as chips over the bet faced when it was played, and the
-        line's raises allowed."""
+        menu's, each inserted size as chips over the bet faced when it was played, a raise only
+        at its depth (``Nc@M``, M the bets and raises made before it, the blinds counting as
+        one: the tree grows by that size's subtrees alone), and the line's raises allowed."""
         m = menu or (self.menu.bets, self.menu.raises, self.menu.raise_limit)
         bets, raises = [m[0]] if m[0] else [], [m[1]] if m[1] else []
+        made = int(bool(moves) and moves[0][3].street == 0)  # the blinds: the first bet
         for _, kind, amount, before in moves:
             if amount in inserted and kind in (BET, RAISE, ALLIN):
                 faced = max(before.bets)
                 if faced == 0:
                     bets.append(f"{amount}c")
                 else:
-                    raises.append(f"{amount - faced}c")
+                    raises.append(f"{amount - faced}c@{made}")
+            made += kind in (BET, RAISE, ALLIN)
         raised = sum(1 for _, k, _, b in moves if k in (BET, RAISE, ALLIN) and max(b.bets) > 0)
         return ", ".join(bets), ", ".join(raises), max(m[2], raised)
 
