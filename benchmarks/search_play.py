@@ -155,14 +155,18 @@ def main() -> None:
         help="a time budget per subgame instead: 1.5, or per street: turn=1.7",
     )
     parser.add_argument(
-        "--depth", default="end", help="end, or round: flop and turn subgames depth-limited"
+        "--depth",
+        default="end",
+        help="end; round (preflop, flop and turn subgames depth-limited); or the streets "
+        "whose subgames are, e.g. preflop,flop",
     )
     parser.add_argument("--continuations", default="1", help="with --depth round: 1, 4 or self")
     parser.add_argument(
         "--deal-sample",
         default=None,
-        help="with --depth round: TURN,RIVER cards dealt below the leaves (public chance "
-        "sampling, at least 5 each; default every card)",
+        help="with a depth limit: TURN,RIVER cards dealt below a flop's leaves (with the "
+        "preflop searched, FLOP,TURN,RIVER: each of the flop's cards); public chance "
+        "sampling, at least 3 each; default every card",
     )
     parser.add_argument(
         "--deal-draws", type=int, default=1, help="with --deal-sample: draws solved in turn"
