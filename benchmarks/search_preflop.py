@@ -11,11 +11,13 @@ Each decision is timed end to end after :meth:`SearchAgent.warmup
 projected onto the subgame, the continuations, the solve), with the subgame's size and the
 process's peak memory.
 
-What to expect (docs/search.md): about 230,000 nodes and 260 M numbers an array for the first
-open at 3,3,3 against the 60-minute hunl-100 blueprint, so 1-2 minutes a decision on this
-2-core machine: about 18 s to build and project, then the passes below every leaf (one per seat
-an iteration with k = 1, four continuations' with k = 4), and 8-14 GB resident. A line whose
-subgame does not fit is refused by the agent (the blueprint plays; counted in the table).
+What to expect (docs/search.md): about 146,000 nodes and 165 M numbers an array for the first
+open at 3,3,3 against the 60-minute hunl-100 blueprint (the open inserted at its own depth,
+``Nc@1``), so half a minute a decision with k = 1 and a minute or more with k = 4 on this
+2-core machine (stop 53: 30.6 s and 68.1 s): about 60% of it the passes below every leaf (one
+per seat an iteration with k = 1, four continuations' with k = 4), the rest building the spot
+and projecting the blueprint; 5-10 GB resident. A line whose subgame does not fit is refused by
+the agent (the blueprint plays; counted in the table).
 
 Usage: ``python benchmarks/search_preflop.py [--checkpoint benchmarks/results/hunl-100-60min.npz]
 [--continuations 1,4] [--iterations 20] [--threads 2] [--deal-sample 3,3,3] [--opens 550,700]
