@@ -236,11 +236,8 @@ def abstract_actions(
     candidates: set[int] = set()
     made = state.raises + (state.street == 0)  # bets and raises, the one faced (the blinds) in
     for size in abstraction.sizes_at(state.street, state.raises):
-        if isinstance(size, BetSize) and size.kind == "chips":
-            if size.raise_cap and made > size.raise_cap:
-                continue  # NcMr: offered while at most M bets and raises have been made
-            if size.at_raise not in (0, made):
-                continue  # Nc@M: offered where exactly M have been made
+        if isinstance(size, BetSize) and not size.offered_at(made):
+            continue  # NcMr past its cap, Nc@M at another depth
         if isinstance(size, BetSize) and size.kind == "prev" and top == 0:
             continue  # Nx needs a bet to multiply
         amount = min(max(raise_to(size, rules, state), low), allin)

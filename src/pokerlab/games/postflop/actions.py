@@ -326,9 +326,7 @@ def build_action_tree(
             if not info.allin and (limit is None or info.raises < limit) and ob < max_amount:
                 bets = info.raises + 1  # the first bet and the raises so far
                 for s in sizes.raise_:
-                    if s.kind == "chips" and (
-                        s.raise_cap and bets > s.raise_cap or s.at_raise not in (0, bets)
-                    ):
+                    if not s.offered_at(bets):
                         continue  # NcMr: capped; Nc@M: at one depth
                     amt = _size_amount(
                         s,

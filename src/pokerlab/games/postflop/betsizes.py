@@ -148,6 +148,14 @@ class BetSize:
     def __str__(self) -> str:
         return _format_one(self)
 
+    def offered_at(self, made: int) -> bool:
+        """Whether this raise size is offered where ``made`` bets and raises have been made on
+        the street, the one faced included (the blinds count as one before the flop): ``NcMr``
+        while ``made <= M``, ``Nc@M`` where ``made == M``, every other size anywhere."""
+        if self.raise_cap and made > self.raise_cap:
+            return False
+        return self.at_raise in (0, made)
+
 
 def _percent_fraction(digits: str) -> float:
     """The fraction of the pot that the percent text ``digits`` names (``"33"`` -> 0.33)."""
