@@ -233,3 +233,48 @@ def keep_tables(
             for field in ("git_revision", "date"):
                 payload[f"{table}_{field}"] = old.get(f"{table}_{field}", old.get(field))
             print(f"{table}: not run now; kept from {payload[f'{table}_git_revision']}")
+
+
+#: A Python process that imports numpy and numba and calls one trivial kernel loaded from
+#: numba's cache; its peak RSS is the floor under any numba program on this machine.
+_FLOOR_SCRIPT = """
+import numba, numpy
+@numba.njit(cache=True, nogil=True)
+def total(a):
+    s = 0.0
+    for x in a:
+        s += x
+    return s
+total(numpy.ones(3))
+for line in open("/proc/self/status"):
+    if line.startswith("VmHWM:"):
+        print(int(line.split()[1]) / 1024.0)
+"""
+
+
+def numba_floor_mib() -> float | None:
+    """Peak RSS (MiB) of a fresh Python process whose only work is one trivial numba kernel,
+    loaded from numba's cache (the script runs twice in a scratch cache folder; the second
+    run's figure is returned): what numpy, numba and LLVM cost before any program of ours.
+    None off Linux or where the probe fails."""
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "floor.py"
+        script.write_text(_FLOOR_SCRIPT)
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(Path(tmp) / "cache"))
+        out = ""
+        for _ in range(2):  # the first run compiles and writes the cache, the second loads it
+            try:
+                done = subprocess.run(
+                    [sys.executable, str(script)], env=env, capture_output=True, text=True,
+                    timeout=300, check=True,
+                )  # fmt: skip
+            except (OSError, subprocess.SubprocessError):
+                return None
+            out = done.stdout.strip()
+    try:
+        return float(out)
+    except ValueError:
+        return None

@@ -101,6 +101,7 @@ import pokerlab  # noqa: E402
 from _common import (  # noqa: E402
     keep_tables,
     load_average,
+    numba_floor_mib,
     print_table,
     results_dir,
     write_results,
@@ -233,10 +234,14 @@ def _div(mine: Any, ref: Any) -> float | None:
     return float(mine) / float(ref)
 
 
-def compare(ours: dict[str, Any], ref: dict[str, Any] | None) -> dict[str, Any]:
+def compare(
+    ours: dict[str, Any], ref: dict[str, Any] | None, floor_mib: float | None = None
+) -> dict[str, Any]:
     """Ratios ours / theirs of like measures: wall seconds to each target (checks every 10
-    iterations on both sides, included), step milliseconds per iteration, storage bytes; None
-    where the reference did not run or a side missed a target."""
+    iterations on both sides, included), step milliseconds per iteration, storage bytes, peak
+    RSS, and (with ``floor_mib``, see :func:`_common.numba_floor_mib`) our peak RSS less numba's
+    floor against their whole peak RSS; None where the reference did not run, a side missed a
+    target or a figure is unknown."""
     if ref is None:
         return {}
     out: dict[str, Any] = {}
@@ -245,6 +250,9 @@ def compare(ours: dict[str, Any], ref: dict[str, Any] | None) -> dict[str, Any]:
         out[f"wall_{t}"] = _div(mine and mine["wall_seconds"], theirs and theirs["wall_seconds"])
     out["ms_per_iteration"] = _div(ours["ms_per_iteration"], ref["ms_per_iteration"])
     out["memory"] = _div(ours["memory_bytes"], ref["memory_bytes"])
+    out["rss"] = _div(ours["peak_rss_mib"], ref["peak_rss_mib"])
+    above = None if floor_mib is None else ours["peak_rss_mib"] - floor_mib
+    out["rss_above_floor"] = _div(above, ref["peak_rss_mib"])
     return out
 
 
@@ -252,8 +260,14 @@ def _fmt_ratio(x: float | None) -> str:
     return "-" if x is None else f"{x:.2f}x"
 
 
-def b6_table(rows: list[dict[str, Any]], targets: tuple[float, ...], have_ref: bool) -> None:
-    """Print table 1: per row ours, theirs and the ratio of each like measure."""
+def b6_table(
+    rows: list[dict[str, Any]],
+    targets: tuple[float, ...],
+    have_ref: bool,
+    floor_mib: float | None = None,
+) -> None:
+    """Print table 1: per row ours, theirs and the ratio of each like measure; peak RSS also
+    less ``floor_mib`` (numba's floor, when measured)."""
     keys = [f"{t:g}" for t in targets]
     table = []
     for row in rows:
@@ -273,6 +287,9 @@ def b6_table(rows: list[dict[str, Any]], targets: tuple[float, ...], have_ref: b
             ours["memory_bytes"] / 2**20, ref["memory_bytes"] / 2**20 if ref else None,
             _fmt_ratio(ratio.get("memory")),
             ours["peak_rss_mib"], ref["peak_rss_mib"] if ref else None,
+            _fmt_ratio(ratio.get("rss")),
+            None if floor_mib is None else ours["peak_rss_mib"] - floor_mib,
+            _fmt_ratio(ratio.get("rss_above_floor")),
             f"{ours['oop_ev']:.2f}/{ref['oop_ev']:.2f}" if ref else f"{ours['oop_ev']:.2f}",
             "-" if row["load_average"] is None else f"{row['load_average'][0]:.2f}",
         ]  # fmt: skip
@@ -281,12 +298,17 @@ def b6_table(rows: list[dict[str, Any]], targets: tuple[float, ...], have_ref: b
     for t in keys:
         headers += [f"it {t}% us/ref", f"s {t}%", "ref s", "ratio"]
     headers += ["ms/it", "ref ms/it", "ratio", "MiB", "ref MiB", "ratio", "RSS MiB", "ref RSS",
-                "OOP EV us/ref", "load 1m"]  # fmt: skip
+                "ratio", "RSS-floor", "ratio", "OOP EV us/ref", "load 1m"]  # fmt: skip
     print_table(
         "B6 postflop spots, ours (dcfr-ps) against postflop-solver in this run (wall seconds to "
         f"each target with exploitability every {CHECK_EVERY} iterations, checks included; ms/it: "
         "solving steps alone; ratio = ours / theirs, below 1 is faster"
         + ("" if have_ref else "; reference missing: no ratios")
+        + (
+            ""
+            if floor_mib is None
+            else f"; RSS-floor: our peak RSS less numba's floor, {floor_mib:.0f} MiB"
+        )
         + ")",
         headers,
         table,
@@ -450,6 +472,12 @@ def main() -> None:
             print(f"postflop-solver reference: missing ({where}); no ratios printed")
         else:
             print(f"postflop-solver reference: {where}/pfs_bench")
+    floor_mib = numba_floor_mib() if threads else None
+    if threads:
+        print(
+            "numba's floor (peak RSS of a process running one trivial cached kernel): "
+            + ("unknown" if floor_mib is None else f"{floor_mib:.1f} MiB")
+        )
     rows: list[dict[str, Any]] = []
     for name in spots:
         spot_targets = (
@@ -481,12 +509,12 @@ def main() -> None:
                     "load_average": load,
                     "ours": ours,
                     "reference": ref,
-                    "ratios": compare(ours, ref),
+                    "ratios": compare(ours, ref, floor_mib),
                 }
             )
             print(f"  {name} {rows[-1]['mode']} {k} thread(s) done", flush=True)
     if rows:
-        b6_table(rows, targets, pfs is not None)
+        b6_table(rows, targets, pfs is not None, floor_mib)
     load_end = load_average()
     if threads:
         print(f"load average (1, 5, 15 min) at end: {load_end}")
@@ -509,6 +537,7 @@ def main() -> None:
         "load_average_end": load_end,
         "reference": None if pfs is None else where,
         "reference_missing": None if pfs is not None else where,
+        "numba_floor_mib": floor_mib if threads else None,
         "check_every": CHECK_EVERY,
         "iteration_cap": B6_CAP,
         "repeats": args.repeats,
