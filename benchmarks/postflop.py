@@ -13,9 +13,16 @@ Each is printed as a ratio ours / theirs (below 1: we are faster). Memory: our r
 strategy-sum arrays against the solver's own ``memory_usage`` for the mode, and peak RSS: theirs
 the process's, ours the Python process's peak during the cell (Linux: the high-water mark is
 reset before each cell through ``/proc/self/clear_refs``, and the RSS at the reset is kept as
-``rss_start_mib``; elsewhere the maximum over the invocation). Ours includes what any spot
-needs first, Python, numpy, numba and the compiled kernels: about 190 MiB (the river cells'
-peak), where the native reference starts at 4 MiB. Tree building and JIT
+``rss_start_mib``; elsewhere the maximum over the invocation), each as a ratio ours / theirs.
+Ours includes what any spot needs first, Python, numpy, numba and the compiled kernels: about
+190 MiB (the river cells' peak), where the native reference starts at 4 MiB. Of that, numba's
+floor, the peak RSS of a fresh process whose only work is one trivial kernel loaded from numba's
+cache (``_common.numba_floor_mib``, measured in the run: about 157 MiB here, 95 of them
+file-backed, mostly LLVM's code), is printed and subtracted in the ``RSS-floor`` column, whose
+ratio sets what is ours (kernels, tree, storage, scratch) against the reference's whole peak.
+Flop float32 on two threads, by part (``/proc/self/status`` at each stage, 2026-11-29): the floor
+157, our kernels and Python objects about 40, the tree 80, regrets and strategy sums 943 (theirs
+1,002), scratch and check buffers about 10: 1,231 MiB against 1,007. Tree building and JIT
 compilation are excluded on our side, as building and allocation are on theirs. The machine's
 load averages are printed with every row: on a shared machine the ratio is the figure to judge,
 and a ratio measured under load is weaker evidence than one measured idle.
