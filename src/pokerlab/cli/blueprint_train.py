@@ -102,7 +102,7 @@ def train_blueprint(
     from pokerlab.abstraction.buckets import METHODS
     from pokerlab.games.registry import load_game
     from pokerlab.io.files import load_checkpoint
-    from pokerlab.io.paths import check_input_file, check_output_file
+    from pokerlab.io.paths import check_input_file, check_new_checkpoint, check_output_file
     from pokerlab.solvers.blueprint import BlueprintSolver, lossless_abstraction
     from pokerlab.solvers.run import TrainingRun
 
@@ -151,6 +151,8 @@ def train_blueprint(
     info = game.summary(counts, averages)  # the size, refused before the tables
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     _check_fits(info, lazy, err)
+    if not resume:  # after the options' checks, before the tables: never over another run
+        check_new_checkpoint(checkpoint, "--checkpoint", "--resume")
     show = not as_json and sys.stderr.isatty()
     if lossless is not None:
         abstraction = lossless

@@ -184,7 +184,7 @@ def solve(
     """
     from pokerlab.games.postflop.game import PostflopGame, process_bytes_estimate
     from pokerlab.io.interrupts import shield_sigint, stop_on_sigint
-    from pokerlab.io.paths import check_output_file
+    from pokerlab.io.paths import check_new_checkpoint, check_output_file, same_file, unused_path
     from pokerlab.solvers.postflop import save_spot_solution
     from pokerlab.solvers.run import TrainingRun
 
@@ -250,7 +250,7 @@ def solve(
         solver.load_state_dict(state)  # exact: the run continues as if never stopped
     ckpt_path = checkpoint or resume
     if ckpt_path is None:  # written only on Ctrl-C; skipped when it cannot be
-        ckpt_path = (
+        ckpt_path = unused_path(  # an earlier run's file under that name is kept
             out.with_name(out.name.removesuffix(".npz") + ".ckpt.npz")
             if out is not None
             else Path(f"postflop-{name.replace('+', 'plus')}.ckpt.npz")
@@ -259,6 +259,8 @@ def solve(
             check_output_file(ckpt_path, "--checkpoint")
         except PokerlabError:
             ckpt_path = None
+    elif checkpoint is not None and not same_file(checkpoint, resume):
+        check_new_checkpoint(checkpoint, "--checkpoint")  # never over another run's file
     else:
         check_output_file(ckpt_path, "--checkpoint")
     if target_pct is None and iterations is None and seconds is None:

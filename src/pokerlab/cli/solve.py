@@ -130,7 +130,7 @@ def solve(
     exploitability was reached (results written, marked partial); 130 Ctrl-C (checkpoint and
     --out written, marked partial).
     """
-    from pokerlab.io.paths import check_output_file
+    from pokerlab.io.paths import check_new_checkpoint, check_output_file, same_file, unused_path
     from pokerlab.solvers.guards import check_history_tree_size
     from pokerlab.solvers.resume import resume_solver
     from pokerlab.solvers.run import TrainingRun
@@ -142,9 +142,14 @@ def solve(
         raise PokerlabError(f"--check-every must be >= 1, got {check_every}")
     if checkpoint_seconds is not None and not checkpoint_seconds > 0:
         raise PokerlabError(f"--checkpoint-seconds must be > 0, got {checkpoint_seconds}")
-    for option, path in (("--out", out), ("--log", log), ("--checkpoint", checkpoint)):
+    for option, path in (("--out", out), ("--log", log)):
         if path is not None:
             check_output_file(path, option)
+    if checkpoint is not None:  # another run's checkpoint is never written over
+        if same_file(checkpoint, resume):
+            check_output_file(checkpoint, "--checkpoint")
+        else:
+            check_new_checkpoint(checkpoint, "--checkpoint")
     params = {} if players is None else {"players": players}
     options: dict[str, object] = {
         "prune": prune,
@@ -198,9 +203,10 @@ def solve(
         limits.update(default_limits(solver))
     solver_seed = getattr(solver, "seed", None)
     saving = any(x is not None for x in (checkpoint_every, checkpoint_seconds, checkpoint, resume))
-    ckpt_path: Path | None = (
-        checkpoint or resume or _checkpoint_path(out, solver.game.name, algorithm)
-    )
+    ckpt_path: Path | None = checkpoint or resume
+    if ckpt_path is None:  # a name made from --out's: never over an earlier run's file
+        derived = _checkpoint_path(out, solver.game.name, algorithm)
+        ckpt_path = check_new_checkpoint(derived) if saving else unused_path(derived)
     try:
         check_output_file(ckpt_path, "--checkpoint")
     except PokerlabError:

@@ -115,14 +115,24 @@ def run_training(
     """Train ``solver`` under ``s``'s limits through a :class:`TrainingRun`, then print the
     summary (one JSON object with ``--json``); exits 130 when interrupted."""
     from pokerlab.io.files import load_checkpoint
-    from pokerlab.io.paths import check_input_file, check_output_file
+    from pokerlab.io.paths import (
+        check_input_file,
+        check_new_checkpoint,
+        check_output_file,
+        same_file,
+        unused_path,
+    )
     from pokerlab.solvers.run import TrainingRun
 
     if s.resume is not None:
         solver.load_state_dict(load_checkpoint(check_input_file(s.resume, "--resume")))
     # where the run saves: --checkpoint, else the resumed file (saved back), else a default name
     # written only on Ctrl-C (and left out when it cannot be written)
-    ckpt_path: Path | None = s.checkpoint or s.resume or Path(f"limit-holdem-{s.variant}.ckpt.npz")
+    ckpt_path: Path | None = s.checkpoint or s.resume
+    if s.checkpoint is not None and not same_file(s.checkpoint, s.resume):
+        check_new_checkpoint(s.checkpoint)  # another run's checkpoint is never written over
+    if ckpt_path is None:  # an earlier run's file under the default name is kept
+        ckpt_path = unused_path(f"limit-holdem-{s.variant}.ckpt.npz")
     try:
         check_output_file(ckpt_path, "--checkpoint")
     except PokerlabError:

@@ -169,6 +169,48 @@ def check_output_file(path: str | os.PathLike[str], option: str = "--out") -> Pa
     return target
 
 
+def check_new_checkpoint(
+    path: str | os.PathLike[str],
+    option: str = "--checkpoint",
+    continue_with: str | None = None,
+) -> Path:
+    """:func:`check_output_file`, and refuse a file that already exists at ``path``: a
+    checkpoint holds hours of work, and a run that is not resuming it would write over it.
+    ``continue_with`` names the flags that would continue it (default ``--resume PATH``).
+    Returns the path."""
+    target = check_output_file(path, option)
+    if target.exists():
+        how = continue_with or f"--resume {str(target)}"
+        raise PokerlabError(
+            f"{option} {str(target)!r} already exists: continue it with {how}, or choose "
+            "another file (delete it first to start over)"
+        )
+    return target
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str] | None) -> bool:
+    """Whether ``a`` and ``b`` name one file (after resolving links and ``..``); False when
+    ``b`` is None."""
+    if b is None:
+        return False
+    return Path(a).resolve() == Path(b).resolve()
+
+
+def unused_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` where no file is there, else the first of ``NAME-2.SUFFIXES``,
+    ``NAME-3.SUFFIXES``, ... that is free (for files written under a default name, such as the
+    checkpoint of an interrupted run, so that an earlier one is kept)."""
+    target = Path(path)
+    if not target.exists():
+        return target
+    suffixes = "".join(target.suffixes)
+    stem = target.name[: len(target.name) - len(suffixes)] if suffixes else target.name
+    k = 2
+    while (candidate := target.with_name(f"{stem}-{k}{suffixes}")).exists():
+        k += 1
+    return candidate
+
+
 def _check_exists(folder: Path, option: str, target: Path) -> None:
     """Refuse a missing ``folder`` (after :func:`_check_folder_chain` named worse problems)."""
     if not folder.is_dir():
