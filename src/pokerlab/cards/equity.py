@@ -31,7 +31,14 @@ import numpy as np
 from pokerlab._rng import seed_state
 from pokerlab.cards import _equity_kernels as EK
 from pokerlab.cards import _eval_kernels as K
-from pokerlab.cards.deck import COMBO_CARDS, combos_blocked_by, parse_cards
+from pokerlab.cards.deck import (
+    COMBO_CARDS,
+    combos_blocked_by,
+    format_card,
+    format_cards,
+    format_combo,
+    parse_cards,
+)
 from pokerlab.cards.evaluator import eval_tables
 from pokerlab.cards.ranges import parse_range
 from pokerlab.errors import FileFormatError, PokerlabError
@@ -107,6 +114,44 @@ def _pair_weights(w1: np.ndarray, w2: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return c1, c2, pw
 
 
+def _why_no_pair(
+    specs: tuple[str | np.ndarray, str | np.ndarray],
+    raw: tuple[np.ndarray, np.ndarray],
+    live: tuple[np.ndarray, np.ndarray],
+    board: list[int],
+) -> str:
+    """The simplest cause found of no dealable pair: a range empty, every hand of a range
+    blocked by the board, or the hands of one side all sharing a card with the other's only
+    hand; the generic cause otherwise."""
+    names = [
+        f"range {i + 1}" + (f" ({spec})" if isinstance(spec, str) else "")
+        for i, spec in enumerate(specs)
+    ]
+    for name, weights in zip(names, raw, strict=True):
+        if not np.any(weights > 0):
+            return f"{name} is empty"
+    for name, weights, combos in zip(names, raw, live, strict=True):
+        if combos.size == 0:
+            held = {int(c) for c in COMBO_CARDS[np.flatnonzero(weights > 0)].ravel()}
+            blockers = format_cards(c for c in board if c in held)
+            return (
+                f"every hand of {name} shares a card with the board {format_cards(board)} "
+                f"({blockers})"
+            )
+    c1, c2 = live
+    if c1.size == 1 and c2.size == 1:
+        shared = [int(c) for c in COMBO_CARDS[c1[0]] if c in COMBO_CARDS[c2[0]]]
+        verb = "is" if len(shared) == 1 else "are"
+        return f"{' and '.join(format_card(c) for c in shared)} {verb} in both hands"
+    for i, one in enumerate(live):
+        if one.size == 1:
+            return (
+                f"every hand of {names[1 - i]} shares a card with {names[i].split(' (')[0]}'s "
+                f"only hand {format_combo(int(one[0]))}"
+            )
+    return "the ranges are empty or collide"
+
+
 def _exact_pairs(
     c1: np.ndarray, c2: np.ndarray, pw: np.ndarray, board: list[int]
 ) -> tuple[float, float, float, int]:
@@ -177,13 +222,15 @@ def equity(
     cards = _board(board)
     w1 = _weights(first, "first range")
     w2 = _weights(second, "second range")
+    raw = (w1.copy(), w2.copy())
     blocked = combos_blocked_by(cards)
     w1[blocked] = 0.0
     w2[blocked] = 0.0
     c1, c2, pw = _pair_weights(w1, w2)
     n_pairs = int(np.count_nonzero(pw))
     if n_pairs == 0:
-        raise PokerlabError("no pair of hands can be dealt: the ranges are empty or collide")
+        why = _why_no_pair((first, second), raw, (c1, c2), cards)
+        raise PokerlabError(f"no pair of hands can be dealt: {why}")
     if exact is None:
         from pokerlab.cards.preflop import data_path
 
