@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -101,7 +102,7 @@ def show(
     keep, phrase = key_filter(key, prefix, contains)
     meta = read_metadata(file)
     if meta.get("format") != "pokerlab-strategy":
-        raise PokerlabError(f"{str(file)!r} is a checkpoint, not a strategy file")
+        raise PokerlabError(_not_a_strategy(file, meta))
     strategy = load_strategy(file)
     keys = strategy.compiled.index.keys
     if not any(keep(k) for k in keys):
@@ -123,3 +124,25 @@ def show(
         console.print(f"... {left_out} more")
     extra = {k: meta[k] for k in ("iterations", "exploitability", "created") if k in meta}
     console.print(", ".join(f"{k}: {v}" for k, v in extra.items()))
+
+
+def _not_a_strategy(file: Path, meta: dict[str, Any]) -> str:
+    """Why ``pokerlab show`` does not print ``file`` (a file of pokerlab's that is not a
+    strategy file), and the command that does."""
+    from pokerlab.io.files import is_postflop_solution
+
+    name = str(file)
+    if is_postflop_solution(meta):
+        return f"{name!r} is a postflop solution: show it with pokerlab postflop show {name}"
+    if meta.get("game") == "nolimit-holdem":
+        return f"{name!r} is a no-limit blueprint: show it with pokerlab blueprint show {name}"
+    state = str(meta.get("state_format") or "")
+    if state.startswith("limit-") or meta.get("representation") == "bucketed":
+        return (
+            f"{name!r} is a limit hold'em checkpoint: open it in the viewer (pokerlab serve) or "
+            f"play it (pokerlab play limit-holdem --checkpoint {name})"
+        )
+    return (
+        f"{name!r} is a checkpoint, not a strategy file: open it in the viewer (pokerlab serve), "
+        f"or resume it with --out to write one (pokerlab solve GAME --resume {name} --out FILE)"
+    )
