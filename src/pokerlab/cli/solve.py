@@ -56,6 +56,7 @@ def solve(
         None,
         "--iterations",
         "-n",
+        min=1,
         help="Stop at this many iterations in total; with --resume the checkpoint's iterations "
         "count, so the same -n gives the same run.",
     ),
