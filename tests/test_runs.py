@@ -121,9 +121,14 @@ def test_a_run_needs_a_limit_and_checks_its_numbers():
         TrainingRun(CountingSolver())
     with pytest.raises(PokerlabError, match="checkpoint_every must be >= 1"):
         TrainingRun(CountingSolver(), iterations=5, checkpoint="x.npz", checkpoint_every=-5)
-    with pytest.raises(PokerlabError, match="two-player zero-sum"):
-        kuhn3 = pokerlab.make_solver(pokerlab.load_game("kuhn", players=3), "cfr")
-        TrainingRun(kuhn3, target_exploitability=1e-3)
+    kuhn3 = pokerlab.make_solver(pokerlab.load_game("kuhn", players=3), "cfr")
+    with pytest.raises(PokerlabError, match="more than two players CFR need not reach"):
+        TrainingRun(kuhn3, target_exploitability=1e-3)  # nothing would end it
+    result = TrainingRun(kuhn3, target_exploitability=1e-3, iterations=5000).run()
+    assert result.status == "completed" and result.exploitability <= 1e-3
+    assert result.exploitability == pytest.approx(
+        pokerlab.exploitability(kuhn3.game, kuhn3.average_strategy()), rel=1e-12
+    )
 
 
 def test_default_limits():
@@ -305,11 +310,17 @@ def test_target_not_reached_warns_and_exits_3(capsys):
 
 
 def test_three_player_kuhn_without_a_limit_uses_the_stated_default(capsys):
+    """10,000 iterations (no target: nothing guarantees one with three players), and the
+    exploitability reported (NashConv / players) equals the library's for the same run."""
     code, out, err = run(capsys, "solve", "kuhn", "--players", "3", "--json")
     assert code == 0, err
     summary = json.loads(out)
     assert summary["iterations"] == 10_000 and summary["status"] == "completed"
-    assert summary["exploitability"] is None or math.isnan(summary["exploitability"])
+    solver = pokerlab.make_solver(pokerlab.load_game("kuhn", players=3), "dcfr")
+    solver.step(10_000)
+    expected = pokerlab.exploitability(solver.game, solver.average_strategy())
+    assert 0 < summary["exploitability"] < 1e-4
+    assert summary["exploitability"] == pytest.approx(expected, rel=1e-9)
 
 
 def test_checkpoint_every_negative_names_the_flag(capsys):

@@ -60,6 +60,7 @@ from pokerlab.solvers.stopping import (
     RunResult,
     RunStatus,
     _measurable,
+    _two_player,
     default_limits,
 )
 
@@ -84,6 +85,7 @@ __all__ = [
     "stop_on_sigint",
     "STOP_NOTICE",
 ]
+
 
 class Trainable(Protocol):
     """What :class:`TrainingRun` needs of a solver: the verb set of
@@ -199,8 +201,14 @@ class TrainingRun(RunFiles):
                 )
             if measure is None and not _measurable(solver):
                 raise PokerlabError(
-                    "exploitability is defined for two-player zero-sum games only; "
+                    "exploitability is defined for zero-sum games only; "
                     "give an iteration or time limit instead of a target"
+                )
+            uncapped = iterations is None and seconds is None and nodes is None
+            if measure is None and not _two_player(solver) and uncapped:
+                raise PokerlabError(
+                    "with more than two players CFR need not reach an exploitability target: "
+                    "give an iteration, time or node limit with it"
                 )
         if seconds is not None and (not seconds > 0 or not math.isfinite(seconds)):
             raise PokerlabError(f"seconds must be a number > 0, got {seconds}")

@@ -25,9 +25,16 @@ RunStatus = Literal["completed", "target not reached", "interrupted"]
 
 
 def _measurable(solver: Any) -> bool:
-    """Exploitability is defined for two-player zero-sum games."""
+    """Exploitability (NashConv / players, OpenSpiel's convention) is defined for zero-sum games
+    of any number of players; with two it is the distance to an equilibrium's value."""
     game = getattr(solver, "game", None)
-    return getattr(game, "num_players", 0) == 2 and bool(getattr(game, "zero_sum", False))
+    return getattr(game, "num_players", 0) >= 2 and bool(getattr(game, "zero_sum", False))
+
+
+def _two_player(solver: Any) -> bool:
+    """CFR's average strategy converges to an equilibrium in two-player zero-sum games; with more
+    players there is no such guarantee (exploitability need not reach a target)."""
+    return _measurable(solver) and getattr(solver.game, "num_players", 0) == 2
 
 
 def _is_sampling(solver: Any) -> bool:
@@ -36,10 +43,10 @@ def _is_sampling(solver: Any) -> bool:
 
 def default_limits(solver: Any) -> dict[str, float | int]:
     """The stopping rule used when a caller gives none: target exploitability 1e-3 (Monte Carlo
-    CFR, which converges like 1/sqrt(T): 1e-2) where exploitability is defined; otherwise 10,000
-    iterations (Monte Carlo CFR: 1,000,000). Returned as keyword arguments of
-    :class:`TrainingRun`."""
-    if _measurable(solver):
+    CFR, which converges like 1/sqrt(T): 1e-2) in two-player zero-sum games; otherwise 10,000
+    iterations (Monte Carlo CFR: 1,000,000), exploitability still reported where it is defined.
+    Returned as keyword arguments of :class:`TrainingRun`."""
+    if _two_player(solver):
         return {"target_exploitability": 1e-2 if _is_sampling(solver) else 1e-3}
     return {"iterations": 1_000_000 if _is_sampling(solver) else 10_000}
 
