@@ -30,6 +30,14 @@ MAX_MATCH_HANDS = 10_000_000
 MAX_TOTAL_HANDS = 100_000_000
 
 
+def _stack_above_blind(value: float | None) -> float | None:
+    """``--stack``'s lower bound, the game's own (:class:`~pokerlab.games.pushfold.PushFoldGame`):
+    above the small blind's 0.5 bb, which the option's ``min`` (inclusive) cannot say."""
+    if value is not None and not value > 0.5:
+        raise typer.BadParameter(f"Input should be greater than 0.5 big blinds, got {value:g}")
+    return value
+
+
 def _parse_sweep(text: str) -> list[float]:
     """Stacks of ``--sweep START:STOP:STEP`` (both ends included), checked before any work:
     START > 0.5, STOP <= :data:`MAX_STACK_BB`, at most :data:`MAX_SWEEP_STACKS` stacks."""
@@ -78,8 +86,8 @@ def pushfold(
         10.0,
         "--stack",
         "-s",
-        min=0.5,
         max=MAX_STACK_BB,
+        callback=_stack_above_blind,
         help="Effective stack in big blinds (above 0.5).",
     ),
     ante: float = typer.Option(0.0, min=0.0, max=MAX_ANTE_BB, help="Ante per player, big blinds."),
@@ -307,7 +315,12 @@ def match(
     ),
     matches: int = typer.Option(1, "--matches", "-m", min=1, help="Number of matches."),
     stack: float = typer.Option(
-        10.0, "--stack", "-s", min=0.5, max=MAX_STACK_BB, help="Stack in big blinds (above 0.5)."
+        10.0,
+        "--stack",
+        "-s",
+        max=MAX_STACK_BB,
+        callback=_stack_above_blind,
+        help="Stack in big blinds (above 0.5).",
     ),
     ante: float = typer.Option(0.0, min=0.0, max=MAX_ANTE_BB, help="Ante per player, big blinds."),
     until_broke: bool = typer.Option(
