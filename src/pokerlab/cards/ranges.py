@@ -221,9 +221,11 @@ def parse_range(text: str) -> np.ndarray:
             hands, _, wtext = item.partition(":")
             wpos = pos + len(hands) + 1 + len(wtext) - len(wtext.lstrip())
             hands, wtext = hands.strip(), wtext.strip()
-            if not _WEIGHT.match(wtext):  # ASCII decimals: float() takes "٠.٥", "1_0", "nan"
+            # ASCII decimals (float() takes "٠.٥", "1_0", "nan"); a minus sign is read so that
+            # a negative weight is told its interval rather than called not a number
+            if not _WEIGHT.match(wtext.removeprefix("-")):
                 raise ParseError("weight is not a number", wtext, wpos)
-            weight = float(wtext)
+            weight = float(wtext) + 0.0  # "-0" is 0
             if not 0.0 <= weight <= 1.0:
                 raise ParseError("weight must be between 0 and 1", wtext, wpos)
             item = hands
