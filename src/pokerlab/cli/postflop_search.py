@@ -5,11 +5,16 @@ The spot is solved as a blueprint with its river bucketed (``--buckets`` hand-st
 per river node; ``--buckets 0``: losslessly), then every public state that starts ``--street``
 is searched for both seats with each ``--gadget`` and the assembled strategy's exploitability
 printed beside the blueprint's (percent of the pot; a best response walks the whole spot).
+
+Every kernel the blueprint and the searches call is compiled (or loaded from numba's cache)
+before anything is timed, so each row's seconds are solving alone, comparable between gadgets;
+on a terminal, stderr says so when the cache is cold and gives a line as each row finishes.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import typer
@@ -17,6 +22,7 @@ from rich.table import Table
 
 from pokerlab.cli.postflop import postflop_app
 from pokerlab.cli.render import console, print_json
+from pokerlab.cli.render_postflop import print_line_stderr, stderr_is_terminal
 from pokerlab.errors import PokerlabError
 
 
@@ -72,6 +78,8 @@ def search(
     game = load_game("postflop", spot=spot)
     pot = float(game.config.pot)
     passes = Passes(game.expanded.tree, 1)
+    say = print_line_stderr if stderr_is_terminal() else lambda message: None
+    warm_kernels(game, say)
     start = time.perf_counter()
     if buckets:
         profile, _ = bucketed_blueprint(game, buckets, blueprint_iterations)
@@ -86,6 +94,7 @@ def search(
             "seconds": time.perf_counter() - start,
         }
     ]
+    say(f"blueprint: {rows[0]['seconds']:.1f} s")
     for g in gadgets:
         report = search_everywhere(
             game, profile, g, street=street, iterations=iterations, depth=depth,
@@ -103,6 +112,8 @@ def search(
                 "self_rounds": [r.get("self_rounds", 0) for r in report.per_subgame],
             }
         )
+        count = f"{report.subgames} subgame{'' if report.subgames == 1 else 's'}"
+        say(f"{rows[-1]['configuration']}: {count}, {report.seconds:.1f} s")
     if as_json:
         print_json({"spot": spot, "buckets": buckets, "depth": depth, "rows": rows})
         return
@@ -115,3 +126,33 @@ def search(
             str(r["subgames"]), f"{r['seconds']:.1f}",
         )  # fmt: skip
     console.print(table)
+
+
+def search_kernels_cold() -> bool:
+    """Whether numba's on-disk cache lacks the kernels of the blueprint's and the searches'
+    passes (:func:`pokerlab.warmup.kernels_cold`): the warm-up then compiles, about a minute."""
+    from pokerlab.tree import _primitives
+    from pokerlab.tree.vector import _kernels, _search_kernels
+    from pokerlab.warmup import kernels_cold
+
+    return kernels_cold([_kernels, _primitives, _search_kernels])
+
+
+def warm_kernels(game: Any, say: Callable[[str], None]) -> None:
+    """Compile or load every kernel the blueprint's solve (one thread, dcfr), its normalisation
+    and :func:`~pokerlab.solvers.search.everywhere.search_everywhere` call, on tiny spots (the
+    kernels specialise on types, not sizes; the normalisation on ``game``'s tree, one linear
+    pass), so that no row's seconds include compiling; first ``say`` the compile notice of
+    ``pokerlab postflop`` when the cache is cold."""
+    import numpy as np
+
+    from pokerlab.solvers.postflop import postflop_schedule
+    from pokerlab.solvers.postflop_solve import warm_kernels as warm_passes
+    from pokerlab.solvers.search import warm_search
+    from pokerlab.warmup import COMPILING_MESSAGE
+
+    if search_kernels_cold():
+        say(COMPILING_MESSAGE)
+    warm_passes(1, False, postflop_schedule("dcfr"))
+    warm_search()
+    game.public_tree().normalise(np.zeros(game.expanded.tree.size))
