@@ -225,7 +225,8 @@ class HandStrengthRule(NoLimitAgent):
     feature as limit hold'em's ``ehs_rule`` (defaults 0.65 and 0.45 as there).
 
     Computed on the fly: on the turn and river exactly for every hand of the deck at once
-    (:func:`~pokerlab.evaluate.nolimit.strength.board_strengths`, cached per board); preflop and
+    (:func:`~pokerlab.evaluate.nolimit.strength.board_strengths`, cached per board; in a game of
+    fewer rounds, on its last board and the one before, the showdown coming there); preflop and
     on the flop with the LBR equity kernel, exactly whenever (completions x opponent hands) is
     at most ``exact_limit``, else (the full deck's flop) over ``rollouts`` completions drawn
     from a generator seeded by the hole cards and board, so the bot stays a fixed function of
@@ -252,17 +253,26 @@ class HandStrengthRule(NoLimitAgent):
 
     def strength(self, rules: NoLimitRules, hole: tuple[int, int], board: tuple[int, ...]) -> float:
         """E[HS] of ``hole`` on ``board`` against a uniform random hand (see the class)."""
-        if len(board) >= 4:
+        if self._tabled(rules, board):
             return float(self._strengths(rules, np.asarray([hole]), board)[0])
         return _ehs(rules.ranks, (int(hole[0]), int(hole[1])), tuple(int(c) for c in board),
                     self.exact_limit, self.rollouts)  # fmt: skip
 
     @staticmethod
+    def _tabled(rules: NoLimitRules, board: tuple[int, ...]) -> bool:
+        """Whether ``board`` is the game's last or one card short of it (the turn and river of
+        four rounds; the flop of a game that ends on it or on the turn): every hand at once,
+        exactly, by :func:`~pokerlab.evaluate.nolimit.strength.board_strengths`."""
+        final = rules.board_size(rules.rounds - 1)
+        return len(board) >= 3 and len(board) >= final - 1
+
+    @staticmethod
     def _strengths(rules: NoLimitRules, hands: np.ndarray, board: tuple[int, ...]) -> np.ndarray:
-        """E[HS] of each row of ``hands`` on a turn or river ``board`` (the table's entries)."""
+        """E[HS] of each row of ``hands`` on a ``board`` that :meth:`_tabled` takes."""
         from pokerlab.evaluate.nolimit.strength import board_strengths
 
-        table = board_strengths(rules.ranks, tuple(int(c) for c in board))
+        final = rules.board_size(rules.rounds - 1)
+        table = board_strengths(rules.ranks, tuple(int(c) for c in board), final)
         base = 52 - 4 * rules.ranks
         m = 4 * rules.ranks
         lo = np.minimum(hands[:, 0], hands[:, 1]).astype(np.int64) - base
@@ -282,7 +292,7 @@ class HandStrengthRule(NoLimitAgent):
     def action_probability(self, view: PublicView, hands: np.ndarray, action: Action) -> np.ndarray:
         """1 where the hand's E[HS] leads to ``action`` (the same rule as :meth:`policy`)."""
         key = normalize_action(view, action, self.name)
-        if len(view.board) >= 4:
+        if self._tabled(view.rules, view.board):
             ehs = self._strengths(view.rules, np.asarray(hands), view.board)
         else:
             ehs = np.array([self.strength(view.rules, (a, b), view.board)

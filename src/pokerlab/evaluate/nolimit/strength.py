@@ -30,14 +30,15 @@ __all__ = ["board_strengths"]
 
 
 def _river_counts(hands: np.ndarray, board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """For every row of ``hands`` (int64 ``(H, 2)``) on the 5-card ``board``: twice the wins
-    plus the ties against the hands it can face, and how many it can face (both int64; 0 and 0
-    for a hand meeting the board)."""
+    """For every row of ``hands`` (int64 ``(H, 2)``) at a showdown on ``board`` (3 to 5 cards:
+    the river, or the last board of a game of fewer rounds): twice the wins plus the ties
+    against the hands it can face, and how many it can face (both int64; 0 and 0 for a hand
+    meeting the board)."""
     n = len(hands)
     live = ~np.isin(hands, np.asarray(board, dtype=np.int64)).any(axis=1)
     idx = np.flatnonzero(live)
     h = hands[idx]
-    cards = np.concatenate([h, np.broadcast_to(np.asarray(board), (len(idx), 5))], axis=1)
+    cards = np.concatenate([h, np.broadcast_to(np.asarray(board), (len(idx), len(board)))], axis=1)
     v = evaluate_batch(cards).astype(np.int64)
     order = np.sort(v)
     below = np.searchsorted(order, v, side="left")
@@ -60,16 +61,21 @@ def _river_counts(hands: np.ndarray, board: tuple[int, ...]) -> tuple[np.ndarray
 
 
 @lru_cache(maxsize=4096)
-def board_strengths(ranks: int, board: tuple[int, ...]) -> np.ndarray:
+def board_strengths(ranks: int, board: tuple[int, ...], final: int = 5) -> np.ndarray:
     """E[HS] (module docstring) of every hole-card pair of the deck's top ``ranks`` ranks
-    (``deck_combos`` order: lower card first, ``itertools.combinations``) on ``board`` (4 or 5
-    card ids); NaN for a pair meeting the board. Read-only, cached per board."""
-    if len(board) not in (4, 5):
-        raise ValueError(f"board_strengths takes a turn or river board, got {len(board)} cards")
+    (``deck_combos`` order: lower card first, ``itertools.combinations``) on ``board``, whose
+    showdown comes with ``final`` board cards (5; 3 or 4 in a game of fewer rounds): HS on the
+    final board, else the mean over the next card of its HS (``board`` one card short of
+    ``final``); NaN for a pair meeting the board. Read-only, cached per board."""
+    if not 3 <= final <= 5 or len(board) not in (final - 1, final) or len(board) < 3:
+        raise ValueError(
+            f"board_strengths takes the last board of the game ({final} cards) or one card "
+            f"short of it (3 at least), got {len(board)} cards"
+        )
     deck = np.arange(52 - 4 * ranks, 52, dtype=np.int64)
     i, j = np.triu_indices(len(deck), k=1)
     hands = np.stack([deck[i], deck[j]], axis=1)
-    if len(board) == 5:
+    if len(board) == final:
         score, faced = _river_counts(hands, board)
     else:
         score = np.zeros(len(hands), dtype=np.int64)
