@@ -1,4 +1,4 @@
-"""``--stack`` of ``pokerlab pushfold`` and ``pokerlab match`` refuses what the game refuses (a
+"""``--stack`` of ``pokerlab pushfold``, ``match`` and ``evolve`` refuses what the game refuses (a
 stack of 0.5 bb or less: the option once took 0.5, which the game then refused) with the option's
 own one-line message."""
 
@@ -11,7 +11,9 @@ from pokerlab.errors import PokerlabError
 from pokerlab.games.pushfold import PushFoldGame
 
 
-@pytest.mark.parametrize("command", [["pushfold"], ["match", "nash", "nash", "-n", "10"]])
+@pytest.mark.parametrize(
+    "command", [["pushfold"], ["match", "nash", "nash", "-n", "10"], ["evolve"]]
+)
 @pytest.mark.parametrize("stack", ["0.5", "0.25", "-3"])
 def test_a_stack_of_half_a_blind_or_less_is_refused_by_the_option(
     command: list[str], stack: str, capsys: pytest.CaptureFixture[str]

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 from pokerlab.cli.app import app, warn
-from pokerlab.cli.pushfold import MAX_MATCH_HANDS, MAX_STACK_BB
+from pokerlab.cli.pushfold import MAX_MATCH_HANDS, MAX_STACK_BB, _stack_above_blind
 from pokerlab.cli.render import console, print_json
 from pokerlab.errors import PokerlabError
 
@@ -51,8 +51,8 @@ def evolve(
         None,
         "--stack",
         "-s",
-        min=0.5,
         max=MAX_STACK_BB,
+        callback=_stack_above_blind,
         help="Stack in big blinds (default 10; variable players: 1..10).",
     ),
     fitness: str = typer.Option("exact", help="exact (expected value) or simulated (hands)."),
