@@ -8,7 +8,7 @@ what a command line, a notebook or a distributed runner would otherwise each rew
 * **stopping rules**: a total iteration count, a target exploitability, a budget of solving
   seconds, a budget of nodes touched, a callback, or an interruption, whichever comes first;
 * **reports** every ``check_every`` iterations (or at given node budgets): exploitability where it
-  is defined (two-player zero-sum games), a JSON line appended to the log, a callback;
+  is defined (zero-sum games), a JSON line appended to the log, a callback;
 * **checkpoints** every N iterations and/or every S seconds of wall time, at the end and on
   interruption, each written atomically (:mod:`pokerlab.io.files`);
 * **Ctrl-C**: the first SIGINT asks the run to stop at the next safe point (the end of the current
@@ -60,7 +60,7 @@ from pokerlab.solvers.stopping import (
     RunResult,
     RunStatus,
     _measurable,
-    _two_player,
+    check_limits,
     default_limits,
 )
 
@@ -121,7 +121,8 @@ class TrainingRun(RunFiles):
         run.
     target_exploitability:
         Stop once the measured exploitability (game units) is at or below this; only where it is
-        defined (two-player zero-sum games). Measured at every report.
+        defined (zero-sum games; with more than two players only beside another limit). Measured
+        at every report.
     seconds:
         Stop after this much solving time (iterations only, seconds) in this run.
     nodes:
@@ -186,34 +187,7 @@ class TrainingRun(RunFiles):
         handle_sigint: bool = True,
         measure: Callable[[Any], float] | None = None,
     ) -> None:
-        if iterations is None and target_exploitability is None and seconds is None:
-            if nodes is None:
-                raise PokerlabError(
-                    "a training run needs a limit: iterations, target_exploitability, seconds or "
-                    "nodes (pokerlab.solvers.run.default_limits(solver) gives the usual one)"
-                )
-        if iterations is not None and iterations < 0:
-            raise PokerlabError(f"iterations must be >= 0, got {iterations}")
-        if target_exploitability is not None:
-            if not target_exploitability > 0 or not math.isfinite(target_exploitability):
-                raise PokerlabError(
-                    f"target_exploitability must be a number > 0, got {target_exploitability}"
-                )
-            if measure is None and not _measurable(solver):
-                raise PokerlabError(
-                    "exploitability is defined for zero-sum games only; "
-                    "give an iteration or time limit instead of a target"
-                )
-            uncapped = iterations is None and seconds is None and nodes is None
-            if measure is None and not _two_player(solver) and uncapped:
-                raise PokerlabError(
-                    "with more than two players CFR need not reach an exploitability target: "
-                    "give an iteration, time or node limit with it"
-                )
-        if seconds is not None and (not seconds > 0 or not math.isfinite(seconds)):
-            raise PokerlabError(f"seconds must be a number > 0, got {seconds}")
-        if nodes is not None and nodes < 1:
-            raise PokerlabError(f"nodes must be >= 1, got {nodes}")
+        check_limits(solver, iterations, target_exploitability, seconds, nodes, measure)
         for name, value in (("check_every", check_every), ("checkpoint_every", checkpoint_every)):
             if value is not None and value < 1:
                 raise PokerlabError(f"{name} must be >= 1, got {value}")

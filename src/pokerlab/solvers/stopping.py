@@ -4,15 +4,19 @@ the process exit codes (used by :class:`~pokerlab.solvers.run.TrainingRun`)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+from pokerlab.errors import PokerlabError
 
 __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_TARGET_NOT_REACHED",
     "RunResult",
     "RunStatus",
+    "check_limits",
     "default_limits",
 ]
 
@@ -39,6 +43,48 @@ def _two_player(solver: Any) -> bool:
 
 def _is_sampling(solver: Any) -> bool:
     return str(getattr(solver, "algorithm", "")).endswith("mccfr")
+
+
+def check_limits(
+    solver: Any,
+    iterations: int | None,
+    target_exploitability: float | None,
+    seconds: float | None,
+    nodes: int | None,
+    measure: Callable[[Any], float] | None,
+) -> None:
+    """Refuse, with :class:`~pokerlab.errors.PokerlabError`, stopping limits a run of
+    ``solver`` cannot keep: none at all, a count or budget out of range, a target where
+    exploitability is undefined (and no ``measure`` given), or a target alone with more than
+    two players (nothing would end a run that never gets there)."""
+    if iterations is None and target_exploitability is None and seconds is None:
+        if nodes is None:
+            raise PokerlabError(
+                "a training run needs a limit: iterations, target_exploitability, seconds or "
+                "nodes (pokerlab.solvers.run.default_limits(solver) gives the usual one)"
+            )
+    if iterations is not None and iterations < 0:
+        raise PokerlabError(f"iterations must be >= 0, got {iterations}")
+    if target_exploitability is not None:
+        if not target_exploitability > 0 or not math.isfinite(target_exploitability):
+            raise PokerlabError(
+                f"target_exploitability must be a number > 0, got {target_exploitability}"
+            )
+        if measure is None and not _measurable(solver):
+            raise PokerlabError(
+                "exploitability is defined for zero-sum games only; "
+                "give an iteration or time limit instead of a target"
+            )
+        uncapped = iterations is None and seconds is None and nodes is None
+        if measure is None and not _two_player(solver) and uncapped:
+            raise PokerlabError(
+                "with more than two players CFR need not reach an exploitability target: "
+                "give an iteration, time or node limit with it"
+            )
+    if seconds is not None and (not seconds > 0 or not math.isfinite(seconds)):
+        raise PokerlabError(f"seconds must be a number > 0, got {seconds}")
+    if nodes is not None and nodes < 1:
+        raise PokerlabError(f"nodes must be >= 1, got {nodes}")
 
 
 def default_limits(solver: Any) -> dict[str, float | int]:
