@@ -15,7 +15,7 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.exploitability import exploitability
-from pokerlab.solvers.loop import Progress, run_loop
+from pokerlab.solvers.loop import Progress, iteration_count, run_loop
 from pokerlab.strategy import Strategy
 from pokerlab.tree.compiled import CompiledGame
 
@@ -32,8 +32,7 @@ Callback = Callable[[Progress], bool | None]
 def timed_step(solver: Any, iterations: int) -> None:
     """Advance ``solver`` by ``iterations`` (``solver._run``), adding to its ``iterations``,
     ``nodes_touched`` and ``seconds`` (wall time of the run): the ``step`` of every family."""
-    if iterations < 0:
-        raise PokerlabError(f"iterations must be >= 0, got {iterations}")
+    iterations = iteration_count(iterations)
     if iterations == 0:
         return
     start = time.perf_counter()
@@ -139,16 +138,30 @@ class Solver(ABC):
         """
         if iterations is None and target_exploitability is None and seconds is None:
             raise PokerlabError("solve needs iterations, target_exploitability or seconds")
-        if iterations is not None and iterations < 0:
-            raise PokerlabError(f"iterations must be >= 0, got {iterations}")
-        if target_exploitability is not None and not target_exploitability > 0:
-            raise PokerlabError(f"target_exploitability must be > 0, got {target_exploitability}")
+        if iterations is not None:
+            iterations = iteration_count(iterations)
+        game = self.compiled.game
+        measurable = game.zero_sum  # NashConv / players, defined for any number of players
+        if target_exploitability is not None:
+            if not target_exploitability > 0:
+                raise PokerlabError(
+                    f"target_exploitability must be > 0, got {target_exploitability}"
+                )
+            if not measurable:
+                raise PokerlabError(
+                    f"exploitability is defined for zero-sum games only ({game.name!r} is not): "
+                    "give iterations or seconds instead of a target"
+                )
+            if self.compiled.num_players > 2 and iterations is None and seconds is None:
+                raise PokerlabError(
+                    "with more than two players CFR need not reach an exploitability target: "
+                    "give iterations or seconds with it"
+                )
         if seconds is not None and not seconds > 0:
             raise PokerlabError(f"seconds must be > 0, got {seconds}")
         every = check_every or self.default_check_every()
         if every < 1:
             raise PokerlabError(f"check_every must be >= 1, got {every}")
-        measurable = self.compiled.num_players == 2 and self.compiled.game.zero_sum
         end = run_loop(
             self.step,
             lambda: (self.iterations, self.seconds, self.nodes_touched),

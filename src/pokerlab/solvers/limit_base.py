@@ -16,7 +16,7 @@ from pokerlab.abstraction.buckets import CardAbstraction
 from pokerlab.errors import PokerlabError
 from pokerlab.games.limit_holdem import DECISION, LimitHoldemGame
 from pokerlab.solvers.base import Solver
-from pokerlab.solvers.loop import Progress, run_loop
+from pokerlab.solvers.loop import Progress, iteration_count, run_loop
 from pokerlab.solvers.schedule import DiscountSchedule, schedule_by_name
 from pokerlab.strategy import BettingStrategy
 from pokerlab.tree.betting.layout import BettingLayout
@@ -175,8 +175,8 @@ class BucketedVerbs:
             )
         if iterations is None and seconds is None:
             raise PokerlabError("give iterations or seconds")
-        if iterations is not None and iterations < 0:
-            raise PokerlabError(f"iterations must be >= 0, got {iterations}")
+        if iterations is not None:
+            iterations = iteration_count(iterations)
         every = self.default_check_every() if check_every is None else check_every
         if every < 1:
             raise PokerlabError(f"check_every must be >= 1, got {every}")

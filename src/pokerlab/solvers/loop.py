@@ -22,11 +22,14 @@ report did not measure it.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-__all__ = ["LoopEnd", "Progress", "StopReason", "run_loop"]
+from pokerlab.errors import PokerlabError
+
+__all__ = ["LoopEnd", "Progress", "StopReason", "iteration_count", "run_loop"]
 
 #: Why :func:`run_loop` ended.
 StopReason = Literal["callback", "stop", "target", "iterations", "seconds", "nodes"]
@@ -61,6 +64,16 @@ class LoopEnd:
 
     progress: Progress
     reason: StopReason
+
+
+def iteration_count(value: Any, name: str = "iterations") -> int:
+    """``value`` as an iteration count: a whole number >= 0 (an ``int`` or numpy integer, not a
+    bool, a float or a string), else :class:`~pokerlab.errors.PokerlabError` naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise PokerlabError(f"{name} must be a whole number, got {value!r}")
+    if value < 0:
+        raise PokerlabError(f"{name} must be >= 0, got {value}")
+    return int(value)
 
 
 def run_loop(

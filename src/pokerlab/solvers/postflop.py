@@ -42,6 +42,7 @@ from pokerlab.games.postflop.game import PostflopGame
 from pokerlab.io.files import load_checkpoint, save_checkpoint
 from pokerlab.solvers import postflop_solve
 from pokerlab.solvers.base import Callback, Progress
+from pokerlab.solvers.loop import iteration_count
 from pokerlab.solvers.postflop_locks import SpotLocking
 from pokerlab.solvers.postflop_solve import check_finite, finite_exploitability, solve_spot
 from pokerlab.solvers.schedule import PARAMS_LAYOUT, schedule_by_name
@@ -191,8 +192,7 @@ class PostflopSolver(SpotLocking):
     # --- iterations ----------------------------------------------------------------------------
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` more iterations (each: OOP's pass, then IP's)."""
-        if iterations < 0:
-            raise PokerlabError(f"iterations must be >= 0, got {iterations}")
+        iterations = iteration_count(iterations)
         start = time.perf_counter()
         self.nodes_touched += self.passes.run_cfr(
             self.iterations, iterations, self.params, self.predictive, self.floor,

@@ -19,7 +19,7 @@ import numpy as np
 
 from pokerlab.errors import NonFiniteError, PokerlabError
 from pokerlab.solvers.base import Callback, Progress
-from pokerlab.solvers.loop import run_loop
+from pokerlab.solvers.loop import iteration_count, run_loop
 from pokerlab.tree._primitives import first_non_finite_f32
 from pokerlab.tree.vector.tree import DECISION
 
@@ -47,8 +47,8 @@ def solve_spot(
         target_exploitability = target_pct / 100.0 * float(solver.game.config.pot)
     if iterations is None and target_exploitability is None and seconds is None:
         raise PokerlabError("solve needs iterations, a target exploitability or seconds")
-    if iterations is not None and iterations < 0:
-        raise PokerlabError(f"iterations must be >= 0, got {iterations}")
+    if iterations is not None:
+        iterations = iteration_count(iterations)
     if check_every < 1:
         raise PokerlabError(f"check_every must be >= 1, got {check_every}")
 

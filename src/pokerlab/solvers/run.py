@@ -299,9 +299,10 @@ class TrainingRun(RunFiles):
     def run(self) -> RunResult:
         """Run to a stopping rule; write the checkpoint and strategy files; return the result.
 
-        Output paths are checked first (nothing is solved when one cannot be written).
+        Output paths are checked first (nothing is solved when one cannot be written, and a
+        solver that has not iterated never writes over an existing checkpoint).
         """
-        self.check_outputs()
+        self.check_outputs(fresh=int(getattr(self.solver, "iterations", 0)) == 0)
         if self.stop is not None or not self.handle_sigint:
             return self._run(self.stop if self.stop is not None else StopFlag())
         with stop_on_sigint() as flag:

@@ -35,11 +35,19 @@ class RunFiles:
     _last_saved: tuple[int, float]
     _stop: StopFlag | None
 
-    def check_outputs(self) -> None:
-        """Check every output path before the run (see :func:`check_output_file`)."""
+    def check_outputs(self, fresh: bool = False) -> None:
+        """Check every output path before the run (see :func:`check_output_file`); with
+        ``fresh`` (a solver that has not iterated: nothing was resumed), refuse an existing
+        checkpoint file, which the run would write over."""
         for path, option in ((self.checkpoint, "checkpoint"), (self.out, "out"), (self.log, "log")):
             if path is not None:
                 check_output_file(path, option)
+        if fresh and self.checkpoint is not None and self.checkpoint.exists():
+            raise PokerlabError(
+                f"checkpoint {str(self.checkpoint)!r} already exists and this solver is fresh: "
+                "load it to continue (pokerlab.solvers.run.resume_solver, or load_state_dict), "
+                "or choose another path"
+            )
 
     def _wrote(self, path: Path, kind: str) -> None:
         if path not in self._files:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import PokerlabError
+from pokerlab.solvers.loop import iteration_count
 
 __all__ = ["SnapshotAverages", "check_snapshot_options"]
 
@@ -69,7 +70,7 @@ class SnapshotAverages:
 
     def step(self, iterations: int = 1) -> None:
         """``iterations`` more iterations, cut at the snapshot points (module docstring)."""
-        left = int(iterations)
+        left = iteration_count(iterations)
         while True:
             nxt = self._next_snapshot()
             if nxt is None or nxt > self.iterations + left:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pokerlab.errors import PokerlabError
+from pokerlab.solvers.loop import iteration_count
 
 __all__ = [
     "EXIT_INTERRUPTED",
@@ -63,8 +64,8 @@ def check_limits(
                 "a training run needs a limit: iterations, target_exploitability, seconds or "
                 "nodes (pokerlab.solvers.run.default_limits(solver) gives the usual one)"
             )
-    if iterations is not None and iterations < 0:
-        raise PokerlabError(f"iterations must be >= 0, got {iterations}")
+    if iterations is not None:
+        iteration_count(iterations)
     if target_exploitability is not None:
         if not target_exploitability > 0 or not math.isfinite(target_exploitability):
             raise PokerlabError(
