@@ -44,6 +44,20 @@ class Strategy:
     def __len__(self) -> int:
         return len(self.compiled.index)
 
+    def __contains__(self, key: object) -> bool:
+        """Whether ``strategy[key]`` finds an information set (False for a non-str key)."""
+        if not isinstance(key, str):
+            return False
+        try:
+            self.compiled.index.find(key)
+        except KeyError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        """The information-set keys, in layout order (as :meth:`keys` and :meth:`items`)."""
+        return iter(self.compiled.index.keys)
+
     def keys(self) -> list[str]:
         """Keys of all information sets, in layout order."""
         return list(self.compiled.index.keys)
