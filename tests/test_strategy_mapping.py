@@ -21,6 +21,12 @@ def test_contains_and_iter_on_an_engine_strategy() -> None:
     assert dict(s.items()) == {k: s[k] for k in s}
 
 
+def test_repr_is_short() -> None:
+    s = pokerlab.uniform_strategy(pokerlab.load_game("leduc"))
+    assert repr(s) == "Strategy(game='leduc', infosets=936)"
+    assert str(s) == repr(s)
+
+
 def test_limit_betting_strategy() -> None:
     game = load_game("limit-holdem", variant="micro")
     abstraction = build_abstraction(3, (3, 3, 3, 3), "ehs", cache=False)
@@ -31,6 +37,7 @@ def test_limit_betting_strategy() -> None:
     assert list(s) == list(keys)
     assert keys[0] in s and keys[-1] in s
     assert "flop:zz/:0" not in s and 7 not in s
+    assert repr(s) == f"BettingStrategy(game={game.name!r}, infosets={len(keys)})"
 
 
 def test_postflop_solved_spot() -> None:
@@ -46,3 +53,4 @@ def test_postflop_solved_spot() -> None:
     assert first in s
     assert 0 not in s  # was AttributeError ('int' object has no attribute 'split')
     assert "AhAd|AsKdQh:nonsense" not in s
+    assert len(repr(s)) < 100

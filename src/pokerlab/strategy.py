@@ -26,7 +26,7 @@ from pokerlab.tree.compiled import CompiledGame, compile_game
 __all__ = ["BettingStrategy", "Strategy", "uniform_strategy"]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Strategy:
     """A behaviour strategy profile for every player of a compiled game.
 
@@ -57,6 +57,9 @@ class Strategy:
     def __iter__(self) -> Iterator[str]:
         """The information-set keys, in layout order (as :meth:`keys` and :meth:`items`)."""
         return iter(self.compiled.index.keys)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(game={self.game.name!r}, infosets={len(self)})"
 
     def keys(self) -> list[str]:
         """Keys of all information sets, in layout order."""
@@ -116,7 +119,7 @@ def uniform_strategy(game: HistoryGame | CompiledGame) -> Strategy:
     return Strategy(compiled, compiled.uniform())
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class BettingStrategy(Strategy):
     """An abstract limit hold'em strategy: the probability table over (decision node, bucket
     state) of a :class:`~pokerlab.tree.betting.layout.BettingLayout` (``compiled.tree``), with
