@@ -53,11 +53,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
 from pokerlab.errors import PokerlabError
+from pokerlab.solvers.loop import iteration_count
 from pokerlab.tree._discounts import LazyScale, discount_factors
 
 # the layout of the kernel input is defined beside the kernels that read it
@@ -104,6 +106,23 @@ class DiscountSchedule:
     horizon: int | None = None
 
     def __post_init__(self) -> None:
+        for name in ("alpha", "beta", "gamma", "alpha_end", "beta_end", "gamma_end"):
+            value = getattr(self, name)
+            if value is None:
+                continue  # no discount of that quantity (the array's NaN: set here only)
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise PokerlabError(f"{name} must be a number, got {value!r}")
+            if not math.isfinite(value):
+                raise PokerlabError(f"{name} must be finite, got {value!r}")
+            # beta may be negative (HS-DCFR's -1 -> -3); a negative alpha or gamma would weigh
+            # later iterations' regrets or strategies less than earlier ones
+            if name[:5] in ("alpha", "gamma") and value < 0:
+                raise PokerlabError(f"{name} must be >= 0, got {value!r}")
+        for name in ("regret_floor", "predictive"):
+            if not isinstance(getattr(self, name), bool | np.bool_):
+                raise PokerlabError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        if self.linear_until is not None:
+            iteration_count(self.linear_until, "linear_until")
         ends = {"alpha": self.alpha_end, "beta": self.beta_end, "gamma": self.gamma_end}
         for name, end in ends.items():
             if end is not None and getattr(self, name) is None:
@@ -128,9 +147,7 @@ class DiscountSchedule:
 
     def with_linear_until(self, iterations: int | None) -> DiscountSchedule:
         """The same schedule with discounting only for the first ``iterations`` iterations."""
-        if iterations is not None and iterations < 0:
-            raise PokerlabError(f"linear_until must be >= 0 iterations, got {iterations}")
-        return dataclasses.replace(self, linear_until=iterations)
+        return dataclasses.replace(self, linear_until=iterations)  # checked as it is made
 
     def as_array(self) -> np.ndarray:
         """The kernel input (:data:`PARAMS_LAYOUT`), NaN for "none", -1 for "no limit"."""
