@@ -67,6 +67,8 @@ def load_game(name: str, **params: Any) -> HistoryGame:
 
     Games are cached per (name, params), so repeated loads share compiled trees.
     """
+    if not isinstance(name, str):
+        raise PokerlabError(f"load_game takes a game name such as 'leduc', got {name!r}")
     key = name.lower().strip()
     if key not in _REGISTRY:
         raise PokerlabError(f"unknown game {name!r}; known games: {', '.join(game_names())}")

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab._system import memory_available as _memory_available
-from pokerlab.errors import FileFormatError
+from pokerlab.errors import FileFormatError, PokerlabError
 from pokerlab.games.base import HistoryGame
 from pokerlab.io.atomic import atomic_write_bytes
 from pokerlab.strategy import BettingStrategy, Strategy
@@ -244,6 +244,9 @@ def save_strategy(path: str | os.PathLike[str], strategy: Strategy, **metadata: 
     exploitability...) is stored as JSON and returned by :func:`read_metadata`.
 
     :func:`pokerlab.save_strategy` also takes a postflop solve (:mod:`pokerlab.saving`)."""
+    if not isinstance(strategy, Strategy):
+        hint = " (a solver: pass solver.average_strategy())" if hasattr(strategy, "step") else ""
+        raise PokerlabError(f"save_strategy takes a Strategy, got {type(strategy).__name__}{hint}")
     game = strategy.game
     meta = {
         "format": STRATEGY_FORMAT,

@@ -3,6 +3,7 @@ through one registry of solver families by backend kind (:data:`SOLVER_FAMILIES`
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -112,6 +113,21 @@ def make_solver(
     ``cs-mccfr`` and ``es-mccfr`` give a :class:`~pokerlab.solvers.postflop_mccfr.PostflopMCCFR`
     with the sampling options above (``threads``: of its exploitability passes).
     """
+    if isinstance(game, str):
+        raise PokerlabError(
+            f"make_solver takes a game, not its name: make_solver(load_game({game!r}), ...)"
+        )
+    if not isinstance(algorithm, str):
+        raise PokerlabError(f"algorithm must be a name such as 'dcfr', got {algorithm!r}")
+    for flag, value in (
+        ("alternating", alternating), ("prune", prune), ("regret_pruning", regret_pruning)
+    ):  # fmt: skip
+        if value is not None and not isinstance(value, bool | np.bool_):
+            raise PokerlabError(f"{flag} must be True or False, got {value!r}")
+    if min_regret is not None and not (isinstance(min_regret, numbers.Real) and min_regret < 0):
+        raise PokerlabError(  # Pluribus floored regrets at -310,000,000 (Brown & Sandholm 2019)
+            f"min_regret is a floor for regrets, a number below 0, got {min_regret!r}"
+        )
     name = algorithm.lower().strip()
     name = _ALIASES.get(name, name)
     if name not in ALGORITHMS and getattr(game, "name", None) != "postflop":
