@@ -14,11 +14,12 @@ Encoding (the same as eval7 and phevaluator):
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 
 import numpy as np
 
-from pokerlab.errors import ParseError
+from pokerlab.errors import ParseError, PokerlabError
 
 __all__ = [
     "RANKS",
@@ -61,6 +62,17 @@ N_COMBOS = 1326
 N_CLASSES = 169
 
 
+def _checked(value: int, what: str, n: int) -> int:
+    """``value`` as an int in 0..n-1; PokerlabError naming it (and ``what`` it is) otherwise."""
+    try:
+        i = operator.index(value)
+    except TypeError:
+        raise PokerlabError(f"{what} {value!r} is not an integer") from None
+    if not 0 <= i < n:
+        raise PokerlabError(f"{what} {value!r} is out of range 0..{n - 1}")
+    return i
+
+
 def card_rank(card: int) -> int:
     """Rank 0..12 (2..A) of a card id."""
     return card >> 2
@@ -72,8 +84,8 @@ def card_suit(card: int) -> int:
 
 
 def make_card(rank: int, suit: int) -> int:
-    """Card id from rank 0..12 and suit 0..3."""
-    return 4 * rank + suit
+    """Card id from rank 0..12 and suit 0..3 (PokerlabError naming one outside them)."""
+    return 4 * _checked(rank, "rank", 13) + _checked(suit, "suit", 4)
 
 
 def _build_combo_tables() -> tuple[np.ndarray, np.ndarray]:
@@ -179,16 +191,17 @@ def format_cards(cards: Iterable[int]) -> str:
 
 
 def combo_id(card_a: int, card_b: int) -> int:
-    """Combo id (0..1325) of two distinct cards, in either order."""
-    k = int(COMBO_INDEX[card_a, card_b])
+    """Combo id (0..1325) of two distinct cards (ids 0..51), in either order; PokerlabError
+    naming a card outside 0..51 or a card given twice."""
+    k = int(COMBO_INDEX[_checked(card_a, "card id", N_CARDS), _checked(card_b, "card id", N_CARDS)])
     if k < 0:
-        raise ValueError("a combo needs two distinct cards")
+        raise PokerlabError(f"a combo needs two distinct cards, got {card_a!r} twice")
     return k
 
 
 def combo_cards(combo: int) -> tuple[int, int]:
-    """The two cards (hi, lo) of a combo id."""
-    hi, lo = COMBO_CARDS[combo]
+    """The two cards (hi, lo) of a combo id 0..1325 (PokerlabError naming one outside it)."""
+    hi, lo = COMBO_CARDS[_checked(combo, "combo id", N_COMBOS)]
     return int(hi), int(lo)
 
 
@@ -208,8 +221,9 @@ def class_id(high_rank: int, low_rank: int, suited: bool) -> int:
 
 
 def class_ranks(cls: int) -> tuple[int, int, bool]:
-    """(high rank, low rank, suited) of a class id; ranks 0..12 (2..A), pairs report False."""
-    row, col = divmod(cls, 13)
+    """(high rank, low rank, suited) of a class id 0..168; ranks 0..12 (2..A), pairs report
+    False (PokerlabError naming a class id outside 0..168)."""
+    row, col = divmod(_checked(cls, "class id", N_CLASSES), 13)
     if row <= col:
         return 12 - row, 12 - col, row < col
     return 12 - col, 12 - row, False
@@ -241,13 +255,13 @@ def parse_class(text: str) -> int:
 
 
 def class_grid_position(cls: int) -> tuple[int, int]:
-    """(row, col) of a class in the 13x13 grid (A..2; suited above the diagonal)."""
-    return divmod(cls, 13)
+    """(row, col) of a class id 0..168 in the 13x13 grid (A..2; suited above the diagonal)."""
+    return divmod(_checked(cls, "class id", N_CLASSES), 13)
 
 
 def class_combos(cls: int) -> np.ndarray:
-    """Combo ids (int16, read-only) belonging to a class."""
-    return CLASS_COMBOS[cls]
+    """Combo ids (int16, read-only) belonging to a class id 0..168."""
+    return CLASS_COMBOS[_checked(cls, "class id", N_CLASSES)]
 
 
 def _build_conflicts() -> np.ndarray:

@@ -1,0 +1,51 @@
+"""Card helpers refuse out-of-range ids, bad boards, unwritable weights and fractional sample
+counts by name (a PokerlabError), instead of wrapping around, raising a raw numpy IndexError or
+returning a silently wrong answer."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab.cards.deck import (
+    class_combos,
+    class_grid_position,
+    class_name,
+    class_ranks,
+    combo_cards,
+    combo_id,
+    make_card,
+)
+from pokerlab.errors import PokerlabError
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: combo_cards(-1), "combo id -1 is out of range 0..1325"),
+        (lambda: combo_cards(1326), "combo id 1326 is out of range 0..1325"),
+        (lambda: combo_cards(2.0), "combo id 2.0 is not an integer"),
+        (lambda: combo_id(0, 52), "card id 52 is out of range 0..51"),
+        (lambda: combo_id(-1, 3), "card id -1 is out of range 0..51"),
+        (lambda: combo_id(7, 7), "a combo needs two distinct cards, got 7 twice"),
+        (lambda: class_name(169), "class id 169 is out of range 0..168"),
+        (lambda: class_name(-1), "class id -1 is out of range 0..168"),
+        (lambda: class_ranks(200), "class id 200 is out of range 0..168"),
+        (lambda: class_combos(169), "class id 169 is out of range 0..168"),
+        (lambda: class_grid_position(169), "class id 169 is out of range 0..168"),
+        (lambda: make_card(13, 0), "rank 13 is out of range 0..12"),
+        (lambda: make_card(0, 4), "suit 4 is out of range 0..3"),
+        (lambda: make_card(-1, 0), "rank -1 is out of range 0..12"),
+    ],
+)
+def test_ids_out_of_range_are_refused_by_name(call, message: str) -> None:
+    with pytest.raises(PokerlabError) as info:
+        call()
+    assert str(info.value) == message
+
+
+def test_valid_ids_still_work_with_numpy_integers() -> None:
+    assert combo_cards(0) == (1, 0) and combo_cards(np.int16(1325)) == (51, 50)
+    assert combo_id(np.int64(51), 50) == 1325
+    assert class_name(0) == "AA" and class_name(168) == "22" and class_name(1) == "AKs"
+    assert make_card(12, 3) == 51 and make_card(np.int64(0), 0) == 0
