@@ -14,9 +14,13 @@ from pokerlab.cards.deck import (
     class_ranks,
     combo_cards,
     combo_id,
+    combos_blocked_by,
     make_card,
+    parse_cards,
 )
-from pokerlab.errors import PokerlabError
+from pokerlab.cards.equity import equity
+from pokerlab.cards.ranges import parse_range, remove_blocked
+from pokerlab.errors import ParseError, PokerlabError
 
 
 @pytest.mark.parametrize(
@@ -49,3 +53,27 @@ def test_valid_ids_still_work_with_numpy_integers() -> None:
     assert combo_id(np.int64(51), 50) == 1325
     assert class_name(0) == "AA" and class_name(168) == "22" and class_name(1) == "AKs"
     assert make_card(12, 3) == 51 and make_card(np.int64(0), 0) == 0
+
+
+def test_remove_blocked_takes_a_board_string_or_card_ids() -> None:
+    w = parse_range("22+, AKs")
+    by_text = remove_blocked(w, "Td9d6h")
+    by_ids = remove_blocked(w, parse_cards("Td9d6h"))
+    np.testing.assert_array_equal(by_text, by_ids)
+    assert by_text.sum() == w.sum() - 9  # three of each of TT, 99 and 66 are gone
+    np.testing.assert_array_equal(combos_blocked_by("Td9d6h"), combos_blocked_by([33, 29, 18]))
+
+
+def test_remove_blocked_refuses_bad_cards() -> None:
+    w = parse_range("22+")
+    with pytest.raises(PokerlabError, match=r"^card id 60 is out of range 0\.\.51$"):
+        remove_blocked(w, [60])
+    with pytest.raises(PokerlabError, match=r"^card id -1 is out of range 0\.\.51$"):
+        remove_blocked(w, [-1])
+    with pytest.raises(ParseError, match="bad card: 'Tx'"):
+        remove_blocked(w, "Tx9d6h")
+
+
+def test_equity_refuses_a_board_card_out_of_range() -> None:
+    with pytest.raises(PokerlabError, match="card id 60 is out of range"):
+        equity("AsKs", "QQ", board=[0, 1, 60], samples=100, seed=1)

@@ -281,9 +281,15 @@ def combos_conflict() -> np.ndarray:
     return (COMBO_MASKS[:, None] & COMBO_MASKS[None, :]) != 0
 
 
-def combos_blocked_by(cards: Iterable[int]) -> np.ndarray:
-    """(1326,) bool: True for the combos that contain any of ``cards`` (board or dead cards)."""
-    mask = np.uint64(0)
-    for c in cards:
-        mask |= np.uint64(1) << np.uint64(int(c))
-    return (COMBO_MASKS & mask) != 0
+def combos_blocked_by(cards: Iterable[int] | str) -> np.ndarray:
+    """(1326,) bool: True for the combos that contain any of ``cards`` (board or dead cards):
+    card ids 0..51 or a board string such as ``"Td9d6h"``; PokerlabError naming a card id
+    outside 0..51 (a ParseError for a bad card in a string)."""
+    if isinstance(cards, str):
+        ids = parse_cards(cards, allow_duplicates=True)
+    else:
+        ids = [_checked(c, "card id", N_CARDS) for c in cards]
+    mask = 0
+    for c in ids:
+        mask |= 1 << c
+    return (COMBO_MASKS & np.uint64(mask)) != 0

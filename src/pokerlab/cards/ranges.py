@@ -375,8 +375,9 @@ def format_range(weights: np.ndarray) -> str:
     return ", ".join(tokens)
 
 
-def remove_blocked(weights: np.ndarray, cards: Iterable[int]) -> np.ndarray:
-    """Copy of ``weights`` with every combo that holds one of ``cards`` (board, dead) set to 0."""
+def remove_blocked(weights: np.ndarray, cards: Iterable[int] | str) -> np.ndarray:
+    """Copy of ``weights`` with every combo that holds one of ``cards`` (board, dead: card ids
+    0..51 or a string such as ``"Td9d6h"``) set to 0; PokerlabError naming a bad card."""
     out = np.array(weights, dtype=np.float64, copy=True)
     out[combos_blocked_by(cards)] = 0.0
     return out
