@@ -19,7 +19,7 @@ from pokerlab.cards.deck import (
     parse_cards,
 )
 from pokerlab.cards.equity import equity
-from pokerlab.cards.ranges import parse_range, remove_blocked
+from pokerlab.cards.ranges import format_range, parse_range, remove_blocked
 from pokerlab.errors import ParseError, PokerlabError
 
 
@@ -72,6 +72,22 @@ def test_remove_blocked_refuses_bad_cards() -> None:
         remove_blocked(w, [-1])
     with pytest.raises(ParseError, match="bad card: 'Tx'"):
         remove_blocked(w, "Tx9d6h")
+
+
+@pytest.mark.parametrize(
+    ("scale", "shown"), [(2.0, "2.0"), (-1.0, "-1.0"), (np.nan, "nan"), (np.inf, "inf")]
+)
+def test_format_range_refuses_weights_outside_0_1(scale: float, shown: str) -> None:
+    w = np.where(parse_range("22+") > 0, scale, 0.0)
+    with pytest.raises(PokerlabError) as info:
+        format_range(w)
+    assert str(info.value) == f"weight {shown} of 2d2c is not in [0, 1]"
+
+
+def test_format_range_round_trips_valid_weights() -> None:
+    w = parse_range("QQ+, AKs:0.5, AhKd:0.25")
+    np.testing.assert_array_equal(parse_range(format_range(w)), w)
+    assert format_range(np.zeros(1326)) == ""
 
 
 def test_equity_refuses_a_board_card_out_of_range() -> None:

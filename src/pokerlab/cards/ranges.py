@@ -55,7 +55,7 @@ from pokerlab.cards.deck import (
     parse_card,
 )
 from pokerlab.cards.range_text import RangeText
-from pokerlab.errors import ParseError, RangeOverlapWarning
+from pokerlab.errors import ParseError, PokerlabError, RangeOverlapWarning
 
 __all__ = [
     "RangeText",
@@ -348,11 +348,14 @@ def format_range(weights: np.ndarray) -> str:
     Parameters
     ----------
     weights:
-        Array of 1326 weights in [0, 1], index = combo id.
+        Array of 1326 weights in [0, 1], index = combo id; PokerlabError naming the first
+        weight outside [0, 1] (or NaN), which no range string can write.
     """
     w = np.asarray(weights, dtype=np.float64)
     if w.shape != (N_COMBOS,):
         raise ValueError(f"a range has {N_COMBOS} weights, got shape {w.shape}")
+    if bad := np.flatnonzero(~((w >= 0.0) & (w <= 1.0))).tolist():
+        raise PokerlabError(f"weight {w[bad[0]]} of {format_combo(bad[0])} is not in [0, 1]")
     if np.all(w == 1.0):
         return "random"
     by_weight: dict[float, set[int]] = {}
