@@ -90,6 +90,29 @@ def test_format_range_round_trips_valid_weights() -> None:
     assert format_range(np.zeros(1326)) == ""
 
 
+@pytest.mark.parametrize(
+    ("samples", "message"),
+    [
+        (1.5, "samples must be a whole number of deals, got 1.5"),
+        (True, "samples must be a whole number of deals, got True"),
+        (float("nan"), "samples must be a whole number of deals, got nan"),
+        ("100", "samples must be a whole number of deals, got '100'"),
+        (0, "samples must be positive, got 0"),
+        (-5.0, "samples must be positive, got -5.0"),
+    ],
+)
+def test_equity_refuses_fractional_samples(samples: object, message: str) -> None:
+    with pytest.raises(PokerlabError) as info:
+        equity("AsKs", "QQ", samples=samples, seed=1)  # type: ignore[arg-type]
+    assert str(info.value) == message
+
+
+def test_equity_takes_whole_samples_even_as_a_float() -> None:
+    a = equity("AsKs", "QQ", samples=2000, seed=1)
+    b = equity("AsKs", "QQ", samples=2000.0, seed=1)
+    assert a.samples == b.samples == 2000 and a.equity == b.equity
+
+
 def test_equity_refuses_a_board_card_out_of_range() -> None:
     with pytest.raises(PokerlabError, match="card id 60 is out of range"):
         equity("AsKs", "QQ", board=[0, 1, 60], samples=100, seed=1)

@@ -105,6 +105,22 @@ def _board(board: str | list[int]) -> list[int]:
     return cards
 
 
+def _samples(samples: object) -> int | None:
+    """``samples`` as a positive int (an integral float such as 1e6 too), None for None;
+    PokerlabError naming anything else (1.5 would otherwise run 1 deal)."""
+    if samples is None:
+        return None
+    if isinstance(samples, (int, np.integer)) and not isinstance(samples, bool):
+        n = int(samples)
+    elif isinstance(samples, (float, np.floating)) and float(samples).is_integer():
+        n = int(samples)
+    else:
+        raise PokerlabError(f"samples must be a whole number of deals, got {samples!r}")
+    if n <= 0:
+        raise PokerlabError(f"samples must be positive, got {samples!r}")
+    return n
+
+
 def _pair_weights(w1: np.ndarray, w2: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Live combos of both ranges and the (n1, n2) product weights of compatible pairs."""
     c1, c2 = np.flatnonzero(w1 > 0), np.flatnonzero(w2 > 0)
@@ -207,7 +223,8 @@ def equity(
         True forces enumeration, False forces Monte Carlo, None (default) enumerates when the
         work is at most :data:`EXACT_BUDGET` evaluations and samples otherwise.
     samples:
-        Monte Carlo deals (implies ``exact=False`` unless ``exact=True``); default 1,000,000.
+        Monte Carlo deals, a positive whole number (implies ``exact=False`` unless
+        ``exact=True``); default 1,000,000.
     seed:
         Seed (integer >= 0) or ``numpy.random.Generator`` for Monte Carlo, turned into the
         sampler's state by the project's convention (:func:`pokerlab._rng.seed_state`); the same
@@ -219,6 +236,7 @@ def equity(
         For bad hands, ranges or boards, or when no pair of hands can be dealt.
     """
     start = time.perf_counter()
+    samples = _samples(samples)
     cards = _board(board)
     w1 = _weights(first, "first range")
     w2 = _weights(second, "second range")
@@ -268,9 +286,7 @@ def equity(
             method=method,
         )
 
-    n = DEFAULT_SAMPLES if samples is None else int(samples)
-    if n <= 0:
-        raise PokerlabError(f"samples must be positive, got {n}")
+    n = DEFAULT_SAMPLES if samples is None else samples
     wins, ties, n, outcome = EK.sample_showdowns(
         c1,
         np.cumsum(w1[c1]),
