@@ -19,6 +19,7 @@ from pokerlab.cards.deck import (
     parse_cards,
 )
 from pokerlab.cards.equity import equity
+from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.cards.ranges import format_range, parse_range, remove_blocked
 from pokerlab.errors import ParseError, PokerlabError
 
@@ -88,6 +89,12 @@ def test_format_range_round_trips_valid_weights() -> None:
     w = parse_range("QQ+, AKs:0.5, AhKd:0.25")
     np.testing.assert_array_equal(parse_range(format_range(w)), w)
     assert format_range(np.zeros(1326)) == ""
+
+
+def test_evaluate_batch_documents_unchecked_duplicates() -> None:
+    doc = evaluate_batch.__doc__ or ""
+    assert "not\n        checked" in doc and "[[0, 0, 0, 0, 0]]" in doc
+    assert evaluate_batch(np.array([[0, 0, 0, 0, 0]]))[0] == 0  # as the docstring says
 
 
 @pytest.mark.parametrize(

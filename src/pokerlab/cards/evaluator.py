@@ -116,12 +116,16 @@ def evaluate_batch(hands: np.ndarray) -> np.ndarray:
     Parameters
     ----------
     hands:
-        (n, k) array of card ids (0..51), k = 5, 6 or 7; each row holds distinct cards (not
-        checked: duplicates give meaningless values).
+        (n, k) array of card ids (0..51), k = 5, 6 or 7; each row must hold distinct cards.
+        Card ids outside 0..51 raise ValueError, but duplicates within a row are **not
+        checked** (a check costs several times the evaluation itself, measured at 3-4 ms per
+        million rows against 17-26 ms for the cheapest vectorised check): a row with a repeated
+        card gets a meaningless value, which may lie outside 1..7462 (``[[0, 0, 0, 0, 0]]``
+        gives 0). Use :func:`evaluate`, which refuses duplicates, for single hands.
 
     Returns
     -------
-    (n,) int32 array of values in 1..7462, higher is better.
+    (n,) int32 array of values, higher is better: in 1..7462 for rows of distinct cards.
     """
     arr = _as_hands(hands)
     t = eval_tables()
