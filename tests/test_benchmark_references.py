@@ -111,8 +111,15 @@ def test_postflop_benchmark_ratios_are_ours_over_theirs_like_for_like(reference,
         },
         "ms_per_iteration": 0.75,
         "memory_bytes": 134928,
+        "peak_rss_mib": 200.0,
     }  # fmt: skip
     ratios = bench.compare(ours, theirs)
+    theirs_rss = theirs["peak_rss_mib"]  # the fake's own, where GNU time measured it
+    with_floor = bench.compare(ours, {**theirs, "peak_rss_mib": 8.0}, floor_mib=150.0)
+    assert with_floor["rss"] == pytest.approx(25.0)  # 200 MiB against 8
+    assert with_floor["rss_above_floor"] == pytest.approx(6.25)  # (200 - 150) against 8
+    assert ratios["rss_above_floor"] is None  # no floor measured: no ratio
+    assert ratios["rss"] == (None if theirs_rss is None else pytest.approx(200.0 / theirs_rss))
     assert ratios["wall_0.5"] == pytest.approx(0.5)  # 0.02 s against 0.04 s
     assert ratios["wall_0.1"] is None
     assert ratios["ms_per_iteration"] == pytest.approx(0.5)
@@ -128,3 +135,13 @@ def test_postflop_benchmark_ratios_are_ours_over_theirs_like_for_like(reference,
     assert median["wall_seconds"] == 0.2 and median["repeats"] == 3
     assert median["targets"]["0.5"]["wall_seconds"] == 0.02  # median of 0.02, 0.02, 0.05
     assert median["targets"]["0.1"] is None
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_numba_floor_is_a_fresh_numba_process_peak() -> None:
+    """The floor ``benchmarks/postflop.py`` subtracts: a process that only imports numpy and
+    numba and runs one cached kernel: well above a bare interpreter's 10-15 MiB (numba and LLVM
+    load; about 157 MiB on the development machine), far below a gigabyte."""
+    common = importlib.import_module("_common")
+    floor = common.numba_floor_mib()
+    assert floor is not None and 60.0 < floor < 1024.0
