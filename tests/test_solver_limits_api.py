@@ -68,3 +68,18 @@ def test_a_fresh_run_does_not_write_over_a_checkpoint(tmp_path: Path) -> None:
     resumed = resume_solver(ckpt)  # continuing it writes it back
     TrainingRun(resumed, iterations=60, checkpoint=ckpt).run()
     assert load_checkpoint(ckpt)["iterations"] == 60
+
+
+def test_thread_counts_beyond_the_machine_are_refused_and_leave_the_solver_working() -> None:
+    from pokerlab.solvers.postflop import PostflopSolver
+    from pokerlab.tree.executors import max_threads
+
+    game = pokerlab.load_game("postflop", spot="turn")
+    too_many = max_threads() + 1
+    with pytest.raises(PokerlabError, match=f"threads: {too_many} is more than this machine"):
+        PostflopSolver(game, "dcfr", threads=too_many)
+    solver = PostflopSolver(game, "dcfr", threads=2)
+    with pytest.raises(PokerlabError, match="is more than this machine can use"):
+        solver.set_threads(too_many)
+    solver.step(2)  # the two-thread pool still runs the turn's work items
+    assert solver.threads == 2 and solver.iterations == 2

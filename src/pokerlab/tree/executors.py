@@ -28,12 +28,15 @@ its reach rows and writes only its own storage and value row.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol, TypeVar
 
 import numpy as np
+
+from pokerlab.errors import PokerlabError
 
 __all__ = [
     "SerialWorkers",
@@ -120,8 +123,21 @@ class ThreadWorkers:
             self._pool = None
 
 
+def max_threads() -> int:
+    """The most in-process threads :func:`worker_pool` gives: four per CPU of this machine, and
+    at least 64 (more only add scratch memory and scheduling; 1,000 threads took 21 s to set up
+    a postflop solver on 2 cores)."""
+    return max(64, 4 * (os.cpu_count() or 1))
+
+
 def worker_pool(workers: int) -> SerialWorkers | ThreadWorkers:
-    """The in-process executor for ``workers`` threads (one: the calling thread alone)."""
+    """The in-process executor for ``workers`` threads (one: the calling thread alone); more
+    than :func:`max_threads` is refused with :class:`~pokerlab.errors.PokerlabError`."""
+    if int(workers) > max_threads():
+        raise PokerlabError(
+            f"threads: {int(workers)} is more than this machine can use "
+            f"({os.cpu_count()} CPUs; at most {max_threads()})"
+        )
     return SerialWorkers() if int(workers) <= 1 else ThreadWorkers(int(workers))
 
 

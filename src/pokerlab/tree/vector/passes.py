@@ -42,10 +42,11 @@ class Passes(ItemStorage):
     def set_threads(self, threads: int, pool: WorkerPool | None = None) -> None:
         """Run the work items on ``threads`` workers (``pool``: another executor with that many
         workers; default: this process's threads)."""
+        new = pool if pool is not None else worker_pool(max(1, int(threads)))  # may refuse
         old = getattr(self, "pool", None)
         if old is not None:
             old.close()
-        self.pool = pool if pool is not None else worker_pool(max(1, int(threads)))
+        self.pool = new
         self.threads = self.pool.workers
         #: The work items in runs of neighbours, taken by the workers as they free up: one run
         #: on one thread, about four a worker on more (:func:`~pokerlab.tree.executors.chunks`).
