@@ -52,9 +52,26 @@ _REGISTRY: dict[str, Callable[..., HistoryGame]] = {
 }
 
 
-def register_game(name: str, factory: Callable[..., HistoryGame]) -> None:
-    """Make ``load_game(name, **params)`` call ``factory(**params)``."""
-    _REGISTRY[name.lower()] = factory
+def register_game(name: str, factory: Callable[..., HistoryGame], *, replace: bool = False) -> None:
+    """Make ``load_game(name, **params)`` call ``factory(**params)``.
+
+    A name already registered (a built-in game's too) is refused unless ``replace``; replacing
+    drops the games cached under that name, so every later ``load_game`` gets the new one."""
+    if not isinstance(name, str) or not name.strip():
+        raise PokerlabError(f"register_game: the name must be a non-empty string, got {name!r}")
+    if not callable(factory):
+        raise PokerlabError(
+            f"register_game({name!r}, ...): the factory must be callable (a game class or a "
+            f"function returning a game), got {factory!r}"
+        )
+    key = name.lower().strip()
+    if key in _REGISTRY and not replace:
+        raise PokerlabError(
+            f"game {key!r} is already registered: choose another name, or pass replace=True"
+        )
+    for cached in [k for k in _CACHE if k[0] == key]:
+        del _CACHE[cached]
+    _REGISTRY[key] = factory
 
 
 def game_names() -> list[str]:

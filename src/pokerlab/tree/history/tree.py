@@ -14,6 +14,7 @@ its size is the number of histories.
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -227,10 +228,20 @@ def compile_history_tree(game: HistoryGame) -> HistoryTree:
         children.append([])
         if h.is_terminal():
             utilities[n] = [float(h.terminal_utility(p)) for p in range(num_players)]
+            if not all(math.isfinite(u) for u in utilities[n]):
+                raise PokerlabError(
+                    f"terminal utilities {utilities[n]} of {game.name!r} are not all finite"
+                )
             return n
         if h.is_chance():
             kind[n] = H_CHANCE
             outcomes = list(h.chance_outcomes())
+            if not all(math.isfinite(p) and p >= 0 for _, p in outcomes):
+                bad = [p for _, p in outcomes if not (math.isfinite(p) and p >= 0)]
+                raise PokerlabError(
+                    f"chance probability {bad[0]} at a chance node of {game.name!r} is not a "
+                    "number >= 0"
+                )
             total = sum(p for _, p in outcomes)
             if abs(total - 1.0) > 1e-9:
                 raise PokerlabError(
@@ -245,6 +256,8 @@ def compile_history_tree(game: HistoryGame) -> HistoryTree:
         actions = tuple(int(a) for a in h.legal_actions())
         if not actions:
             raise PokerlabError(f"no legal actions at information set {key!r}")
+        if len(set(actions)) != len(actions):
+            raise PokerlabError(f"legal actions {list(actions)} repeat an action at {key!r}")
         k = key_index.get(key)
         if k is None:
             k = len(key_list)
