@@ -11,9 +11,11 @@ until the first check at or below each target (0.5% and 0.1% of the pot); and th
 solving steps alone per iteration (ours: ``PostflopSolver.seconds``, theirs: ``step_seconds``).
 Each is printed as a ratio ours / theirs (below 1: we are faster). Memory: our regret and
 strategy-sum arrays against the solver's own ``memory_usage`` for the mode, and peak RSS: theirs
-the process's, ours the Python process's peak during the cell (Linux: the high-water mark is
-reset before each cell through ``/proc/self/clear_refs``, and the RSS at the reset is kept as
-``rss_start_mib``; elsewhere the maximum over the invocation), each as a ratio ours / theirs.
+the process's, ours the peak of a fresh Python process that runs the cell alone (spawned per
+cell and repeat, importing pokerlab and loading the kernels from numba's cache; with
+``--same-process`` the cells share this process and its high-water mark is reset before each
+through ``/proc/self/clear_refs``, the RSS at the reset kept as ``rss_start_mib``: memory freed
+by an earlier cell but kept by the allocator then counts again), each as a ratio ours / theirs.
 Ours includes what any spot needs first, Python, numpy, numba and the compiled kernels: about
 190 MiB (the river cells' peak), where the native reference starts at 4 MiB. Of that, numba's
 floor, the peak RSS of a fresh process whose only work is one trivial kernel loaded from numba's
@@ -180,6 +182,18 @@ def run_spot(
         "oop_ev": ev[0],
         "nodes": counts,
     }
+
+
+def run_spot_fresh(
+    name: str, threads: int, targets: tuple[float, ...], compressed: bool = False
+) -> dict[str, Any]:
+    """:func:`run_spot` in a fresh Python process (``multiprocessing``'s spawn: a new
+    interpreter that imports pokerlab and loads its kernels from numba's cache), so that its peak
+    RSS is that process's whole life, as the reference's is, and owes nothing to earlier cells."""
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        return pool.apply(run_spot, (name, threads, targets), {"compressed": compressed})
 
 
 def _status_mib(field: str) -> float | None:
@@ -445,6 +459,11 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=1000, help="table 2's iteration cap")
     parser.add_argument("--skip-b6", action="store_true", help="skip the B6 table (threads)")
     parser.add_argument("--save", action="store_true", help="write results/postflop.json")
+    parser.add_argument(
+        "--same-process",
+        action="store_true",
+        help="run our cells in this process (default: each in a fresh one, as the reference)",
+    )
     args = parser.parse_args()
     if args.only is not None:
         spots = [x.strip() for x in args.only.split(",") if x.strip()]
@@ -501,7 +520,8 @@ def main() -> None:
                 order = ("ours", "ref") if rep % 2 == 0 else ("ref", "ours")
                 for side in order:
                     if side == "ours":
-                        mine.append(run_spot(name, k, spot_targets, compressed=compressed))
+                        run = run_spot if args.same_process else run_spot_fresh
+                        mine.append(run(name, k, spot_targets, compressed=compressed))
                     elif pfs is not None:
                         theirs.append(
                             run_pfs(pfs, name, k, spot_targets, B6_CAP, compressed=compressed)
