@@ -134,10 +134,11 @@ def _not_a_strategy(file: Path, meta: dict[str, Any]) -> str:
     name = str(file)
     if is_postflop_solution(meta):
         return f"{name!r} is a postflop solution: show it with pokerlab postflop show {name}"
-    if meta.get("game") == "nolimit-holdem":
+    bucketed = meta.get("representation") == "bucketed"
+    if meta.get("game") == "nolimit-holdem" and bucketed:  # pokerlab blueprint train's
         return f"{name!r} is a no-limit blueprint: show it with pokerlab blueprint show {name}"
     state = str(meta.get("state_format") or "")
-    if state.startswith("limit-") or meta.get("representation") == "bucketed":
+    if state.startswith("limit-") or bucketed:
         return (
             f"{name!r} is a limit hold'em checkpoint: open it in the viewer (pokerlab serve) or "
             f"play it (pokerlab play limit-holdem --checkpoint {name})"
