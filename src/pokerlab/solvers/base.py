@@ -16,6 +16,7 @@ import numpy as np
 from pokerlab.errors import PokerlabError
 from pokerlab.evaluate.exploitability import exploitability
 from pokerlab.solvers.loop import Progress, iteration_count, run_loop
+from pokerlab.solvers.stopping import _measurable, check_limits
 from pokerlab.strategy import Strategy
 from pokerlab.tree.compiled import CompiledGame
 
@@ -138,27 +139,8 @@ class Solver(ABC):
         """
         if iterations is None and target_exploitability is None and seconds is None:
             raise PokerlabError("solve needs iterations, target_exploitability or seconds")
-        if iterations is not None:
-            iterations = iteration_count(iterations)
-        game = self.compiled.game
-        measurable = game.zero_sum  # NashConv / players, defined for any number of players
-        if target_exploitability is not None:
-            if not target_exploitability > 0:
-                raise PokerlabError(
-                    f"target_exploitability must be > 0, got {target_exploitability}"
-                )
-            if not measurable:
-                raise PokerlabError(
-                    f"exploitability is defined for zero-sum games only ({game.name!r} is not): "
-                    "give iterations or seconds instead of a target"
-                )
-            if self.compiled.num_players > 2 and iterations is None and seconds is None:
-                raise PokerlabError(
-                    "with more than two players CFR need not reach an exploitability target: "
-                    "give iterations or seconds with it"
-                )
-        if seconds is not None and not seconds > 0:
-            raise PokerlabError(f"seconds must be > 0, got {seconds}")
+        check_limits(self, iterations, target_exploitability, seconds, None, None)
+        iterations = None if iterations is None else iteration_count(iterations)
         every = check_every or self.default_check_every()
         if every < 1:
             raise PokerlabError(f"check_every must be >= 1, got {every}")
@@ -169,7 +151,7 @@ class Solver(ABC):
             iterations=iterations,
             target=target_exploitability,
             seconds=seconds,
-            measure=self.exploitability if measurable else None,
+            measure=self.exploitability if _measurable(self) else None,
             measure_at_reports=callback is not None,
             on_report=callback,
         )

@@ -80,7 +80,7 @@ def check_limits(
         if measure is None and not _two_player(solver) and uncapped:
             raise PokerlabError(
                 "with more than two players CFR need not reach an exploitability target: "
-                "give an iteration, time or node limit with it"
+                "give an iteration or time limit with it"
             )
     if seconds is not None and (not seconds > 0 or not math.isfinite(seconds)):
         raise PokerlabError(f"seconds must be a number > 0, got {seconds}")
