@@ -23,7 +23,7 @@ from pokerlab.games.base import HistoryGame
 from pokerlab.tree.betting.layout import BettingLayout
 from pokerlab.tree.compiled import CompiledGame, compile_game
 
-__all__ = ["BettingStrategy", "Strategy", "uniform_strategy"]
+__all__ = ["BettingStrategy", "Strategy", "require_strategy", "uniform_strategy"]
 
 
 @dataclass(eq=False, repr=False)
@@ -177,3 +177,12 @@ class BettingStrategy(Strategy):
         return BettingStrategy.of(
             self.game, self.layout, np.asarray(probs), self.abstraction, self.identity
         )
+
+
+def require_strategy(value: Any, expected: str = "expected a Strategy") -> Strategy:
+    """``value`` when it is a :class:`Strategy`, else :class:`~pokerlab.errors.PokerlabError`
+    ``"{expected}, got TYPE"``, pointing a solver to its ``average_strategy()``."""
+    if not isinstance(value, Strategy):
+        hint = " (a solver: pass solver.average_strategy())" if hasattr(value, "step") else ""
+        raise PokerlabError(f"{expected}, got {type(value).__name__}{hint}")
+    return value

@@ -26,10 +26,10 @@ from typing import Any
 import numpy as np
 
 from pokerlab._system import memory_available as _memory_available
-from pokerlab.errors import FileFormatError, PokerlabError
+from pokerlab.errors import FileFormatError
 from pokerlab.games.base import HistoryGame
 from pokerlab.io.atomic import atomic_write_bytes
-from pokerlab.strategy import BettingStrategy, Strategy
+from pokerlab.strategy import BettingStrategy, Strategy, require_strategy
 from pokerlab.tree.betting.layout import BettingLayout
 from pokerlab.tree.compiled import compile_game
 
@@ -244,9 +244,7 @@ def save_strategy(path: str | os.PathLike[str], strategy: Strategy, **metadata: 
     exploitability...) is stored as JSON and returned by :func:`read_metadata`.
 
     :func:`pokerlab.save_strategy` also takes a postflop solve (:mod:`pokerlab.saving`)."""
-    if not isinstance(strategy, Strategy):
-        hint = " (a solver: pass solver.average_strategy())" if hasattr(strategy, "step") else ""
-        raise PokerlabError(f"save_strategy takes a Strategy, got {type(strategy).__name__}{hint}")
+    require_strategy(strategy, "save_strategy takes a Strategy")
     game = strategy.game
     meta = {
         "format": STRATEGY_FORMAT,
