@@ -86,10 +86,15 @@ def test_the_vector_backend_gives_the_seam() -> None:
     assert isinstance(solver.passes.pool, ThreadWorkers)
     runs = solver.passes.chunks
     assert np.concatenate(runs).tolist() == list(range(solver.tree.num_items))
-    assert len(runs) == 8  # about four a worker
+    assert len(runs) == 32  # about sixteen a worker
     costs = item_costs(solver.tree)
     loads = [costs[r].sum() for r in runs]
-    assert max(loads) <= costs.sum() / 8 + costs.max()
+    assert max(loads) <= costs.sum() / 32 + costs.max()
+    # the kernel's view of the runs: starts into the item ids, each run where chunks put it
+    starts, ids = solver.passes.run_starts, solver.passes.item_ids
+    assert [ids[a:b].tolist() for a, b in zip(starts[:-1], starts[1:], strict=True)] == [
+        r.tolist() for r in runs
+    ]
     single = PostflopSolver(pokerlab.load_game("postflop", spot="turn"), "dcfr", threads=1)
     assert len(single.passes.chunks) == 1 and isinstance(single.passes.pool, SerialWorkers)
 
@@ -150,3 +155,47 @@ def test_one_thread_walks_the_whole_tree_with_the_split_walk_s_numbers() -> None
     assert one.nodes_touched == two.nodes_touched == 7 * 2 * one.tree.arrays.kind.shape[0]
     assert one.exploitability() == two.exploitability()
     assert one.values() == two.values()
+
+
+def test_fetch_add_hands_each_number_to_one_thread() -> None:
+    from numba import njit
+
+    from pokerlab.tree._primitives import fetch_add
+
+    @njit(nogil=True)
+    def draw(counter, seen):  # type: ignore[no-untyped-def]
+        got = 0
+        r = fetch_add(counter, 1)
+        while r < seen.shape[0]:
+            seen[r] += 1
+            got += 1
+            r = fetch_add(counter, 1)
+        return got
+
+    counter = np.zeros(1, dtype=np.int64)
+    seen = np.zeros(200_000, dtype=np.int64)
+    got: list[int] = []
+    threads = [threading.Thread(target=lambda: got.append(draw(counter, seen))) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen.min() == 1 and seen.max() == 1  # every number drawn, none twice
+    assert sum(got) == seen.size and counter[0] == seen.size + 4  # each thread's last draw
+
+
+def test_workers_drawing_runs_give_the_one_thread_numbers() -> None:
+    """Three workers drawing the turn spot's 48 runs of subtrees from the shared counter: the
+    regrets, strategy sums and exploitability (float64 best-response passes) of one thread."""
+    import pokerlab
+    from pokerlab.solvers.postflop import PostflopSolver
+
+    game = pokerlab.load_game("postflop", spot="turn")
+    one = PostflopSolver(game, "dcfr", threads=1)
+    three = PostflopSolver(game, "dcfr", threads=3)
+    assert len(three.passes.chunks) == 48 and not three.passes.whole_tree()
+    one.step(6)
+    three.step(6)
+    np.testing.assert_array_equal(one.regrets, three.regrets)
+    np.testing.assert_array_equal(one.strat_sum, three.strat_sum)
+    assert one.exploitability() == three.exploitability()

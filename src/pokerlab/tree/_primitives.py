@@ -298,3 +298,26 @@ def unowned(typingctx, x):  # type: ignore[no-untyped-def]  # noqa: ARG001
         return _unowned_value(context, builder, signature.args[0], args[0])
 
     return x(x), codegen
+
+
+@intrinsic
+def fetch_add(typingctx, counter, amount):  # type: ignore[no-untyped-def]  # noqa: ARG001
+    """Add ``amount`` to ``counter[0]`` (an int64 array) in one atomic step and return the value
+    before: threads that draw work numbers from one counter each get a different number.
+
+    Written here because numba offers no atomic operation on the CPU (its ``prange`` schedules
+    work itself, without a call per worker): this is LLVM's ``atomicrmw add`` (sequentially
+    consistent) on the array's first element."""
+    if not (
+        isinstance(counter, types.Array)
+        and counter.dtype == types.int64
+        and isinstance(amount, types.Integer)
+    ):
+        return None
+
+    def codegen(context, builder, signature, args):  # noqa: ARG001
+        ary = context.make_array(signature.args[0])(context, builder, value=args[0])
+        step = context.cast(builder, args[1], signature.args[1], types.int64)
+        return builder.atomic_rmw("add", ary.data, step, "seq_cst")
+
+    return types.int64(counter, amount), codegen

@@ -9,12 +9,17 @@ from collections.abc import Callable
 import numpy as np
 
 from pokerlab.tree._primitives import discount_factors, first_non_finite_f32
-from pokerlab.tree.executors import WorkerPool, chunks, share_out, worker_pool
+from pokerlab.tree.executors import WorkerPool, chunks, thread_rows, worker_pool
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector import _walk_batches as B
 from pokerlab.tree.vector._node_kernels import root_dot
 from pokerlab.tree.vector.tree import VectorArrays, VectorTree
 from pokerlab.tree.vector.work_items import ItemStorage, item_costs
+
+#: Runs of work items per worker on more than one thread: the workers draw them in compiled code
+#: (:func:`~pokerlab.tree.vector._walk_batches.traverse_runs`), so more runs cost little and
+#: share a pass more evenly.
+RUNS_PER_WORKER = 16
 
 __all__ = ["Passes", "item_costs"]
 
@@ -48,9 +53,16 @@ class Passes(ItemStorage):
             old.close()
         self.pool = new
         self.threads = self.pool.workers
-        #: The work items in runs of neighbours, taken by the workers as they free up: one run
-        #: on one thread, about four a worker on more (:func:`~pokerlab.tree.executors.chunks`).
-        self.chunks = chunks(item_costs(self.tree), 1 if self.threads == 1 else 4 * self.threads)
+        #: The work items in runs of neighbours, drawn by the workers as they free up: one run
+        #: on one thread, about :data:`RUNS_PER_WORKER` a worker on more
+        #: (:func:`~pokerlab.tree.executors.chunks`); ``run_starts`` cuts ``item_ids`` so.
+        self.chunks = chunks(
+            item_costs(self.tree), 1 if self.threads == 1 else RUNS_PER_WORKER * self.threads
+        )
+        self.item_ids = np.arange(self.tree.num_items, dtype=np.int64)
+        self.run_starts = np.cumsum([0] + [len(c) for c in self.chunks], dtype=np.int64)
+        # the runs' counter on a cache line of its own (the workers' scratch is written beside)
+        self.run_counter = thread_rows(1, (1,), np.int64)[0]
         scratch = self.tree.scratch(self.threads)
         scratch32 = self.tree.scratch(self.threads, np.float32)
         self.scratch_w = [tuple(a[w] for a in scratch) for w in range(self.threads)]
@@ -197,20 +209,25 @@ class Passes(ItemStorage):
     ) -> int:
         """The subtree seam: from the reach rows entering each work item (``items.ro``,
         ``items.rp``, collected by the top part's first walk) its value row (``items.val``),
-        updating the items' storage in ``MODE_CFR``; the workers of :attr:`pool` take the runs of
-        items (:attr:`chunks`) one kernel call each (Ray actors that own the items instead:
-        :class:`~pokerlab.distributed.postflop_ray.RayPasses`). Returns the nodes visited."""
+        updating the items' storage in ``MODE_CFR``; the workers of :attr:`pool` draw the runs
+        of items (:attr:`chunks`) from a shared counter, one kernel call a worker
+        (:func:`~pokerlab.tree.vector._walk_batches.traverse_runs`; Ray actors that own the
+        items instead: :class:`~pokerlab.distributed.postflop_ray.RayPasses`). Returns the nodes
+        visited."""
         t = self.tree
         scratch = self.scratch_w32 if cfr else self.scratch_w
+        ids, starts, counter = self.item_ids, self.run_starts, self.run_counter
+        counter[0] = 0
 
-        def run(w: int, ids: np.ndarray) -> int:
+        def run(w: int) -> int:
             return int(
-                B.traverse_items(
-                    t.arrays, t.hands, t.sweep, trav, mode, store, disc, scratch[w], items, ids
+                B.traverse_runs(
+                    t.arrays, t.hands, t.sweep, trav, mode, store, disc, scratch[w], items, ids,
+                    starts, counter,
                 )
-            )
+            )  # fmt: skip
 
-        return sum(share_out(self.pool, self.chunks, run))
+        return sum(self.pool.map(run))
 
     def cfr_iterations(
         self,
