@@ -116,7 +116,12 @@ from _common import (  # noqa: E402
     write_results,
 )
 from _reference import find_pfs, run_pfs  # noqa: E402
-from pokerlab.solvers.postflop import POSTFLOP_ALGORITHMS, PostflopSolver  # noqa: E402
+from pokerlab.solvers.postflop import (  # noqa: E402
+    POSTFLOP_ALGORITHMS,
+    PostflopSolver,
+    postflop_schedule,
+)
+from pokerlab.solvers.postflop_solve import warm_kernels  # noqa: E402
 
 SPOTS = ("river", "turn", "flop")  # built-in spots (pokerlab/data/spots)
 #: Iteration cap of table 1, both sides.
@@ -498,6 +503,15 @@ def main() -> None:
             print(f"postflop-solver reference: missing ({where}); no ratios printed")
         else:
             print(f"postflop-solver reference: {where}/pfs_bench")
+    if threads:
+        # compiled (or loaded) here first, so that each cell's process loads them from numba's
+        # cache: a cell that compiles holds LLVM's working memory in its peak RSS (stop 54's flop
+        # cells, compiled in the cell after an edit, peaked at 1,660 and 1,411 MiB against
+        # 1,238 and 771 from the cache)
+        warm = time.perf_counter()
+        for mode in modes:
+            warm_kernels(max(threads), mode == "16", postflop_schedule("dcfr-ps"))
+        print(f"kernels compiled or loaded before the cells: {time.perf_counter() - warm:.1f} s")
     floor_mib = numba_floor_mib() if threads else None
     if threads:
         print(
