@@ -185,8 +185,10 @@ def test_fetch_add_hands_each_number_to_one_thread() -> None:
 
 
 def test_workers_drawing_runs_give_the_one_thread_numbers() -> None:
-    """Three workers drawing the turn spot's 48 runs of subtrees from the shared counter: the
-    regrets, strategy sums and exploitability (float64 best-response passes) of one thread."""
+    """Three workers drawing the turn spot's 48 runs of subtrees from the shared counter, in the
+    CFR iterations' one call a worker (cfr_iterations_shared, its passes synchronised by
+    counters) and the best-response passes' one call a pass (traverse_runs): the regrets,
+    strategy sums and exploitability of one thread."""
     import pokerlab
     from pokerlab.solvers.postflop import PostflopSolver
 

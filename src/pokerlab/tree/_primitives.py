@@ -9,9 +9,11 @@ Each exists once, here; the backends' kernels (``tree/<backend>/_kernels.py``) i
 
 from __future__ import annotations
 
+import platform
 from typing import NamedTuple
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
@@ -321,3 +323,55 @@ def fetch_add(typingctx, counter, amount):  # type: ignore[no-untyped-def]  # no
         return builder.atomic_rmw("add", ary.data, step, "seq_cst")
 
     return types.int64(counter, amount), codegen
+
+
+@intrinsic
+def atomic_load(typingctx, counter):  # type: ignore[no-untyped-def]  # noqa: ARG001
+    """``counter[0]`` (an int64 array) read with acquire ordering: what the thread that stored
+    it wrote before the store is visible after this load (see :func:`atomic_store`)."""
+    if not (isinstance(counter, types.Array) and counter.dtype == types.int64):
+        return None
+
+    def codegen(context, builder, signature, args):  # noqa: ARG001
+        ary = context.make_array(signature.args[0])(context, builder, value=args[0])
+        return builder.load_atomic(ary.data, "acquire", 8)
+
+    return types.int64(counter), codegen
+
+
+@intrinsic
+def atomic_store(typingctx, counter, value):  # type: ignore[no-untyped-def]  # noqa: ARG001
+    """Store ``value`` into ``counter[0]`` (an int64 array) with release ordering: everything
+    this thread wrote before is visible to a thread whose :func:`atomic_load` sees the value."""
+    if not (
+        isinstance(counter, types.Array)
+        and counter.dtype == types.int64
+        and isinstance(value, types.Integer)
+    ):
+        return None
+
+    def codegen(context, builder, signature, args):  # noqa: ARG001
+        ary = context.make_array(signature.args[0])(context, builder, value=args[0])
+        v = context.cast(builder, args[1], signature.args[1], types.int64)
+        builder.store_atomic(v, ary.data, "release", 8)
+        return context.get_dummy_value()
+
+    return types.none(counter, value), codegen
+
+
+_X86 = platform.machine().lower() in ("x86_64", "amd64", "i386", "i686")
+
+
+@intrinsic
+def spin_pause(typingctx):  # type: ignore[no-untyped-def]  # noqa: ARG001
+    """A spin-wait hint (x86's ``pause``: the waiting core yields its pipeline to its sibling
+    and leaves the loop without a memory-order stall); nothing on other machines."""
+
+    def codegen(context, builder, signature, args):  # noqa: ARG001
+        if _X86:
+            fnty = ir.FunctionType(ir.VoidType(), [])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.sse2.pause")
+            builder.call(fn, [])
+        return context.get_dummy_value()
+
+    return types.none(), codegen

@@ -8,9 +8,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pokerlab.tree._primitives import fetch_add, unowned
+from pokerlab.tree._primitives import (
+    atomic_load,
+    atomic_store,
+    discount_factors,
+    fetch_add,
+    spin_pause,
+    unowned,
+)
 from pokerlab.tree.vector._bundles import Discounts, Items, RootRows, Roots, Storage
-from pokerlab.tree.vector._kernels import MODE_BR, SPLIT_NONE, traverse, walk
+from pokerlab.tree.vector._kernels import (
+    MODE_BR,
+    MODE_CFR,
+    SPLIT_COLLECT,
+    SPLIT_NONE,
+    SPLIT_USE,
+    traverse,
+    walk,
+)
 from pokerlab.tree.vector._node_kernels import root_dot
 
 
@@ -87,4 +102,94 @@ def traverse_runs(
             mode, SPLIT_NONE, store, disc, sc, items, -1, items.val,
         )  # fmt: skip
         r = fetch_add(counter, 1)
+    return visited
+
+
+#: rows of the ``sync`` array of :func:`cfr_iterations_shared` (each on a cache line of its own)
+SYNC_READY, SYNC_RUN, SYNC_DONE = 0, 1, 2
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _wait_for(counter, value):
+    """Spin until ``counter[0]`` reaches ``value`` (an acquire load each time round)."""
+    while atomic_load(counter) < value:
+        spin_pause()
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def cfr_iterations_shared(
+    worker,
+    workers,
+    t,
+    hands,
+    sw,
+    first,
+    count,
+    params,
+    predictive,
+    floor,
+    weighted,
+    store: Storage,
+    out,
+    sc,
+    items: Items,
+    ids,
+    starts,
+    sync,
+):
+    """Worker ``worker``'s part of CFR iterations ``first + 1 .. first + count`` on a tree with
+    split points, ``workers`` workers each in one call on its own thread and scratch ``sc``: the
+    iterations of :func:`~pokerlab.tree.vector._kernels.cfr_iterations` (each OOP's pass, then
+    IP's), every pass split as the passes split it from Python (the top part collects the reaches
+    entering the subtrees, the subtrees run, the top part runs again reading their values).
+
+    Worker 0 walks the top part; the subtrees' runs (``ids[starts[r]:starts[r + 1]]``) are drawn
+    by every worker from a shared counter. ``sync`` (int64, three rows on cache lines of their
+    own, zero at the call): ``SYNC_READY`` counts the passes whose reaches worker 0 has
+    collected, ``SYNC_RUN`` is the pass's run counter (worker 0 sets it to 0 before it marks the
+    pass ready), ``SYNC_DONE`` counts the workers' finished passes; the other workers wait for a
+    pass to be ready, worker 0 for every worker to be done with it, spinning (a pass's top part
+    takes tens of microseconds, a wake-up from the thread pool about as long: two of these a
+    pass were a twentieth of a turn iteration on two threads). Every call of a step must start
+    together: a worker waits for the others. Returns the nodes visited by this worker (the top
+    part's counted once, by worker 0, as :meth:`~pokerlab.tree.vector.passes.Passes.pass_`)."""
+    t, hands, sw, store, out, sc, items = unowned((t, hands, sw, store, out, sc, items))
+    ready, run_counter, done = sync[SYNC_READY], sync[SYNC_RUN], sync[SYNC_DONE]
+    runs = starts.shape[0] - 1
+    visited = 0
+    q = 0  # passes of this call so far
+    for i in range(count):
+        it = first + i + 1
+        fa, fb, fg = discount_factors(params, it)
+        next_a, next_b = 1.0, 1.0
+        if predictive:
+            next_a, next_b, _ = discount_factors(params, it + 1)
+        disc = Discounts(fa, fb, fg, floor, next_a, next_b, weighted)
+        for player in range(2):
+            rows = RootRows(hands.weight[1 - player], hands.weight[player], out)
+            if worker == 0:
+                visited += traverse(
+                    t, hands, sw, 0, player, MODE_CFR, SPLIT_COLLECT, store, disc, rows, sc,
+                    items, -1, items.val,
+                )  # fmt: skip
+                atomic_store(run_counter, 0)
+                atomic_store(ready, q + 1)
+            else:
+                _wait_for(ready, q + 1)
+            r = fetch_add(run_counter, 1)
+            while r < runs:
+                sub = ids[starts[r] : starts[r + 1]]
+                visited += walk(
+                    t, hands, sw, Roots(t.item_node[sub], sub, items.ro, items.rp, items.val),
+                    player, MODE_CFR, SPLIT_NONE, store, disc, sc, items, -1, items.val,
+                )  # fmt: skip
+                r = fetch_add(run_counter, 1)
+            fetch_add(done, 1)
+            if worker == 0:
+                _wait_for(done, workers * (q + 1))
+                traverse(
+                    t, hands, sw, 0, player, MODE_CFR, SPLIT_USE, store, disc, rows, sc, items,
+                    -1, items.val,
+                )  # fmt: skip
+            q += 1
     return visited

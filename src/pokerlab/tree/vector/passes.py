@@ -9,7 +9,13 @@ from collections.abc import Callable
 import numpy as np
 
 from pokerlab.tree._primitives import discount_factors, first_non_finite_f32
-from pokerlab.tree.executors import WorkerPool, chunks, thread_rows, worker_pool
+from pokerlab.tree.executors import (
+    ThreadWorkers,
+    WorkerPool,
+    chunks,
+    thread_rows,
+    worker_pool,
+)
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector import _walk_batches as B
 from pokerlab.tree.vector._node_kernels import root_dot
@@ -61,8 +67,10 @@ class Passes(ItemStorage):
         )
         self.item_ids = np.arange(self.tree.num_items, dtype=np.int64)
         self.run_starts = np.cumsum([0] + [len(c) for c in self.chunks], dtype=np.int64)
-        # the runs' counter on a cache line of its own (the workers' scratch is written beside)
+        # the runs' counter on a cache line of its own (the workers' scratch is written beside),
+        # and the counters of cfr_iterations_shared (a row each)
         self.run_counter = thread_rows(1, (1,), np.int64)[0]
+        self.sync = thread_rows(3, (1,), np.int64)
         scratch = self.tree.scratch(self.threads)
         scratch32 = self.tree.scratch(self.threads, np.float32)
         self.scratch_w = [tuple(a[w] for a in scratch) for w in range(self.threads)]
@@ -245,22 +253,39 @@ class Passes(ItemStorage):
     ) -> int | None:
         """Iterations ``first + 1 .. first + count`` of CFR (both players' passes, discounts
         from the schedule array ``params``, strategy sums ``weighted`` by the own reach or not)
-        in one compiled call; the nodes visited. Only where
-        :meth:`whole_tree` holds (None otherwise: the caller runs :meth:`pass_` per player,
-        whose parallel step has its own dispatch)."""
+        in one compiled call, or one a worker on this process's threads
+        (:func:`~pokerlab.tree.vector._walk_batches.cfr_iterations_shared`); the nodes visited.
+        None where neither applies (the items on Ray actors: the caller runs :meth:`pass_` per
+        player)."""
         t = self.tree
-        if not self.whole_tree():
-            return None
         lock = self.no_lock if lock_probs is None else lock_probs
         pred = self.no_prediction if prediction is None else prediction
         rscale, sscale = (self.no_scale, self.no_scale) if scales is None else scales
-        return int(
-            K.cfr_iterations(
-                t.arrays, t.hands, t.sweep, int(first), int(count), params, bool(predictive),
-                bool(floor), bool(weighted), K.Storage(regrets, strat, pred, rscale, sscale, lock),
-                self.out32, self.scratch_one32, self.items32,
-            )
-        )  # fmt: skip
+        store = K.Storage(regrets, strat, pred, rscale, sscale, lock)
+        if self.whole_tree():
+            return int(
+                K.cfr_iterations(
+                    t.arrays, t.hands, t.sweep, int(first), int(count), params,
+                    bool(predictive), bool(floor), bool(weighted), store, self.out32,
+                    self.scratch_one32, self.items32,
+                )
+            )  # fmt: skip
+        if not (self.items_local and isinstance(self.pool, ThreadWorkers)):
+            return None  # (its workers must run at once: each waits for the others)
+        sync, workers = self.sync, self.threads
+        sync[:] = 0
+        items = self.items32  # made here: the workers' first reads would each make their own
+
+        def run(w: int) -> int:
+            return int(
+                B.cfr_iterations_shared(
+                    w, workers, t.arrays, t.hands, t.sweep, int(first), int(count), params,
+                    bool(predictive), bool(floor), bool(weighted), store, self.out32,
+                    self.scratch_w32[w], items, self.item_ids, self.run_starts, sync,
+                )
+            )  # fmt: skip
+
+        return sum(self.pool.map(run))
 
     def run_cfr(
         self,
@@ -282,11 +307,11 @@ class Passes(ItemStorage):
         with ``floor`` (CFR+), a predictive schedule's ``prediction`` array, strategy sums
         ``weighted`` by the traverser's own reach or not (:meth:`pass_`); the nodes visited.
         Trees without split points, and every tree on one thread (:meth:`whole_tree`), run the
-        whole loop in one compiled call (:meth:`cfr_iterations`), the others one :meth:`pass_`
-        per player; so does every tree
-        when ``after_pass`` is given, called with the player after each of its passes (an
-        abstraction that pools the arrays between passes, :mod:`pokerlab.solvers.search.
-        blueprints`)."""
+        whole loop in one compiled call, and trees split on this process's threads one call a
+        worker (:meth:`cfr_iterations`); the others (Ray actors) one :meth:`pass_` per player;
+        so does every tree when ``after_pass`` is given, called with the player after each of
+        its passes (an abstraction that pools the arrays between passes,
+        :mod:`pokerlab.solvers.search.blueprints`)."""
         if predictive and prediction is None:
             raise ValueError("a predictive schedule needs a prediction array")
         if after_pass is None:

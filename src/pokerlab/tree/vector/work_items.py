@@ -5,12 +5,16 @@ for arrays it never reads; and each work item's share of a pass (:func:`item_cos
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector.tree import VectorTree
 
 __all__ = ["ItemStorage", "item_costs"]
+
+_MAKING = threading.Lock()
 
 
 def item_costs(tree: VectorTree) -> np.ndarray:
@@ -54,7 +58,12 @@ class ItemStorage:
 
     def _items(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, K.Items]:
         got = self.__dict__.get("_items_store")
-        if got is None:
+        if got is not None:
+            return got
+        with _MAKING:  # one store, should two threads ask first at once
+            got = self.__dict__.get("_items_store")
+            if got is not None:
+                return got
             h = int(self.tree.hands.cards.shape[1])
             n = self.tree.num_items
             got = self.__dict__["_items_store"] = (
