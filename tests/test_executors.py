@@ -201,3 +201,48 @@ def test_workers_drawing_runs_give_the_one_thread_numbers() -> None:
     np.testing.assert_array_equal(one.regrets, three.regrets)
     np.testing.assert_array_equal(one.strat_sum, three.strat_sum)
     assert one.exploitability() == three.exploitability()
+
+
+def test_more_threads_than_cpus_take_the_dispatch_from_python(monkeypatch) -> None:
+    """The workers of one compiled call wait for each other, so they run only where each has a
+    CPU; with more threads than CPUs the passes go one call a pass from Python (same numbers)."""
+    import pokerlab
+    from pokerlab.solvers.postflop import PostflopSolver
+    from pokerlab.tree.vector import passes
+
+    game = pokerlab.load_game("postflop", spot="turn")
+    one = PostflopSolver(game, "dcfr-ps", threads=1)
+    two = PostflopSolver(game, "dcfr-ps", threads=2)
+    monkeypatch.setattr(passes, "usable_cpus", lambda: 1)
+    s = two.passes
+    args = (0, 1, two.params, False, False, two.regrets.copy(), two.strat_sum.copy())
+    assert s.cfr_iterations(*args) is None  # the caller then runs pass_ per player
+    one.step(3)
+    two.step(3)
+    np.testing.assert_array_equal(one.regrets, two.regrets)
+    np.testing.assert_array_equal(one.strat_sum, two.strat_sum)
+
+
+def test_waiting_workers_spin_then_yield() -> None:
+    """A wait longer than the spins gives the CPU away (sched_yield) and still sees the value."""
+    from numba import njit
+
+    from pokerlab.tree._primitives import atomic_load, atomic_store, cpu_yield
+    from pokerlab.tree.vector._walk_batches import SPINS, _wait_for
+
+    @njit(nogil=True)
+    def later(counter, value, delay):  # type: ignore[no-untyped-def]
+        for _ in range(delay):
+            cpu_yield()
+        atomic_store(counter, value)
+
+    @njit(nogil=True)
+    def wait(counter, value):  # type: ignore[no-untyped-def]
+        _wait_for(counter, value)
+        return atomic_load(counter)
+
+    counter = np.zeros(1, dtype=np.int64)
+    setter = threading.Thread(target=later, args=(counter, 7, 20 * SPINS))
+    setter.start()
+    assert wait(counter, 7) == 7
+    setter.join()

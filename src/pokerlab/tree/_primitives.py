@@ -9,6 +9,7 @@ Each exists once, here; the backends' kernels (``tree/<backend>/_kernels.py``) i
 
 from __future__ import annotations
 
+import os
 import platform
 from typing import NamedTuple
 
@@ -371,6 +372,24 @@ def spin_pause(typingctx):  # type: ignore[no-untyped-def]  # noqa: ARG001
         if _X86:
             fnty = ir.FunctionType(ir.VoidType(), [])
             fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.sse2.pause")
+            builder.call(fn, [])
+        return context.get_dummy_value()
+
+    return types.none(), codegen
+
+
+_POSIX = os.name == "posix"
+
+
+@intrinsic
+def cpu_yield(typingctx):  # type: ignore[no-untyped-def]  # noqa: ARG001
+    """Give the CPU to another runnable thread (POSIX ``sched_yield``; nothing elsewhere): a
+    waiting worker that has spun a while lets the thread it waits for run on a busy machine."""
+
+    def codegen(context, builder, signature, args):  # noqa: ARG001
+        if _POSIX:
+            fnty = ir.FunctionType(ir.IntType(32), [])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, "sched_yield")
             builder.call(fn, [])
         return context.get_dummy_value()
 

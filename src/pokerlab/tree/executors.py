@@ -15,13 +15,17 @@ threads run on the reach rows it is sent); one worker runs in the calling thread
 (``subtree_values``) rather than implementing :class:`WorkerPool`: its workers keep their
 subtrees' numbers, so the work cannot move between them, and a pass costs one call per actor.
 
-The vector tree's subtrees go out in chunks (:func:`chunks`: runs of neighbouring subtrees of
-about equal work), each worker taking the next chunk left until none is (:func:`share_out`): on
-shared cores a fixed split waits for its slowest thread, while a handful of chunks per worker
-costs a handful of kernel calls (about 20 microseconds each), against a pass of milliseconds
-over a turn spot's 336 subtrees (the betting tree's subtrees stay with their owner, as on Ray,
-where each actor owns one run: chunks of equal node counts, measured in ``benchmarks/
-postflop_ray.py``).
+The vector tree's subtrees go out in runs of neighbours of about equal work (:func:`chunks`),
+sixteen a worker, which the workers draw from a shared counter inside their compiled call
+(``tree/vector/_walk_batches.py``): a run handed out from Python cost about 17 microseconds
+(the call, the lock, the GIL), so eight such runs made a turn pass slower than four. A CFR
+iteration on this process's threads is one compiled call a worker, the passes synchronised by
+counters (worker 0 walks the top parts, the others wait spinning), where each thread has a
+CPU; elsewhere, and for the best-response passes, each pass is one call a worker from Python.
+The search gadgets' leaf items go out from Python (:func:`share_out`: each worker takes the
+next piece left until none is). On shared cores a fixed split waits for its slowest thread;
+the betting tree's subtrees stay with their owner, as on Ray, where each actor owns one run
+(chunks of equal node counts, measured in ``benchmarks/postflop_ray.py``).
 Results do not depend on the worker count or on who took which chunk: each subtree reads only
 its reach rows and writes only its own storage and value row.
 """
@@ -45,6 +49,7 @@ __all__ = [
     "chunks",
     "share_out",
     "thread_rows",
+    "usable_cpus",
     "worker_pool",
 ]
 
@@ -121,6 +126,14 @@ class ThreadWorkers:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the system has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def max_threads() -> int:
