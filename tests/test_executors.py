@@ -184,22 +184,31 @@ def test_fetch_add_hands_each_number_to_one_thread() -> None:
     assert sum(got) == seen.size and counter[0] == seen.size + 4  # each thread's last draw
 
 
-def test_workers_drawing_runs_give_the_one_thread_numbers() -> None:
+def test_workers_drawing_runs_give_the_one_thread_numbers(monkeypatch) -> None:
     """Three workers drawing the turn spot's 48 runs of subtrees from the shared counter, in the
-    CFR iterations' one call a worker (cfr_iterations_shared, its passes synchronised by
-    counters) and the best-response passes' one call a pass (traverse_runs): the regrets,
-    strategy sums and exploitability of one thread."""
+    CFR iterations' and the best-response passes' one call a worker (cfr_iterations_shared,
+    best_response_pair_shared: passes synchronised by counters), and with the passes
+    dispatched from Python (traverse_runs): the regrets, strategy sums and exploitability of
+    one thread."""
     import pokerlab
     from pokerlab.solvers.postflop import PostflopSolver
+    from pokerlab.tree.vector import passes
 
+    monkeypatch.setattr(passes, "usable_cpus", lambda: 3)  # the shared calls on any machine
     game = pokerlab.load_game("postflop", spot="turn")
     one = PostflopSolver(game, "dcfr", threads=1)
     three = PostflopSolver(game, "dcfr", threads=3)
-    assert len(three.passes.chunks) == 48 and not three.passes.whole_tree()
+    assert len(three.passes.chunks) == 48 and three.passes.shared_calls()
     one.step(6)
     three.step(6)
     np.testing.assert_array_equal(one.regrets, three.regrets)
     np.testing.assert_array_equal(one.strat_sum, three.strat_sum)
+    assert one.exploitability() == three.exploitability()
+    monkeypatch.setattr(passes, "usable_cpus", lambda: 1)  # one call a pass from Python
+    assert not three.passes.shared_calls()
+    one.step(2)
+    three.step(2)
+    np.testing.assert_array_equal(one.regrets, three.regrets)
     assert one.exploitability() == three.exploitability()
 
 

@@ -87,6 +87,18 @@ class Passes(ItemStorage):
         bit."""
         return self.tree.num_items == 0 or (self.threads == 1 and self.items_local)
 
+    def shared_calls(self) -> bool:
+        """Whether the split passes run one compiled call a worker, synchronised inside
+        (:func:`~pokerlab.tree.vector._walk_batches.cfr_iterations_shared`): on this process's
+        threads, the items' storage here, and at most one thread per usable CPU (the workers
+        wait for each other: 3 threads on 2 CPUs took 12 ms a turn iteration, against 4 from
+        Python's dispatch)."""
+        return (
+            self.items_local
+            and isinstance(self.pool, ThreadWorkers)
+            and self.threads <= usable_cpus()
+        )
+
     def pass_(
         self,
         trav: int,
@@ -271,13 +283,7 @@ class Passes(ItemStorage):
                     self.scratch_one32, self.items32,
                 )
             )  # fmt: skip
-        if not (
-            self.items_local
-            and isinstance(self.pool, ThreadWorkers)
-            and self.threads <= usable_cpus()
-        ):
-            # its workers wait for each other: they must all run at once, each on a CPU (3
-            # threads on 2 CPUs took 12 ms a turn iteration, against 4 from Python's dispatch)
+        if not self.shared_calls():
             return None
         sync, workers = self.sync, self.threads
         sync[:] = 0
@@ -351,14 +357,27 @@ class Passes(ItemStorage):
         :func:`~pokerlab.tree.vector._kernels.traverse`). Trees without split points and
         without locks run both passes in one compiled call."""
         t = self.tree
-        if self.whole_tree() and all(x is None for x in lock_probs):
-            store = K.Storage(
-                regrets, strat, self.no_prediction, self.no_scale, self.no_scale, self.no_lock
-            )
-            items = K.Items(self.items_ro, self.items_rp, self.items_val)
+        unlocked = all(x is None for x in lock_probs)
+        store = K.Storage(
+            regrets, strat, self.no_prediction, self.no_scale, self.no_scale, self.no_lock
+        )
+        items = K.Items(self.items_ro, self.items_rp, self.items_val)
+        if self.whole_tree() and unlocked:
             v = B.best_response_pair(
                 t.arrays, t.hands, t.sweep, store, self.out, self.scratch_one, items, t.norm
             )
+            return float(v[0]), float(v[1])
+        if unlocked and self.shared_calls():
+            sync, workers = self.sync, self.threads
+            sync[:] = 0
+
+            def run(w: int) -> np.ndarray:
+                return B.best_response_pair_shared(
+                    w, workers, t.arrays, t.hands, t.sweep, store, self.out, self.scratch_w[w],
+                    items, t.norm, self.item_ids, self.run_starts, sync,
+                )  # fmt: skip
+
+            v = self.pool.map(run)[0]
             return float(v[0]), float(v[1])
         out = []
         for p in (0, 1):
