@@ -178,8 +178,9 @@ class PostflopSolver(SpotLocking):
         #: locked probabilities (float32, ``tree.size``; negative = unlocked), None without locks
         self.lock_probs: np.ndarray | None = None
         self._locks: list[Any] = []  # postflop_locks._Lock records
-        if warmup:
-            postflop_solve.warm_kernels(self.threads, self.compressed, postflop_schedule("dcfr-ps"))
+        if warmup:  # a tree without deals never calls the split passes' kernels (20 MiB)
+            threads = self.threads if self.tree.num_items > 0 else 1
+            postflop_solve.warm_kernels(threads, self.compressed, postflop_schedule("dcfr-ps"))
 
     @property
     def threads(self) -> int:
