@@ -53,11 +53,17 @@ their loads and float64 running sums, so their index tables are packed per hand,
 16-bit. The passes take their views of arrays without numba's owner records (``unowned``), and hand
 them so to each pass: each view of an owned array, and each array argument of a compiled call,
 costs two atomic reference-count updates, a sixth of a river iteration before (river 46 -> 40 us an
-iteration). On two threads each worker's run of subtrees is one kernel call and each thread's
-scratch sits on cache lines of its own (false sharing slowed each of two threads by 10-30%).
-Expected, on the idle machine: river about 0.77x theirs in float32 and 0.57x in 16 bits, turn about
-0.6x (float32) and 0.5x (16-bit) on one thread, 0.55-0.75x on two, flop 0.7x-0.75x on two (0.66x an
-iteration, 340 iterations to 0.1% against their 310). With ``PostflopSolver(average="plain")``,
+iteration). On two threads the CFR iterations between two checks, and a check's two
+best-response passes, are one kernel call a worker: worker 0 walks the part above the deals, both
+draw the subtrees in runs from a shared counter, and the passes wait for each other on atomic
+counters, spinning (a thread-pool wake-up and three calls from Python a pass cost a tenth of a
+turn iteration, a run handed out from Python 17 us); each thread's scratch sits on cache lines of
+its own (false sharing slowed each of two threads by 10-30%). Expected, on the idle machine: river
+about 0.77x theirs in float32 (0.84-0.86x on 2026-11-29: the ratio moves with the machine, a
+bisect of our side found no change since stop 46) and 0.57x in 16 bits, turn about 0.6x (float32)
+and 0.5x (16-bit) on one thread, and on two 0.6-0.7x in float32 (3.2-3.5 ms an iteration, about
+1.9x our one thread) and 0.55x in 16 bits, flop 0.7x-0.75x on two (0.66x an iteration, 340
+iterations to 0.1% against their 310). With ``PostflopSolver(average="plain")``,
 postflop-solver's strategy sums (the current strategy unweighted by the own reach), the river and
 turn take exactly their iterations (60 / 240, 90 / 220); the benchmark runs the default, ``reach``.
 Memory is 8 bytes per (node, action, hand) in float32 (regret and strategy sum), 4 in 16-bit, as
