@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -192,9 +193,9 @@ def test_workers_drawing_runs_give_the_one_thread_numbers(monkeypatch) -> None:
     one thread."""
     import pokerlab
     from pokerlab.solvers.postflop import PostflopSolver
-    from pokerlab.tree.vector import passes
+    from pokerlab.tree.vector import shared_calls
 
-    monkeypatch.setattr(passes, "usable_cpus", lambda: 3)  # the shared calls on any machine
+    monkeypatch.setattr(shared_calls, "usable_cpus", lambda: 3)  # the shared calls on any machine
     game = pokerlab.load_game("postflop", spot="turn")
     one = PostflopSolver(game, "dcfr", threads=1)
     three = PostflopSolver(game, "dcfr", threads=3)
@@ -204,7 +205,7 @@ def test_workers_drawing_runs_give_the_one_thread_numbers(monkeypatch) -> None:
     np.testing.assert_array_equal(one.regrets, three.regrets)
     np.testing.assert_array_equal(one.strat_sum, three.strat_sum)
     assert one.exploitability() == three.exploitability()
-    monkeypatch.setattr(passes, "usable_cpus", lambda: 1)  # one call a pass from Python
+    monkeypatch.setattr(shared_calls, "usable_cpus", lambda: 1)  # one call a pass from Python
     assert not three.passes.shared_calls()
     one.step(2)
     three.step(2)
@@ -217,12 +218,12 @@ def test_more_threads_than_cpus_take_the_dispatch_from_python(monkeypatch) -> No
     CPU; with more threads than CPUs the passes go one call a pass from Python (same numbers)."""
     import pokerlab
     from pokerlab.solvers.postflop import PostflopSolver
-    from pokerlab.tree.vector import passes
+    from pokerlab.tree.vector import shared_calls
 
     game = pokerlab.load_game("postflop", spot="turn")
     one = PostflopSolver(game, "dcfr-ps", threads=1)
     two = PostflopSolver(game, "dcfr-ps", threads=2)
-    monkeypatch.setattr(passes, "usable_cpus", lambda: 1)
+    monkeypatch.setattr(shared_calls, "usable_cpus", lambda: 1)
     s = two.passes
     args = (0, 1, two.params, False, False, two.regrets.copy(), two.strat_sum.copy())
     assert s.cfr_iterations(*args) is None  # the caller then runs pass_ per player
@@ -255,3 +256,37 @@ def test_waiting_workers_spin_then_yield() -> None:
     setter.start()
     assert wait(counter, 7) == 7
     setter.join()
+
+
+def test_a_failing_worker_of_a_shared_call_raises_instead_of_hanging(monkeypatch) -> None:
+    """A shared call's workers wait for each other: when one fails before its part (here worker
+    1, as a kernel error would), the counters are opened, worker 0 returns and the error
+    reaches the caller (before, worker 0 would wait for worker 1 forever)."""
+    import pokerlab
+    from pokerlab.solvers.postflop import PostflopSolver
+    from pokerlab.tree.vector import _walk_batches, shared_calls
+
+    monkeypatch.setattr(shared_calls, "usable_cpus", lambda: 2)
+    solver = PostflopSolver(pokerlab.load_game("postflop", spot="turn"), "dcfr-ps", threads=2)
+    real = _walk_batches.cfr_iterations_shared
+
+    def failing(w, *args):  # type: ignore[no-untyped-def]
+        if w == 1:
+            time.sleep(0.05)  # worker 0 is waiting by now
+            raise RuntimeError("worker 1 failed")
+        return real(w, *args)
+
+    monkeypatch.setattr(_walk_batches, "cfr_iterations_shared", failing)
+    errors: list[BaseException] = []
+
+    def step() -> None:
+        try:
+            solver.step(3)
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    runner = threading.Thread(target=step, daemon=True)
+    runner.start()
+    runner.join(timeout=120)
+    assert not runner.is_alive(), "the shared call hung"
+    assert len(errors) == 1 and "worker 1 failed" in str(errors[0])

@@ -9,17 +9,11 @@ from collections.abc import Callable
 import numpy as np
 
 from pokerlab.tree._primitives import discount_factors, first_non_finite_f32
-from pokerlab.tree.executors import (
-    ThreadWorkers,
-    WorkerPool,
-    chunks,
-    thread_rows,
-    usable_cpus,
-    worker_pool,
-)
+from pokerlab.tree.executors import WorkerPool, chunks, thread_rows, worker_pool
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector import _walk_batches as B
 from pokerlab.tree.vector._node_kernels import root_dot
+from pokerlab.tree.vector.shared_calls import SharedCalls
 from pokerlab.tree.vector.tree import VectorArrays, VectorTree
 from pokerlab.tree.vector.work_items import ItemStorage, item_costs
 
@@ -31,7 +25,7 @@ RUNS_PER_WORKER = 16
 __all__ = ["Passes", "item_costs"]
 
 
-class Passes(ItemStorage):
+class Passes(ItemStorage, SharedCalls):
     """Scratch and entry points of the passes over one vector tree (reused across calls)."""
 
     #: The work items' storage is in this process's arrays (a Ray executor's is on its actors).
@@ -68,8 +62,7 @@ class Passes(ItemStorage):
         )
         self.item_ids = np.arange(self.tree.num_items, dtype=np.int64)
         self.run_starts = np.cumsum([0] + [len(c) for c in self.chunks], dtype=np.int64)
-        # the runs' counter on a cache line of its own (the workers' scratch is written beside),
-        # and the counters of cfr_iterations_shared (a row each)
+        # counters on cache lines of their own: the runs', the shared calls' (SharedCalls)
         self.run_counter = thread_rows(1, (1,), np.int64)[0]
         self.sync = thread_rows(3, (1,), np.int64)
         scratch = self.tree.scratch(self.threads)
@@ -86,18 +79,6 @@ class Passes(ItemStorage):
         they cost 11-14% of an iteration (float32 and 16-bit), for the same numbers bit for
         bit."""
         return self.tree.num_items == 0 or (self.threads == 1 and self.items_local)
-
-    def shared_calls(self) -> bool:
-        """Whether the split passes run one compiled call a worker, synchronised inside
-        (:func:`~pokerlab.tree.vector._walk_batches.cfr_iterations_shared`): on this process's
-        threads, the items' storage here, and at most one thread per usable CPU (the workers
-        wait for each other: 3 threads on 2 CPUs took 12 ms a turn iteration, against 4 from
-        Python's dispatch)."""
-        return (
-            self.items_local
-            and isinstance(self.pool, ThreadWorkers)
-            and self.threads <= usable_cpus()
-        )
 
     def pass_(
         self,
@@ -285,20 +266,8 @@ class Passes(ItemStorage):
             )  # fmt: skip
         if not self.shared_calls():
             return None
-        sync, workers = self.sync, self.threads
-        sync[:] = 0
-        items = self.items32  # made here: the workers' first reads would each make their own
-
-        def run(w: int) -> int:
-            return int(
-                B.cfr_iterations_shared(
-                    w, workers, t.arrays, t.hands, t.sweep, int(first), int(count), params,
-                    bool(predictive), bool(floor), bool(weighted), store, self.out32,
-                    self.scratch_w32[w], items, self.item_ids, self.run_starts, sync,
-                )
-            )  # fmt: skip
-
-        return sum(self.pool.map(run))
+        args = (first, count, params, predictive, floor, weighted, store, self.items32)
+        return self.shared_cfr_iterations(*args)
 
     def run_cfr(
         self,
@@ -368,17 +337,7 @@ class Passes(ItemStorage):
             )
             return float(v[0]), float(v[1])
         if unlocked and self.shared_calls():
-            sync, workers = self.sync, self.threads
-            sync[:] = 0
-
-            def run(w: int) -> np.ndarray:
-                return B.best_response_pair_shared(
-                    w, workers, t.arrays, t.hands, t.sweep, store, self.out, self.scratch_w[w],
-                    items, t.norm, self.item_ids, self.run_starts, sync,
-                )  # fmt: skip
-
-            v = self.pool.map(run)[0]
-            return float(v[0]), float(v[1])
+            return self.shared_best_responses(store, items)
         out = []
         for p in (0, 1):
             values, _ = self.pass_(p, K.MODE_BR, regrets, strat, lock_probs=lock_probs[p])
