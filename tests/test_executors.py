@@ -270,11 +270,11 @@ def test_a_failing_worker_of_a_shared_call_raises_instead_of_hanging(monkeypatch
     solver = PostflopSolver(pokerlab.load_game("postflop", spot="turn"), "dcfr-ps", threads=2)
     real = _walk_batches.cfr_iterations_shared
 
-    def failing(w, *args):  # type: ignore[no-untyped-def]
-        if w == 1:
+    def failing(runs, *args):  # type: ignore[no-untyped-def]
+        if runs.worker == 1:
             time.sleep(0.05)  # worker 0 is waiting by now
             raise RuntimeError("worker 1 failed")
-        return real(w, *args)
+        return real(runs, *args)
 
     monkeypatch.setattr(_walk_batches, "cfr_iterations_shared", failing)
     errors: list[BaseException] = []

@@ -67,3 +67,16 @@ class Roots(NamedTuple):
     ro: np.ndarray
     rp: np.ndarray
     out: np.ndarray
+
+
+class SharedRuns(NamedTuple):
+    """A worker's place in a shared call (``_walk_batches.cfr_iterations_shared``): its number
+    (0 walks the top part), the worker count, the work items' ``ids`` cut in runs at
+    ``starts``, and the call's counters ``sync`` (int64 rows ``SYNC_READY``, ``SYNC_RUN``,
+    ``SYNC_DONE``)."""
+
+    worker: int
+    workers: int
+    ids: np.ndarray
+    starts: np.ndarray
+    sync: np.ndarray

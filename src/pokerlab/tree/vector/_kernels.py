@@ -349,16 +349,23 @@ def cfr_iterations(
     t, hands, sw, store, out, sc, items = unowned((t, hands, sw, store, out, sc, items))
     visited = 0
     for i in range(count):
-        it = first + i + 1
-        fa, fb, fg = discount_factors(params, it)
-        next_a, next_b = 1.0, 1.0
-        if predictive:
-            next_a, next_b, _ = discount_factors(params, it + 1)
+        disc = iteration_discounts(params, first + i + 1, predictive, floor, weighted)
         for player in range(2):
             visited += traverse(
-                t, hands, sw, 0, player, MODE_CFR, SPLIT_NONE, store,
-                Discounts(fa, fb, fg, floor, next_a, next_b, weighted),
+                t, hands, sw, 0, player, MODE_CFR, SPLIT_NONE, store, disc,
                 RootRows(hands.weight[1 - player], hands.weight[player], out), sc, items, -1,
                 items.val,
             )  # fmt: skip
     return visited
+
+
+@njit(cache=True, inline="always")
+def iteration_discounts(params, it, predictive, floor, weighted):
+    """The :class:`Discounts` of CFR iteration ``it`` under the schedule array ``params``
+    (``predictive``: with the next iteration's factors for the prediction; ``floor``: CFR+'s
+    clip at 0; ``weighted``: strategy sums weighted by the own reach)."""
+    fa, fb, fg = discount_factors(params, it)
+    next_a, next_b = 1.0, 1.0
+    if predictive:
+        next_a, next_b, _ = discount_factors(params, it + 1)
+    return Discounts(fa, fb, fg, floor, next_a, next_b, weighted)

@@ -12,18 +12,25 @@ from pokerlab.tree._primitives import (
     atomic_load,
     atomic_store,
     cpu_yield,
-    discount_factors,
     fetch_add,
     spin_pause,
     unowned,
 )
-from pokerlab.tree.vector._bundles import Discounts, Items, RootRows, Roots, Storage
+from pokerlab.tree.vector._bundles import (
+    Discounts,
+    Items,
+    RootRows,
+    Roots,
+    SharedRuns,
+    Storage,
+)
 from pokerlab.tree.vector._kernels import (
     MODE_BR,
     MODE_CFR,
     SPLIT_COLLECT,
     SPLIT_NONE,
     SPLIT_USE,
+    iteration_discounts,
     traverse,
     walk,
 )
@@ -130,15 +137,13 @@ def _wait_for(counter, value):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _split_pass(
-    worker, workers, t, hands, sw, trav, mode, store, disc, rows, sc, items, ids, starts, sync, q
-):
-    """Worker ``worker``'s part of the split pass number ``q`` (from 0) of a shared call (see
+def _split_pass(runs: SharedRuns, t, hands, sw, trav, mode, store, disc, rows, sc, items, q):
+    """Worker ``runs.worker``'s part of the split pass number ``q`` (from 0) of a shared call (see
     :func:`cfr_iterations_shared`): worker 0 collects the reaches entering the subtrees and marks
     the pass ready, every worker walks the runs it draws, worker 0 waits for all to be done and
     walks the top part again with their values. Returns the nodes this worker visited."""
+    worker, workers, ids, starts, sync = runs
     ready, run_counter, done = sync[SYNC_READY], sync[SYNC_RUN], sync[SYNC_DONE]
-    runs = starts.shape[0] - 1
     visited = 0
     if worker == 0:
         visited += traverse(
@@ -149,14 +154,9 @@ def _split_pass(
         atomic_store(ready, q + 1)
     else:
         _wait_for(ready, q + 1)
-    r = fetch_add(run_counter, 1)
-    while r < runs:
-        sub = ids[starts[r] : starts[r + 1]]
-        visited += walk(
-            t, hands, sw, Roots(t.item_node[sub], sub, items.ro, items.rp, items.val), trav,
-            mode, SPLIT_NONE, store, disc, sc, items, -1, items.val,
-        )  # fmt: skip
-        r = fetch_add(run_counter, 1)
+    visited += traverse_runs(
+        t, hands, sw, trav, mode, store, disc, sc, items, ids, starts, run_counter
+    )
     fetch_add(done, 1)
     if worker == 0:
         _wait_for(done, workers * (q + 1))
@@ -168,8 +168,7 @@ def _split_pass(
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def cfr_iterations_shared(
-    worker,
-    workers,
+    runs: SharedRuns,
     t,
     hands,
     sw,
@@ -183,53 +182,44 @@ def cfr_iterations_shared(
     out,
     sc,
     items: Items,
-    ids,
-    starts,
-    sync,
 ):
-    """Worker ``worker``'s part of CFR iterations ``first + 1 .. first + count`` on a tree with
-    split points, ``workers`` workers each in one call on its own thread and scratch ``sc``: the
-    iterations of :func:`~pokerlab.tree.vector._kernels.cfr_iterations` (each OOP's pass, then
-    IP's), every pass split as the passes split it from Python (the top part collects the reaches
-    entering the subtrees, the subtrees run, the top part runs again reading their values;
-    :func:`_split_pass`).
+    """Worker ``runs.worker``'s part of CFR iterations ``first + 1 .. first + count`` on a tree with
+    split points, ``runs.workers`` workers each in one call on its own thread and scratch ``sc``
+    (``runs``: :class:`~pokerlab.tree.vector._bundles.SharedRuns`): the iterations of
+    :func:`~pokerlab.tree.vector._kernels.cfr_iterations` (each OOP's pass, then IP's), every pass
+    split as the passes split it from Python (the top part collects the reaches entering the
+    subtrees, the subtrees run, the top part runs again reading their values; :func:`_split_pass`).
 
-    Worker 0 walks the top part; the subtrees' runs (``ids[starts[r]:starts[r + 1]]``) are drawn
-    by every worker from a shared counter. ``sync`` (int64, three rows on cache lines of their
-    own, zero at the call): ``SYNC_READY`` counts the passes whose reaches worker 0 has
+    Worker 0 walks the top part; the subtrees' runs (``ids[starts[r]:starts[r + 1]]`` of ``runs``)
+    are drawn by every worker from a shared counter. ``runs.sync`` (int64, three rows on cache lines
+    of their own, zero at the call): ``SYNC_READY`` counts the passes whose reaches worker 0 has
     collected, ``SYNC_RUN`` is the pass's run counter (worker 0 sets it to 0 before it marks the
     pass ready), ``SYNC_DONE`` counts the workers' finished passes; the other workers wait for a
-    pass to be ready, worker 0 for every worker to be done with it (:func:`_wait_for`: a pass's
-    top part takes tens of microseconds, a wake-up from the thread pool about as long: two of
-    these a pass were a twentieth of a turn iteration on two threads). Every worker's call must
-    run at once, each on a CPU: a worker waits for the others. Returns the nodes visited by this
-    worker (the top part's counted once, by worker 0, as
-    :meth:`~pokerlab.tree.vector.passes.Passes.pass_` counts them)."""
+    pass to be ready, worker 0 for every worker to be done with it (:func:`_wait_for`: a pass's top
+    part takes tens of microseconds, a wake-up from the thread pool about as long: two of these a
+    pass were a twentieth of a turn iteration on two threads). Every worker's call must run at once,
+    each on a CPU: a worker waits for the others. Returns the nodes visited by this worker (the top
+    part's counted once, by worker 0, as :meth:`~pokerlab.tree.vector.passes.Passes.pass_` counts
+    them)."""
     t, hands, sw, store, out, sc, items = unowned((t, hands, sw, store, out, sc, items))
     visited = 0
     q = 0  # passes of this call so far
     for i in range(count):
-        it = first + i + 1
-        fa, fb, fg = discount_factors(params, it)
-        next_a, next_b = 1.0, 1.0
-        if predictive:
-            next_a, next_b, _ = discount_factors(params, it + 1)
-        disc = Discounts(fa, fb, fg, floor, next_a, next_b, weighted)
+        disc = iteration_discounts(params, first + i + 1, predictive, floor, weighted)
         for player in range(2):
             rows = RootRows(hands.weight[1 - player], hands.weight[player], out)
             visited += _split_pass(
-                worker, workers, t, hands, sw, player, MODE_CFR, store, disc, rows, sc, items,
-                ids, starts, sync, q,
-            )  # fmt: skip
+                runs, t, hands, sw, player, MODE_CFR, store, disc, rows, sc, items, q
+            )
             q += 1
     return visited
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def best_response_pair_shared(
-    worker, workers, t, hands, sw, store: Storage, out, sc, items: Items, norm, ids, starts, sync
+    runs: SharedRuns, t, hands, sw, store: Storage, out, sc, items: Items, norm
 ):
-    """Worker ``worker``'s part of both players' best-response passes on a tree with split
+    """Worker ``runs.worker``'s part of both players' best-response passes on a tree with split
     points (:func:`best_response_pair`'s values, from worker 0; zeros from the others), the
     workers synchronised as in :func:`cfr_iterations_shared`."""
     t, hands, sw, store, out, sc, items = unowned((t, hands, sw, store, out, sc, items))
@@ -237,10 +227,7 @@ def best_response_pair_shared(
     disc = Discounts(1.0, 1.0, 1.0, False, 1.0, 1.0, True)
     for trav in range(2):
         rows = RootRows(hands.weight[1 - trav], hands.weight[trav], out)
-        _split_pass(
-            worker, workers, t, hands, sw, trav, MODE_BR, store, disc, rows, sc, items, ids,
-            starts, sync, trav,
-        )  # fmt: skip
-        if worker == 0:
+        _split_pass(runs, t, hands, sw, trav, MODE_BR, store, disc, rows, sc, items, trav)
+        if runs.worker == 0:
             res[trav] = root_dot(hands.weight[trav], out, hands.num[trav]) / norm
     return res

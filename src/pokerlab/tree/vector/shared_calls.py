@@ -15,6 +15,7 @@ import numpy as np
 from pokerlab.tree.executors import ThreadWorkers, WorkerPool, usable_cpus
 from pokerlab.tree.vector import _kernels as K
 from pokerlab.tree.vector import _walk_batches as B
+from pokerlab.tree.vector._bundles import SharedRuns
 from pokerlab.tree.vector.tree import VectorTree
 
 __all__ = ["OPEN", "SharedCalls"]
@@ -53,6 +54,10 @@ class SharedCalls:
             and self.threads <= usable_cpus()
         )
 
+    def shared_runs(self, worker: int) -> SharedRuns:
+        """Worker ``worker``'s place in a shared call (the bundle the kernels take)."""
+        return SharedRuns(worker, self.threads, self.item_ids, self.run_starts, self.sync)
+
     def map_shared(self, run: Callable[[int], R]) -> list[R]:
         """``run(w)`` on every worker at once, the counters zeroed first; a worker that raises
         sets them :data:`OPEN`, so the others return and its error reaches the caller instead
@@ -84,14 +89,14 @@ class SharedCalls:
         :meth:`~pokerlab.tree.vector.passes.Passes.cfr_iterations`) in one call a worker;
         ``items``: the float32 work items, made before the workers start (their first reads at
         once would each make their own). The nodes visited."""
-        t, workers = self.tree, self.threads
+        t = self.tree
 
         def run(w: int) -> int:
             return int(
                 B.cfr_iterations_shared(
-                    w, workers, t.arrays, t.hands, t.sweep, int(first), int(count), params,
-                    bool(predictive), bool(floor), bool(weighted), store, self.out32,
-                    self.scratch_w32[w], items, self.item_ids, self.run_starts, self.sync,
+                    self.shared_runs(w), t.arrays, t.hands, t.sweep, int(first), int(count),
+                    params, bool(predictive), bool(floor), bool(weighted), store, self.out32,
+                    self.scratch_w32[w], items,
                 )
             )  # fmt: skip
 
@@ -100,12 +105,12 @@ class SharedCalls:
     def shared_best_responses(self, store: K.Storage, items: K.Items) -> tuple[float, float]:
         """Both players' best-response values (chips) against the average strategy in
         ``store``, without locks, in one call a worker (``items``: the float64 work items)."""
-        t, workers = self.tree, self.threads
+        t = self.tree
 
         def run(w: int) -> np.ndarray:
             return B.best_response_pair_shared(
-                w, workers, t.arrays, t.hands, t.sweep, store, self.out, self.scratch_w[w],
-                items, t.norm, self.item_ids, self.run_starts, self.sync,
+                self.shared_runs(w), t.arrays, t.hands, t.sweep, store, self.out,
+                self.scratch_w[w], items, t.norm,
             )  # fmt: skip
 
         v = self.map_shared(run)[0]
