@@ -27,10 +27,15 @@ import numpy as np
 from numba import njit
 
 #: fields of a row of ``SweepArrays.sd`` (a hand on a final board; see
-#: :class:`~pokerlab.tree.vector.tree.SweepArrays`) and of ``SweepArrays.fm`` (a hand in list
-#: order); global integers, so numba compiles them as constants
-SD_HAND, SD_C0, SD_C1, SD_LO, SD_HI, SD_SLO0, SD_SLO1, SD_SHI0, SD_SHI1, SD_SAME = range(10)
-SD_FIELDS = 10
+#: :class:`~pokerlab.tree.vector.tree.SweepArrays`), 16 bits each, four to a 64-bit word: the
+#: showdown loads a row in three words and shifts the fields out (:func:`field`); and of
+#: ``SweepArrays.fm`` (a hand in list order); global integers, so numba compiles them as
+#: constants
+SD_HAND, SD_LO, SD_HI, SD_SAME = range(4)  # word 0
+SD_SLO0, SD_SLO1, SD_SHI0, SD_SHI1 = range(4, 8)  # word 1
+SD_SALL0, SD_SALL1, SD_PREV0, SD_PREV1 = range(8, 12)  # word 2
+SD_FIELDS = 12
+SD_WORDS = 3
 FM_C0, FM_C1, FM_SAME = 0, 1, 2
 
 
@@ -157,52 +162,69 @@ def fold_from_sums(pay, total, ro, nh_t, fm_t, cards_sum, dst):
         dst[h] = pay * (total - cards_sum[f[FM_C0]] - cards_sum[f[FM_C1]] + ro[f[FM_SAME]])
 
 
+@njit(cache=True, inline="always")
+def field(word, i):
+    """Field ``i`` (an ``SD_*`` number) of a ``SweepArrays.sd`` row, from the row's 64-bit word
+    ``i // 4`` (four 16-bit fields, little-endian)."""
+    return (word >> (16 * (i & 3))) & 0xFFFF
+
+
 @njit(cache=True, inline="always", error_model="numpy")
-def showdown_values(win, lose, tie, ro, nv_t, nv_o, sd_t, sd_o, nh_t, cards_sum, snap, dst):
+def showdown_values(win, lose, tie, ro, nv_t, nv_o, sd_t, sd_o, nh_t, snap, dst):
     """Showdown values from one upward sweep over the opponent's hands sorted by strength.
 
     With B, E, A the compatible opponent reach strictly below, equal to and strictly above a
     hand, and ALL = B + E + A, the value ``win B + tie E + lose A`` is
     ``(win - tie) B + (tie - lose) (B + E) + lose ALL``. The sweep adds the opponent's hands
-    in order (per-card sums for the blockers) and records the running total after each in
-    ``snap[:nv_o + 1]`` and its two cards' running sums in ``snap[H + 1 + 2 j]``,
-    ``snap[H + 2 + 2 j]``; a second loop reads B (the first ``SD_LO`` opponent hands) and
-    B + E (the first ``SD_HI``) for each hand through the snapshot slots of
-    :class:`~pokerlab.tree.vector.tree.SweepArrays`, and ALL from the final sums
+    in order and records the running total after the j-th in ``snap[j + 1]`` (``tot``), and
+    the running sums of its two cards at ``cs[2 j]`` and ``cs[2 j + 1]`` (``cs = snap[H +
+    1:]``; slot ``2 H`` holds 0), each the card's previous slot (``SD_PREV0`` / ``SD_PREV1``,
+    static) plus the hand's reach: three stores a hand, where per-card running sums kept apart
+    took five and were half the sweep's time. A second loop reads, for each of the traverser's
+    hands, B (the first ``SD_LO`` opponent hands), B + E (the first ``SD_HI``) and ALL through
+    the snapshot slots of :class:`~pokerlab.tree.vector.tree.SweepArrays`
     (inclusion-exclusion: the identical combo, counted in B + E and ALL but subtracted twice
-    there, is added back once per term, which is ``tie`` x its reach in all). Reading
-    snapshots instead of emitting inside the sweep keeps the loads off the addresses the sweep
-    is storing to. ``sd_t`` / ``sd_o``: the traverser's and the opponent's rows of
-    ``SweepArrays.sd`` for the board (fields in the order ``SD_HAND``, ``SD_C0``, ``SD_C1``,
-    ``SD_LO``, ``SD_HI``, ``SD_SLO0``, ``SD_SLO1``, ``SD_SHI0``, ``SD_SHI1``, ``SD_SAME``).
+    there, is added back once per term, which is ``tie`` x its reach in all). ``sd_t`` /
+    ``sd_o``: the traverser's and the opponent's rows of ``SweepArrays.sd`` for the board, three
+    64-bit words a hand (fields ``SD_*``). Reading snapshots instead of emitting inside the
+    sweep keeps the loads off the addresses the sweep is storing to. The sums are float64, in
+    the sweep's order: the same numbers as separate per-card sums.
     """
     hh = sd_t.shape[0]
     tot = snap[: hh + 1]
     cs = snap[hh + 1 :]
-    for c in range(52):
-        cards_sum[c] = 0.0
+    cs[2 * hh] = 0.0
     acc = 0.0
     tot[0] = 0.0
     for j in range(nv_o):
-        o = sd_o[j]
-        r = ro[o[SD_HAND]]
+        w0 = sd_o[j, 0]
+        w2 = sd_o[j, 2]
+        r = np.float64(ro[field(w0, SD_HAND)])
         acc += r
-        x0 = cards_sum[o[SD_C0]] + r
-        cards_sum[o[SD_C0]] = x0
-        x1 = cards_sum[o[SD_C1]] + r
-        cards_sum[o[SD_C1]] = x1
         tot[j + 1] = acc
-        cs[2 * j] = x0
-        cs[2 * j + 1] = x1
-    cs[2 * hh] = 0.0
+        cs[2 * j] = cs[field(w2, SD_PREV0)] + r
+        cs[2 * j + 1] = cs[field(w2, SD_PREV1)] + r
     for h in range(nh_t):
         dst[h] = 0.0
     cb = win - tie
     ce = tie - lose
     for k in range(nv_t):
-        m = sd_t[k]
-        h = m[SD_HAND]
-        b = tot[m[SD_LO]] - cs[m[SD_SLO0]] - cs[m[SD_SLO1]]
-        be = tot[m[SD_HI]] - cs[m[SD_SHI0]] - cs[m[SD_SHI1]]
-        al = lose * (acc - cards_sum[m[SD_C0]] - cards_sum[m[SD_C1]]) + tie * ro[m[SD_SAME]]
-        dst[h] = cb * b + ce * be + al
+        w0 = sd_t[k, 0]
+        w1 = sd_t[k, 1]
+        w2 = sd_t[k, 2]
+        b = tot[field(w0, SD_LO)] - cs[field(w1, SD_SLO0)] - cs[field(w1, SD_SLO1)]
+        be = tot[field(w0, SD_HI)] - cs[field(w1, SD_SHI0)] - cs[field(w1, SD_SHI1)]
+        al = lose * (acc - cs[field(w2, SD_SALL0)] - cs[field(w2, SD_SALL1)])
+        al += tie * ro[field(w0, SD_SAME)]
+        dst[field(w0, SD_HAND)] = cb * b + ce * be + al
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def snapshot_card_sums(last_o, snap, hh, cards_sum):
+    """``cards_sum[c]``: the opponent reach on card c that the last :func:`showdown_values`
+    sweep added up, read from the snapshot of the last opponent hand holding c (``last_o[c]``,
+    ``SweepArrays.last``; the zero slot when none), for the fold values beside the showdown
+    (:func:`fold_from_sums`)."""
+    cs = snap[hh + 1 :]
+    for c in range(52):
+        cards_sum[c] = cs[last_o[c]]

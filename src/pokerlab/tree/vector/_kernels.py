@@ -33,7 +33,13 @@ import numpy as np
 from numba import njit
 
 from pokerlab.tree._primitives import CHANCE, DECISION, FOLD, SHOWDOWN, discount_factors, unowned
-from pokerlab.tree._showdown import any_reach, fold_from_sums, fold_values, showdown_values
+from pokerlab.tree._showdown import (
+    any_reach,
+    fold_from_sums,
+    fold_values,
+    showdown_values,
+    snapshot_card_sums,
+)
 from pokerlab.tree.vector._bundles import Discounts, Items, RootRows, Roots, Storage
 from pokerlab.tree.vector._chance_kernels import (
     chance_values,
@@ -190,12 +196,14 @@ def walk(
                         if live:
                             showdown_values(
                                 t.win[n], t.lose[n], t.tie[n], ro, nv_t, nv_o, sd[trav, b],
-                                sd[opp, b], nh_t, cards_sum, snap, dst,
+                                sd[opp, b], nh_t, snap, dst,
                             )  # fmt: skip
                         f = t.twin[n]
                         if f >= 0 and d > 0 and rec_node < 0 and t.player[st_node[d - 1]] == trav:
                             # the traverser's fold beside this call (skipped on the way down): the
                             # same opponent reach, so the sweep's total and card sums give it
+                            if live:
+                                snapshot_card_sums(sw.last[opp, b], snap, sd.shape[2], cards_sum)
                             up = st_node[d - 1]
                             slot = 0
                             for e in range(t.child_start[up], t.child_start[up + 1]):

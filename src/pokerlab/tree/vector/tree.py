@@ -17,6 +17,7 @@ its regrets).
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -27,9 +28,8 @@ from pokerlab.tree._showdown import (
     FM_C0,
     FM_C1,
     FM_SAME,
-    SD_FIELDS,
-    SD_SAME,
     SD_SLO0,
+    SD_WORDS,
 )
 from pokerlab.tree.executors import thread_rows
 from pokerlab.tree.vector._sweep_kernels import fill_sweep_rows
@@ -97,33 +97,40 @@ class SweepArrays(NamedTuple):
     """Tables derived from :class:`HandArrays` that the passes read (built once per tree).
 
     ``sd[p, b, k]`` describes player p's k-th valid hand on final board b by increasing
-    strength, in the fields ``SD_HAND`` (its index in p's list), ``SD_C0`` / ``SD_C1`` (its
-    cards), ``SD_LO`` / ``SD_HI`` (how many of the opponent's valid hands are strictly weaker /
-    weaker or equal, so a showdown sweep knows where to stop without comparing strengths) and
-    the four snapshot slots below. ``fm[p, h]`` holds hand h's cards (``FM_C0``, ``FM_C1``) and
-    ``FM_SAME``, the identical combo in the other list or the zero pad slot ``H`` of a reach
-    vector. ``card_hands[p, card_start[p, c]:card_start[p, c + 1]]`` are the hands of p holding
-    card c (removed from the reaches when c is dealt).
+    strength, in the fields ``SD_HAND`` (its index in p's list), ``SD_LO`` / ``SD_HI`` (how
+    many of the opponent's valid hands are strictly weaker / weaker or equal, so a showdown
+    sweep knows where to stop without comparing strengths), ``SD_SAME`` (the hand's
+    ``FM_SAME``) and the snapshot slots below. ``fm[p, h]`` holds hand h's cards (``FM_C0``,
+    ``FM_C1``) and ``FM_SAME``, the identical combo in the other list or the zero pad slot ``H``
+    of a reach vector. ``card_hands[p, card_start[p, c]:card_start[p, c + 1]]`` are the hands
+    of p holding card c (removed from the reaches when c is dealt).
 
     The showdown sweep over the opponent's sorted hands records, after adding the j-th, the
     running per-card sums of its two cards at ``2 j`` and ``2 j + 1`` of a snapshot vector
-    (slot ``2 H`` stays 0). ``SD_SLO0`` is the slot holding the opponent's reach on the k-th
-    hand's first card among the first ``SD_LO`` opponent hands (the last of them holding that
-    card; ``2 H`` if none), ``SD_SLO1`` the same for its second card, ``SD_SHI0`` /
-    ``SD_SHI1`` the same among the first ``SD_HI``, and ``SD_SAME`` the hand's ``FM_SAME``.
+    (slot ``2 H`` stays 0). ``SD_PREV0`` / ``SD_PREV1`` are the slots of the same card's sum
+    before the hand (the previous hand of the list holding it; ``2 H`` if none), so the sweep
+    adds to them instead of keeping per-card sums apart; ``last[p, b, c]`` is the slot of
+    card c's last hand in p's list (the card's total). ``SD_SLO0`` is the slot holding the
+    opponent's reach on the k-th hand's first card among the first ``SD_LO`` opponent hands (the
+    last of them holding that card; ``2 H`` if none), ``SD_SLO1`` the same for its second card,
+    ``SD_SHI0`` / ``SD_SHI1`` the same among the first ``SD_HI``, ``SD_SALL0`` / ``SD_SALL1``
+    among all (the opponent's ``last`` of the card).
 
-    The index tables are unsigned, 16-bit and packed per hand: numba adds a negative-index
-    wraparound to every load through a signed index, one row per hand keeps the showdown
-    loop's addresses in registers (separate arrays spilled them; together they were half of a
-    turn spot's iteration, measured with ``perf``), and 16 bits keep a board's rows of both
-    players in the first-level cache (about 10% of a turn iteration against 32 bits; the
-    largest index, the snapshot slot ``2 H`` of 1,326 hands, fits).
+    The index tables are unsigned and 16-bit: numba adds a negative-index wraparound to every
+    load through a signed index, and 16 bits keep a board's rows of both players in the
+    first-level cache (about 10% of a turn iteration against 32 bits; the largest index, the
+    snapshot slot ``2 H`` of 1,326 hands, fits). A row is packed in three 64-bit words (four
+    fields each, :func:`~pokerlab.tree._showdown.field`): three loads instead of twelve,
+    and the loop's addresses stay in registers (separate arrays spilled them; together they
+    were half of a turn spot's iteration, measured with ``perf``). ``sd.view(np.uint16)``
+    shows the fields.
     """
 
-    sd: np.ndarray  # uint16 (2, B, H, SD_FIELDS)
+    sd: np.ndarray  # uint64 (2, B, H, SD_WORDS): uint16 (2, B, H, SD_FIELDS) in words
     fm: np.ndarray  # uint16 (2, H, 3)
     card_start: np.ndarray  # int64 (2, 53)
     card_hands: np.ndarray  # uint16 (2, 2H)
+    last: np.ndarray  # uint16 (2, B, 52)
 
 
 def fold_twins(
@@ -156,10 +163,14 @@ def sweep_arrays(hands: HandArrays) -> SweepArrays:
     h = int(hands.cards.shape[1])
     nb = int(hands.order.shape[1])
     assert 2 * h < 1 << 16, "hand lists longer than the 16-bit sweep tables hold"
-    sd = np.zeros((2, nb, h, SD_FIELDS), dtype=np.uint16)
-    sd[:, :, :, SD_SLO0:SD_SAME] = 2 * h
+    # the rows' words are little-endian fields (every platform numba supports; checked)
+    assert sys.byteorder == "little", "the sweep tables' packed rows need a little-endian CPU"
+    sd = np.zeros((2, nb, h, SD_WORDS), dtype=np.uint64)
+    fields = sd.view(np.uint16)  # (2, nb, h, SD_FIELDS)
+    fields[:, :, :, SD_SLO0:] = 2 * h
+    last = np.zeros((2, nb, 52), dtype=np.uint16)
     same1 = np.where(hands.same >= 0, hands.same, h)
-    fill_sweep_rows(hands.cards, hands.order, hands.num_valid, hands.strength, same1, sd)
+    fill_sweep_rows(hands.cards, hands.order, hands.num_valid, hands.strength, same1, fields, last)
     fm = np.zeros((2, h, 3), dtype=np.uint16)
     fm[:, :, FM_C0] = hands.cards[:, :, 0]
     fm[:, :, FM_C1] = hands.cards[:, :, 1]
@@ -174,7 +185,7 @@ def sweep_arrays(hands: HandArrays) -> SweepArrays:
         order = np.lexsort((who, flat))
         card_hands[p, : 2 * n] = who[order]
         card_start[p, 1:] = np.cumsum(np.bincount(flat, minlength=52))
-    return SweepArrays(sd, fm, card_start, card_hands)
+    return SweepArrays(sd, fm, card_start, card_hands, last)
 
 
 SUIT_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
