@@ -78,6 +78,13 @@ class ItemStorage:
             )
         return got
 
+    def prepare(self) -> None:
+        """Make what the passes would make on first use: the tree's showdown tables and the
+        work items' rows (a solver's constructor calls this, so a solve's first step costs
+        what the others do)."""
+        self.tree.sweep  # noqa: B018 (built on first access)
+        self._items()
+
     @property
     def no_regrets(self) -> np.ndarray:
         """A regrets argument for the ``MODE_BR`` and ``MODE_EV`` passes, which never read it:
