@@ -49,9 +49,16 @@ probability: 10 of the river's 42 showdown evaluations at iteration 60) is worth
 the 16-bit updates take the new scale's maximum as an integer maximum over the float bits
 (vectorised; the float comparison chain was over a quarter of a 16-bit iteration), and one thread
 walks a turn or flop tree whole instead of in split steps. The sweep and fold loops are bound by
-their loads and float64 running sums, so their index tables are packed per hand, unsigned and
-16-bit. The passes take their views of arrays without numba's owner records (``unowned``), and hand
-them so to each pass: each view of an owned array, and each array argument of a compiled call,
+their loads, stores and float64 running sums, so their index tables are packed per hand, unsigned
+and 16-bit (a showdown row in three 64-bit words), and the sweep adds each card's running sum to
+that card's previous snapshot through a static slot: three stores an opponent hand instead of five
+(a river showdown 0.80 -> 0.63 us; river solve to 230 iterations 15.5-15.9 -> 13.7-14.4 ms, turn
+7.2 -> 6.2-6.4 ms an iteration, A/B alternating). The solver builds the showdown tables when it is
+constructed, as postflop-solver does before its timed solve (built on first use, they were 0.3 ms
+of the river's first 10 iterations). The solving loop's checks run their best-response passes in
+float32 too, as postflop-solver's (``check_exploitability``; a river check 81 -> 64 us). The
+passes take their views of arrays without numba's owner records (``unowned``), and hand them so
+to each pass: each view of an owned array, and each array argument of a compiled call,
 costs two atomic reference-count updates, a sixth of a river iteration before (river 46 -> 40 us an
 iteration). On two threads the CFR iterations between two checks, and a check's two
 best-response passes, are one kernel call a worker: worker 0 walks the part above the deals, both
@@ -59,11 +66,11 @@ draw the subtrees in runs from a shared counter, and the passes wait for each ot
 counters, spinning (a thread-pool wake-up and three calls from Python a pass cost a tenth of a
 turn iteration, a run handed out from Python 17 us); each thread's scratch sits on cache lines of
 its own (false sharing slowed each of two threads by 10-30%). Expected, on the idle machine: river
-about 0.77x theirs in float32 (0.84-0.86x on 2026-11-29: the ratio moves with the machine, a
-bisect of our side found no change since stop 46) and 0.57x in 16 bits, turn about 0.6x (float32)
-and 0.5x (16-bit) on one thread, and on two 0.6-0.7x in float32 (3.2-3.5 ms an iteration, about
-1.9x our one thread) and 0.55x in 16 bits, flop 0.7x-0.75x on two (0.66x an iteration, 340
-iterations to 0.1% against their 310). With ``PostflopSolver(average="plain")``,
+about 0.75x theirs in float32 (0.78x / 0.74x to 0.5% / 0.1% on 2026-11-29; the ratio moves with
+the machine by several hundredths) and 0.55x in 16 bits, turn about 0.6x (float32) and 0.45x
+(16-bit) on one thread, and on two 0.65x in float32 (3.0 ms an iteration, about 1.8x our one
+thread) and 0.5x in 16 bits, flop about 0.65-0.7x on two (340 iterations to 0.1% against their
+310). With ``PostflopSolver(average="plain")``,
 postflop-solver's strategy sums (the current strategy unweighted by the own reach), the river and
 turn take exactly their iterations (60 / 240, 90 / 220); the benchmark runs the default, ``reach``.
 Memory is 8 bytes per (node, action, hand) in float32 (regret and strategy sum), 4 in 16-bit, as

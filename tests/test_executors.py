@@ -205,6 +205,11 @@ def test_workers_drawing_runs_give_the_one_thread_numbers(monkeypatch) -> None:
     np.testing.assert_array_equal(one.regrets, three.regrets)
     np.testing.assert_array_equal(one.strat_sum, three.strat_sum)
     assert one.exploitability() == three.exploitability()
+    # the solve's float32 checks: the whole walk's and the workers' agree bit for bit, and
+    # stay within float32's rounding of the float64 measure
+    check = one.check_exploitability()
+    assert check == three.check_exploitability()
+    assert check == pytest.approx(one.exploitability(), rel=1e-5) and check != one.exploitability()
     monkeypatch.setattr(shared_calls, "usable_cpus", lambda: 1)  # one call a pass from Python
     assert not three.passes.shared_calls()
     one.step(2)

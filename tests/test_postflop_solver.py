@@ -166,15 +166,15 @@ def test_converges_and_strategies_are_distributions() -> None:
 def test_solve_times_its_exploitability_checks_apart(monkeypatch) -> None:
     game = pokerlab.load_game("postflop", spot="river")
     solver = PostflopSolver(game)
-    measured = solver.exploitability
+    measured = solver.check_exploitability  # what the solving loop checks
     checks: list[int] = []
 
-    def slow_check(respect_locks: bool = True) -> float:
+    def slow_check() -> float:
         checks.append(solver.iterations)
         time.sleep(0.02)
-        return measured(respect_locks)
+        return measured()
 
-    monkeypatch.setattr(solver, "exploitability", slow_check)
+    monkeypatch.setattr(solver, "check_exploitability", slow_check)
     solver.solve(target_pct=0.5, check_every=10)
     assert checks == list(range(10, solver.iterations + 1, 10))  # every 10, none at 0
     assert 0.02 * len(checks) <= solver.check_seconds < 0.02 * len(checks) + 5.0

@@ -34,7 +34,7 @@ def signatures():
 solver = PostflopSolver(game, "dcfr-ps", threads=threads, compressed=compressed)
 warm = signatures()
 solver.solve(target_exploitability=0.5, check_every=10)
-solver.exploitability()
+solver.check_exploitability()
 after = signatures()
 print(json.dumps({
     "warmed": sum(warm.values()),
@@ -49,8 +49,10 @@ print(json.dumps({
 )
 def test_a_solve_after_the_warmup_compiles_nothing(spot: str, threads: int, mode: str) -> None:
     """River (no deal: one whole-tree call on any thread count) and turn (split at the river's
-    deal on two threads), float32 and 16-bit: the solve and its exploitability checks add no
-    compiled signature to any kernel, and the warm-up did load some."""
+    deal on two threads), float32 and 16-bit: the solve and its exploitability checks (float32,
+    ``check_exploitability``) add no compiled signature to any kernel, and the warm-up did load
+    some. (``exploitability()``, float64 and outside a solve, loads its kernel when first
+    called.)"""
     run = subprocess.run(
         [sys.executable, "-c", SCRIPT, spot, str(threads), mode],
         capture_output=True, text=True, timeout=600, check=True,

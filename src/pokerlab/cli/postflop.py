@@ -284,9 +284,12 @@ def solve(
     )
     task = bar.add_task(f"{spot_name} {name}", total=iterations, it=0, expl="-")
 
+    # the solving loop's check (float32 best responses where the solver has them)
+    check = getattr(solver, "check_exploitability", solver.exploitability)
+
     def measure(s: Any) -> float:
         # measured at every report only when something reads it (a target, the bar)
-        return s.exploitability() if target_chips is not None or show_bar else math.nan
+        return check() if target_chips is not None or show_bar else math.nan
 
     def on_report(p: Any) -> bool:
         expl = "-" if math.isnan(p.exploitability) else f"{100 * p.exploitability / pot_chips:.3f}%"
@@ -315,7 +318,7 @@ def solve(
         check_seconds = result.check_seconds
         if math.isnan(exploitability):
             check_start = time.perf_counter()
-            exploitability = solver.exploitability()
+            exploitability = check()
             check_seconds += time.perf_counter() - check_start
         numbers, root = spot_numbers(solver, exploitability)
         if out is not None:

@@ -13,7 +13,7 @@ then IP's) with the discount schedule named by ``algorithm``:
   (:attr:`PostflopSolver.prediction`, part of :meth:`~PostflopSolver.state_dict`).
 
 Exploitability is in chips: the mean over the two players of what a best response gains
-(``exploitability_pct`` divides by the starting pot). Regrets and strategy sums are float32.
+(``exploitability_pct``: of the starting pot; ``check_exploitability``: float32 passes).
 
 Node locking (:meth:`PostflopSolver.lock`): a locked node plays the fixed probabilities for the
 locked hands in every pass, the others adapt. Conventions:
@@ -110,20 +110,17 @@ class PostflopSolver(SpotLocking):
         float32 scale (half the memory of float32 storage; values within about 1e-4 of the
         block's largest entry, which moves convergence little: see ``benchmarks/postflop.py``).
     warmup:
-        Compile or load every pass on construction, outside any timed region, by running
-        them on a tiny spot (:func:`~pokerlab.solvers.postflop_solve.warm_kernels`:
-        milliseconds once loaded); a caller that built solvers before in the same process
-        (search, a subgame per decision) skips it.
+        Compile or load every pass on construction, running them on a tiny spot
+        (:func:`~pokerlab.solvers.postflop_solve.warm_kernels`: milliseconds once loaded); a
+        caller that built solvers in this process before (search) skips it.
     average:
-        How a player's strategy sums grow (:data:`AVERAGES`): ``"reach"`` (None, the default)
-        adds its current strategy times its own reach probability, the average of the CFR
-        theorem (Zinkevich et al. 2007); ``"plain"`` adds the current strategy as it is,
-        postflop-solver's sums, and skips the traverser's reach in every CFR pass (about 2%
-        of an iteration). With ``plain``, ``dcfr-ps`` is postflop-solver's algorithm: on the
-        benchmark's river and turn spots its iterations to 0.5% and 0.1% of the pot equal the
-        reference's (60 / 240 and 90 / 220), where ``reach`` needs 60 / 230 and 90 / 210. A
-        loaded state continues with the averaging it was solved with (an explicit
-        ``average`` that differs is refused).
+        How strategy sums grow (:data:`AVERAGES`): ``"reach"`` (None, the default) adds the
+        current strategy times the own reach, the CFR theorem's average (Zinkevich et al.
+        2007); ``"plain"`` the strategy as it is (postflop-solver's sums; no traverser reach
+        in the CFR passes, 2% of an iteration): ``dcfr-ps`` is then postflop-solver's
+        algorithm, the river's and turn's iterations to 0.5% and 0.1% its 60 / 240 and 90 /
+        220 (``reach``: 60 / 230, 90 / 210). A loaded state keeps its averaging (another
+        explicit ``average`` is refused).
     """
 
     def __init__(
@@ -152,10 +149,7 @@ class PostflopSolver(SpotLocking):
         self.spot = game.expanded
         self.tree = self.spot.tree
         self.passes = Passes(self.tree, threads)
-        # the showdown tables and the work items' rows are part of building the spot, made
-        # here so that a solve's time is the solve's (made on first use, they were 0.3 ms of a
-        # river solve's first 10 iterations and 1.3 ms of a turn's)
-        self.passes.prepare()
+        self.passes.prepare()  # tables made on first use: 0.3 ms of a river's first 10 iterations
         self.compressed = bool(compressed)
         self.regrets: np.ndarray = np.zeros(
             self.tree.size, dtype=np.int16 if self.compressed else np.float32
@@ -244,6 +238,9 @@ class PostflopSolver(SpotLocking):
             return finite_exploitability(self, gain / 2.0)
         v = self.values(respect_locks)
         return finite_exploitability(self, (sum(v["best_response"]) - sum(v["ev"])) / 2.0)
+
+    #: what :meth:`solve` and the command line check while solving (float32 best responses)
+    check_exploitability = postflop_solve.check_exploitability
 
     def check_finite(self) -> None:
         """Raise :class:`~pokerlab.errors.NonFiniteError` naming the node where an array holds

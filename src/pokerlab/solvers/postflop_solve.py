@@ -23,7 +23,13 @@ from pokerlab.solvers.loop import iteration_count, run_loop
 from pokerlab.tree._primitives import first_non_finite_f32
 from pokerlab.tree.vector.tree import DECISION
 
-__all__ = ["check_finite", "finite_exploitability", "solve_spot", "warm_kernels"]
+__all__ = [
+    "check_exploitability",
+    "check_finite",
+    "finite_exploitability",
+    "solve_spot",
+    "warm_kernels",
+]
 
 
 def solve_spot(
@@ -40,7 +46,8 @@ def solve_spot(
     iterations, exploitability in chips, ``target_pct`` percent of the starting pot, measured
     before each chunk when a target or a callback needs it, until a limit). The solving time
     accrues in ``solver.seconds``, the time of these exploitability checks in
-    ``solver.check_seconds`` (wall seconds)."""
+    ``solver.check_seconds`` (wall seconds); a check is ``solver.check_exploitability()``
+    where the solver has one, else ``solver.exploitability()``."""
     if target_pct is not None:
         if not target_pct > 0:
             raise PokerlabError(f"target must be > 0% of the pot, got {target_pct}")
@@ -52,9 +59,11 @@ def solve_spot(
     if check_every < 1:
         raise PokerlabError(f"check_every must be >= 1, got {check_every}")
 
+    measure = getattr(solver, "check_exploitability", solver.exploitability)
+
     def check() -> float:
         t0 = time.perf_counter()
-        value = float(solver.exploitability())
+        value = float(measure())
         solver.check_seconds += time.perf_counter() - t0
         return value
 
@@ -70,6 +79,19 @@ def solve_spot(
         on_report=callback,
     )
     return end.progress
+
+
+def check_exploitability(solver: Any) -> float:
+    """The exploitability (chips) that a full-width solver's solving loop checks
+    (``PostflopSolver.check_exploitability``): its ``exploitability()``, with the two
+    best-response passes in float32 where they run in one compiled call (no locks), as the CFR
+    passes and postflop-solver's checks (the root sums float64): within about 1e-6 of the
+    float64 measure, relative, and a fifth cheaper (a river check 81 -> 64 us)."""
+    if not solver.game.zero_sum or solver.lock_probs is not None:
+        return float(solver.exploitability())
+    solver.check_finite()
+    pair = solver.passes.best_responses(solver.strat_sum, solver.regrets, (None, None), True)
+    return finite_exploitability(solver, (sum(pair) - float(solver.game.config.pot)) / 2.0)
 
 
 def check_finite(solver: Any, arrays: Mapping[str, np.ndarray | None]) -> None:

@@ -154,9 +154,10 @@ class TrainingRun(RunFiles):
         A shared :class:`StopFlag`; when None the run installs :func:`stop_on_sigint` itself
         (``handle_sigint``).
     measure:
-        ``measure(solver) -> float``: the exploitability (default ``solver.exploitability()``
-        where defined, NaN elsewhere), in the units of the target; NaN skips a measurement
-        (a measure may measure only some reports).
+        ``measure(solver) -> float``: the exploitability (default the solving loop's check,
+        ``solver.check_exploitability()`` where the solver has one, else
+        ``solver.exploitability()`` where defined, NaN elsewhere), in the units of the target;
+        NaN skips a measurement (a measure may measure only some reports).
     checkpoint_metadata:
         Extra metadata for checkpoint files (for example the seed).
     """
@@ -267,7 +268,8 @@ class TrainingRun(RunFiles):
             return float(self._measure(self.solver))
         if not _measurable(self.solver):
             return math.nan
-        return float(self.solver.exploitability())  # type: ignore[attr-defined]
+        solver: Any = self.solver
+        return float(getattr(solver, "check_exploitability", solver.exploitability)())
 
     def _check_finite(self) -> None:
         """The solver's own check of its arrays (``check_finite()``, where it has one): a NaN or

@@ -23,8 +23,9 @@ __all__ = [
     "process_bytes_estimate",
 ]
 
-#: What a solving process holds besides the tree: Python, numpy, numba and the compiled kernels.
-PROCESS_BASE_BYTES = 2**28
+#: What a solving process holds besides the tree: Python, numpy, numba and the compiled kernels
+#: (272 MiB; the turn's ``-n 20 --out`` peak is 263 MiB).
+PROCESS_BASE_BYTES = 2**28 + 2**24
 
 
 #: Peak resident memory of a solving process per byte of the solver-array bound, on top of

@@ -17,9 +17,8 @@ from pokerlab.tree.vector.shared_calls import SharedCalls
 from pokerlab.tree.vector.tree import VectorArrays, VectorTree
 from pokerlab.tree.vector.work_items import ItemStorage, item_costs
 
-#: Runs of work items per worker on more than one thread: the workers draw them in compiled code
-#: (:func:`~pokerlab.tree.vector._walk_batches.traverse_runs`), so more runs cost little and
-#: share a pass more evenly.
+#: Runs of work items per worker on more than one thread: drawn in compiled code
+#: (:func:`~pokerlab.tree.vector._walk_batches.traverse_runs`), more cost little, share evenly.
 RUNS_PER_WORKER = 16
 
 __all__ = ["Passes", "item_costs"]
@@ -73,11 +72,9 @@ class Passes(ItemStorage, SharedCalls):
         self.scratch_one32 = self.scratch_w32[0]
 
     def whole_tree(self) -> bool:
-        """Whether a pass walks the whole tree in one kernel call, through its split points:
-        a tree without them, or one thread with the items' storage here. On one thread the split
-        walk's three steps (top part, items, top part again) only add work: on the turn spot
-        they cost 11-14% of an iteration (float32 and 16-bit), for the same numbers bit for
-        bit."""
+        """Whether a pass walks the whole tree in one kernel call: a tree without split points,
+        or one thread with the items' storage here (the split walk's steps only add work there:
+        11-14% of a turn iteration, for the same numbers bit for bit)."""
         return self.tree.num_items == 0 or (self.threads == 1 and self.items_local)
 
     def pass_(
@@ -98,14 +95,14 @@ class Passes(ItemStorage, SharedCalls):
         wide: bool = False,
         root: tuple[np.ndarray, np.ndarray] | None = None,
         weighted: bool = True,
+        narrow: bool = False,
     ) -> tuple[np.ndarray, int]:
         """One pass for traverser ``trav``: its root value vector (unnormalised), nodes visited.
 
-        ``MODE_CFR`` passes carry their reach, strategy and value vectors in float32, as
-        postflop-solver does (half the scratch traffic, twice the vector width, and the same
-        rounding as the reference: iterations to a target match its); ``wide=True`` keeps them
-        in float64, as the best-response and EV passes always do (a CFR pass used to evaluate
-        a policy, :func:`~pokerlab.tree.vector.backend.policy_best_response`).
+        ``MODE_CFR`` passes carry their vectors in float32, as postflop-solver does (half the
+        scratch traffic, twice the vector width, its rounding), the others with ``narrow`` (the
+        solve's checks); ``wide=True`` keeps a CFR pass in float64, as the others are (a policy's
+        evaluation, :func:`~pokerlab.tree.vector.backend.policy_best_response`).
 
         ``prediction`` (float32, like the regrets; ``MODE_CFR`` of a predictive schedule): regret
         matching reads it, and the regret update writes the next one with the next iteration's
@@ -118,8 +115,7 @@ class Passes(ItemStorage, SharedCalls):
         reach (see :class:`~pokerlab.tree.vector._bundles.Discounts`).
 
         Trees with split chance nodes run in three steps: the top part records the reaches
-        entering every dealt card's subtree, the subtrees run as parallel work items, and the
-        top part runs again reading their values.
+        entering every dealt card's subtree, the subtrees run as work items, the top part again.
         """
         t = self.tree
         lock = self.no_lock if lock_probs is None else lock_probs
@@ -127,7 +123,7 @@ class Passes(ItemStorage, SharedCalls):
         rscale, sscale = (self.no_scale, self.no_scale) if scales is None else scales
         store = K.Storage(regrets, strat, pred, rscale, sscale, lock)
         disc = K.Discounts(fa, fb, fg, floor, next_a, next_b, weighted)
-        cfr = mode == K.MODE_CFR and not wide
+        cfr = (mode == K.MODE_CFR and not wide) or narrow  # float32 vectors
         items = self.items32 if cfr else K.Items(self.items_ro, self.items_rp, self.items_val)
         out = self.out32 if cfr else self.out
         ro, rp = (t.hands.weight[1 - trav], t.hands.weight[trav]) if root is None else root
@@ -168,10 +164,8 @@ class Passes(ItemStorage, SharedCalls):
         solver (:mod:`pokerlab.solvers.search`) drives: only the subtree's blocks of ``regrets``
         and ``strat`` are read or written, ``MODE_CFR`` with the discounts given (float32
         scratch, as :meth:`pass_`), ``MODE_BR`` / ``MODE_EV`` reading ``strat`` as the average."""
-        t = self.tree
-        cfr = mode == K.MODE_CFR
-        items = self.no_items32 if cfr else self.no_items
-        out = self.out32 if cfr else self.out
+        t, cfr = self.tree, mode == K.MODE_CFR
+        items, out = (self.no_items32, self.out32) if cfr else (self.no_items, self.out)
         store = K.Storage(
             regrets, strat, self.no_prediction, self.no_scale, self.no_scale, self.no_lock
         )
@@ -319,30 +313,36 @@ class Passes(ItemStorage, SharedCalls):
         return visited
 
     def best_responses(
-        self, strat: np.ndarray, regrets: np.ndarray, lock_probs: tuple[np.ndarray | None, ...]
+        self,
+        strat: np.ndarray,
+        regrets: np.ndarray,
+        lock_probs: tuple[np.ndarray | None, ...],
+        narrow: bool = False,
     ) -> tuple[float, float]:
         """Each player's best-response value (chips) against the average strategy ``strat``,
         the traverser ``p`` playing ``lock_probs[p]`` where it sets probabilities (see
-        :func:`~pokerlab.tree.vector._kernels.traverse`). Trees without split points and
-        without locks run both passes in one compiled call."""
-        t = self.tree
-        unlocked = all(x is None for x in lock_probs)
+        :func:`~pokerlab.tree.vector._kernels.traverse`). Trees without split points, and
+        every tree on this process's threads, run both passes without locks in one compiled
+        call (one a worker). ``narrow``: in float32, as the CFR passes and postflop-solver's
+        checks (root sums float64; a river check 81 -> 64 us)."""
+        t, unlocked = self.tree, all(x is None for x in lock_probs)
         store = K.Storage(
             regrets, strat, self.no_prediction, self.no_scale, self.no_scale, self.no_lock
         )
-        items = K.Items(self.items_ro, self.items_rp, self.items_val)
+        wide = K.Items(self.items_ro, self.items_rp, self.items_val), self.out, self.scratch_one
+        items, out, scratch = (self.items32, self.out32, self.scratch_one32) if narrow else wide
         if self.whole_tree() and unlocked:
-            v = B.best_response_pair(
-                t.arrays, t.hands, t.sweep, store, self.out, self.scratch_one, items, t.norm
-            )
+            v = B.best_response_pair(t.arrays, t.hands, t.sweep, store, out, scratch, items, t.norm)
             return float(v[0]), float(v[1])
         if unlocked and self.shared_calls():
-            return self.shared_best_responses(store, items)
-        out = []
+            return self.shared_best_responses(store, items, narrow)
+        br = []  # each pass writes the same output vector: its root value is read first
         for p in (0, 1):
-            values, _ = self.pass_(p, K.MODE_BR, regrets, strat, lock_probs=lock_probs[p])
-            out.append(self.root_value(p, values))
-        return out[0], out[1]
+            values, _ = self.pass_(
+                p, K.MODE_BR, regrets, strat, lock_probs=lock_probs[p], narrow=narrow
+            )
+            br.append(self.root_value(p, values))
+        return br[0], br[1]
 
     def record(
         self,
@@ -355,8 +355,7 @@ class Passes(ItemStorage, SharedCalls):
         """Under the average strategy (locked probabilities where ``lock_probs`` sets them):
         (3, H) = the opponent's reach, the traverser's root weights and the traverser's
         counterfactual values at ``node`` (one serial pass)."""
-        t = self.tree
-        a, hd = t.arrays, t.hands
+        t, a, hd = self.tree, self.tree.arrays, self.tree.hands
         rec = np.zeros((3, hd.cards.shape[1]))
         K.traverse(
             a, hd, t.sweep, 0, trav, K.MODE_EV, K.SPLIT_NONE,
@@ -396,5 +395,6 @@ class Passes(ItemStorage, SharedCalls):
         for mode in (K.MODE_BR, K.MODE_EV):
             self.pass_(0, mode, r, s)
         self.record(0, 0, r, s)
-        self.best_responses(s, r, (None, None))
+        # the solve's checks (float32); exploitability() loads its float64 pair on first use
+        self.best_responses(s, r, (None, None), narrow=True)
         self.cfr_iterations(0, 0, params, False, False, r, s, scales=scales)

@@ -102,15 +102,19 @@ class SharedCalls:
 
         return sum(self.map_shared(run))
 
-    def shared_best_responses(self, store: K.Storage, items: K.Items) -> tuple[float, float]:
+    def shared_best_responses(
+        self, store: K.Storage, items: K.Items, narrow: bool = False
+    ) -> tuple[float, float]:
         """Both players' best-response values (chips) against the average strategy in
-        ``store``, without locks, in one call a worker (``items``: the float64 work items)."""
+        ``store``, without locks, in one call a worker (``items``: the float64 work items, or
+        with ``narrow`` the float32 ones, the passes' vectors float32 then too)."""
         t = self.tree
+        out, scratch = (self.out32, self.scratch_w32) if narrow else (self.out, self.scratch_w)
 
         def run(w: int) -> np.ndarray:
             return B.best_response_pair_shared(
-                self.shared_runs(w), t.arrays, t.hands, t.sweep, store, self.out,
-                self.scratch_w[w], items, t.norm,
+                self.shared_runs(w), t.arrays, t.hands, t.sweep, store, out, scratch[w], items,
+                t.norm,
             )  # fmt: skip
 
         v = self.map_shared(run)[0]
