@@ -265,6 +265,9 @@ def warm_search(threads: int = 1) -> float:
         board="Td9d6hQc", ranges=("KK,AK", "QQ,JT"), pot=100, stack=300, bets="50%", raises="a"
     )
     profile = game.public_tree().uniform()
+    # the profiles' exploitability on one thread: the float64 pair, which a solver's warm-up
+    # leaves to first use (its own checks are float32)
+    profile_exploitability(Passes(game.expanded.tree, 1), np.zeros(game.expanded.tree.size), 100.0)
     for gadget in GADGETS:
         search_everywhere(game, profile, gadget, iterations=2)
     search_everywhere(game, profile, "resolve", street="turn", iterations=2)
