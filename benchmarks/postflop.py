@@ -66,11 +66,11 @@ draw the subtrees in runs from a shared counter, and the passes wait for each ot
 counters, spinning (a thread-pool wake-up and three calls from Python a pass cost a tenth of a
 turn iteration, a run handed out from Python 17 us); each thread's scratch sits on cache lines of
 its own (false sharing slowed each of two threads by 10-30%). Expected, on the idle machine: river
-about 0.75x theirs in float32 (0.78x / 0.74x to 0.5% / 0.1% on 2026-11-29; the ratio moves with
-the machine by several hundredths) and 0.55x in 16 bits, turn about 0.6x (float32) and 0.45x
-(16-bit) on one thread, and on two 0.65x in float32 (3.0 ms an iteration, about 1.8x our one
-thread) and 0.5x in 16 bits, flop about 0.65-0.7x on two (340 iterations to 0.1% against their
-310). With ``PostflopSolver(average="plain")``,
+about 0.75x theirs in float32 (0.77x / 0.71x to 0.5% / 0.1% on 2026-11-29 at 811f236; the ratio
+moves with the machine by several hundredths) and 0.55x in 16 bits, turn about 0.6x (float32) and
+0.45x (16-bit) on one thread, and on two 0.65-0.7x in float32 (3.0-3.2 ms an iteration, about 1.8x
+our one thread) and 0.5-0.7x in 16 bits, flop about 0.7x on two (0.70x / 0.74x in float32; 340
+iterations to 0.1% against their 310). With ``PostflopSolver(average="plain")``,
 postflop-solver's strategy sums (the current strategy unweighted by the own reach), the river and
 turn take exactly their iterations (60 / 240, 90 / 220); the benchmark runs the default, ``reach``.
 Memory is 8 bytes per (node, action, hand) in float32 (regret and strategy sum), 4 in 16-bit, as
